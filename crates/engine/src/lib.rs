@@ -1,0 +1,36 @@
+//! Engine: symbolic execution of the IR over Z3 bit-vectors with a lazy input heap.
+//!
+//! Architecture invariant: the only crate that knows Z3; its output
+//! ([`testcase`]) is plain solved data.
+
+pub mod testcase;
+
+use std::time::Duration;
+
+/// Budgets and choices for one run; passed explicitly, never stored globally.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Wall-clock budget per function.
+    pub max_time: Duration,
+    /// Completed paths per function.
+    pub max_paths: u64,
+    /// Largest input array or string length the search may choose.
+    pub max_array: u64,
+    /// Deepest call chain (bounds recursion).
+    pub max_depth: u32,
+    /// Globals the function reads are inputs the test chooses (unit-test view);
+    /// when false they start from their initializers (whole-program view, as for `main`).
+    pub globals_as_inputs: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            max_time: Duration::from_secs(10),
+            max_paths: 10_000,
+            max_array: 8,
+            max_depth: 8,
+            globals_as_inputs: true,
+        }
+    }
+}

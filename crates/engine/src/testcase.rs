@@ -1,0 +1,172 @@
+//! What the engine hands to `emit`: concrete tests, findings and coverage.
+//! Plain data, no Z3 terms: everything here is already solved.
+
+use ir::{FuncId, GlobalId, Goal, IntType, Span, Type};
+use std::time::Duration;
+
+/// Index of an object in [`Inputs::objects`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub u32);
+
+/// A concrete C value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Raw two's-complement bits, interpreted by `ty`.
+    Int { ty: IntType, bits: u128 },
+    Null,
+    /// Points `offset` bytes into an input object.
+    Pointer { object: ObjectId, offset: u64 },
+    /// Points `offset` bytes into a global variable.
+    GlobalPointer { global: GlobalId, offset: u64 },
+    /// A function of the file (function pointer inputs and outputs).
+    Func(FuncId),
+    /// Members in declaration order.
+    Struct(Vec<Value>),
+    Array(Vec<Value>),
+    /// A value the engine does not know (e.g. a float it did not reason about):
+    /// the driver leaves it zero and never checks it.
+    Unknown,
+}
+
+/// Memory the driver must create before the call (seed 000's class I objects):
+/// the pointee of a pointer parameter, an input array or string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputObject {
+    /// Access path the function reaches it by, e.g. `a`, `*out`, `s`.
+    pub name: String,
+    /// Element type; the object is an array of `len` elements of it.
+    pub elem: Type,
+    pub len: u64,
+    /// Initial contents, one value per element.
+    pub init: Vec<Value>,
+}
+
+/// Scripted results of a function without a body, returned in call order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stub {
+    pub func: FuncId,
+    pub returns: Vec<Value>,
+}
+
+/// Everything a test sets before the call.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inputs {
+    /// One value per parameter.
+    pub args: Vec<Value>,
+    /// Globals whose initial value the test chooses; the others keep their initializer.
+    pub globals: Vec<(GlobalId, Value)>,
+    pub objects: Vec<InputObject>,
+    pub stubs: Vec<Stub>,
+}
+
+/// A step from a root to a checked scalar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Member number `n` of a struct or union.
+    Field(u32),
+    Index(u64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    Return,
+    Global(GlobalId),
+    Object(ObjectId),
+}
+
+/// One scalar of the output state and the value the engine predicts for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub root: Root,
+    pub path: Vec<Step>,
+    /// Scalar type of the checked location.
+    pub ty: Type,
+    pub expected: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestCase {
+    pub func: FuncId,
+    pub inputs: Inputs,
+    /// Return value (scalar or struct), `None` for `void`.
+    pub ret: Option<Value>,
+    /// Scalars of the output state: return value parts, out-parameters,
+    /// input objects and globals the call modified.
+    pub checks: Vec<Check>,
+    /// Goals this test covers that no earlier test of the function covered.
+    pub new_goals: Vec<Goal>,
+    /// Every goal on the test's path.
+    pub path_goals: Vec<Goal>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FindingKind {
+    DivisionByZero,
+    SignedOverflow,
+    ShiftOutOfRange,
+    OutOfBounds,
+    NullDereference,
+    UseAfterFree,
+    DoubleFree,
+    InvalidFree,
+    UninitializedRead,
+    Leak,
+}
+
+impl FindingKind {
+    pub fn slug(self) -> &'static str {
+        match self {
+            FindingKind::DivisionByZero => "division-by-zero",
+            FindingKind::SignedOverflow => "signed-overflow",
+            FindingKind::ShiftOutOfRange => "shift-out-of-range",
+            FindingKind::OutOfBounds => "out-of-bounds",
+            FindingKind::NullDereference => "null-dereference",
+            FindingKind::UseAfterFree => "use-after-free",
+            FindingKind::DoubleFree => "double-free",
+            FindingKind::InvalidFree => "invalid-free",
+            FindingKind::UninitializedRead => "uninitialized-read",
+            FindingKind::Leak => "leak",
+        }
+    }
+}
+
+/// A fault on a feasible path, with inputs that reproduce it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub func: FuncId,
+    pub kind: FindingKind,
+    pub span: Span,
+    /// Short explanation, e.g. `divisor b is 0`.
+    pub message: String,
+    pub inputs: Inputs,
+}
+
+/// Why a goal has no test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Uncovered {
+    /// Every path to it was explored and found infeasible.
+    Infeasible,
+    /// A budget (named) stopped the search first.
+    Budget(String),
+    /// The path needs something the engine does not model (named).
+    Unsupported(String),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub paths: u64,
+    pub solver_calls: u64,
+    pub elapsed: Duration,
+}
+
+/// The engine's answer for one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionReport {
+    pub func: FuncId,
+    pub tests: Vec<TestCase>,
+    pub findings: Vec<Finding>,
+    /// Every goal of the function (see [`ir::function_goals`]).
+    pub goals: Vec<Goal>,
+    pub uncovered: Vec<(Goal, Uncovered)>,
+    pub stats: Stats,
+}

@@ -1,0 +1,108 @@
+//! Branch goals: each direction of each condition, as gcc's coverage counts them.
+
+use crate::program::{BlockId, Body, BranchId, BranchKind, FuncId, Program, Span, Terminator};
+use std::fmt;
+
+/// One direction of a condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Arm {
+    True,
+    False,
+    /// The `n`-th case of a switch (in source order) whose target no earlier case shares.
+    Case(u32),
+    Default,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Goal {
+    pub func: FuncId,
+    pub site: BranchId,
+    pub arm: Arm,
+}
+
+/// A goal with what a person needs to read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalInfo {
+    pub goal: Goal,
+    pub span: Span,
+    pub kind: BranchKind,
+    /// Condition text with the direction, e.g. `a > b: true`, `c == 'x': case 'x'`.
+    pub label: String,
+    pub target: BlockId,
+}
+
+impl fmt::Display for Arm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arm::True => write!(f, "T"),
+            Arm::False => write!(f, "F"),
+            Arm::Case(n) => write!(f, "C{n}"),
+            Arm::Default => write!(f, "D"),
+        }
+    }
+}
+
+/// Stable identity `function:line:col:arm` used in JSON, reports and drivers.
+pub fn goal_key(program: &Program, goal: Goal) -> String {
+    let f = program.function(goal.func);
+    let span = f.body.as_ref().map(|b| b.branches[goal.site.index()].span).unwrap_or_default();
+    format!("{}:{}:{}:{}", f.name, span.line, span.col, goal.arm)
+}
+
+/// Every goal of one function, in block order (deterministic).
+pub fn function_goals(program: &Program, func: FuncId) -> Vec<GoalInfo> {
+    let Some(body) = &program.function(func).body else { return vec![] };
+    let mut out = Vec::new();
+    for block in &body.blocks {
+        match &block.term {
+            Terminator::Branch { then_bb, else_bb, site, .. } => {
+                let s = &body.branches[site.index()];
+                for (arm, target, word) in [(Arm::True, *then_bb, "true"), (Arm::False, *else_bb, "false")] {
+                    out.push(info(func, *site, arm, s.span, s.kind, format!("{}: {word}", s.text), target));
+                }
+            }
+            Terminator::Switch { cases, default, site, .. } => {
+                let s = &body.branches[site.index()];
+                let mut seen: Vec<BlockId> = Vec::new();
+                for (n, (value, target)) in cases.iter().enumerate() {
+                    if seen.contains(target) {
+                        continue;
+                    }
+                    seen.push(*target);
+                    let label = format!("{}: case {value}", s.text);
+                    out.push(info(func, *site, Arm::Case(n as u32), s.span, s.kind, label, *target));
+                }
+                let label = format!("{}: default", s.text);
+                out.push(info(func, *site, Arm::Default, s.span, s.kind, label, *default));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn info(func: FuncId, site: BranchId, arm: Arm, span: Span, kind: BranchKind, label: String, target: BlockId) -> GoalInfo {
+    GoalInfo { goal: Goal { func, site, arm }, span, kind, label, target }
+}
+
+/// The goal an edge from a block's terminator to `taken` covers, if any.
+/// For a switch, `case_index` is the case that matched (`None`: default).
+pub fn goal_of_switch_case(body: &Body, func: FuncId, site: BranchId, case_index: Option<usize>) -> Goal {
+    let arm = match case_index {
+        None => Arm::Default,
+        Some(i) => {
+            let term = body
+                .blocks
+                .iter()
+                .find_map(|b| match &b.term {
+                    Terminator::Switch { cases, site: s, .. } if *s == site => Some(cases),
+                    _ => None,
+                })
+                .expect("switch site belongs to a switch terminator");
+            let target = term[i].1;
+            let first = term.iter().position(|c| c.1 == target).unwrap_or(i);
+            Arm::Case(first as u32)
+        }
+    };
+    Goal { func, site, arm }
+}

@@ -1,0 +1,15 @@
+//! The typed intermediate representation shared by every stage of cairn.
+//!
+//! Architecture invariant: this crate knows neither lang-c nor Z3. A function
+//! is locals plus basic blocks; expressions have no side effects (calls,
+//! assignments, `++` and `,` are statements; `&&`, `||` and `?:` are control
+//! flow), so every condition is its own branch, as gcov counts them.
+
+pub mod goals;
+pub mod print;
+pub mod program;
+pub mod types;
+
+pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
+pub use program::*;
+pub use types::{Field, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};

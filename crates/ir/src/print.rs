@@ -1,0 +1,286 @@
+//! The stable text form of the IR (`cairn ir`), used by golden tests.
+
+use crate::program::*;
+use crate::types::{FloatKind, Type};
+use std::fmt::{self, Write};
+
+pub struct TypeName<'a>(pub &'a Program, pub &'a Type);
+
+impl fmt::Display for TypeName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.0;
+        match self.1 {
+            Type::Void => write!(f, "void"),
+            Type::Int(i) => write!(f, "{i}"),
+            Type::Float(FloatKind::F32) => write!(f, "f32"),
+            Type::Float(FloatKind::F64) => write!(f, "f64"),
+            Type::Float(FloatKind::F80) => write!(f, "f80"),
+            Type::Pointer(t) => write!(f, "*{}", TypeName(p, t)),
+            Type::Array(t, Some(n)) => write!(f, "[{}; {n}]", TypeName(p, t)),
+            Type::Array(t, None) => write!(f, "[{}]", TypeName(p, t)),
+            Type::Struct(id) => {
+                let s = p.struct_def(*id);
+                write!(f, "{} {}", if s.is_union { "union" } else { "struct" }, s.name)
+            }
+            Type::Function(sig) => {
+                write!(f, "fn(")?;
+                for (i, t) in sig.params.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", TypeName(p, t))?;
+                }
+                if sig.variadic {
+                    write!(f, ", ...")?;
+                }
+                write!(f, ") -> {}", TypeName(p, &sig.ret))
+            }
+        }
+    }
+}
+
+use crate::types::Layout;
+
+/// Prints the whole program, or only the named functions (with all types and globals).
+pub fn print_program(p: &Program, only: &[String]) -> String {
+    let mut out = String::new();
+    for s in &p.structs {
+        let kw = if s.is_union { "union" } else { "struct" };
+        if !s.complete {
+            let _ = writeln!(out, "{kw} {};", s.name);
+            continue;
+        }
+        let _ = writeln!(out, "{kw} {} size {} align {} {{", s.name, s.size, s.align);
+        for fd in &s.fields {
+            let _ = writeln!(out, "    +{} {}: {}", fd.offset, fd.name, TypeName(p, &fd.ty));
+        }
+        let _ = writeln!(out, "}}");
+    }
+    for (i, s) in p.strings.iter().enumerate() {
+        let _ = writeln!(out, "{} = {}", StringId(i as u32), escape_bytes(s));
+    }
+    for (i, g) in p.globals.iter().enumerate() {
+        let mut flags = String::new();
+        for (on, word) in [(g.is_static, " static"), (g.is_extern, " extern"), (g.is_const, " const")] {
+            if on {
+                flags.push_str(word);
+            }
+        }
+        let _ = write!(out, "global{flags} {} {}: {}", GlobalId(i as u32), g.name, TypeName(p, &g.ty));
+        if let Some(Init::Fields(items)) = &g.init {
+            let _ = write!(out, " = {{");
+            for (k, it) in items.iter().enumerate() {
+                let sep = if k > 0 { ", " } else { " " };
+                let _ = write!(out, "{sep}+{}: {}", it.offset, const_text(p, &it.value));
+            }
+            let _ = write!(out, " }}");
+        }
+        let _ = writeln!(out);
+    }
+    for (i, func) in p.functions.iter().enumerate() {
+        if !only.is_empty() && !only.contains(&func.name) {
+            continue;
+        }
+        print_function(&mut out, p, FuncId(i as u32), func);
+    }
+    out
+}
+
+fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function) {
+    let stat = if func.is_static { "static " } else { "" };
+    let _ = write!(out, "\n{stat}fn {id} {}(", func.name);
+    let body = func.body.as_ref();
+    for (i, t) in func.sig.params.iter().enumerate() {
+        if i > 0 {
+            let _ = write!(out, ", ");
+        }
+        match body {
+            Some(b) => {
+                let _ = write!(out, "{} {}: {}", LocalId(i as u32), b.locals[i].name, TypeName(p, t));
+            }
+            None => {
+                let _ = write!(out, "{}", TypeName(p, t));
+            }
+        }
+    }
+    if func.sig.variadic {
+        let _ = write!(out, ", ...");
+    }
+    let _ = write!(out, ") -> {}", TypeName(p, &func.sig.ret));
+    let Some(body) = body else {
+        let _ = writeln!(out, ";");
+        return;
+    };
+    let _ = writeln!(out, " {{");
+    for (i, l) in body.locals.iter().enumerate().skip(func.sig.params.len()) {
+        let _ = writeln!(out, "    let {} {}: {}", LocalId(i as u32), l.name, TypeName(p, &l.ty));
+    }
+    for (i, b) in body.blocks.iter().enumerate() {
+        let _ = writeln!(out, "  {}:", BlockId(i as u32));
+        for s in &b.stmts {
+            let _ = writeln!(out, "    {}  ; {}:{}", stmt_text(p, body, &s.kind), s.span.line, s.span.col);
+        }
+        let _ = writeln!(out, "    {}  ; {}:{}", term_text(p, body, &b.term), b.term_span.line, b.term_span.col);
+    }
+    let _ = writeln!(out, "}}");
+}
+
+fn stmt_text(p: &Program, body: &Body, s: &StmtKind) -> String {
+    match s {
+        StmtKind::Assign(place, e) => format!("{} = {}", place_text(p, body, place), expr_text(p, body, e)),
+        StmtKind::Call { dest, callee, args } => {
+            let callee = match callee {
+                Callee::Direct(f) => p.function(*f).name.clone(),
+                Callee::Indirect(e) => format!("(*{})", expr_text(p, body, e)),
+            };
+            let args: Vec<String> = args.iter().map(|a| expr_text(p, body, a)).collect();
+            let call = format!("call {callee}({})", args.join(", "));
+            match dest {
+                Some(d) => format!("{} = {call}", place_text(p, body, d)),
+                None => call,
+            }
+        }
+    }
+}
+
+fn term_text(p: &Program, body: &Body, t: &Terminator) -> String {
+    match t {
+        Terminator::Goto(b) => format!("goto {b}"),
+        Terminator::Branch { cond, then_bb, else_bb, site } => {
+            format!("branch {site} {} ? {then_bb} : {else_bb}", expr_text(p, body, cond))
+        }
+        Terminator::Switch { value, cases, default, site } => {
+            let arms: Vec<String> = cases.iter().map(|(v, b)| format!("{v} => {b}")).collect();
+            format!("switch {site} {} [{}] default {default}", expr_text(p, body, value), arms.join(", "))
+        }
+        Terminator::Return(Some(e)) => format!("return {}", expr_text(p, body, e)),
+        Terminator::Return(None) => "return".to_string(),
+        Terminator::Unreachable => "unreachable".to_string(),
+    }
+}
+
+pub fn place_text(p: &Program, body: &Body, place: &Place) -> String {
+    let mut s = match &place.base {
+        PlaceBase::Local(l) => {
+            let name = &body.locals[l.index()].name;
+            if name.is_empty() {
+                format!("{l}")
+            } else {
+                format!("{l}.{name}")
+            }
+        }
+        PlaceBase::Global(g) => format!("{}", p.global(*g).name),
+        PlaceBase::Deref(e) => format!("(*{})", expr_text(p, body, e)),
+    };
+    for pr in &place.proj {
+        match pr {
+            Proj::Field { index, .. } => {
+                let _ = write!(s, ".{index}");
+            }
+            Proj::Index { index, .. } => {
+                let _ = write!(s, "[{}]", expr_text(p, body, index));
+            }
+        }
+    }
+    s
+}
+
+pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
+    let ty = TypeName(p, &e.ty);
+    match &e.kind {
+        ExprKind::Int(bits) => match e.ty.as_int() {
+            Some(it) => format!("{}{}", it.value_of(*bits), it),
+            None => format!("{bits}:{ty}"),
+        },
+        ExprKind::Null => format!("null:{ty}"),
+        ExprKind::Load(place) => place_text(p, body, place),
+        ExprKind::AddrOf(place) => format!("&{}", place_text(p, body, place)),
+        ExprKind::FuncAddr(f) => format!("&{}", p.function(*f).name),
+        ExprKind::Str(s) => format!("{s}"),
+        ExprKind::Unary(op, a) => {
+            let sym = match op {
+                UnOp::Neg => "-",
+                UnOp::Not => "~",
+                UnOp::LogicalNot => "!",
+            };
+            format!("{sym}{}", expr_text(p, body, a))
+        }
+        ExprKind::Binary(op, a, b) => {
+            format!("({} {} {})", expr_text(p, body, a), op.symbol(), expr_text(p, body, b))
+        }
+        ExprKind::PtrAdd(a, b) => format!("ptradd({}, {})", expr_text(p, body, a), expr_text(p, body, b)),
+        ExprKind::PtrDiff(a, b) => format!("ptrdiff({}, {})", expr_text(p, body, a), expr_text(p, body, b)),
+        ExprKind::Cast(a) => format!("({} as {ty})", expr_text(p, body, a)),
+    }
+}
+
+fn const_text(p: &Program, c: &ConstValue) -> String {
+    match c {
+        ConstValue::Int(it, bits) => format!("{}{}", it.value_of(*bits), it),
+        ConstValue::Null => "null".into(),
+        ConstValue::GlobalAddr(g, off) => format!("&{}+{off}", p.global(*g).name),
+        ConstValue::FuncAddr(f) => format!("&{}", p.function(*f).name),
+        ConstValue::StrAddr(s, off) => format!("&{s}+{off}"),
+    }
+}
+
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            0x20..=0x7e => s.push(b as char),
+            _ => {
+                let _ = write!(s, "\\{b:03o}");
+            }
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// The CFG of one function as Graphviz DOT (`cairn cfg`).
+pub fn cfg_dot(p: &Program, func: FuncId) -> String {
+    let f = p.function(func);
+    let mut out = format!("digraph \"{}\" {{\n  node [shape=box fontname=monospace];\n", f.name);
+    let Some(body) = &f.body else {
+        out.push_str("}\n");
+        return out;
+    };
+    for (i, b) in body.blocks.iter().enumerate() {
+        let mut label = format!("{}:\\l", BlockId(i as u32));
+        for s in &b.stmts {
+            label.push_str(&dot_escape(&stmt_text(p, body, &s.kind)));
+            label.push_str("\\l");
+        }
+        label.push_str(&dot_escape(&term_text(p, body, &b.term)));
+        label.push_str("\\l");
+        let _ = writeln!(out, "  bb{i} [label=\"{label}\"];");
+        match &b.term {
+            Terminator::Branch { then_bb, else_bb, .. } => {
+                let _ = writeln!(out, "  bb{i} -> {then_bb} [label=\"T\"];");
+                let _ = writeln!(out, "  bb{i} -> {else_bb} [label=\"F\"];");
+            }
+            Terminator::Switch { cases, default, .. } => {
+                for (v, t) in cases {
+                    let _ = writeln!(out, "  bb{i} -> {t} [label=\"{v}\"];");
+                }
+                let _ = writeln!(out, "  bb{i} -> {default} [label=\"default\"];");
+            }
+            t => {
+                for s in t.successors() {
+                    let _ = writeln!(out, "  bb{i} -> {s};");
+                }
+            }
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn dot_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}

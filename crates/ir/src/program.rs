@@ -1,0 +1,382 @@
+//! The program: functions made of basic blocks over side-effect-free expressions.
+
+use crate::types::{FnSig, IntType, Layout, StructDef, StructId, Type};
+
+macro_rules! entity {
+    ($(#[$m:meta])* $name:ident, $prefix:literal) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+entity!(
+    /// A local variable, parameter or front-end temporary of one function.
+    LocalId,
+    "_"
+);
+entity!(
+    /// A basic block of one function.
+    BlockId,
+    "bb"
+);
+entity!(
+    /// A global variable (file-scope or function `static`).
+    GlobalId,
+    "@g"
+);
+entity!(
+    /// A function defined or declared in the translation unit.
+    FuncId,
+    "@f"
+);
+entity!(
+    /// A string literal's bytes in [`Program::strings`].
+    StringId,
+    "@str"
+);
+entity!(
+    /// A condition (two-way branch or switch) of one function; the unit of goals.
+    BranchId,
+    "br"
+);
+
+/// A source position. `file` indexes [`Program::files`]; line and column are 1-based.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Source file names, as the preprocessor reported them (index 0 is the main file).
+    pub files: Vec<String>,
+    pub structs: Vec<StructDef>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    /// String literal objects, each with its terminating NUL byte included.
+    pub strings: Vec<Vec<u8>>,
+}
+
+impl Layout for Program {
+    fn struct_def(&self, id: StructId) -> &StructDef {
+        &self.structs[id.0 as usize]
+    }
+}
+
+impl Program {
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+    pub fn global(&self, id: GlobalId) -> &Global {
+        &self.globals[id.index()]
+    }
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+    }
+    pub fn file_name(&self, span: Span) -> &str {
+        self.files.get(span.file as usize).map(String::as_str).unwrap_or("?")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Global {
+    /// The C name; a function `static` gets `function.name` so names stay unique.
+    pub name: String,
+    pub ty: Type,
+    pub init: Option<Init>,
+    /// `static` at file scope or inside a function (not visible to other files).
+    pub is_static: bool,
+    /// Declared `extern` and never defined here: its value is an input.
+    pub is_extern: bool,
+    pub is_const: bool,
+    pub span: Span,
+}
+
+/// A constant initializer, laid out by the front end. Bytes not covered are zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// Scalars placed at byte offsets inside the object.
+    Fields(Vec<InitItem>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitItem {
+    pub offset: u64,
+    pub value: ConstValue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConstValue {
+    /// Raw two's-complement bits of an integer of the given type.
+    Int(IntType, u128),
+    Null,
+    /// Address of a global plus a byte offset.
+    GlobalAddr(GlobalId, i64),
+    FuncAddr(FuncId),
+    /// Address of a string literal plus a byte offset.
+    StrAddr(StringId, i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    pub sig: FnSig,
+    pub is_static: bool,
+    pub span: Span,
+    /// `None` for a function declared but not defined in this file.
+    pub body: Option<Body>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Body {
+    /// The first `sig.params.len()` locals are the parameters, in order.
+    pub locals: Vec<Local>,
+    pub blocks: Vec<Block>,
+    /// Entry is always `BlockId(0)`.
+    pub branches: Vec<BranchSite>,
+}
+
+impl Body {
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.index()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    /// The C name, or empty for a front-end temporary.
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub term: Terminator,
+    pub term_span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    /// `place = value` (scalar or whole struct copy).
+    Assign(Place, Expr),
+    /// A call. Library functions (`malloc`, `memcpy`, ...) are calls to declared
+    /// functions without a body; the engine gives them their meaning by name.
+    Call { dest: Option<Place>, callee: Callee, args: Vec<Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Direct(FuncId),
+    /// Through a function pointer value.
+    Indirect(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Terminator {
+    Goto(BlockId),
+    /// Two-way branch on `cond != 0`.
+    Branch { cond: Expr, then_bb: BlockId, else_bb: BlockId, site: BranchId },
+    /// `switch`: `cases` hold the (converted) case values in source order.
+    Switch { value: Expr, cases: Vec<(i128, BlockId)>, default: BlockId, site: BranchId },
+    Return(Option<Expr>),
+    /// End of a block no execution can reach (after `abort()`, an infinite loop's exit...).
+    Unreachable,
+}
+
+impl Terminator {
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Goto(b) => vec![*b],
+            Terminator::Branch { then_bb, else_bb, .. } => vec![*then_bb, *else_bb],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
+                v.push(*default);
+                v
+            }
+            Terminator::Return(_) | Terminator::Unreachable => vec![],
+        }
+    }
+}
+
+/// Where a condition comes from in the source; goals, reports and the
+/// coverage comparison use it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BranchSite {
+    pub span: Span,
+    /// The condition's source text, e.g. `a > b` (one operand of `&&`/`||` alone).
+    pub text: String,
+    pub kind: BranchKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchKind {
+    If,
+    Loop,
+    /// An operand of `&&` / `||`.
+    Logical,
+    /// The condition of `?:`.
+    Conditional,
+    Switch,
+}
+
+/// An lvalue: a base and projections applied left to right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub base: PlaceBase,
+    pub proj: Vec<Proj>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlaceBase {
+    Local(LocalId),
+    Global(GlobalId),
+    /// The object a pointer-valued expression points to (`*e`).
+    Deref(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proj {
+    /// Member number `index` of the struct or union (`ty` is the member's type).
+    Field { index: u32, ty: Type },
+    /// Element of an array place; the index expression is any integer type.
+    Index { index: Expr, elem: Type },
+}
+
+impl Place {
+    pub fn local(id: LocalId) -> Place {
+        Place { base: PlaceBase::Local(id), proj: vec![] }
+    }
+    pub fn global(id: GlobalId) -> Place {
+        Place { base: PlaceBase::Global(id), proj: vec![] }
+    }
+    pub fn deref(ptr: Expr) -> Place {
+        Place { base: PlaceBase::Deref(Box::new(ptr)), proj: vec![] }
+    }
+}
+
+/// A side-effect-free expression with its C type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// Integer constant: raw bits, interpreted by `ty`.
+    Int(u128),
+    /// The null pointer constant of pointer type `ty`.
+    Null,
+    /// Read of a scalar or struct place.
+    Load(Box<Place>),
+    /// Address of a place (arrays decay through this too: `&a[0]`).
+    AddrOf(Box<Place>),
+    FuncAddr(FuncId),
+    Str(StringId),
+    Unary(UnOp, Box<Expr>),
+    /// Operands already converted to a common type (for shifts: each promoted).
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `ptr + index * sizeof(*ptr)`; `index` is a signed 64-bit integer.
+    PtrAdd(Box<Expr>, Box<Expr>),
+    /// `(a - b) / sizeof(*a)` as `long`.
+    PtrDiff(Box<Expr>, Box<Expr>),
+    /// Conversion to `ty` (integer <-> integer, integer <-> pointer, pointer <-> pointer).
+    Cast(Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    /// Bitwise `~`.
+    Not,
+    /// Logical `!`, yielding `int` 0 or 1.
+    LogicalNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// Comparisons yield `int` 0 or 1; operands are integers of one type or pointers.
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+}
+
+impl Expr {
+    pub fn int(it: IntType, value: i128) -> Expr {
+        Expr { kind: ExprKind::Int(value as u128 & mask(it.bits)), ty: Type::Int(it) }
+    }
+    pub fn load(place: Place, ty: Type) -> Expr {
+        Expr { kind: ExprKind::Load(Box::new(place)), ty }
+    }
+}
+
+pub(crate) fn mask(bits: u16) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}

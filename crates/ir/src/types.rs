@@ -1,0 +1,191 @@
+//! C types with their exact x86-64 System V sizes, alignments and layouts.
+
+use std::fmt;
+
+/// Index of a struct or union definition in [`crate::Program::structs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+/// An integer type: width in bits and signedness. `_Bool` is `bits: 8` with
+/// [`IntType::is_bool`] set, because stores into it normalise to 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntType {
+    pub bits: u16,
+    pub signed: bool,
+    pub is_bool: bool,
+}
+
+impl IntType {
+    pub const BOOL: IntType = IntType { bits: 8, signed: false, is_bool: true };
+    pub const CHAR: IntType = IntType::new(8, true);
+    pub const UCHAR: IntType = IntType::new(8, false);
+    pub const SHORT: IntType = IntType::new(16, true);
+    pub const USHORT: IntType = IntType::new(16, false);
+    pub const INT: IntType = IntType::new(32, true);
+    pub const UINT: IntType = IntType::new(32, false);
+    pub const LONG: IntType = IntType::new(64, true);
+    pub const ULONG: IntType = IntType::new(64, false);
+
+    pub const fn new(bits: u16, signed: bool) -> Self {
+        IntType { bits, signed, is_bool: false }
+    }
+
+    pub fn bytes(self) -> u64 {
+        u64::from(self.bits / 8)
+    }
+
+    /// Smallest and largest representable value.
+    pub fn range(self) -> (i128, i128) {
+        if self.is_bool {
+            (0, 1)
+        } else if self.signed {
+            let half = 1i128 << (self.bits - 1);
+            (-half, half - 1)
+        } else {
+            (0, (1i128 << self.bits) - 1)
+        }
+    }
+
+    /// Interprets the low `bits` of `raw` as a value of this type.
+    pub fn value_of(self, raw: u128) -> i128 {
+        let mask = if self.bits >= 128 { u128::MAX } else { (1u128 << self.bits) - 1 };
+        let v = raw & mask;
+        if self.signed && self.bits < 128 && (v >> (self.bits - 1)) & 1 == 1 {
+            (v | !mask) as i128
+        } else {
+            v as i128
+        }
+    }
+}
+
+impl fmt::Display for IntType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_bool {
+            write!(f, "bool")
+        } else {
+            write!(f, "{}{}", if self.signed { "i" } else { "u" }, self.bits)
+        }
+    }
+}
+
+/// Floating-point kinds are typed by the front end so that layouts stay exact;
+/// the engine does not reason about their values yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    F32,
+    F64,
+    /// `long double`: 80-bit x87, stored in 16 bytes.
+    F80,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnSig {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub variadic: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Void,
+    Int(IntType),
+    Float(FloatKind),
+    Pointer(Box<Type>),
+    /// `None` length: `T[]` (an incomplete array, e.g. an `extern` declaration).
+    Array(Box<Type>, Option<u64>),
+    Struct(StructId),
+    Function(Box<FnSig>),
+}
+
+impl Type {
+    pub fn int(it: IntType) -> Type {
+        Type::Int(it)
+    }
+    pub fn ptr(to: Type) -> Type {
+        Type::Pointer(Box::new(to))
+    }
+    pub fn as_int(&self) -> Option<IntType> {
+        match self {
+            Type::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Pointer(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Float(_) | Type::Pointer(_))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Empty for an anonymous member (its own fields are reachable through it).
+    pub name: String,
+    pub ty: Type,
+    /// Byte offset from the start of the struct.
+    pub offset: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructDef {
+    /// The tag, or a generated name such as `anon.3` for an untagged type.
+    pub name: String,
+    pub is_union: bool,
+    pub fields: Vec<Field>,
+    pub size: u64,
+    pub align: u64,
+    /// False for a declared but never defined type (`struct opaque;`).
+    pub complete: bool,
+}
+
+/// Layout questions that need the struct table.
+pub trait Layout {
+    fn struct_def(&self, id: StructId) -> &StructDef;
+
+    fn size_of(&self, ty: &Type) -> u64 {
+        match ty {
+            Type::Void => 1,
+            Type::Int(i) => i.bytes(),
+            Type::Float(FloatKind::F32) => 4,
+            Type::Float(FloatKind::F64) => 8,
+            Type::Float(FloatKind::F80) => 16,
+            Type::Pointer(_) => 8,
+            Type::Array(elem, n) => self.size_of(elem) * n.unwrap_or(0),
+            Type::Struct(id) => self.struct_def(*id).size,
+            Type::Function(_) => 1,
+        }
+    }
+
+    fn align_of(&self, ty: &Type) -> u64 {
+        match ty {
+            Type::Array(elem, _) => self.align_of(elem),
+            Type::Struct(id) => self.struct_def(*id).align,
+            Type::Void | Type::Function(_) => 1,
+            other => self.size_of(other),
+        }
+    }
+
+    /// Lays out `fields` (name, type) following the System V rules and returns
+    /// (fields with offsets, size, align).
+    fn lay_out(&self, members: Vec<(String, Type)>, is_union: bool) -> (Vec<Field>, u64, u64) {
+        let mut fields = Vec::with_capacity(members.len());
+        let mut offset = 0u64;
+        let mut align = 1u64;
+        let mut size = 0u64;
+        for (name, ty) in members {
+            let a = self.align_of(&ty);
+            let s = self.size_of(&ty);
+            align = align.max(a);
+            let at = if is_union { 0 } else { offset.div_ceil(a) * a };
+            offset = at + s;
+            size = size.max(offset);
+            fields.push(Field { name, ty, offset: at });
+        }
+        let size = size.div_ceil(align) * align;
+        (fields, size, align)
+    }
+}
