@@ -134,6 +134,9 @@ pub struct Field {
 pub struct StructDef {
     /// The tag, or a generated name such as `anon.3` for an untagged type.
     pub name: String,
+    /// For an untagged type, the first typedef naming it (`point` in
+    /// `typedef struct { int x; } point;`), so generated C can spell the type.
+    pub typedef_name: Option<String>,
     pub is_union: bool,
     pub fields: Vec<Field>,
     pub size: u64,
