@@ -1,1 +1,114 @@
-fn main() {}
+//! The `cairn` binary: parses arguments and runs the pipeline stages in order
+//! (front -> engine -> emit -> check). No stage logic lives here.
+
+mod cli;
+
+use clap::Parser;
+use cli::{Cli, Command, InspectArgs, SourceArgs};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// How a command ends, mapped to the documented exit codes.
+enum Outcome {
+    Success,
+    /// Tests were generated but checking them found a problem (exit 1).
+    CheckFailed,
+}
+
+/// Bad usage or unreadable input (exit 2); the message is already user-facing.
+struct UsageError(String);
+
+impl<E: std::fmt::Display> From<E> for UsageError {
+    fn from(e: E) -> Self {
+        UsageError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen(args) => gen::run(args),
+        Command::Check(args) => gen::run_check(&args),
+        Command::Ir(args) => inspect(&args, print_ir),
+        Command::Cfg(args) => inspect(&args, print_cfg),
+        Command::Goals(args) => inspect(&args, print_goals),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::CheckFailed) => ExitCode::from(1),
+        Err(UsageError(msg)) => {
+            eprintln!("cairn: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+mod gen;
+
+/// Runs the front end on one file, printing its diagnostics to stderr.
+fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {
+    let config = front::FrontConfig {
+        cc: source.cc.clone(),
+        include_dirs: source.include.clone(),
+        defines: source.define.clone(),
+        compile_commands_dir: source.compile_commands.clone(),
+    };
+    let output = front::compile(file, &config).map_err(|d| UsageError(d.to_string()))?;
+    for d in &output.diagnostics {
+        eprintln!("{d}");
+    }
+    Ok(output)
+}
+
+/// The functions to work on: the named ones (each must exist with a body), or
+/// every function with a body defined in the main file.
+fn select_functions(program: &ir::Program, names: &[String]) -> Result<Vec<ir::FuncId>, UsageError> {
+    if names.is_empty() {
+        return Ok(program
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.body.is_some() && f.span.file == 0)
+            .map(|(i, _)| ir::FuncId(i as u32))
+            .collect());
+    }
+    names
+        .iter()
+        .map(|name| match program.function_by_name(name) {
+            Some(id) if program.function(id).body.is_some() => Ok(id),
+            Some(_) => Err(UsageError(format!("function `{name}` has no body cairn can analyse (see the diagnostics above)"))),
+            None => Err(UsageError(format!("no function named `{name}` in the file"))),
+        })
+        .collect()
+}
+
+fn inspect(args: &InspectArgs, show: fn(&ir::Program, &[ir::FuncId], &mut String)) -> Result<Outcome, UsageError> {
+    let output = load(&args.file, &args.source)?;
+    let funcs = select_functions(&output.program, &args.functions)?;
+    let mut text = String::new();
+    show(&output.program, &funcs, &mut text);
+    std::io::stdout().write_all(text.as_bytes())?;
+    Ok(Outcome::Success)
+}
+
+fn print_ir(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
+    let names: Vec<String> = funcs.iter().map(|f| program.function(*f).name.clone()).collect();
+    out.push_str(&ir::print::print_program(program, &names));
+}
+
+fn print_cfg(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
+    for f in funcs {
+        out.push_str(&ir::print::cfg_dot(program, *f));
+    }
+}
+
+fn print_goals(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
+    use std::fmt::Write as _;
+    for f in funcs {
+        let goals = ir::function_goals(program, *f);
+        let _ = writeln!(out, "{} ({} goals)", program.function(*f).name, goals.len());
+        for g in goals {
+            let _ = writeln!(out, "  {}:{}:{}  {}", program.file_name(g.span), g.span.line, g.span.col, g.label);
+        }
+    }
+}

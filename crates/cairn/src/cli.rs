@@ -1,0 +1,117 @@
+//! Command-line surface. Parsing only; `main.rs` orchestrates the stages.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "cairn", version, about = "Generates unit tests for C functions and proves their coverage with gcc + gcov")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Generate tests: OUT/<stem>_test.c, OUT/<stem>.tests.json and findings reproducers.
+    Gen(GenArgs),
+    /// Build and run the drivers in OUT with gcov; compare measured and predicted coverage.
+    Check(CheckArgs),
+    /// Print the IR in its stable text form.
+    Ir(InspectArgs),
+    /// Print one function's control-flow graph as DOT.
+    Cfg(InspectArgs),
+    /// List branch goals: each direction of each condition.
+    Goals(InspectArgs),
+}
+
+/// Compiler-style flags for reading a C file.
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "DEF")]
+    pub define: Vec<String>,
+    /// C compiler used as preprocessor.
+    #[arg(long, default_value = "cc")]
+    pub cc: String,
+    /// Directory with a compile_commands.json to take the file's flags from.
+    #[arg(short = 'p', value_name = "DIR")]
+    pub compile_commands: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// C source files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Only these functions (repeatable); default: every function defined in the file.
+    #[arg(short = 'f', long = "function", value_name = "FN")]
+    pub functions: Vec<String>,
+    /// Output directory.
+    #[arg(short = 'o', long = "out", default_value = "cairn-out")]
+    pub out: PathBuf,
+    /// Compile and run the drivers with gcov and compare coverage with the prediction.
+    #[arg(long)]
+    pub check: bool,
+    /// With --check: also run under AddressSanitizer and UndefinedBehaviorSanitizer.
+    #[arg(long)]
+    pub sanitize: bool,
+    /// Time budget per function, in seconds.
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    pub max_time: f64,
+    /// Completed paths per function.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_paths: u64,
+    /// Largest input array or string length.
+    #[arg(long, default_value_t = 8)]
+    pub max_array: u64,
+    /// Deepest call chain (bounds recursion).
+    #[arg(long, default_value_t = 8)]
+    pub max_depth: u32,
+    /// Whether globals are inputs chosen per test or start from their initializers.
+    #[arg(long, value_enum, default_value_t = GlobalsMode::Inputs)]
+    pub globals: GlobalsMode,
+    /// Check the final value of every global, not only those the call writes.
+    #[arg(long)]
+    pub check_all_globals: bool,
+    /// Print the summary as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalsMode {
+    /// Each test chooses the globals the function reads (unit-test view).
+    Inputs,
+    /// Globals start from their initializers (whole-program view, e.g. for `main`).
+    Init,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// An output directory written by `cairn gen`.
+    pub out: PathBuf,
+    /// Also run under AddressSanitizer and UndefinedBehaviorSanitizer.
+    #[arg(long)]
+    pub sanitize: bool,
+    /// Compiler used to build the drivers.
+    #[arg(long, default_value = "gcc")]
+    pub cc: String,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    pub file: PathBuf,
+    /// Only this function (repeatable).
+    #[arg(short = 'f', long = "function", value_name = "FN")]
+    pub functions: Vec<String>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
