@@ -9,6 +9,7 @@ pub mod goals;
 pub mod print;
 pub mod program;
 pub mod types;
+pub mod verify;
 
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
 pub use program::*;

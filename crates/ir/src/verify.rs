@@ -1,0 +1,216 @@
+//! The IR verifier. Every invariant a later stage relies on is listed here and
+//! checked; the front end's tests run it on everything they lower.
+//!
+//! 1. Every `BlockId`, `LocalId`, `GlobalId`, `FuncId`, `StringId` and `BranchId`
+//!    used in a body is in range; a body has at least one block (the entry, `bb0`).
+//! 2. A body has at least as many locals as its signature has parameters, and
+//!    the first locals have the parameter types.
+//! 3. Each `BranchId` is used by exactly one terminator.
+//! 4. Binary arithmetic and bitwise operands have the result's type; comparison
+//!    operands have one type (both integers of the same type, or both pointers)
+//!    and yield `int`; `PtrAdd` has a pointer first operand of the result type and an
+//!    `i64` index; `PtrDiff` yields `i64`.
+//! 5. Branch conditions and switch values are scalars (switch values integers).
+//! 6. A call passes at least as many arguments as the callee's parameters
+//!    (exactly as many when it is not variadic).
+
+use crate::program::*;
+use crate::types::{IntType, Type};
+
+/// The first broken invariant found, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    pub function: String,
+    pub span: Span,
+    pub message: String,
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: IR invariant broken in `{}`: {}", self.span.file, self.span.line, self.span.col, self.function, self.message)
+    }
+}
+
+pub fn verify(p: &Program) -> Result<(), VerifyError> {
+    for f in &p.functions {
+        if let Some(body) = &f.body {
+            Checker { p, f, body, span: f.span }.function()?;
+        }
+    }
+    Ok(())
+}
+
+struct Checker<'a> {
+    p: &'a Program,
+    f: &'a Function,
+    body: &'a Body,
+    span: Span,
+}
+
+impl Checker<'_> {
+    fn fail<T>(&self, message: String) -> Result<T, VerifyError> {
+        Err(VerifyError { function: self.f.name.clone(), span: self.span, message })
+    }
+
+    fn function(&mut self) -> Result<(), VerifyError> {
+        if self.body.blocks.is_empty() {
+            return self.fail("body has no entry block".into());
+        }
+        if self.body.locals.len() < self.f.sig.params.len() {
+            return self.fail("fewer locals than parameters".into());
+        }
+        for (i, t) in self.f.sig.params.iter().enumerate() {
+            if &self.body.locals[i].ty != t {
+                return self.fail(format!("parameter {i} local has a different type"));
+            }
+        }
+        let mut site_uses = vec![0u32; self.body.branches.len()];
+        for b in &self.body.blocks {
+            for s in &b.stmts {
+                self.span = s.span;
+                self.stmt(&s.kind)?;
+            }
+            self.span = b.term_span;
+            self.term(&b.term, &mut site_uses)?;
+        }
+        if let Some(i) = site_uses.iter().position(|&n| n != 1) {
+            return self.fail(format!("branch site {} used by {} terminators", BranchId(i as u32), site_uses[i]));
+        }
+        Ok(())
+    }
+
+    fn block(&self, b: BlockId) -> Result<(), VerifyError> {
+        if b.index() >= self.body.blocks.len() {
+            return self.fail(format!("{b} out of range"));
+        }
+        Ok(())
+    }
+
+    fn stmt(&self, s: &StmtKind) -> Result<(), VerifyError> {
+        match s {
+            StmtKind::Assign(place, e) => {
+                self.place(place)?;
+                self.expr(e)
+            }
+            StmtKind::Call { dest, callee, args } => {
+                if let Some(d) = dest {
+                    self.place(d)?;
+                }
+                for a in args {
+                    self.expr(a)?;
+                }
+                match callee {
+                    Callee::Direct(fid) => {
+                        let Some(g) = self.p.functions.get(fid.index()) else {
+                            return self.fail(format!("{fid} out of range"));
+                        };
+                        let n = g.sig.params.len();
+                        if args.len() < n || (!g.sig.variadic && args.len() != n) {
+                            return self.fail(format!("call of `{}` with {} arguments, expected {n}", g.name, args.len()));
+                        }
+                        Ok(())
+                    }
+                    Callee::Indirect(e) => self.expr(e),
+                }
+            }
+        }
+    }
+
+    fn term(&self, t: &Terminator, site_uses: &mut [u32]) -> Result<(), VerifyError> {
+        for b in t.successors() {
+            self.block(b)?;
+        }
+        let mut use_site = |site: &BranchId| match site_uses.get_mut(site.index()) {
+            Some(n) => {
+                *n += 1;
+                Ok(())
+            }
+            None => self.fail(format!("{site} out of range")),
+        };
+        match t {
+            Terminator::Branch { cond, site, .. } => {
+                use_site(site)?;
+                self.expr(cond)?;
+                if !cond.ty.is_scalar() {
+                    return self.fail("branch condition is not a scalar".into());
+                }
+            }
+            Terminator::Switch { value, site, .. } => {
+                use_site(site)?;
+                self.expr(value)?;
+                if value.ty.as_int().is_none() {
+                    return self.fail("switch value is not an integer".into());
+                }
+            }
+            Terminator::Return(Some(e)) => self.expr(e)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn place(&self, place: &Place) -> Result<(), VerifyError> {
+        match &place.base {
+            PlaceBase::Local(l) if l.index() >= self.body.locals.len() => return self.fail(format!("{l} out of range")),
+            PlaceBase::Global(g) if g.index() >= self.p.globals.len() => return self.fail(format!("{g} out of range")),
+            PlaceBase::Deref(e) => {
+                self.expr(e)?;
+                if !matches!(e.ty, Type::Pointer(_)) {
+                    return self.fail("dereference of a non-pointer".into());
+                }
+            }
+            _ => {}
+        }
+        for pr in &place.proj {
+            if let Proj::Index { index, .. } = pr {
+                self.expr(index)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn expr(&self, e: &Expr) -> Result<(), VerifyError> {
+        const INT: Type = Type::Int(IntType::INT);
+        const I64: Type = Type::Int(IntType::LONG);
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Null => Ok(()),
+            ExprKind::Load(p) | ExprKind::AddrOf(p) => self.place(p),
+            ExprKind::FuncAddr(f) if f.index() >= self.p.functions.len() => self.fail(format!("{f} out of range")),
+            ExprKind::Str(s) if s.index() >= self.p.strings.len() => self.fail(format!("{s} out of range")),
+            ExprKind::FuncAddr(_) | ExprKind::Str(_) => Ok(()),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.expr(a),
+            ExprKind::Binary(op, a, b) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                if op.is_comparison() {
+                    let same = a.ty == b.ty || (matches!(a.ty, Type::Pointer(_)) && matches!(b.ty, Type::Pointer(_)));
+                    if !same || e.ty != INT {
+                        return self.fail(format!("comparison `{}` of mismatched operands", op.symbol()));
+                    }
+                } else if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    if a.ty != e.ty || b.ty.as_int().is_none() {
+                        return self.fail("shift operand types".into());
+                    }
+                } else if a.ty != e.ty || b.ty != e.ty {
+                    return self.fail(format!("operands of `{}` do not have the result type", op.symbol()));
+                }
+                Ok(())
+            }
+            ExprKind::PtrAdd(a, b) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                if a.ty != e.ty || !matches!(e.ty, Type::Pointer(_)) || b.ty != I64 {
+                    return self.fail("ptradd operand types".into());
+                }
+                Ok(())
+            }
+            ExprKind::PtrDiff(a, b) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                if e.ty != I64 {
+                    return self.fail("ptrdiff must yield i64".into());
+                }
+                Ok(())
+            }
+        }
+    }
+}
