@@ -45,23 +45,50 @@ impl fmt::Display for Arm {
 /// Stable identity `function:line:col:arm` used in JSON, reports and drivers.
 pub fn goal_key(program: &Program, goal: Goal) -> String {
     let f = program.function(goal.func);
-    let span = f.body.as_ref().map(|b| b.branches[goal.site.index()].span).unwrap_or_default();
+    let span = f
+        .body
+        .as_ref()
+        .map(|b| b.branches[goal.site.index()].span)
+        .unwrap_or_default();
     format!("{}:{}:{}:{}", f.name, span.line, span.col, goal.arm)
 }
 
 /// Every goal of one function, in block order (deterministic).
 pub fn function_goals(program: &Program, func: FuncId) -> Vec<GoalInfo> {
-    let Some(body) = &program.function(func).body else { return vec![] };
+    let Some(body) = &program.function(func).body else {
+        return vec![];
+    };
     let mut out = Vec::new();
     for block in &body.blocks {
         match &block.term {
-            Terminator::Branch { then_bb, else_bb, site, .. } => {
+            Terminator::Branch {
+                then_bb,
+                else_bb,
+                site,
+                ..
+            } => {
                 let s = &body.branches[site.index()];
-                for (arm, target, word) in [(Arm::True, *then_bb, "true"), (Arm::False, *else_bb, "false")] {
-                    out.push(info(func, *site, arm, s.span, s.kind, format!("{}: {word}", s.text), target));
+                for (arm, target, word) in [
+                    (Arm::True, *then_bb, "true"),
+                    (Arm::False, *else_bb, "false"),
+                ] {
+                    out.push(info(
+                        func,
+                        *site,
+                        arm,
+                        s.span,
+                        s.kind,
+                        format!("{}: {word}", s.text),
+                        target,
+                    ));
                 }
             }
-            Terminator::Switch { cases, default, site, .. } => {
+            Terminator::Switch {
+                cases,
+                default,
+                site,
+                ..
+            } => {
                 let s = &body.branches[site.index()];
                 let mut seen: Vec<BlockId> = Vec::new();
                 for (n, (value, target)) in cases.iter().enumerate() {
@@ -70,10 +97,26 @@ pub fn function_goals(program: &Program, func: FuncId) -> Vec<GoalInfo> {
                     }
                     seen.push(*target);
                     let label = format!("{}: case {value}", s.text);
-                    out.push(info(func, *site, Arm::Case(n as u32), s.span, s.kind, label, *target));
+                    out.push(info(
+                        func,
+                        *site,
+                        Arm::Case(n as u32),
+                        s.span,
+                        s.kind,
+                        label,
+                        *target,
+                    ));
                 }
                 let label = format!("{}: default", s.text);
-                out.push(info(func, *site, Arm::Default, s.span, s.kind, label, *default));
+                out.push(info(
+                    func,
+                    *site,
+                    Arm::Default,
+                    s.span,
+                    s.kind,
+                    label,
+                    *default,
+                ));
             }
             _ => {}
         }
@@ -81,13 +124,32 @@ pub fn function_goals(program: &Program, func: FuncId) -> Vec<GoalInfo> {
     out
 }
 
-fn info(func: FuncId, site: BranchId, arm: Arm, span: Span, kind: BranchKind, label: String, target: BlockId) -> GoalInfo {
-    GoalInfo { goal: Goal { func, site, arm }, span, kind, label, target }
+fn info(
+    func: FuncId,
+    site: BranchId,
+    arm: Arm,
+    span: Span,
+    kind: BranchKind,
+    label: String,
+    target: BlockId,
+) -> GoalInfo {
+    GoalInfo {
+        goal: Goal { func, site, arm },
+        span,
+        kind,
+        label,
+        target,
+    }
 }
 
 /// The goal an edge from a block's terminator to `taken` covers, if any.
 /// For a switch, `case_index` is the case that matched (`None`: default).
-pub fn goal_of_switch_case(body: &Body, func: FuncId, site: BranchId, case_index: Option<usize>) -> Goal {
+pub fn goal_of_switch_case(
+    body: &Body,
+    func: FuncId,
+    site: BranchId,
+    case_index: Option<usize>,
+) -> Goal {
     let arm = match case_index {
         None => Arm::Default,
         Some(i) => {

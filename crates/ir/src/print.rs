@@ -20,7 +20,12 @@ impl fmt::Display for TypeName<'_> {
             Type::Array(t, None) => write!(f, "[{}]", TypeName(p, t)),
             Type::Struct(id) => {
                 let s = p.struct_def(*id);
-                write!(f, "{} {}", if s.is_union { "union" } else { "struct" }, s.name)
+                write!(
+                    f,
+                    "{} {}",
+                    if s.is_union { "union" } else { "struct" },
+                    s.name
+                )
             }
             Type::Function(sig) => {
                 write!(f, "fn(")?;
@@ -52,7 +57,13 @@ pub fn print_program(p: &Program, only: &[String]) -> String {
         }
         let _ = writeln!(out, "{kw} {} size {} align {} {{", s.name, s.size, s.align);
         for fd in &s.fields {
-            let _ = writeln!(out, "    +{} {}: {}", fd.offset, fd.name, TypeName(p, &fd.ty));
+            let _ = writeln!(
+                out,
+                "    +{} {}: {}",
+                fd.offset,
+                fd.name,
+                TypeName(p, &fd.ty)
+            );
         }
         let _ = writeln!(out, "}}");
     }
@@ -61,12 +72,22 @@ pub fn print_program(p: &Program, only: &[String]) -> String {
     }
     for (i, g) in p.globals.iter().enumerate() {
         let mut flags = String::new();
-        for (on, word) in [(g.is_static, " static"), (g.is_extern, " extern"), (g.is_const, " const")] {
+        for (on, word) in [
+            (g.is_static, " static"),
+            (g.is_extern, " extern"),
+            (g.is_const, " const"),
+        ] {
             if on {
                 flags.push_str(word);
             }
         }
-        let _ = write!(out, "global{flags} {} {}: {}", GlobalId(i as u32), g.name, TypeName(p, &g.ty));
+        let _ = write!(
+            out,
+            "global{flags} {} {}: {}",
+            GlobalId(i as u32),
+            g.name,
+            TypeName(p, &g.ty)
+        );
         if let Some(Init::Fields(items)) = &g.init {
             let _ = write!(out, " = {{");
             for (k, it) in items.iter().enumerate() {
@@ -96,7 +117,13 @@ fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function) {
         }
         match body {
             Some(b) => {
-                let _ = write!(out, "{} {}: {}", LocalId(i as u32), b.locals[i].name, TypeName(p, t));
+                let _ = write!(
+                    out,
+                    "{} {}: {}",
+                    LocalId(i as u32),
+                    b.locals[i].name,
+                    TypeName(p, t)
+                );
             }
             None => {
                 let _ = write!(out, "{}", TypeName(p, t));
@@ -113,21 +140,41 @@ fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function) {
     };
     let _ = writeln!(out, " {{");
     for (i, l) in body.locals.iter().enumerate().skip(func.sig.params.len()) {
-        let _ = writeln!(out, "    let {} {}: {}", LocalId(i as u32), l.name, TypeName(p, &l.ty));
+        let _ = writeln!(
+            out,
+            "    let {} {}: {}",
+            LocalId(i as u32),
+            l.name,
+            TypeName(p, &l.ty)
+        );
     }
     for (i, b) in body.blocks.iter().enumerate() {
         let _ = writeln!(out, "  {}:", BlockId(i as u32));
         for s in &b.stmts {
-            let _ = writeln!(out, "    {}  ; {}:{}", stmt_text(p, body, &s.kind), s.span.line, s.span.col);
+            let _ = writeln!(
+                out,
+                "    {}  ; {}:{}",
+                stmt_text(p, body, &s.kind),
+                s.span.line,
+                s.span.col
+            );
         }
-        let _ = writeln!(out, "    {}  ; {}:{}", term_text(p, body, &b.term), b.term_span.line, b.term_span.col);
+        let _ = writeln!(
+            out,
+            "    {}  ; {}:{}",
+            term_text(p, body, &b.term),
+            b.term_span.line,
+            b.term_span.col
+        );
     }
     let _ = writeln!(out, "}}");
 }
 
 fn stmt_text(p: &Program, body: &Body, s: &StmtKind) -> String {
     match s {
-        StmtKind::Assign(place, e) => format!("{} = {}", place_text(p, body, place), expr_text(p, body, e)),
+        StmtKind::Assign(place, e) => {
+            format!("{} = {}", place_text(p, body, place), expr_text(p, body, e))
+        }
         StmtKind::Call { dest, callee, args } => {
             let callee = match callee {
                 Callee::Direct(f) => p.function(*f).name.clone(),
@@ -146,12 +193,29 @@ fn stmt_text(p: &Program, body: &Body, s: &StmtKind) -> String {
 fn term_text(p: &Program, body: &Body, t: &Terminator) -> String {
     match t {
         Terminator::Goto(b) => format!("goto {b}"),
-        Terminator::Branch { cond, then_bb, else_bb, site } => {
-            format!("branch {site} {} ? {then_bb} : {else_bb}", expr_text(p, body, cond))
+        Terminator::Branch {
+            cond,
+            then_bb,
+            else_bb,
+            site,
+        } => {
+            format!(
+                "branch {site} {} ? {then_bb} : {else_bb}",
+                expr_text(p, body, cond)
+            )
         }
-        Terminator::Switch { value, cases, default, site } => {
+        Terminator::Switch {
+            value,
+            cases,
+            default,
+            site,
+        } => {
             let arms: Vec<String> = cases.iter().map(|(v, b)| format!("{v} => {b}")).collect();
-            format!("switch {site} {} [{}] default {default}", expr_text(p, body, value), arms.join(", "))
+            format!(
+                "switch {site} {} [{}] default {default}",
+                expr_text(p, body, value),
+                arms.join(", ")
+            )
         }
         Terminator::Return(Some(e)) => format!("return {}", expr_text(p, body, e)),
         Terminator::Return(None) => "return".to_string(),
@@ -206,10 +270,23 @@ pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
             format!("{sym}{}", expr_text(p, body, a))
         }
         ExprKind::Binary(op, a, b) => {
-            format!("({} {} {})", expr_text(p, body, a), op.symbol(), expr_text(p, body, b))
+            format!(
+                "({} {} {})",
+                expr_text(p, body, a),
+                op.symbol(),
+                expr_text(p, body, b)
+            )
         }
-        ExprKind::PtrAdd(a, b) => format!("ptradd({}, {})", expr_text(p, body, a), expr_text(p, body, b)),
-        ExprKind::PtrDiff(a, b) => format!("ptrdiff({}, {})", expr_text(p, body, a), expr_text(p, body, b)),
+        ExprKind::PtrAdd(a, b) => format!(
+            "ptradd({}, {})",
+            expr_text(p, body, a),
+            expr_text(p, body, b)
+        ),
+        ExprKind::PtrDiff(a, b) => format!(
+            "ptrdiff({}, {})",
+            expr_text(p, body, a),
+            expr_text(p, body, b)
+        ),
         ExprKind::Cast(a) => format!("({} as {ty})", expr_text(p, body, a)),
     }
 }
@@ -245,7 +322,10 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 /// The CFG of one function as Graphviz DOT (`cairn cfg`).
 pub fn cfg_dot(p: &Program, func: FuncId) -> String {
     let f = p.function(func);
-    let mut out = format!("digraph \"{}\" {{\n  node [shape=box fontname=monospace];\n", f.name);
+    let mut out = format!(
+        "digraph \"{}\" {{\n  node [shape=box fontname=monospace];\n",
+        f.name
+    );
     let Some(body) = &f.body else {
         out.push_str("}\n");
         return out;
@@ -260,7 +340,9 @@ pub fn cfg_dot(p: &Program, func: FuncId) -> String {
         label.push_str("\\l");
         let _ = writeln!(out, "  bb{i} [label=\"{label}\"];");
         match &b.term {
-            Terminator::Branch { then_bb, else_bb, .. } => {
+            Terminator::Branch {
+                then_bb, else_bb, ..
+            } => {
                 let _ = writeln!(out, "  bb{i} -> {then_bb} [label=\"T\"];");
                 let _ = writeln!(out, "  bb{i} -> {else_bb} [label=\"F\"];");
             }

@@ -84,10 +84,16 @@ impl Program {
         &self.globals[id.index()]
     }
     pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
-        self.functions.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
     }
     pub fn file_name(&self, span: Span) -> &str {
-        self.files.get(span.file as usize).map(String::as_str).unwrap_or("?")
+        self.files
+            .get(span.file as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
     }
 }
 
@@ -185,7 +191,11 @@ pub enum StmtKind {
     Assign(Place, Expr),
     /// A call. Library functions (`malloc`, `memcpy`, ...) are calls to declared
     /// functions without a body; the engine gives them their meaning by name.
-    Call { dest: Option<Place>, callee: Callee, args: Vec<Expr> },
+    Call {
+        dest: Option<Place>,
+        callee: Callee,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,9 +209,19 @@ pub enum Callee {
 pub enum Terminator {
     Goto(BlockId),
     /// Two-way branch on `cond != 0`.
-    Branch { cond: Expr, then_bb: BlockId, else_bb: BlockId, site: BranchId },
+    Branch {
+        cond: Expr,
+        then_bb: BlockId,
+        else_bb: BlockId,
+        site: BranchId,
+    },
     /// `switch`: `cases` hold the (converted) case values in source order.
-    Switch { value: Expr, cases: Vec<(i128, BlockId)>, default: BlockId, site: BranchId },
+    Switch {
+        value: Expr,
+        cases: Vec<(i128, BlockId)>,
+        default: BlockId,
+        site: BranchId,
+    },
     Return(Option<Expr>),
     /// End of a block no execution can reach (after `abort()`, an infinite loop's exit...).
     Unreachable,
@@ -211,7 +231,9 @@ impl Terminator {
     pub fn successors(&self) -> Vec<BlockId> {
         match self {
             Terminator::Goto(b) => vec![*b],
-            Terminator::Branch { then_bb, else_bb, .. } => vec![*then_bb, *else_bb],
+            Terminator::Branch {
+                then_bb, else_bb, ..
+            } => vec![*then_bb, *else_bb],
             Terminator::Switch { cases, default, .. } => {
                 let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
                 v.push(*default);
@@ -268,13 +290,22 @@ pub enum Proj {
 
 impl Place {
     pub fn local(id: LocalId) -> Place {
-        Place { base: PlaceBase::Local(id), proj: vec![] }
+        Place {
+            base: PlaceBase::Local(id),
+            proj: vec![],
+        }
     }
     pub fn global(id: GlobalId) -> Place {
-        Place { base: PlaceBase::Global(id), proj: vec![] }
+        Place {
+            base: PlaceBase::Global(id),
+            proj: vec![],
+        }
     }
     pub fn deref(ptr: Expr) -> Place {
-        Place { base: PlaceBase::Deref(Box::new(ptr)), proj: vec![] }
+        Place {
+            base: PlaceBase::Deref(Box::new(ptr)),
+            proj: vec![],
+        }
     }
 }
 
@@ -360,16 +391,25 @@ impl BinOp {
         }
     }
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 }
 
 impl Expr {
     pub fn int(it: IntType, value: i128) -> Expr {
-        Expr { kind: ExprKind::Int(value as u128 & mask(it.bits)), ty: Type::Int(it) }
+        Expr {
+            kind: ExprKind::Int(value as u128 & mask(it.bits)),
+            ty: Type::Int(it),
+        }
     }
     pub fn load(place: Place, ty: Type) -> Expr {
-        Expr { kind: ExprKind::Load(Box::new(place)), ty }
+        Expr {
+            kind: ExprKind::Load(Box::new(place)),
+            ty,
+        }
     }
 }
 

@@ -16,7 +16,11 @@ pub struct IntType {
 }
 
 impl IntType {
-    pub const BOOL: IntType = IntType { bits: 8, signed: false, is_bool: true };
+    pub const BOOL: IntType = IntType {
+        bits: 8,
+        signed: false,
+        is_bool: true,
+    };
     pub const CHAR: IntType = IntType::new(8, true);
     pub const UCHAR: IntType = IntType::new(8, false);
     pub const SHORT: IntType = IntType::new(16, true);
@@ -27,7 +31,11 @@ impl IntType {
     pub const ULONG: IntType = IntType::new(64, false);
 
     pub const fn new(bits: u16, signed: bool) -> Self {
-        IntType { bits, signed, is_bool: false }
+        IntType {
+            bits,
+            signed,
+            is_bool: false,
+        }
     }
 
     pub fn bytes(self) -> u64 {
@@ -48,7 +56,11 @@ impl IntType {
 
     /// Interprets the low `bits` of `raw` as a value of this type.
     pub fn value_of(self, raw: u128) -> i128 {
-        let mask = if self.bits >= 128 { u128::MAX } else { (1u128 << self.bits) - 1 };
+        let mask = if self.bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.bits) - 1
+        };
         let v = raw & mask;
         if self.signed && self.bits < 128 && (v >> (self.bits - 1)) & 1 == 1 {
             (v | !mask) as i128
@@ -186,7 +198,11 @@ pub trait Layout {
             let at = if is_union { 0 } else { offset.div_ceil(a) * a };
             offset = at + s;
             size = size.max(offset);
-            fields.push(Field { name, ty, offset: at });
+            fields.push(Field {
+                name,
+                ty,
+                offset: at,
+            });
         }
         let size = size.div_ceil(align) * align;
         (fields, size, align)

@@ -27,14 +27,24 @@ pub struct VerifyError {
 
 impl std::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}: IR invariant broken in `{}`: {}", self.span.file, self.span.line, self.span.col, self.function, self.message)
+        write!(
+            f,
+            "{}:{}:{}: IR invariant broken in `{}`: {}",
+            self.span.file, self.span.line, self.span.col, self.function, self.message
+        )
     }
 }
 
 pub fn verify(p: &Program) -> Result<(), VerifyError> {
     for f in &p.functions {
         if let Some(body) = &f.body {
-            Checker { p, f, body, span: f.span }.function()?;
+            Checker {
+                p,
+                f,
+                body,
+                span: f.span,
+            }
+            .function()?;
         }
     }
     Ok(())
@@ -49,7 +59,11 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn fail<T>(&self, message: String) -> Result<T, VerifyError> {
-        Err(VerifyError { function: self.f.name.clone(), span: self.span, message })
+        Err(VerifyError {
+            function: self.f.name.clone(),
+            span: self.span,
+            message,
+        })
     }
 
     fn function(&mut self) -> Result<(), VerifyError> {
@@ -74,7 +88,11 @@ impl Checker<'_> {
             self.term(&b.term, &mut site_uses)?;
         }
         if let Some(i) = site_uses.iter().position(|&n| n != 1) {
-            return self.fail(format!("branch site {} used by {} terminators", BranchId(i as u32), site_uses[i]));
+            return self.fail(format!(
+                "branch site {} used by {} terminators",
+                BranchId(i as u32),
+                site_uses[i]
+            ));
         }
         Ok(())
     }
@@ -106,7 +124,11 @@ impl Checker<'_> {
                         };
                         let n = g.sig.params.len();
                         if args.len() < n || (!g.sig.variadic && args.len() != n) {
-                            return self.fail(format!("call of `{}` with {} arguments, expected {n}", g.name, args.len()));
+                            return self.fail(format!(
+                                "call of `{}` with {} arguments, expected {n}",
+                                g.name,
+                                args.len()
+                            ));
                         }
                         Ok(())
                     }
@@ -150,8 +172,12 @@ impl Checker<'_> {
 
     fn place(&self, place: &Place) -> Result<(), VerifyError> {
         match &place.base {
-            PlaceBase::Local(l) if l.index() >= self.body.locals.len() => return self.fail(format!("{l} out of range")),
-            PlaceBase::Global(g) if g.index() >= self.p.globals.len() => return self.fail(format!("{g} out of range")),
+            PlaceBase::Local(l) if l.index() >= self.body.locals.len() => {
+                return self.fail(format!("{l} out of range"))
+            }
+            PlaceBase::Global(g) if g.index() >= self.p.globals.len() => {
+                return self.fail(format!("{g} out of range"))
+            }
             PlaceBase::Deref(e) => {
                 self.expr(e)?;
                 if !matches!(e.ty, Type::Pointer(_)) {
@@ -174,24 +200,35 @@ impl Checker<'_> {
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Null => Ok(()),
             ExprKind::Load(p) | ExprKind::AddrOf(p) => self.place(p),
-            ExprKind::FuncAddr(f) if f.index() >= self.p.functions.len() => self.fail(format!("{f} out of range")),
-            ExprKind::Str(s) if s.index() >= self.p.strings.len() => self.fail(format!("{s} out of range")),
+            ExprKind::FuncAddr(f) if f.index() >= self.p.functions.len() => {
+                self.fail(format!("{f} out of range"))
+            }
+            ExprKind::Str(s) if s.index() >= self.p.strings.len() => {
+                self.fail(format!("{s} out of range"))
+            }
             ExprKind::FuncAddr(_) | ExprKind::Str(_) => Ok(()),
             ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.expr(a),
             ExprKind::Binary(op, a, b) => {
                 self.expr(a)?;
                 self.expr(b)?;
                 if op.is_comparison() {
-                    let same = a.ty == b.ty || (matches!(a.ty, Type::Pointer(_)) && matches!(b.ty, Type::Pointer(_)));
+                    let same = a.ty == b.ty
+                        || (matches!(a.ty, Type::Pointer(_)) && matches!(b.ty, Type::Pointer(_)));
                     if !same || e.ty != INT {
-                        return self.fail(format!("comparison `{}` of mismatched operands", op.symbol()));
+                        return self.fail(format!(
+                            "comparison `{}` of mismatched operands",
+                            op.symbol()
+                        ));
                     }
                 } else if matches!(op, BinOp::Shl | BinOp::Shr) {
                     if a.ty != e.ty || b.ty.as_int().is_none() {
                         return self.fail("shift operand types".into());
                     }
                 } else if a.ty != e.ty || b.ty != e.ty {
-                    return self.fail(format!("operands of `{}` do not have the result type", op.symbol()));
+                    return self.fail(format!(
+                        "operands of `{}` do not have the result type",
+                        op.symbol()
+                    ));
                 }
                 Ok(())
             }
