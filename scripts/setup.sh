@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what cairn needs on Debian 12 (with Rust and gcc already present) and
+# nothing else. Safe to run again: every package is checked before installing.
+#
+#   libz3-dev   the Z3 solver, linked by the z3 crate through pkg-config
+#               (z3-sys builds without bindgen, so libclang is not needed)
+#   pkg-config  lets z3-sys find the system Z3
+#   time        GNU /usr/bin/time, used by scripts/bench.sh for peak memory
+#   csmith, libcsmith-dev  random C programs (and their csmith.h) for
+#               scripts/csmith-check.sh
+set -euo pipefail
+
+missing=()
+
+# Z3 counts as present only when both the pkg-config entry and the header exist.
+if ! command -v pkg-config >/dev/null 2>&1; then
+    missing+=(pkg-config)
+fi
+if ! pkg-config --exists z3 2>/dev/null || [[ ! -f /usr/include/z3.h ]]; then
+    missing+=(libz3-dev)
+fi
+[[ -x /usr/bin/time ]] || missing+=(time)
+command -v csmith >/dev/null 2>&1 || missing+=(csmith)
+[[ -f /usr/include/csmith/csmith.h ]] || missing+=(libcsmith-dev)
+command -v gcov >/dev/null 2>&1 || missing+=(gcc)
+
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "setup: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+echo "setup: done"
