@@ -5,7 +5,8 @@
 #   libz3-dev   the Z3 solver, linked by the z3 crate through pkg-config
 #               (z3-sys builds without bindgen, so libclang is not needed)
 #   pkg-config  lets z3-sys find the system Z3
-#   time        GNU /usr/bin/time, used by scripts/bench.sh for peak memory
+#   time, jq    GNU /usr/bin/time (peak memory) and jq (reads cairn --json)
+#               for scripts/bench.sh
 #   csmith, libcsmith-dev  random C programs (and their csmith.h) for
 #               scripts/csmith-check.sh
 set -euo pipefail
@@ -20,6 +21,7 @@ if ! pkg-config --exists z3 2>/dev/null || [[ ! -f /usr/include/z3.h ]]; then
     missing+=(libz3-dev)
 fi
 [[ -x /usr/bin/time ]] || missing+=(time)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
 command -v csmith >/dev/null 2>&1 || missing+=(csmith)
 [[ -f /usr/include/csmith/csmith.h ]] || missing+=(libcsmith-dev)
 command -v gcov >/dev/null 2>&1 || missing+=(gcc)

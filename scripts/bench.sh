@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Benchmarks cairn on the scalar corpus, one `cairn gen --json` run per
+# function, and prints a markdown table: goals, goals covered, tests, paths,
+# solver calls, engine seconds, wall seconds of the whole run (front end and
+# emit included) and its peak resident memory.
+#
+#   scripts/bench.sh [FILE.c...]     (default: tests/corpus/scalar/*.c)
+#
+# Environment: CAIRN (path of the binary; default: build target/release/cairn),
+# BENCH_FLAGS (extra flags for cairn gen, e.g. "--max-time 30").
+# Figures are measurements, not assertions; record them in BENCHMARKS.md with
+# the machine and the date.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+if [[ -z ${CAIRN:-} ]]; then
+    cargo build --release --quiet -p cairn
+    CAIRN=$PWD/target/release/cairn
+fi
+read -r -a extra_flags <<<"${BENCH_FLAGS:-}"
+
+if (($# > 0)); then
+    files=("$@")
+else
+    files=(tests/corpus/scalar/*.c)
+fi
+
+work=$(mktemp -d /tmp/cairn-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "| file | function | goals | covered | tests | paths | solver calls | engine s | wall s | peak MB |"
+echo "|------|----------|------:|--------:|------:|------:|-------------:|---------:|-------:|--------:|"
+
+total_wall=0 runs=0 worst_rss=0
+for file in "${files[@]}"; do
+    # `cairn goals` prints a "NAME (N goals)" header line per function.
+    functions=$("$CAIRN" goals "$file" | awk '/^[A-Za-z_][A-Za-z0-9_]* \([0-9]+ goals\)$/ { print $1 }')
+    for fn in $functions; do
+        json=$work/$fn.json timing=$work/$fn.time
+        status=0
+        /usr/bin/time -v -o "$timing" "$CAIRN" gen "$file" -f "$fn" --json -o "$work/out" \
+            "${extra_flags[@]}" >"$json" 2>"$work/$fn.stderr" || status=$?
+        wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
+            n = split($2, t, ":"); s = 0
+            for (i = 1; i <= n; i++) s = s * 60 + t[i]
+            printf "%.2f", s }' "$timing")
+        rss_kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$timing")
+        if ((status != 0)); then
+            printf '| %s | %s | cairn exited with %d: %s |||||||\n' "$(basename "$file")" "$fn" "$status" \
+                "$(head -n1 "$work/$fn.stderr")"
+            continue
+        fi
+        # The per-function record is the object that carries the engine statistics.
+        jq -r --arg file "$(basename "$file")" --arg fn "$fn" --arg wall "$wall" --arg rss "$rss_kb" '
+            [.. | objects | select(has("solver_calls"))] | first // {} |
+            "| \($file) | \($fn) | \(.goals // "?") | \(.covered // "?") | \(.tests // "?") | \(.paths // "?") | \(.solver_calls // "?") | \(.seconds // "?") | \($wall) | \(($rss | tonumber) / 1024 | floor) |"
+        ' "$json"
+        total_wall=$(awk -v a="$total_wall" -v b="$wall" 'BEGIN { print a + b }')
+        runs=$((runs + 1))
+        if ((rss_kb > worst_rss)); then worst_rss=$rss_kb; fi
+    done
+done
+echo
+printf 'functions: %d, total wall time: %.1f s, largest peak memory: %d MB\n' \
+    "$runs" "$total_wall" $((worst_rss / 1024))
