@@ -39,8 +39,7 @@ int number_base(const char *buf, size_t len)
             if (!digit)
                 return 0;
             break;
-        case HEX_START:
-        case HEX:
+        default: /* HEX_START or HEX */
             if (!digit && !(c >= 'a' && c <= 'f'))
                 return 0;
             state = HEX;

@@ -12,7 +12,7 @@ enum literal_kind classify_literal(const char *buf, size_t len)
 
     for (size_t i = 0; i < len; i++) {
         char c = buf[i];
-        switch (state) {
+        switch (state) { /* infeasible: the implicit default, state is always a case */
         case START:
             if (c == '0')
                 state = ZERO;
@@ -74,7 +74,7 @@ int count_tokens(const char *buf, size_t len)
         int digit = c >= '0' && c <= '9';
         int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 
-        switch (state) {
+        switch (state) { /* infeasible: the implicit default, state is always a case */
         case IN_NUMBER:
             if (digit)
                 continue;
