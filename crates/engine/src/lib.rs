@@ -2,8 +2,21 @@
 //!
 //! Architecture invariant: the only crate that knows Z3; its output
 //! ([`testcase`]) is plain solved data.
+//!
+//! Map: [`value`] (symbolic terms and byte cells), [`memory`] (byte-precise
+//! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
+//! objects, lazy input pointers), `exec` (statements, expressions, calls,
+//! library models, inputs), [`solver`] (incremental Z3 with caching),
+//! `search` (coverage-directed exploration), `extract` (models to tests).
 
+mod exec;
+mod extract;
+pub mod memory;
+mod search;
+pub mod solver;
+pub mod state;
 pub mod testcase;
+pub mod value;
 
 use std::time::Duration;
 
@@ -21,6 +34,9 @@ pub struct EngineConfig {
     /// Globals the function reads are inputs the test chooses (unit-test view);
     /// when false they start from their initializers (whole-program view, as for `main`).
     pub globals_as_inputs: bool,
+    /// Check the final value of every non-const global, written or not
+    /// (the csmith differential test compares them with native execution).
+    pub check_all_globals: bool,
 }
 
 impl Default for EngineConfig {
@@ -31,6 +47,20 @@ impl Default for EngineConfig {
             max_array: 8,
             max_depth: 8,
             globals_as_inputs: true,
+            check_all_globals: false,
         }
     }
+}
+
+/// Generates tests for each of `funcs` (in order). Never panics on a function
+/// it cannot handle: such goals are reported uncovered with the reason.
+pub fn generate(
+    program: &ir::Program,
+    funcs: &[ir::FuncId],
+    config: &EngineConfig,
+) -> Vec<testcase::FunctionReport> {
+    funcs
+        .iter()
+        .map(|f| search::explore(program, *f, config))
+        .collect()
 }

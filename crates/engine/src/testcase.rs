@@ -12,12 +12,21 @@ pub struct ObjectId(pub u32);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// Raw two's-complement bits, interpreted by `ty`.
-    Int { ty: IntType, bits: u128 },
+    Int {
+        ty: IntType,
+        bits: u128,
+    },
     Null,
     /// Points `offset` bytes into an input object.
-    Pointer { object: ObjectId, offset: u64 },
+    Pointer {
+        object: ObjectId,
+        offset: u64,
+    },
     /// Points `offset` bytes into a global variable.
-    GlobalPointer { global: GlobalId, offset: u64 },
+    GlobalPointer {
+        global: GlobalId,
+        offset: u64,
+    },
     /// A function of the file (function pointer inputs and outputs).
     Func(FuncId),
     /// Members in declaration order.

@@ -1,0 +1,303 @@
+//! Expressions with bit-exact C semantics on x86-64.
+
+use super::Machine;
+use crate::state::State;
+use crate::testcase::FindingKind;
+use crate::value::{
+    bool_to_bv, bv_u, is_nonzero, resize, unsupported, Exec, PtrVal, SymVal, Target,
+};
+use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
+use z3::ast::{Bool, BV};
+
+impl Machine<'_> {
+    pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
+        if matches!(e.ty, Type::Float(_)) {
+            return unsupported("floating point");
+        }
+        match &e.kind {
+            ExprKind::Int(bits) => match &e.ty {
+                Type::Int(it) => Ok(SymVal::Int(bv_u(*bits, u32::from(it.bits)))),
+                Type::Pointer(_) => Ok(SymVal::Ptr(PtrVal {
+                    target: Target::Null,
+                    offset: bv_u(*bits, 64),
+                })),
+                _ => unsupported("an integer constant of non-integer type"),
+            },
+            ExprKind::Null => Ok(SymVal::Ptr(PtrVal::to(Target::Null))),
+            ExprKind::Load(place) => {
+                let loc = self.place_loc(st, place)?;
+                self.load(st, &loc)
+            }
+            ExprKind::AddrOf(place) => Ok(SymVal::Ptr(self.place_addr(st, place)?.0)),
+            ExprKind::FuncAddr(f) => Ok(SymVal::Ptr(PtrVal::to(Target::Func(*f)))),
+            ExprKind::Str(s) => Ok(SymVal::Ptr(PtrVal::to(Target::Str(*s)))),
+            ExprKind::Unary(op, a) => self.unary(st, *op, a, &e.ty),
+            ExprKind::Binary(op, a, b) => self.binary(st, *op, a, b, &e.ty),
+            ExprKind::PtrAdd(p, i) => {
+                let mut ptr = self.eval_ptr(st, p)?;
+                let index = self.eval_int(st, i)?;
+                let signed = i.ty.as_int().is_none_or(|t| t.signed);
+                let size = p.ty.pointee().map(|t| self.program.size_of(t)).unwrap_or(1);
+                let delta = resize(&index, 64, signed).bvmul(bv_u(u128::from(size), 64));
+                ptr.offset = ptr.offset.bvadd(&delta);
+                Ok(SymVal::Ptr(ptr))
+            }
+            ExprKind::PtrDiff(a, b) => {
+                let pa = self.eval_ptr(st, a)?;
+                let pb = self.eval_ptr(st, b)?;
+                let (ta, tb) = (self.decided(st, &pa)?, self.decided(st, &pb)?);
+                if ta != tb {
+                    return unsupported("difference of pointers into different objects");
+                }
+                let size =
+                    a.ty.pointee()
+                        .map(|t| self.program.size_of(t))
+                        .unwrap_or(1)
+                        .max(1);
+                let diff = pa
+                    .offset
+                    .bvsub(&pb.offset)
+                    .bvsdiv(bv_u(u128::from(size), 64));
+                let bits = e.ty.as_int().map(|t| u32::from(t.bits)).unwrap_or(64);
+                Ok(SymVal::Int(resize(&diff, bits, true)))
+            }
+            ExprKind::Cast(a) => self.cast(st, a, &e.ty),
+        }
+    }
+
+    pub fn eval_int(&mut self, st: &mut State, e: &Expr) -> Exec<BV> {
+        match self.eval(st, e)? {
+            SymVal::Int(v) => Ok(v),
+            _ => unsupported("a non-integer where an integer is needed"),
+        }
+    }
+
+    pub fn eval_ptr(&mut self, st: &mut State, e: &Expr) -> Exec<PtrVal> {
+        match self.eval(st, e)? {
+            SymVal::Ptr(p) => Ok(p),
+            _ => unsupported("a non-pointer where a pointer is needed"),
+        }
+    }
+
+    /// The pointer's target, forking first when it is an undecided input.
+    fn decided(&mut self, st: &State, p: &PtrVal) -> Exec<Target> {
+        match self.resolved(st, &p.target) {
+            Target::Lazy(l) => Err(self.decide(st, l)),
+            t => Ok(t),
+        }
+    }
+
+    fn unary(&mut self, st: &mut State, op: UnOp, a: &Expr, ty: &Type) -> Exec<SymVal> {
+        let v = self.eval(st, a)?;
+        if op == UnOp::LogicalNot {
+            let t = self.truth(st, &v)?;
+            return Ok(SymVal::Int(bool_to_bv(&t.not(), int_bits(ty))));
+        }
+        let SymVal::Int(x) = v else {
+            return unsupported("arithmetic on a non-integer");
+        };
+        match op {
+            UnOp::Neg => {
+                if ty.as_int().is_some_and(|t| t.signed) {
+                    let min = bv_u(1u128 << (x.get_size() - 1), x.get_size());
+                    self.check_fault(
+                        st,
+                        FindingKind::SignedOverflow,
+                        &x.eq(&min),
+                        "negation of the minimum value",
+                    )?;
+                }
+                Ok(SymVal::Int(x.bvneg()))
+            }
+            UnOp::Not => Ok(SymVal::Int(x.bvnot())),
+            UnOp::LogicalNot => unreachable!("handled above"),
+        }
+    }
+
+    fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> Exec<SymVal> {
+        let va = self.eval(st, a)?;
+        let vb = self.eval(st, b)?;
+        if op.is_comparison() {
+            let c = match (&va, &vb) {
+                (SymVal::Int(x), SymVal::Int(y)) => {
+                    let signed = a.ty.as_int().is_some_and(|t| t.signed);
+                    compare_ints(op, x, y, signed)
+                }
+                (SymVal::Ptr(p), SymVal::Ptr(q)) => self.compare_ptrs(st, op, p, q)?,
+                (SymVal::Ptr(p), SymVal::Int(y)) | (SymVal::Int(y), SymVal::Ptr(p)) => {
+                    let q = PtrVal {
+                        target: Target::Null,
+                        offset: resize(y, 64, false),
+                    };
+                    self.compare_ptrs(st, op, p, &q)?
+                }
+                _ => return unsupported("comparison of aggregates"),
+            };
+            return Ok(SymVal::Int(bool_to_bv(&c, int_bits(ty))));
+        }
+        let (SymVal::Int(x), SymVal::Int(y)) = (va, vb) else {
+            return unsupported("integer arithmetic on pointers");
+        };
+        let it = ty.as_int().unwrap_or(IntType::INT);
+        self.arith(st, op, &x, &y, it, b.ty.as_int().unwrap_or(it))
+    }
+
+    fn arith(
+        &mut self,
+        st: &mut State,
+        op: BinOp,
+        x: &BV,
+        y: &BV,
+        it: IntType,
+        rhs: IntType,
+    ) -> Exec<SymVal> {
+        let bits = x.get_size();
+        let zero = bv_u(0, bits);
+        let signed = it.signed;
+        let overflow = FindingKind::SignedOverflow;
+        let result = match op {
+            BinOp::Add => {
+                if signed {
+                    let ok = Bool::and(&[x.bvadd_no_overflow(y, true), x.bvadd_no_underflow(y)]);
+                    self.check_fault(st, overflow, &ok.not(), "signed addition overflows")?;
+                }
+                x.bvadd(y)
+            }
+            BinOp::Sub => {
+                if signed {
+                    let ok = Bool::and(&[x.bvsub_no_overflow(y), x.bvsub_no_underflow(y, true)]);
+                    self.check_fault(st, overflow, &ok.not(), "signed subtraction overflows")?;
+                }
+                x.bvsub(y)
+            }
+            BinOp::Mul => {
+                if signed {
+                    let ok = Bool::and(&[x.bvmul_no_overflow(y, true), x.bvmul_no_underflow(y)]);
+                    self.check_fault(st, overflow, &ok.not(), "signed multiplication overflows")?;
+                }
+                x.bvmul(y)
+            }
+            BinOp::Div | BinOp::Rem => {
+                let what = if op == BinOp::Div {
+                    "division"
+                } else {
+                    "remainder"
+                };
+                self.check_fault(
+                    st,
+                    FindingKind::DivisionByZero,
+                    &y.eq(&zero),
+                    &format!("{what} by zero"),
+                )?;
+                if signed {
+                    let min = bv_u(1u128 << (bits - 1), bits);
+                    let minus_one = bv_u(u128::MAX, bits);
+                    let bad = Bool::and(&[x.eq(&min), y.eq(&minus_one)]);
+                    self.check_fault(
+                        st,
+                        overflow,
+                        &bad,
+                        &format!("{what} of the minimum value by -1"),
+                    )?;
+                }
+                match (op, signed) {
+                    (BinOp::Div, true) => x.bvsdiv(y),
+                    (BinOp::Div, false) => x.bvudiv(y),
+                    (_, true) => x.bvsrem(y),
+                    (_, false) => x.bvurem(y),
+                }
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let amount_bits = y.get_size();
+                let width = bv_u(u128::from(bits), amount_bits);
+                let out_of_range = if rhs.signed {
+                    Bool::or(&[y.bvslt(bv_u(0, amount_bits)), y.bvsge(&width)])
+                } else {
+                    y.bvuge(&width)
+                };
+                self.check_fault(
+                    st,
+                    FindingKind::ShiftOutOfRange,
+                    &out_of_range,
+                    "shift amount out of range",
+                )?;
+                let amount = resize(y, bits, false);
+                match (op, signed) {
+                    (BinOp::Shl, _) => x.bvshl(&amount),
+                    (_, true) => x.bvashr(&amount),
+                    (_, false) => x.bvlshr(&amount),
+                }
+            }
+            BinOp::BitAnd => x.bvand(y),
+            BinOp::BitOr => x.bvor(y),
+            BinOp::BitXor => x.bvxor(y),
+            _ => return unsupported("comparison as arithmetic"),
+        };
+        Ok(SymVal::Int(result))
+    }
+
+    fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Bool> {
+        let tp = self.decided(st, p)?;
+        let tq = self.decided(st, q)?;
+        if tp == tq {
+            return Ok(compare_ints(op, &p.offset, &q.offset, false));
+        }
+        match op {
+            BinOp::Eq => Ok(Bool::from_bool(false)),
+            BinOp::Ne => Ok(Bool::from_bool(true)),
+            _ => unsupported("ordering of pointers into different objects"),
+        }
+    }
+
+    fn cast(&mut self, st: &mut State, a: &Expr, to: &Type) -> Exec<SymVal> {
+        let v = self.eval(st, a)?;
+        match (to, v) {
+            (Type::Int(it), SymVal::Int(x)) if it.is_bool => {
+                Ok(SymVal::Int(bool_to_bv(&is_nonzero(&x), 8)))
+            }
+            (Type::Int(it), SymVal::Int(x)) => {
+                let signed = a.ty.as_int().is_some_and(|t| t.signed);
+                Ok(SymVal::Int(resize(&x, u32::from(it.bits), signed)))
+            }
+            (Type::Int(it), SymVal::Ptr(p)) if it.is_bool => {
+                let t = self.truth(st, &SymVal::Ptr(p))?;
+                Ok(SymVal::Int(bool_to_bv(&t, 8)))
+            }
+            (Type::Int(it), SymVal::Ptr(p)) => match self.decided(st, &p)? {
+                Target::Null => Ok(SymVal::Int(resize(&p.offset, u32::from(it.bits), false))),
+                _ => unsupported("a pointer converted to an integer"),
+            },
+            (Type::Pointer(_), SymVal::Int(x)) => {
+                let signed = a.ty.as_int().is_some_and(|t| t.signed);
+                Ok(SymVal::Ptr(PtrVal {
+                    target: Target::Null,
+                    offset: resize(&x, 64, signed),
+                }))
+            }
+            (Type::Pointer(_), p @ SymVal::Ptr(_)) => Ok(p),
+            (Type::Void, v) => Ok(v),
+            (Type::Struct(_), v @ SymVal::Bytes(_)) => Ok(v),
+            _ => unsupported("this conversion"),
+        }
+    }
+}
+
+fn int_bits(ty: &Type) -> u32 {
+    ty.as_int().map(|t| u32::from(t.bits)).unwrap_or(32)
+}
+
+pub fn compare_ints(op: BinOp, x: &BV, y: &BV, signed: bool) -> Bool {
+    match (op, signed) {
+        (BinOp::Eq, _) => x.eq(y),
+        (BinOp::Ne, _) => x.eq(y).not(),
+        (BinOp::Lt, true) => x.bvslt(y),
+        (BinOp::Lt, false) => x.bvult(y),
+        (BinOp::Le, true) => x.bvsle(y),
+        (BinOp::Le, false) => x.bvule(y),
+        (BinOp::Gt, true) => x.bvsgt(y),
+        (BinOp::Gt, false) => x.bvugt(y),
+        (BinOp::Ge, true) => x.bvsge(y),
+        (BinOp::Ge, false) => x.bvuge(y),
+        _ => Bool::from_bool(false),
+    }
+}

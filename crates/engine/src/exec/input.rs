@@ -1,0 +1,273 @@
+//! Inputs: fresh symbols for parameters and input objects named by access
+//! path, lazy materialization of input pointers, globals and string literals.
+
+use super::Machine;
+use crate::memory::zero_cells;
+use crate::state::{Frame, ObjKind, Object, State};
+use crate::value::{
+    bv_u, int_cells, ptr_cells, unsupported, Cell, Exec, ObjIdx, PtrVal, SymVal, Target,
+};
+use crate::EngineConfig;
+use ir::{ConstValue, FuncId, GlobalId, Init, IntType, Layout, Program, StringId, Type};
+use z3::ast::{Bool, BV};
+
+/// Fresh contents for a value of type `ty` reached by access path `path`.
+/// `sep` joins the first level of member names (`->` for the first element
+/// of a pointed-to struct, `.` otherwise). Pointers become lazy inputs.
+pub fn fresh_cells(
+    program: &Program,
+    st: &mut State,
+    ty: &Type,
+    path: &str,
+    sep: &str,
+) -> Vec<Cell> {
+    match ty {
+        Type::Int(it) => {
+            let name = st.symbol_name(path);
+            int_cells(&BV::new_const(name, u32::from(it.bits)))
+        }
+        Type::Pointer(_) => {
+            let lazy = st.add_lazy(path.to_string(), ty.clone());
+            ptr_cells(PtrVal::to(Target::Lazy(lazy)))
+        }
+        Type::Array(elem, Some(n)) => {
+            let mut cells = Vec::new();
+            for i in 0..*n {
+                cells.extend(fresh_cells(program, st, elem, &format!("{path}[{i}]"), "."));
+            }
+            cells
+        }
+        Type::Struct(id) if !program.struct_def(*id).is_union => {
+            let def = program.struct_def(*id);
+            let mut cells = zero_cells(def.size);
+            for field in &def.fields {
+                let member = format!("{path}{sep}{}", field.name);
+                let inner = fresh_cells(program, st, &field.ty, &member, ".");
+                let at = field.offset as usize;
+                for (k, cell) in inner.into_iter().enumerate() {
+                    if let Some(slot) = cells.get_mut(at + k) {
+                        *slot = cell;
+                    }
+                }
+            }
+            cells
+        }
+        // Unions, floats and anything else: exact but anonymous bytes.
+        other => {
+            let size = program.size_of(other);
+            (0..size)
+                .map(|k| {
+                    let name = st.symbol_name(&format!("{path}.byte{k}"));
+                    Cell::Byte {
+                        src: BV::new_const(name, 8),
+                        idx: 0,
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// The state at the entry of `func`, parameters as fresh inputs.
+pub fn initial_state(program: &Program, func: FuncId) -> Exec<State> {
+    let f = program.function(func);
+    let Some(body) = &f.body else {
+        return unsupported("a function without a body");
+    };
+    let mut st = State::new(program);
+    let mut params = Vec::new();
+    for (i, ty) in f.sig.params.iter().enumerate() {
+        let name = body
+            .locals
+            .get(i)
+            .map(|l| l.name.clone())
+            .unwrap_or_else(|| format!("arg{i}"));
+        let value = match ty {
+            Type::Int(it) => SymVal::Int(BV::new_const(st.symbol_name(&name), u32::from(it.bits))),
+            Type::Pointer(_) => {
+                SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
+            }
+            other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(
+                program, &mut st, other, &name, ".",
+            ))),
+        };
+        params.push(value);
+    }
+    st.params = params.clone();
+    push_frame(program, &mut st, func, &params, None)?;
+    Ok(st)
+}
+
+/// Enters `func` with `args`: a stack object per local, parameters written.
+pub fn push_frame(
+    program: &Program,
+    st: &mut State,
+    func: FuncId,
+    args: &[SymVal],
+    dest: Option<ir::Place>,
+) -> Exec<()> {
+    let Some(body) = &program.function(func).body else {
+        return unsupported("a function without a body");
+    };
+    let mut locals = Vec::with_capacity(body.locals.len());
+    for local in &body.locals {
+        let size = program.size_of(&local.ty);
+        locals.push(st.add_object(Object::new(ObjKind::Stack, zero_cells(size), false)));
+    }
+    for (i, arg) in args
+        .iter()
+        .enumerate()
+        .take(program.function(func).sig.params.len())
+    {
+        let object = st.object_mut(locals[i]);
+        for (k, cell) in crate::value::value_cells(arg).into_iter().enumerate() {
+            if let Some(slot) = object.cells.get_mut(k) {
+                *slot = cell;
+            }
+        }
+    }
+    st.frames.push(Frame {
+        func,
+        block: ir::BlockId(0),
+        stmt: 0,
+        locals,
+        visits: vec![0; body.blocks.len()],
+        dest,
+    });
+    st.enter_block(ir::BlockId(0));
+    Ok(())
+}
+
+/// The cells a global starts with from its initializer (zero where not covered).
+pub fn init_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
+    let global = program.global(id);
+    let mut cells = zero_cells(program.size_of(&global.ty));
+    let Some(Init::Fields(items)) = &global.init else {
+        return cells;
+    };
+    for item in items {
+        let value = match &item.value {
+            ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
+            ConstValue::Null => ptr_cells(PtrVal::to(Target::Null)),
+            ConstValue::GlobalAddr(g, off) => ptr_cells(at(Target::Global(*g), *off)),
+            ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f))),
+            ConstValue::StrAddr(s, off) => ptr_cells(at(Target::Str(*s), *off)),
+        };
+        for (k, cell) in value.into_iter().enumerate() {
+            if let Some(slot) = cells.get_mut(item.offset as usize + k) {
+                *slot = cell;
+            }
+        }
+    }
+    cells
+}
+
+fn at(target: Target, offset: i64) -> PtrVal {
+    PtrVal {
+        target,
+        offset: bv_u(offset as u64 as u128, 64),
+    }
+}
+
+/// Does the test choose this global's initial value?
+pub fn global_is_input(program: &Program, config: &EngineConfig, id: GlobalId) -> bool {
+    let g = program.global(id);
+    !g.is_const && (config.globals_as_inputs || (g.is_extern && g.init.is_none()))
+}
+
+impl Machine<'_> {
+    pub fn global_object(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
+        if let Some(obj) = st.globals[id.index()] {
+            return Ok(obj);
+        }
+        let global = self.program.global(id);
+        if self.program.size_of(&global.ty) == 0 {
+            return unsupported(format!("global `{}` of unknown size", global.name));
+        }
+        let is_input = global_is_input(self.program, self.config, id);
+        let cells = if is_input {
+            fresh_cells(self.program, st, &global.ty, &global.name, ".")
+        } else {
+            init_cells(self.program, id)
+        };
+        let obj = st.add_object(Object::new(
+            ObjKind::Global { id, is_input },
+            cells,
+            global.is_const,
+        ));
+        st.globals[id.index()] = Some(obj);
+        Ok(obj)
+    }
+
+    pub fn string_object(&mut self, st: &mut State, id: StringId) -> ObjIdx {
+        if let Some(obj) = st.strings[id.index()] {
+            return obj;
+        }
+        let bytes = &self.program.strings[id.index()];
+        let cells = bytes
+            .iter()
+            .map(|b| Cell::Byte {
+                src: bv_u(u128::from(*b), 8),
+                idx: 0,
+            })
+            .collect();
+        let obj = st.add_object(Object::new(ObjKind::Str(id), cells, true));
+        st.strings[id.index()] = Some(obj);
+        obj
+    }
+
+    /// Creates the input object an unresolved lazy pointer points to: an array
+    /// of its pointee type whose length (1..=max_array) the solver chooses,
+    /// NUL-terminated for character types.
+    pub fn materialize(&mut self, st: &mut State, lazy: u32) -> Exec<ObjIdx> {
+        let lazy_ptr = st.lazies[lazy as usize].clone();
+        let elem = match lazy_ptr.ty.pointee() {
+            Some(Type::Void) | None => Type::Int(IntType::UCHAR),
+            Some(Type::Function(_)) => {
+                return unsupported("data access through a function pointer")
+            }
+            Some(t) => t.clone(),
+        };
+        let esz = self.program.size_of(&elem);
+        if esz == 0 {
+            return unsupported(format!("pointer `{}` to an incomplete type", lazy_ptr.path));
+        }
+        let max = self.config.max_array.max(1);
+        let path = &lazy_ptr.path;
+        let mut cells = Vec::with_capacity((esz * max) as usize);
+        for i in 0..max {
+            let (name, sep) = match (i, &elem) {
+                (0, Type::Struct(_)) => (path.clone(), "->"),
+                (0, _) => (format!("*{path}"), "."),
+                _ => (format!("{path}[{i}]"), "."),
+            };
+            cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
+        }
+        let len = BV::new_const(st.symbol_name(&format!("len({path})")), 64);
+        let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);
+        self.assume(
+            st,
+            &Bool::and(&[len.bvuge(bv_u(1, 64)), len.bvule(bv_u(u128::from(max), 64))]),
+        )?;
+        if is_string {
+            let mut terminated = Vec::new();
+            for k in 0..max {
+                let byte = crate::value::cell_byte(&cells[k as usize])?;
+                terminated.push(
+                    len.eq(bv_u(u128::from(k + 1), 64))
+                        .implies(byte.eq(bv_u(0, 8))),
+                );
+            }
+            self.assume(st, &Bool::and(&terminated))?;
+        }
+        let kind = ObjKind::Input {
+            origin: lazy,
+            elem,
+            len,
+            is_string,
+        };
+        let obj = st.add_object(Object::new(kind, cells, false));
+        st.lazies[lazy as usize].resolution = Some(Target::Object(obj));
+        Ok(obj)
+    }
+}

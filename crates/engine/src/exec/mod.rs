@@ -1,0 +1,258 @@
+//! The executor: runs one path state statement by statement, forking at
+//! branches and lazy choices, and reporting findings without stopping the run.
+
+mod call;
+mod expr;
+mod input;
+mod libc;
+mod place;
+
+use crate::solver::PathSolver;
+use crate::state::State;
+use crate::testcase::{Finding, FindingKind};
+use crate::value::{bool_value, Exec, Stop, SymVal};
+use crate::EngineConfig;
+use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
+use std::collections::BTreeSet;
+use z3::ast::Bool;
+
+pub use input::{init_cells, initial_state};
+
+/// Statements run for one state before the search gets to choose again.
+const STATEMENTS_PER_TURN: usize = 2_000;
+
+pub struct Machine<'a> {
+    pub program: &'a Program,
+    pub config: &'a EngineConfig,
+    pub solver: PathSolver,
+    /// The function under test: its goals are the ones traced.
+    pub root: FuncId,
+    pub findings: Vec<Finding>,
+    reported: BTreeSet<(FindingKind, Span)>,
+    /// Span of the statement being executed (for findings).
+    span: Span,
+}
+
+/// What one turn of a state produced.
+pub enum Turn {
+    /// States still running (one, or several after a fork).
+    Running(Vec<State>),
+    /// The function under test returned.
+    Completed(State),
+}
+
+impl<'a> Machine<'a> {
+    pub fn new(
+        program: &'a Program,
+        config: &'a EngineConfig,
+        solver: PathSolver,
+        root: FuncId,
+    ) -> Self {
+        Machine {
+            program,
+            config,
+            solver,
+            root,
+            findings: Vec::new(),
+            reported: BTreeSet::new(),
+            span: Span::default(),
+        }
+    }
+
+    /// Runs `state` until it forks, completes, or has had its turn.
+    pub fn turn(&mut self, mut state: State) -> Exec<Turn> {
+        for _ in 0..STATEMENTS_PER_TURN {
+            if state.frames.is_empty() {
+                return Ok(Turn::Completed(state));
+            }
+            let mut next = self.step(state)?;
+            if next.len() != 1 {
+                return Ok(Turn::Running(next));
+            }
+            state = next.pop().expect("one successor");
+        }
+        if state.frames.is_empty() {
+            return Ok(Turn::Completed(state));
+        }
+        Ok(Turn::Running(vec![state]))
+    }
+
+    fn step(&mut self, mut st: State) -> Exec<Vec<State>> {
+        let frame = st.frame();
+        let body = self.body(frame.func)?;
+        let block = body.block(frame.block);
+        if frame.stmt < block.stmts.len() {
+            let stmt = &block.stmts[frame.stmt];
+            self.span = stmt.span;
+            match &stmt.kind {
+                StmtKind::Assign(place, value) => {
+                    let v = self.eval(&mut st, value)?;
+                    let loc = self.place_loc(&mut st, place)?;
+                    self.store(&mut st, &loc, &v)?;
+                    st.frame_mut().stmt += 1;
+                }
+                StmtKind::Call { dest, callee, args } => self.call(&mut st, dest, callee, args)?,
+            }
+            return Ok(vec![st]);
+        }
+        self.span = block.term_span;
+        st.blocks_run += 1;
+        match &block.term {
+            Terminator::Goto(target) => {
+                st.enter_block(*target);
+                Ok(vec![st])
+            }
+            Terminator::Branch {
+                cond,
+                then_bb,
+                else_bb,
+                site,
+            } => {
+                let v = self.eval(&mut st, cond)?;
+                let c = self.truth(&mut st, &v)?;
+                let site = *site;
+                let arms = [
+                    (c.clone(), *then_bb, Arm::True),
+                    (c.not(), *else_bb, Arm::False),
+                ];
+                Ok(self.fork_arms(st, site, arms.to_vec()))
+            }
+            Terminator::Switch {
+                value,
+                cases,
+                default,
+                site,
+            } => {
+                let v = match self.eval(&mut st, value)? {
+                    SymVal::Int(v) => v,
+                    _ => return crate::value::unsupported("switch on a non-integer"),
+                };
+                let bits = v.get_size();
+                let mut arms: Vec<(Bool, BlockId, Arm)> = Vec::new();
+                let mut none_matches = Vec::new();
+                for (n, (case, target)) in cases.iter().enumerate() {
+                    let hit = v.eq(crate::value::bv_u(*case as u128, bits));
+                    none_matches.push(hit.not());
+                    match arms.iter_mut().find(|a| a.1 == *target) {
+                        Some(arm) => arm.0 = Bool::or(&[arm.0.clone(), hit]),
+                        None => arms.push((hit, *target, Arm::Case(n as u32))),
+                    }
+                }
+                arms.push((Bool::and(&none_matches), *default, Arm::Default));
+                Ok(self.fork_arms(st, *site, arms))
+            }
+            Terminator::Return(value) => {
+                let v = match value {
+                    Some(e) => Some(self.eval(&mut st, e)?),
+                    None => None,
+                };
+                self.return_from(&mut st, v)?;
+                Ok(vec![st])
+            }
+            Terminator::Unreachable => Err(Stop::Ended),
+        }
+    }
+
+    /// One successor per feasible arm, each with its condition assumed and goal traced.
+    fn fork_arms(
+        &mut self,
+        st: State,
+        site: ir::BranchId,
+        arms: Vec<(Bool, BlockId, Arm)>,
+    ) -> Vec<State> {
+        let traced = st.frame().func == self.root;
+        let mut out = Vec::new();
+        for (cond, target, arm) in arms {
+            if bool_value(&cond) == Some(false) || !self.may(&st, &cond) {
+                continue;
+            }
+            let mut next = st.clone();
+            if self.assume(&mut next, &cond).is_err() {
+                continue;
+            }
+            if traced {
+                next.trace.push(Goal {
+                    func: self.root,
+                    site,
+                    arm,
+                });
+            }
+            next.enter_block(target);
+            out.push(next);
+        }
+        out
+    }
+
+    fn body(&self, func: FuncId) -> Exec<&'a ir::Body> {
+        match &self.program.function(func).body {
+            Some(b) => Ok(b),
+            None => crate::value::unsupported("a function without a body"),
+        }
+    }
+
+    /// Can `cond` hold on this path?
+    pub fn may(&mut self, st: &State, cond: &Bool) -> bool {
+        match bool_value(cond) {
+            Some(known) => known && self.solver.feasible(&st.path, None),
+            None => self.solver.feasible(&st.path, Some(cond)),
+        }
+    }
+
+    /// Adds `cond` to the path condition (without a solver call).
+    pub fn assume(&mut self, st: &mut State, cond: &Bool) -> Exec<()> {
+        match bool_value(cond) {
+            Some(true) => Ok(()),
+            Some(false) => Err(Stop::Dead),
+            None => {
+                let id = self.solver.intern(cond);
+                if !st.path.contains(&id) {
+                    st.path.push(id);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Reports a finding when `fault` can hold here (once per kind and site),
+    /// then goes on assuming it does not.
+    pub fn check_fault(
+        &mut self,
+        st: &mut State,
+        kind: FindingKind,
+        fault: &Bool,
+        message: &str,
+    ) -> Exec<()> {
+        if bool_value(fault) == Some(false) {
+            return Ok(());
+        }
+        if !self.reported.contains(&(kind, self.span)) {
+            if let Some(model) = self.solver.model(&st.path, Some(fault)) {
+                self.record(st, kind, message, &model);
+            }
+        }
+        self.assume(st, &fault.not())
+    }
+
+    /// Reports a fault that certainly happens on this path and ends it.
+    pub fn fault<T>(&mut self, st: &State, kind: FindingKind, message: &str) -> Exec<T> {
+        if !self.reported.contains(&(kind, self.span)) {
+            match self.solver.model(&st.path, None) {
+                Some(model) => self.record(st, kind, message, &model),
+                None => return Err(Stop::Dead),
+            }
+        }
+        Err(Stop::Ended)
+    }
+
+    fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {
+        self.reported.insert((kind, self.span));
+        let inputs = crate::extract::inputs(self.program, self.config, st, model, self.root);
+        self.findings.push(Finding {
+            func: self.root,
+            kind,
+            span: self.span,
+            message: message.to_string(),
+            inputs,
+        });
+    }
+}

@@ -1,0 +1,204 @@
+//! Places: addresses, lazy pointer resolution, bounds-checked loads and stores.
+
+use super::Machine;
+use crate::memory;
+use crate::state::{ObjKind, State};
+use crate::testcase::FindingKind;
+use crate::value::{
+    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Exec,
+    ObjIdx, PtrVal, Stop, SymVal, Target,
+};
+use ir::{Layout, Place, PlaceBase, Proj, Type};
+use std::rc::Rc;
+use z3::ast::{Bool, BV};
+
+/// A place whose object is known: `ty` at byte `off` of object `obj`.
+pub struct Loc {
+    pub obj: ObjIdx,
+    pub off: BV,
+    pub ty: Type,
+}
+
+impl Machine<'_> {
+    /// The address of a place, without touching memory.
+    pub fn place_addr(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type)> {
+        let (mut ptr, mut ty) = match &place.base {
+            PlaceBase::Local(l) => {
+                let frame = st.frames.len() - 1;
+                let obj = st.local_object(frame, *l);
+                let ty = self.body(st.frame().func)?.local(*l).ty.clone();
+                (PtrVal::to(Target::Object(obj)), ty)
+            }
+            PlaceBase::Global(g) => (
+                PtrVal::to(Target::Global(*g)),
+                self.program.global(*g).ty.clone(),
+            ),
+            PlaceBase::Deref(e) => {
+                let ty = match e.ty.pointee() {
+                    Some(t) => t.clone(),
+                    None => return unsupported("dereference of a non-pointer"),
+                };
+                match self.eval(st, e)? {
+                    SymVal::Ptr(p) => (p, ty),
+                    _ => return unsupported("dereference of a non-pointer value"),
+                }
+            }
+        };
+        for proj in &place.proj {
+            match proj {
+                Proj::Field {
+                    index,
+                    ty: field_ty,
+                } => {
+                    let Type::Struct(id) = ty else {
+                        return unsupported("member of a non-struct");
+                    };
+                    let def = self.program.struct_def(id);
+                    let Some(field) = def.fields.get(*index as usize) else {
+                        return unsupported("member index out of range");
+                    };
+                    ptr.offset = ptr.offset.bvadd(bv_u(u128::from(field.offset), 64));
+                    ty = field_ty.clone();
+                }
+                Proj::Index { index, elem } => {
+                    let i = self.eval_int(st, index)?;
+                    let signed = index.ty.as_int().is_some_and(|t| t.signed);
+                    let scaled = resize(&i, 64, signed)
+                        .bvmul(bv_u(u128::from(self.program.size_of(elem)), 64));
+                    ptr.offset = ptr.offset.bvadd(&scaled);
+                    ty = elem.clone();
+                }
+            }
+        }
+        Ok((ptr, ty))
+    }
+
+    pub fn place_loc(&mut self, st: &mut State, place: &Place) -> Exec<Loc> {
+        let (ptr, ty) = self.place_addr(st, place)?;
+        let obj = self.deref(st, &ptr)?;
+        Ok(Loc {
+            obj,
+            off: ptr.offset,
+            ty,
+        })
+    }
+
+    /// The target with lazy pointers followed (`Lazy` only when still undecided).
+    pub fn resolved(&self, st: &State, target: &Target) -> Target {
+        let mut t = target.clone();
+        while let Target::Lazy(l) = t {
+            match &st.lazies[l as usize].resolution {
+                Some(r) => t = r.clone(),
+                None => return Target::Lazy(l),
+            }
+        }
+        t
+    }
+
+    /// The object a pointer designates, materializing an input object on first use.
+    pub fn deref(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<ObjIdx> {
+        match self.resolved(st, &ptr.target) {
+            Target::Object(o) => Ok(o),
+            Target::Global(g) => self.global_object(st, g),
+            Target::Str(s) => Ok(self.string_object(st, s)),
+            Target::Lazy(l) => self.materialize(st, l),
+            Target::Func(_) => unsupported("data access through a function pointer"),
+            Target::Null => self.fault(
+                st,
+                FindingKind::NullDereference,
+                "NULL pointer dereferenced",
+            ),
+        }
+    }
+
+    /// Decides an undecided lazy pointer by forking: NULL, or a fresh input
+    /// object (for a function pointer: each function of the file it can hold).
+    pub fn decide(&mut self, st: &State, lazy: u32) -> Stop {
+        let mut choices = Vec::new();
+        let ty = st.lazies[lazy as usize].ty.clone();
+        if let Some(Type::Function(sig)) = ty.pointee() {
+            for (i, f) in self.program.functions.iter().enumerate() {
+                if f.body.is_some() && f.sig == **sig {
+                    let mut next = st.clone();
+                    next.lazies[lazy as usize].resolution =
+                        Some(Target::Func(ir::FuncId(i as u32)));
+                    choices.push(next);
+                }
+            }
+        } else {
+            let mut next = st.clone();
+            match self.materialize(&mut next, lazy) {
+                Ok(_) => choices.push(next),
+                Err(stop) => return stop,
+            }
+        }
+        let mut null = st.clone();
+        null.lazies[lazy as usize].resolution = Some(Target::Null);
+        choices.push(null);
+        Stop::Fork(choices)
+    }
+
+    /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
+    fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &BV, n: u64) -> Exec<()> {
+        let object = st.object(obj);
+        let elem_size = match &object.kind {
+            ObjKind::Input { elem, .. } => self.program.size_of(elem),
+            _ => object.capacity(),
+        };
+        let beyond_first = memory::concrete_offset(off).is_none_or(|o| o + n > elem_size);
+        let inside = memory::in_bounds(self.program, object, off, n);
+        if beyond_first && !st.object(obj).indexed {
+            st.object_mut(obj).indexed = true;
+        }
+        self.check_fault(
+            st,
+            FindingKind::OutOfBounds,
+            &inside.not(),
+            "access outside its object",
+        )
+    }
+
+    pub fn load(&mut self, st: &mut State, loc: &Loc) -> Exec<SymVal> {
+        let n = self.program.size_of(&loc.ty);
+        self.check_access(st, loc.obj, &loc.off, n)?;
+        let cells = memory::read(st.object(loc.obj), &loc.off, n)?;
+        match &loc.ty {
+            Type::Int(_) => Ok(SymVal::Int(cells_to_int(&cells)?)),
+            Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
+            _ => Ok(SymVal::Bytes(Rc::new(cells))),
+        }
+    }
+
+    pub fn store(&mut self, st: &mut State, loc: &Loc, value: &SymVal) -> Exec<()> {
+        let n = self.program.size_of(&loc.ty);
+        self.check_access(st, loc.obj, &loc.off, n)?;
+        let mut cells = value_cells(value);
+        if cells.len() as u64 != n {
+            return unsupported("a store whose value and place sizes differ");
+        }
+        if let (Type::Int(it), SymVal::Int(v)) = (&loc.ty, value) {
+            if it.is_bool {
+                cells = crate::value::int_cells(&crate::value::bool_to_bv(&is_nonzero(v), 8));
+            }
+        }
+        memory::write(st.object_mut(loc.obj), &loc.off, &cells)
+    }
+
+    /// C truth of a scalar value (`!= 0`; for pointers `!= NULL`).
+    pub fn truth(&mut self, st: &mut State, v: &SymVal) -> Exec<Bool> {
+        match v {
+            SymVal::Int(bv) => Ok(is_nonzero(bv)),
+            SymVal::Ptr(p) => match self.resolved(st, &p.target) {
+                Target::Null => Ok(is_nonzero(&p.offset)),
+                Target::Lazy(l) => Err(self.decide(st, l)),
+                _ => Ok(Bool::from_bool(true)),
+            },
+            SymVal::Bytes(_) => unsupported("an aggregate used as a condition"),
+        }
+    }
+
+    /// A concrete length or count, when the value is one.
+    pub fn concrete_u64(v: &BV) -> Option<u64> {
+        concrete(v).and_then(|x| u64::try_from(x).ok())
+    }
+}

@@ -1,0 +1,106 @@
+//! Byte-precise reads and writes of one memory object. Concrete offsets take a
+//! fast path; a symbolic offset is exact: the read is a case split over every
+//! offset the object allows, a write guards every byte it may touch.
+
+use crate::state::{ObjKind, Object, State};
+use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, Cell, Exec};
+use ir::Layout;
+use z3::ast::{Bool, BV};
+
+/// The offset as a concrete number, when it is one.
+pub fn concrete_offset(off: &BV) -> Option<u64> {
+    concrete(off).map(|v| v as u64)
+}
+
+/// The bytes an access may use: `0 <= off` and `off + n <= size` (signed 64-bit).
+pub fn in_bounds(program: &ir::Program, object: &Object, off: &BV, n: u64) -> Bool {
+    let limit = match &object.kind {
+        ObjKind::Input { elem, len, .. } => len.bvmul(bv_u(u128::from(program.size_of(elem)), 64)),
+        _ => bv_u(u128::from(object.capacity()), 64),
+    };
+    if let (Some(o), Some(l)) = (concrete_offset(off), concrete(&limit)) {
+        let ok = (o as i64) >= 0 && o.checked_add(n).is_some_and(|end| u128::from(end) <= l);
+        return Bool::from_bool(ok);
+    }
+    let zero = bv_u(0, 64);
+    let last_start = limit.bvsub(bv_u(u128::from(n), 64));
+    Bool::and(&[
+        off.bvsge(&zero),
+        off.bvsle(&last_start),
+        limit.bvsge(bv_u(u128::from(n), 64)),
+    ])
+}
+
+/// Reads `n` bytes at `off`. The caller has established that the access is in bounds.
+pub fn read(object: &Object, off: &BV, n: u64) -> Exec<Vec<Cell>> {
+    let cap = object.capacity();
+    if let Some(o) = concrete_offset(off) {
+        let end = o.saturating_add(n).min(cap);
+        let start = o.min(end);
+        let mut cells: Vec<Cell> = object.cells[start as usize..end as usize].to_vec();
+        // Beyond the capacity only on an infeasible path; keep the length right.
+        cells.resize(n as usize, Cell::zero());
+        return Ok(cells);
+    }
+    if n > cap {
+        return Ok(vec![Cell::zero(); n as usize]);
+    }
+    // Case split at the value level: whole stored values come back unchanged.
+    let mut value: Option<BV> = None;
+    for start in (0..=cap - n).rev() {
+        let here = cells_to_int(&object.cells[start as usize..(start + n) as usize])?;
+        value = Some(match value {
+            None => here,
+            Some(rest) => off.eq(bv_u(u128::from(start), 64)).ite(&here, &rest),
+        });
+    }
+    Ok(value.map(|v| int_cells(&v)).unwrap_or_default())
+}
+
+/// Writes `cells` at `off`. The caller has established that the access is in bounds.
+pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
+    let cap = object.capacity() as usize;
+    let n = cells.len();
+    if let Some(o) = concrete_offset(off) {
+        for (i, cell) in cells.iter().enumerate() {
+            let at = o as usize + i;
+            if at < cap {
+                object.cells[at] = cell.clone();
+                object.written[at] = true;
+            }
+        }
+        return Ok(());
+    }
+    if n > cap {
+        return Ok(());
+    }
+    let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Exec<_>>()?;
+    for k in 0..cap {
+        let mut cell: Option<BV> = None;
+        for (j, byte) in bytes.iter().enumerate() {
+            if k < j || k - j > cap - n {
+                continue;
+            }
+            let old = match cell.take() {
+                Some(c) => c,
+                None => cell_byte(&object.cells[k])?,
+            };
+            cell = Some(off.eq(bv_u((k - j) as u128, 64)).ite(byte, &old));
+        }
+        if let Some(new) = cell {
+            object.cells[k] = Cell::Byte { src: new, idx: 0 };
+            object.written[k] = true;
+        }
+    }
+    Ok(())
+}
+
+/// Zero-filled cells for a fresh object of `size` bytes.
+pub fn zero_cells(size: u64) -> Vec<Cell> {
+    vec![Cell::zero(); size as usize]
+}
+
+/// Reads an integer of `bits` from a state object (helper for library models).
+pub fn read_int(state: &State, obj: u32, off: &BV, bits: u32) -> Exec<BV> {
+    cells_to_int(&read(state.object(obj), off, u64::from(bits / 8))?)
+}

@@ -1,0 +1,346 @@
+//! Coverage-directed search over path states: fewest loop iterations first,
+//! then states carrying or closest (in the CFG) to uncovered goals, then the
+//! shortest paths. One test per completed path that covers a new goal.
+
+use crate::exec::{initial_state, Machine, Turn};
+use crate::extract;
+use crate::solver::PathSolver;
+use crate::state::State;
+use crate::testcase::{FunctionReport, Stats, TestCase, Uncovered};
+use crate::value::Stop;
+use crate::EngineConfig;
+use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::time::Instant;
+
+const FAR: u32 = u32::MAX;
+
+/// Shortest distance (in CFG edges) from every block to the block deciding each goal.
+struct Distances {
+    /// Per goal: the block whose terminator is its condition.
+    site_block: BTreeMap<Goal, BlockId>,
+    /// Per deciding block: distance from each block to it.
+    to_block: BTreeMap<BlockId, Vec<u32>>,
+}
+
+impl Distances {
+    fn new(body: &Body, goals: &[Goal]) -> Distances {
+        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); body.blocks.len()];
+        for (b, block) in body.blocks.iter().enumerate() {
+            for s in block.term.successors() {
+                predecessors[s.index()].push(b);
+            }
+        }
+        let mut site_block = BTreeMap::new();
+        let mut to_block = BTreeMap::new();
+        for goal in goals {
+            let Some(b) = body
+                .blocks
+                .iter()
+                .position(|blk| term_site(&blk.term) == Some(goal.site))
+            else {
+                continue;
+            };
+            let block = BlockId(b as u32);
+            site_block.insert(*goal, block);
+            to_block.entry(block).or_insert_with(|| {
+                let mut dist = vec![FAR; body.blocks.len()];
+                let mut queue = VecDeque::from([b]);
+                dist[b] = 0;
+                while let Some(at) = queue.pop_front() {
+                    for &p in &predecessors[at] {
+                        if dist[p] == FAR {
+                            dist[p] = dist[at] + 1;
+                            queue.push_back(p);
+                        }
+                    }
+                }
+                dist
+            });
+        }
+        Distances {
+            site_block,
+            to_block,
+        }
+    }
+
+    /// Distance from `block` to the nearest goal of `uncovered`.
+    fn nearest(&self, block: BlockId, uncovered: &BTreeSet<Goal>) -> u32 {
+        uncovered
+            .iter()
+            .map(|g| self.distance(block, g))
+            .min()
+            .unwrap_or(FAR)
+    }
+
+    fn distance(&self, block: BlockId, goal: &Goal) -> u32 {
+        let Some(site) = self.site_block.get(goal) else {
+            return FAR;
+        };
+        self.to_block
+            .get(site)
+            .and_then(|d| d.get(block.index()).copied())
+            .unwrap_or(FAR)
+    }
+}
+
+fn term_site(term: &Terminator) -> Option<ir::BranchId> {
+    match term {
+        Terminator::Branch { site, .. } | Terminator::Switch { site, .. } => Some(*site),
+        _ => None,
+    }
+}
+
+/// A queued state with its priority (smaller runs first).
+struct Entry {
+    key: (u32, u32, u64, u64),
+    state: State,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+struct Search<'p, 'c> {
+    program: &'p Program,
+    config: &'c EngineConfig,
+    func: FuncId,
+    distances: Distances,
+    uncovered: BTreeSet<Goal>,
+    /// Why goals reachable from a dropped path may stay uncovered.
+    reasons: BTreeMap<Goal, Uncovered>,
+    queue: BinaryHeap<Reverse<Entry>>,
+    seq: u64,
+    tests: Vec<TestCase>,
+    paths: u64,
+}
+
+impl Search<'_, '_> {
+    /// Priority of a state, `None` when it can no longer cover anything.
+    fn key(&self, st: &State) -> Option<(u32, u32, u64)> {
+        let carries_new = st.trace.iter().any(|g| self.uncovered.contains(g));
+        let nearest = st
+            .frames
+            .iter()
+            .filter(|f| f.func == self.func)
+            .map(|f| self.distances.nearest(f.block, &self.uncovered))
+            .min()
+            .unwrap_or(FAR);
+        if !carries_new && nearest == FAR {
+            return None;
+        }
+        let closeness = if carries_new {
+            0
+        } else {
+            nearest.saturating_add(1)
+        };
+        Some((st.loop_level, closeness, st.blocks_run))
+    }
+
+    fn push(&mut self, state: State) {
+        if let Some((level, closeness, length)) = self.key(&state) {
+            self.seq += 1;
+            self.queue.push(Reverse(Entry {
+                key: (level, closeness, length, self.seq),
+                state,
+            }));
+        }
+    }
+
+    /// The next state to run, re-ranking entries whose goals got covered meanwhile.
+    fn pop(&mut self) -> Option<State> {
+        while let Some(Reverse(entry)) = self.queue.pop() {
+            let Some((level, closeness, length)) = self.key(&entry.state) else {
+                continue;
+            };
+            let key = (level, closeness, length, entry.key.3);
+            let still_first = self
+                .queue
+                .peek()
+                .is_none_or(|Reverse(next)| key <= next.key);
+            if key == entry.key || still_first {
+                return Some(entry.state);
+            }
+            self.queue.push(Reverse(Entry {
+                key,
+                state: entry.state,
+            }));
+        }
+        None
+    }
+
+    /// Goals a state could still cover (for the reason given when it is dropped).
+    fn reachable(&self, st: &State) -> Vec<Goal> {
+        let roots: Vec<BlockId> = st
+            .frames
+            .iter()
+            .filter(|f| f.func == self.func)
+            .map(|f| f.block)
+            .collect();
+        self.uncovered
+            .iter()
+            .filter(|g| {
+                st.trace.contains(g) || roots.iter().any(|b| self.distances.distance(*b, g) != FAR)
+            })
+            .copied()
+            .collect()
+    }
+
+    fn completed(&mut self, machine: &mut Machine, st: State) {
+        self.paths += 1;
+        let new_goals: Vec<Goal> = dedup(
+            st.trace
+                .iter()
+                .filter(|g| self.uncovered.contains(g))
+                .copied(),
+        );
+        if new_goals.is_empty() {
+            return;
+        }
+        let Some(model) = machine.solver.model(&st.path, None) else {
+            return;
+        };
+        let (inputs, ret, checks) =
+            extract::test_case(self.program, self.config, &st, &model, self.func);
+        for g in &new_goals {
+            self.uncovered.remove(g);
+        }
+        let path_goals = dedup(st.trace.iter().copied());
+        self.tests.push(TestCase {
+            func: self.func,
+            inputs,
+            ret,
+            checks,
+            new_goals,
+            path_goals,
+        });
+    }
+}
+
+fn dedup(goals: impl Iterator<Item = Goal>) -> Vec<Goal> {
+    let mut seen = BTreeSet::new();
+    goals.filter(|g| seen.insert(*g)).collect()
+}
+
+/// Explores one function within the budgets and reports its tests.
+pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> FunctionReport {
+    let start = Instant::now();
+    let deadline = start + config.max_time;
+    let goals: Vec<Goal> = ir::function_goals(program, func)
+        .into_iter()
+        .map(|g| g.goal)
+        .collect();
+    let mut report = FunctionReport {
+        func,
+        tests: Vec::new(),
+        findings: Vec::new(),
+        goals: goals.clone(),
+        uncovered: Vec::new(),
+        stats: Stats::default(),
+    };
+    let Some(body) = &program.function(func).body else {
+        return report;
+    };
+    let mut search = Search {
+        program,
+        config,
+        func,
+        distances: Distances::new(body, &goals),
+        uncovered: goals.iter().copied().collect(),
+        reasons: BTreeMap::new(),
+        queue: BinaryHeap::new(),
+        seq: 0,
+        tests: Vec::new(),
+        paths: 0,
+    };
+    let mut machine = Machine::new(program, config, PathSolver::new(deadline), func);
+    let mut budget_hit: Option<&'static str> = None;
+    match initial_state(program, func) {
+        Ok(st) => search.push(st),
+        Err(Stop::Unsupported(what)) => {
+            for g in &goals {
+                search
+                    .reasons
+                    .insert(*g, Uncovered::Unsupported(what.clone()));
+            }
+        }
+        Err(_) => {}
+    }
+    while !search.uncovered.is_empty() {
+        if Instant::now() >= deadline {
+            budget_hit = Some("max_time");
+            break;
+        }
+        if search.paths >= config.max_paths {
+            budget_hit = Some("max_paths");
+            break;
+        }
+        let Some(st) = search.pop() else { break };
+        let reachable = search.reachable(&st);
+        match machine.turn(st) {
+            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
+                for s in states {
+                    search.push(s);
+                }
+            }
+            Ok(Turn::Completed(st)) => search.completed(&mut machine, st),
+            Err(Stop::Dead) => {}
+            Err(Stop::Ended) => search.paths += 1,
+            Err(Stop::Unsupported(what)) => {
+                for g in reachable {
+                    search
+                        .reasons
+                        .entry(g)
+                        .or_insert_with(|| Uncovered::Unsupported(what.clone()));
+                }
+            }
+            Err(Stop::Budget(name)) => {
+                for g in reachable {
+                    search
+                        .reasons
+                        .entry(g)
+                        .or_insert(Uncovered::Budget(name.to_string()));
+                }
+            }
+        }
+    }
+    if budget_hit.is_none() && !search.queue.is_empty() {
+        budget_hit = Some("max_time");
+    }
+    let solver_gave_up = machine.solver.gave_up;
+    for g in &goals {
+        if !search.uncovered.contains(g) {
+            continue;
+        }
+        let reason = match (search.reasons.get(g), budget_hit) {
+            (Some(r @ Uncovered::Unsupported(_)), _) => r.clone(),
+            (_, Some(name)) => Uncovered::Budget(name.to_string()),
+            (Some(r), None) => r.clone(),
+            (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
+            (None, None) => Uncovered::Infeasible,
+        };
+        report.uncovered.push((*g, reason));
+    }
+    report.stats = Stats {
+        paths: search.paths,
+        solver_calls: machine.solver.calls,
+        elapsed: start.elapsed(),
+    };
+    report.tests = search.tests;
+    report.findings = machine.findings;
+    report
+}

@@ -1,0 +1,127 @@
+//! The one door to Z3: path conditions as sets of interned constraints, checked
+//! incrementally under assumptions, with a result cache, model reuse and counting.
+
+use std::collections::HashMap;
+use std::time::Instant;
+use z3::ast::Bool;
+use z3::{Model, Params, SatResult, Solver};
+
+/// Index of an interned constraint; a path condition is a list of them.
+pub type ConstraintId = u32;
+
+pub struct PathSolver {
+    solver: Solver,
+    /// Guard literal of each interned constraint; `guard => constraint` is asserted once.
+    guards: Vec<Bool>,
+    constraints: Vec<Bool>,
+    interned: HashMap<Bool, ConstraintId>,
+    cache: HashMap<Vec<ConstraintId>, bool>,
+    last_model: Option<Model>,
+    pub calls: u64,
+    deadline: Instant,
+    /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
+    pub gave_up: bool,
+}
+
+impl PathSolver {
+    pub fn new(deadline: Instant) -> PathSolver {
+        PathSolver {
+            solver: Solver::new(),
+            guards: Vec::new(),
+            constraints: Vec::new(),
+            interned: HashMap::new(),
+            cache: HashMap::new(),
+            last_model: None,
+            calls: 0,
+            deadline,
+            gave_up: false,
+        }
+    }
+
+    pub fn intern(&mut self, c: &Bool) -> ConstraintId {
+        if let Some(id) = self.interned.get(c) {
+            return *id;
+        }
+        let id = self.constraints.len() as ConstraintId;
+        let guard = Bool::new_const(format!("pc!{id}"));
+        self.solver.assert(guard.implies(c));
+        self.guards.push(guard);
+        self.constraints.push(c.clone());
+        self.interned.insert(c.clone(), id);
+        id
+    }
+
+    /// Is `path` (plus `extra`) satisfiable? Unknown counts as no and sets `gave_up`.
+    pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
+        let mut key: Vec<ConstraintId> = path.to_vec();
+        if let Some(c) = extra {
+            key.push(self.intern(c));
+        }
+        key.sort_unstable();
+        key.dedup();
+        if let Some(known) = self.cache.get(&key) {
+            return *known;
+        }
+        if self.last_model_satisfies(&key) {
+            self.cache.insert(key, true);
+            return true;
+        }
+        let answer = self.run(&key).is_some();
+        self.cache.insert(key, answer);
+        answer
+    }
+
+    /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
+    pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
+        let mut key: Vec<ConstraintId> = path.to_vec();
+        if let Some(c) = extra {
+            key.push(self.intern(c));
+        }
+        key.sort_unstable();
+        key.dedup();
+        if self.cache.get(&key) == Some(&false) {
+            return None;
+        }
+        let model = self.run(&key);
+        self.cache.insert(key, model.is_some());
+        model
+    }
+
+    fn run(&mut self, key: &[ConstraintId]) -> Option<Model> {
+        self.calls += 1;
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let mut params = Params::new();
+        params.set_u32(
+            "timeout",
+            left.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
+        );
+        self.solver.set_params(&params);
+        let assumptions: Vec<Bool> = key
+            .iter()
+            .map(|id| self.guards[*id as usize].clone())
+            .collect();
+        match self.solver.check_assumptions(&assumptions) {
+            SatResult::Sat => {
+                self.last_model = self.solver.get_model();
+                self.solver.get_model()
+            }
+            SatResult::Unsat => None,
+            SatResult::Unknown => {
+                self.gave_up = true;
+                None
+            }
+        }
+    }
+
+    fn last_model_satisfies(&self, key: &[ConstraintId]) -> bool {
+        let Some(model) = &self.last_model else {
+            return false;
+        };
+        key.iter().all(|id| {
+            model
+                .eval(&self.constraints[*id as usize], true)
+                .and_then(|b| b.as_bool())
+                == Some(true)
+        })
+    }
+}

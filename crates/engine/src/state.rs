@@ -1,0 +1,179 @@
+//! Per-path state: call frames, memory objects (shared copy-on-write between
+//! forks), lazy input pointers, path condition and the trace of goals.
+
+use crate::solver::ConstraintId;
+use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
+use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, StringId, Type};
+use std::rc::Rc;
+use z3::ast::BV;
+
+#[derive(Clone, Debug)]
+pub enum ObjKind {
+    /// Exists before the call (seed 000's class I): the target of an input pointer.
+    /// An array of `elem` whose length `len` (64-bit term) the solver chooses.
+    Input {
+        origin: LazyIdx,
+        elem: Type,
+        len: BV,
+        is_string: bool,
+    },
+    /// A local variable of a frame.
+    Stack,
+    /// A global; `is_input` when the test chooses its initial value.
+    Global {
+        id: GlobalId,
+        is_input: bool,
+    },
+    Str(StringId),
+}
+
+/// A memory object: byte-precise contents plus what the test needs to rebuild
+/// and check it.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub kind: ObjKind,
+    pub cells: Vec<Cell>,
+    /// Contents at the start of the call (seed 000's chi), for inputs.
+    pub initial: Rc<Vec<Cell>>,
+    /// Bytes the path wrote (for output checks).
+    pub written: Vec<bool>,
+    /// Accessed beyond its first element or at a symbolic offset.
+    pub indexed: bool,
+    pub read_only: bool,
+}
+
+impl Object {
+    pub fn new(kind: ObjKind, cells: Vec<Cell>, read_only: bool) -> Object {
+        let written = vec![false; cells.len()];
+        let initial = Rc::new(cells.clone());
+        Object {
+            kind,
+            cells,
+            initial,
+            written,
+            indexed: false,
+            read_only,
+        }
+    }
+
+    /// Allocated capacity in bytes (for inputs: the longest length the search may choose).
+    pub fn capacity(&self) -> u64 {
+        self.cells.len() as u64
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Lazy {
+    /// Access path of the pointer, e.g. `s`, `res->next`, `g.p`, `f()`.
+    pub path: String,
+    /// The pointer's type.
+    pub ty: Type,
+    pub resolution: Option<Target>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// Next statement of `block` (its length: the terminator).
+    pub stmt: usize,
+    /// The stack object of each local.
+    pub locals: Vec<ObjIdx>,
+    /// Entries into each block, for loop bounds.
+    pub visits: Vec<u32>,
+    /// Where the caller wants the return value.
+    pub dest: Option<Place>,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub frames: Vec<Frame>,
+    pub objects: Vec<Rc<Object>>,
+    pub globals: Vec<Option<ObjIdx>>,
+    pub strings: Vec<Option<ObjIdx>>,
+    pub lazies: Vec<Lazy>,
+    pub path: Vec<ConstraintId>,
+    /// Goals of the function under test on this path, in order.
+    pub trace: Vec<Goal>,
+    /// Initial parameter values of the function under test.
+    pub params: Vec<SymVal>,
+    /// Return values of bodiless functions, in call order.
+    pub stub_calls: Vec<(FuncId, SymVal)>,
+    pub ret: Option<SymVal>,
+    /// Largest number of extra entries into one block of one frame (loop iterations).
+    pub loop_level: u32,
+    pub blocks_run: u64,
+    /// Counter making symbol names unique along the path.
+    pub fresh: u32,
+}
+
+impl State {
+    pub fn new(program: &ir::Program) -> State {
+        State {
+            frames: Vec::new(),
+            objects: Vec::new(),
+            globals: vec![None; program.globals.len()],
+            strings: vec![None; program.strings.len()],
+            lazies: Vec::new(),
+            path: Vec::new(),
+            trace: Vec::new(),
+            params: Vec::new(),
+            stub_calls: Vec::new(),
+            ret: None,
+            loop_level: 0,
+            blocks_run: 0,
+            fresh: 0,
+        }
+    }
+
+    pub fn add_object(&mut self, object: Object) -> ObjIdx {
+        self.objects.push(Rc::new(object));
+        (self.objects.len() - 1) as ObjIdx
+    }
+
+    pub fn object(&self, idx: ObjIdx) -> &Object {
+        &self.objects[idx as usize]
+    }
+
+    pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {
+        Rc::make_mut(&mut self.objects[idx as usize])
+    }
+
+    pub fn add_lazy(&mut self, path: String, ty: Type) -> LazyIdx {
+        self.lazies.push(Lazy {
+            path,
+            ty,
+            resolution: None,
+        });
+        (self.lazies.len() - 1) as LazyIdx
+    }
+
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("a running state has a frame")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a running state has a frame")
+    }
+
+    pub fn local_object(&self, frame: usize, local: LocalId) -> ObjIdx {
+        self.frames[frame].locals[local.index()]
+    }
+
+    /// A unique symbol name along this path.
+    pub fn symbol_name(&mut self, base: &str) -> String {
+        self.fresh += 1;
+        format!("{base}#{}", self.fresh)
+    }
+
+    /// Enters `block` in the top frame, counting loop iterations.
+    pub fn enter_block(&mut self, block: BlockId) {
+        let frame = self.frame_mut();
+        frame.block = block;
+        frame.stmt = 0;
+        let count = &mut frame.visits[block.index()];
+        *count += 1;
+        let extra = *count - 1;
+        self.loop_level = self.loop_level.max(extra);
+    }
+}

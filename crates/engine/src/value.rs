@@ -1,0 +1,234 @@
+//! Symbolic values: Z3 bit-vectors for integers, (target, offset) pairs for
+//! pointers, and byte cells for memory contents and aggregates.
+
+use ir::{FuncId, GlobalId, StringId};
+use std::rc::Rc;
+use z3::ast::{Ast, Bool, BV};
+
+/// Index of a memory object in [`crate::state::State::objects`].
+pub type ObjIdx = u32;
+/// Index of a lazily materialized input pointer in [`crate::state::State::lazies`].
+pub type LazyIdx = u32;
+
+/// What a pointer points into. Globals and string literals are named by their
+/// program identity so that initializers may refer to each other freely.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Null,
+    /// A stack, input or allocated object.
+    Object(ObjIdx),
+    Global(GlobalId),
+    Str(StringId),
+    Func(FuncId),
+    /// An input pointer whose target is not decided yet (seed 001's TOP).
+    Lazy(LazyIdx),
+}
+
+#[derive(Clone, Debug)]
+pub struct PtrVal {
+    pub target: Target,
+    /// Byte offset from the start of the target, 64 bits.
+    pub offset: BV,
+}
+
+impl PtrVal {
+    pub fn to(target: Target) -> PtrVal {
+        PtrVal {
+            target,
+            offset: bv_u(0, 64),
+        }
+    }
+}
+
+/// One byte of memory.
+#[derive(Clone, Debug)]
+pub enum Cell {
+    /// Byte `idx` (little-endian) of `src`, whose width is a multiple of 8.
+    /// Keeping whole values lets a read of the same bytes get `src` back unchanged.
+    Byte { src: BV, idx: u32 },
+    /// Byte `idx` of a stored pointer.
+    Ptr { ptr: Rc<PtrVal>, idx: u32 },
+}
+
+impl Cell {
+    pub fn zero() -> Cell {
+        Cell::Byte {
+            src: bv_u(0, 8),
+            idx: 0,
+        }
+    }
+}
+
+/// The value of an expression.
+#[derive(Clone, Debug)]
+pub enum SymVal {
+    Int(BV),
+    Ptr(PtrVal),
+    /// A struct, union or array value as its exact bytes.
+    Bytes(Rc<Vec<Cell>>),
+}
+
+/// Why a path cannot go on.
+#[derive(Debug)]
+pub enum Stop {
+    /// The path condition became unsatisfiable.
+    Dead,
+    /// The statement must be re-executed in each of these states (a lazy choice).
+    Fork(Vec<crate::state::State>),
+    /// The path ended with a finding, `exit` or `abort`.
+    Ended,
+    /// Something the engine does not model; names it.
+    Unsupported(String),
+    /// A budget (named) cut the path.
+    Budget(&'static str),
+}
+
+pub type Exec<T> = Result<T, Stop>;
+
+pub fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
+    Err(Stop::Unsupported(what.into()))
+}
+
+/// A bit-vector constant of `bits` bits holding the low bits of `v`.
+pub fn bv_u(v: u128, bits: u32) -> BV {
+    if bits <= 64 {
+        let masked = if bits == 64 {
+            v as u64
+        } else {
+            (v as u64) & ((1u64 << bits) - 1)
+        };
+        BV::from_u64(masked, bits)
+    } else {
+        let high = BV::from_u64((v >> 64) as u64, bits - 64);
+        high.concat(BV::from_u64(v as u64, 64))
+    }
+}
+
+/// The numeric value of `v` when it simplifies to a constant.
+pub fn concrete(v: &BV) -> Option<u128> {
+    let s = v.simplify();
+    let bits = s.get_size();
+    if bits <= 64 {
+        return s.as_u64().map(u128::from);
+    }
+    let high = s.extract(bits - 1, 64).simplify().as_u64()?;
+    let low = s.extract(63, 0).simplify().as_u64()?;
+    Some((u128::from(high) << 64) | u128::from(low))
+}
+
+pub fn bool_value(b: &Bool) -> Option<bool> {
+    b.simplify().as_bool()
+}
+
+/// C truth value `b ? 1 : 0` in `bits` bits.
+pub fn bool_to_bv(b: &Bool, bits: u32) -> BV {
+    b.ite(&bv_u(1, bits), &bv_u(0, bits))
+}
+
+pub fn is_nonzero(v: &BV) -> Bool {
+    v.eq(bv_u(0, v.get_size())).not()
+}
+
+/// Resizes an integer: truncation, or sign/zero extension by the source signedness.
+pub fn resize(v: &BV, to_bits: u32, source_signed: bool) -> BV {
+    let from = v.get_size();
+    if to_bits == from {
+        v.clone()
+    } else if to_bits < from {
+        v.extract(to_bits - 1, 0)
+    } else if source_signed {
+        v.sign_ext(to_bits - from)
+    } else {
+        v.zero_ext(to_bits - from)
+    }
+}
+
+/// The cells of an integer value, least significant byte first.
+pub fn int_cells(v: &BV) -> Vec<Cell> {
+    (0..v.get_size() / 8)
+        .map(|idx| Cell::Byte {
+            src: v.clone(),
+            idx,
+        })
+        .collect()
+}
+
+pub fn ptr_cells(p: PtrVal) -> Vec<Cell> {
+    let shared = Rc::new(p);
+    (0..8)
+        .map(|idx| Cell::Ptr {
+            ptr: shared.clone(),
+            idx,
+        })
+        .collect()
+}
+
+/// The cells of any value.
+pub fn value_cells(v: &SymVal) -> Vec<Cell> {
+    match v {
+        SymVal::Int(bv) => int_cells(bv),
+        SymVal::Ptr(p) => ptr_cells(p.clone()),
+        SymVal::Bytes(cells) => cells.as_ref().clone(),
+    }
+}
+
+/// The 8-bit term of one cell; pointer bytes are numeric only for NULL.
+pub fn cell_byte(cell: &Cell) -> Exec<BV> {
+    match cell {
+        Cell::Byte { src, idx } => {
+            if src.get_size() == 8 {
+                Ok(src.clone())
+            } else {
+                Ok(src.extract(idx * 8 + 7, idx * 8))
+            }
+        }
+        Cell::Ptr { ptr, idx } => match ptr.target {
+            Target::Null => Ok(ptr.offset.extract(idx * 8 + 7, idx * 8)),
+            _ => unsupported("the bytes of a pointer read as an integer"),
+        },
+    }
+}
+
+/// Reassembles an integer from little-endian cells, returning a whole stored
+/// value unchanged when the cells are exactly its bytes.
+pub fn cells_to_int(cells: &[Cell]) -> Exec<BV> {
+    if let Some(Cell::Byte { src, .. }) = cells.first() {
+        let whole = src.get_size() as usize == cells.len() * 8
+            && cells.iter().enumerate().all(|(i, c)| match c {
+                Cell::Byte { src: s, idx } => *idx as usize == i && s == src,
+                Cell::Ptr { .. } => false,
+            });
+        if whole {
+            return Ok(src.clone());
+        }
+    }
+    let mut acc: Option<BV> = None;
+    for cell in cells.iter().rev() {
+        let byte = cell_byte(cell)?;
+        acc = Some(match acc {
+            None => byte,
+            Some(high) => high.concat(&byte),
+        });
+    }
+    acc.ok_or_else(|| Stop::Unsupported("a read of zero bytes".into()))
+}
+
+/// Reassembles a pointer from 8 cells: the bytes of one stored pointer, or
+/// numeric bytes (an integer, NULL when 0).
+pub fn cells_to_ptr(cells: &[Cell]) -> Exec<PtrVal> {
+    if let Some(Cell::Ptr { ptr, .. }) = cells.first() {
+        let whole = cells.len() == 8
+            && cells.iter().enumerate().all(|(i, c)| match c {
+                Cell::Ptr { ptr: p, idx } => *idx as usize == i && Rc::ptr_eq(p, ptr),
+                Cell::Byte { .. } => false,
+            });
+        if whole {
+            return Ok(ptr.as_ref().clone());
+        }
+    }
+    let bits = cells_to_int(cells)?;
+    Ok(PtrVal {
+        target: Target::Null,
+        offset: bits,
+    })
+}
