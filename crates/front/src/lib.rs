@@ -2,8 +2,61 @@
 //!
 //! Architecture invariant: the only crate that knows lang-c; it never panics on
 //! user input and reports what it cannot handle as diagnostics with file:line:col.
+//!
+//! Entry point: [`compile`]. Types and conversions follow x86-64 Linux (LP64):
+//! `char` is signed, `long` is 64 bits, enums are `int`, struct layout is System V.
+//!
+//! # Lowering rules (what the engine may rely on)
+//! - IR expressions have no side effects. Calls, assignments, `++`/`--` and the
+//!   comma operator become statements; their values are read from temporaries
+//!   (locals with an empty name). A call is `StmtKind::Call` with a temporary as
+//!   `dest` (none for `void`). Calls to functions without a body in this file
+//!   (libc included) are `Callee::Direct` to a `Function` whose `body` is `None`;
+//!   calls through pointers are `Callee::Indirect`.
+//! - Binary arithmetic casts both operands to their common type (usual
+//!   arithmetic conversions) and has that type. Shifts promote each operand on
+//!   its own and have the promoted left type. Comparisons and `!` yield `int`
+//!   0/1; compared operands have one integer type or are both pointers (a null
+//!   constant is converted to the other pointer type). Conversion to `_Bool`
+//!   is a `Cast` to `IntType::BOOL` (meaning `!= 0`). Constant operands are folded.
+//! - `p + n` is `PtrAdd(p, n as i64)`, `p - n` is `PtrAdd(p, -n)`, `p - q` is
+//!   `PtrDiff`. `a[i]` on an array place is a `Proj::Index`; on a pointer it is
+//!   `Place::deref(PtrAdd(p, i))`. Array decay is `AddrOf(a[0])`. `p->f` is
+//!   `Deref(p)` plus a `Field` projection; `&*p` folds to `p` and `*&x` to `x`.
+//! - Conditions are `Terminator::Branch` on a scalar (`!= 0`). `&&` and `||`
+//!   give one branch per operand (`BranchKind::Logical`, text = that operand),
+//!   also when used as values (then into an `int` temporary). `!(a && b)`
+//!   branches on the operands with the targets swapped. A condition that is an
+//!   integer constant expression (`while (1)`) produces a `Goto`, no branch.
+//!   `BranchSite.span` is the start of the condition and `text` its source text
+//!   (after preprocessing, whitespace collapsed).
+//! - `switch` is a `Terminator::Switch` on the promoted value; case values are
+//!   converted to that type; without `default` the default target is the block
+//!   after the switch. Fall-through is a `Goto` into the next case block.
+//! - Local initializers are assignments at the declaration; for aggregates
+//!   every scalar is assigned (unmentioned ones get zero), and `char s[] =
+//!   "ab"` assigns each byte. Globals and function `static`s (named
+//!   `function.name`) get an `Init::Fields` of constant scalars at byte
+//!   offsets; `init` is `None` only for `extern` declarations without a
+//!   definition (zero-initialized definitions have an empty item list).
+//! - Falling off the end of a function returns no value (`main` returns 0).
+//!   Blocks no path reaches are dropped.
+//! - Every statement and terminator carries the span of its source construct.
+//! - Declarations from headers become IR functions/globals only when used.
+//!
+//! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, statement
+//! expressions, computed goto, bit-fields, floating-point values, K&R
+//! definitions, `_Complex`, `_Atomic`, compound literals, `va_arg`) yield an
+//! `unsupported: <construct>` diagnostic and exclude only the functions using
+//! them; at file scope the affected name is poisoned so that only its users
+//! are excluded.
 
-use std::path::PathBuf;
+mod cint;
+mod linemap;
+mod lower;
+mod preprocess;
+
+use std::path::{Path, PathBuf};
 
 /// How to preprocess and parse one file.
 #[derive(Clone, Debug, Default)]
@@ -42,7 +95,11 @@ impl std::fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Unsupported => "unsupported",
         };
-        write!(f, "{}:{}:{}: {sev}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {sev}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 
@@ -53,4 +110,74 @@ pub struct FrontOutput {
     /// Functions left out of `program`'s bodies (declared only) and why.
     pub excluded: Vec<(String, Diagnostic)>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Stack for parsing and lowering: lang-c and the lowering recurse on nesting depth.
+const WORKER_STACK: usize = 256 << 20;
+
+/// Preprocesses, parses and lowers one C file.
+///
+/// `Err` only when the file cannot be read, the preprocessor fails or the
+/// parser rejects the text; everything else is reported inside the output.
+pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
+    let text = preprocess::preprocess(path, config)?;
+    compile_preprocessed(text, &path.display().to_string())
+}
+
+/// Parses and lowers already preprocessed text whose main file is `main_file`.
+pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
+    let main_file = main_file.to_string();
+    let fallback_file = main_file.clone();
+    let internal = move |what: &str| Diagnostic {
+        severity: Severity::Error,
+        file: fallback_file.clone(),
+        line: 0,
+        col: 0,
+        message: format!("internal error: {what}"),
+    };
+    let worker = std::thread::Builder::new()
+        .name("cairn-front".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                parse_and_lower(text, &main_file)
+            }))
+        });
+    match worker {
+        Err(e) => Err(internal(&format!("cannot start the front-end thread: {e}"))),
+        Ok(handle) => match handle.join() {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) | Err(_) => Err(internal("the parser or lowering panicked on this input")),
+        },
+    }
+}
+
+fn parse_and_lower(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
+    let lines = linemap::LineMap::new(&text, main_file);
+    let config = lang_c::driver::Config::with_gcc();
+    let parse = match lang_c::driver::parse_preprocessed(&config, text) {
+        Ok(p) => p,
+        Err(e) => {
+            let at = lines.locate(e.offset);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort_unstable();
+            return Err(Diagnostic {
+                severity: Severity::Error,
+                file: lines
+                    .files
+                    .get(at.file as usize)
+                    .cloned()
+                    .unwrap_or_default(),
+                line: at.line,
+                col: at.col,
+                message: format!("syntax error, expected one of: {}", expected.join(" ")),
+            });
+        }
+    };
+    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines);
+    Ok(FrontOutput {
+        program: lowered.program,
+        excluded: lowered.excluded,
+        diagnostics: lowered.diagnostics,
+    })
 }

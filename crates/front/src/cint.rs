@@ -1,0 +1,376 @@
+//! The integer rules of C on x86-64 Linux (LP64): literal types, character
+//! constants, string literals, promotions, the usual arithmetic conversions
+//! and constant folding with the exact wrap-around of each type.
+
+use ir::{BinOp, IntType, UnOp};
+use lang_c::ast::{Integer, IntegerBase, IntegerSize};
+
+/// The integer promotions: every type narrower than `int` (and `_Bool`) becomes `int`.
+pub(crate) fn promote(t: IntType) -> IntType {
+    if t.is_bool || t.bits < 32 {
+        IntType::INT
+    } else {
+        t
+    }
+}
+
+/// The usual arithmetic conversions of two integer operands (after promotion).
+pub(crate) fn usual_arithmetic(a: IntType, b: IntType) -> IntType {
+    let (a, b) = (promote(a), promote(b));
+    if a == b {
+        return a;
+    }
+    if a.signed == b.signed {
+        return if a.bits >= b.bits { a } else { b };
+    }
+    let (signed, unsigned) = if a.signed { (a, b) } else { (b, a) };
+    if unsigned.bits >= signed.bits {
+        unsigned
+    } else {
+        // On LP64 a wider signed type always holds every value of the narrower unsigned one.
+        signed
+    }
+}
+
+/// The type and value of an integer literal (C11 6.4.4.1, with gcc's choice
+/// of `unsigned long` for a decimal literal too large for `long`).
+pub(crate) fn literal(lit: &Integer) -> Result<(IntType, u128), String> {
+    if lit.suffix.imaginary {
+        return Err("unsupported: imaginary constant".into());
+    }
+    let radix = match lit.base {
+        IntegerBase::Decimal => 10,
+        IntegerBase::Octal => 8,
+        IntegerBase::Hexadecimal => 16,
+        IntegerBase::Binary => 2,
+    };
+    let digits = if lit.number.is_empty() {
+        "0"
+    } else {
+        &lit.number
+    };
+    let value = u128::from_str_radix(digits, radix)
+        .map_err(|_| format!("invalid integer constant `{}`", lit.number))?;
+    if value > u128::from(u64::MAX) {
+        return Err(format!("integer constant `{}` is too large", lit.number));
+    }
+    let decimal = matches!(lit.base, IntegerBase::Decimal);
+    let long_suffix = lit.suffix.size != IntegerSize::Int;
+    let candidates: &[IntType] = match (lit.suffix.unsigned, long_suffix, decimal) {
+        (false, false, true) => &[IntType::INT, IntType::LONG, IntType::ULONG],
+        (false, false, false) => &[IntType::INT, IntType::UINT, IntType::LONG, IntType::ULONG],
+        (false, true, true) => &[IntType::LONG, IntType::ULONG],
+        (false, true, false) => &[IntType::LONG, IntType::ULONG],
+        (true, false, _) => &[IntType::UINT, IntType::ULONG],
+        (true, true, _) => &[IntType::ULONG],
+    };
+    let fits = |t: &&IntType| value as i128 <= t.range().1;
+    let ty = candidates
+        .iter()
+        .find(fits)
+        .copied()
+        .unwrap_or(IntType::ULONG);
+    Ok((ty, value))
+}
+
+/// Decodes one escape sequence after the backslash; returns the value and
+/// the rest of the input.
+fn escape(rest: &str) -> Result<(u32, &str), String> {
+    let mut chars = rest.chars();
+    let c = chars.next().ok_or("incomplete escape sequence")?;
+    let simple = match c {
+        'n' => Some(10),
+        't' => Some(9),
+        'r' => Some(13),
+        'a' => Some(7),
+        'b' => Some(8),
+        'f' => Some(12),
+        'v' => Some(11),
+        'e' | 'E' => Some(27),
+        '\\' | '\'' | '"' | '?' => Some(c as u32),
+        _ => None,
+    };
+    if let Some(v) = simple {
+        return Ok((v, chars.as_str()));
+    }
+    let (radix, body, max_len) = match c {
+        'x' => (16, chars.as_str(), usize::MAX),
+        '0'..='7' => (8, rest, 3),
+        _ => return Err(format!("unknown escape sequence `\\{c}`")),
+    };
+    let len = body
+        .chars()
+        .take(max_len)
+        .take_while(|c| c.is_digit(radix))
+        .count();
+    if len == 0 {
+        return Err("\\x used with no following hex digits".into());
+    }
+    let (digits, after) = body.split_at(len);
+    let value = u64::from_str_radix(digits, radix)
+        .map_err(|_| "escape sequence out of range".to_string())?;
+    Ok((u32::try_from(value).unwrap_or(u32::MAX), after))
+}
+
+/// Decodes the characters between the quotes into code units (escapes
+/// give their value; other characters give their UTF-8 bytes).
+fn decode(body: &str) -> Result<Vec<u32>, String> {
+    let mut units = Vec::new();
+    let mut rest = body;
+    while let Some(c) = rest.chars().next() {
+        if c == '\\' {
+            let (value, after) = escape(&rest[1..])?;
+            units.push(value);
+            rest = after;
+        } else {
+            let mut buf = [0u8; 4];
+            units.extend(c.encode_utf8(&mut buf).bytes().map(u32::from));
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    Ok(units)
+}
+
+/// The type and value of a character constant such as `'a'`, `'\n'`, `L'x'`.
+pub(crate) fn char_constant(raw: &str) -> Result<(IntType, i128), String> {
+    let quote = raw.find('\'').ok_or("malformed character constant")?;
+    let (prefix, quoted) = raw.split_at(quote);
+    let body = quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .ok_or("malformed character constant")?;
+    let units = decode(body)?;
+    match prefix {
+        "" => {
+            // gcc: each char is a byte; several chars are packed big-end first into an int.
+            let mut value: u32 = 0;
+            for u in &units {
+                value = (value << 8) | (u & 0xff);
+            }
+            if units.len() == 1 {
+                Ok((IntType::INT, IntType::CHAR.value_of(u128::from(value))))
+            } else {
+                Ok((IntType::INT, IntType::INT.value_of(u128::from(value))))
+            }
+        }
+        "L" => Ok((
+            IntType::INT,
+            i128::from(units.last().copied().unwrap_or(0) as i32),
+        )),
+        "u" => Ok((
+            IntType::USHORT,
+            i128::from(units.last().copied().unwrap_or(0) & 0xffff),
+        )),
+        "U" => Ok((
+            IntType::UINT,
+            i128::from(units.last().copied().unwrap_or(0)),
+        )),
+        _ => Err(format!("unsupported: character constant prefix `{prefix}`")),
+    }
+}
+
+/// The bytes of a (possibly concatenated) narrow string literal, NUL included.
+pub(crate) fn string_bytes(pieces: &[String]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    for piece in pieces {
+        let quote = piece.find('"').ok_or("malformed string literal")?;
+        let (prefix, quoted) = piece.split_at(quote);
+        if !prefix.is_empty() && prefix != "u8" {
+            return Err(format!(
+                "unsupported: wide string literal `{prefix}\"...\"`"
+            ));
+        }
+        let body = quoted
+            .get(1..quoted.len().saturating_sub(1))
+            .ok_or("malformed string literal")?;
+        bytes.extend(decode(body)?.into_iter().map(|u| u as u8));
+    }
+    bytes.push(0);
+    Ok(bytes)
+}
+
+fn mask(bits: u16) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// Converts the raw bits of a value of type `from` to type `to`.
+pub(crate) fn convert(from: IntType, to: IntType, raw: u128) -> u128 {
+    let value = from.value_of(raw);
+    if to.is_bool {
+        u128::from(value != 0)
+    } else {
+        (value as u128) & mask(to.bits)
+    }
+}
+
+/// Folds a unary operator on a constant of type `ty`. `!` yields an `int`.
+pub(crate) fn fold_unary(op: UnOp, ty: IntType, raw: u128) -> u128 {
+    match op {
+        UnOp::Neg => raw.wrapping_neg() & mask(ty.bits),
+        UnOp::Not => !raw & mask(ty.bits),
+        UnOp::LogicalNot => u128::from(raw & mask(ty.bits) == 0),
+    }
+}
+
+/// Folds a binary operator on constants. Arithmetic operands are both of
+/// type `ty`; for shifts `ty` is the left operand's type and `b` the count
+/// of type `b_ty`. Comparisons yield `int` 0/1. `None` where C has no value
+/// (division by zero, shift count out of range).
+pub(crate) fn fold_binary(op: BinOp, ty: IntType, a: u128, b_ty: IntType, b: u128) -> Option<u128> {
+    let m = mask(ty.bits);
+    let (sa, sb) = (ty.value_of(a), ty.value_of(b));
+    let cmp = |ord: std::cmp::Ordering| {
+        let ord_of = |x: i128, y: i128| x.cmp(&y);
+        u128::from(ord_of(sa, sb) == ord)
+    };
+    let result = match op {
+        BinOp::Add => a.wrapping_add(b) & m,
+        BinOp::Sub => a.wrapping_sub(b) & m,
+        BinOp::Mul => (sa.wrapping_mul(sb) as u128) & m,
+        BinOp::Div | BinOp::Rem => {
+            if sb == 0 {
+                return None;
+            }
+            let r = if op == BinOp::Div {
+                sa.wrapping_div(sb)
+            } else {
+                sa.wrapping_rem(sb)
+            };
+            (r as u128) & m
+        }
+        BinOp::Shl | BinOp::Shr => {
+            let count = b_ty.value_of(b);
+            if count < 0 || count >= i128::from(ty.bits) {
+                return None;
+            }
+            if op == BinOp::Shl {
+                (a << count) & m
+            } else {
+                (sa >> count) as u128 & m
+            }
+        }
+        BinOp::BitAnd => a & b & m,
+        BinOp::BitOr => (a | b) & m,
+        BinOp::BitXor => (a ^ b) & m,
+        BinOp::Eq => u128::from(sa == sb),
+        BinOp::Ne => u128::from(sa != sb),
+        BinOp::Lt => cmp(std::cmp::Ordering::Less),
+        BinOp::Gt => cmp(std::cmp::Ordering::Greater),
+        BinOp::Le => u128::from(sa <= sb),
+        BinOp::Ge => u128::from(sa >= sb),
+    };
+    Some(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lang_c::ast::IntegerSuffix;
+
+    fn lit(number: &str, base: IntegerBase, unsigned: bool, size: IntegerSize) -> (IntType, u128) {
+        let suffix = IntegerSuffix {
+            size,
+            unsigned,
+            imaginary: false,
+        };
+        literal(&Integer {
+            base,
+            number: number.into(),
+            suffix,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn literal_types_follow_base_and_suffix() {
+        use IntegerBase::*;
+        use IntegerSize::*;
+        assert_eq!(lit("2147483647", Decimal, false, Int).0, IntType::INT);
+        assert_eq!(lit("2147483648", Decimal, false, Int).0, IntType::LONG);
+        assert_eq!(lit("80000000", Hexadecimal, false, Int).0, IntType::UINT);
+        assert_eq!(lit("100000000", Hexadecimal, false, Int).0, IntType::LONG);
+        assert_eq!(
+            lit("8000000000000000", Hexadecimal, false, Int).0,
+            IntType::ULONG
+        );
+        assert_eq!(
+            lit("9223372036854775808", Decimal, false, Int).0,
+            IntType::ULONG
+        );
+        assert_eq!(lit("1", Decimal, true, Int).0, IntType::UINT);
+        assert_eq!(lit("1", Decimal, false, Long).0, IntType::LONG);
+        assert_eq!(lit("1", Decimal, true, LongLong).0, IntType::ULONG);
+        assert_eq!(lit("17", Octal, false, Int), (IntType::INT, 15));
+    }
+
+    #[test]
+    fn character_constants_are_int_with_signed_char_value() {
+        assert_eq!(char_constant("'a'").unwrap(), (IntType::INT, 97));
+        assert_eq!(char_constant("'\\xff'").unwrap(), (IntType::INT, -1));
+        assert_eq!(char_constant("'\\0'").unwrap(), (IntType::INT, 0));
+        assert_eq!(char_constant("'\\377'").unwrap(), (IntType::INT, -1));
+        assert_eq!(char_constant("'ab'").unwrap(), (IntType::INT, 0x6162));
+        assert_eq!(char_constant("'\\n'").unwrap(), (IntType::INT, 10));
+    }
+
+    #[test]
+    fn strings_concatenate_and_end_with_nul() {
+        let pieces = vec!["\"a\\tb\"".to_string(), "\"\\x41\\101\"".to_string()];
+        assert_eq!(string_bytes(&pieces).unwrap(), b"a\tbAA\0".to_vec());
+        assert!(string_bytes(&["L\"x\"".to_string()]).is_err());
+    }
+
+    #[test]
+    fn promotions_and_usual_arithmetic_conversions() {
+        assert_eq!(promote(IntType::UCHAR), IntType::INT);
+        assert_eq!(promote(IntType::BOOL), IntType::INT);
+        assert_eq!(promote(IntType::UINT), IntType::UINT);
+        assert_eq!(usual_arithmetic(IntType::INT, IntType::UINT), IntType::UINT);
+        assert_eq!(
+            usual_arithmetic(IntType::LONG, IntType::UINT),
+            IntType::LONG
+        );
+        assert_eq!(
+            usual_arithmetic(IntType::ULONG, IntType::LONG),
+            IntType::ULONG
+        );
+        assert_eq!(
+            usual_arithmetic(IntType::SHORT, IntType::USHORT),
+            IntType::INT
+        );
+        assert_eq!(
+            usual_arithmetic(IntType::CHAR, IntType::LONG),
+            IntType::LONG
+        );
+    }
+
+    #[test]
+    fn folding_wraps_like_the_machine() {
+        let (i, u) = (IntType::INT, IntType::UINT);
+        assert_eq!(
+            fold_binary(BinOp::Add, i, 0x7fff_ffff, i, 1),
+            Some(0x8000_0000)
+        );
+        assert_eq!(
+            fold_binary(BinOp::Div, i, (-7i128) as u128 & 0xffff_ffff, i, 2),
+            Some((-3i128) as u128 & 0xffff_ffff)
+        );
+        assert_eq!(fold_binary(BinOp::Lt, u, 0xffff_ffff, u, 1), Some(0));
+        assert_eq!(fold_binary(BinOp::Lt, i, 0xffff_ffff, i, 1), Some(1));
+        assert_eq!(
+            fold_binary(BinOp::Shr, i, 0x8000_0000, i, 31),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(fold_binary(BinOp::Shl, i, 1, i, 32), None);
+        assert_eq!(fold_binary(BinOp::Rem, i, 1, i, 0), None);
+        assert_eq!(convert(IntType::INT, IntType::UCHAR, 0x1ff), 0xff);
+        assert_eq!(
+            convert(IntType::CHAR, IntType::LONG, 0xff),
+            u128::from(u64::MAX)
+        );
+        assert_eq!(convert(IntType::INT, IntType::BOOL, 4), 1);
+    }
+}

@@ -1,0 +1,172 @@
+//! Maps byte offsets in the preprocessed text back to original `file:line:col`
+//! through the `# N "file"` line markers the preprocessor writes.
+
+/// One run of lines that come from the same file, starting at `offset`.
+struct Segment {
+    offset: usize,
+    /// Line number (1-based) of the first line of the run in `file`.
+    line: u32,
+    file: u32,
+}
+
+pub(crate) struct LineMap {
+    /// File names as the preprocessor spelled them; index 0 is the main file.
+    pub files: Vec<String>,
+    segments: Vec<Segment>,
+    /// Offset of the start of every line of the preprocessed text.
+    line_starts: Vec<usize>,
+}
+
+/// A resolved position: index into [`LineMap::files`], 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Position {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl LineMap {
+    /// `main_file` is the name the preprocessor uses for the main file
+    /// (the path it was given), so markers naming it map to index 0.
+    pub fn new(text: &str, main_file: &str) -> LineMap {
+        let mut map = LineMap {
+            files: vec![main_file.to_string()],
+            segments: Vec::new(),
+            line_starts: Vec::new(),
+        };
+        let mut offset = 0usize;
+        for raw_line in text.split_inclusive('\n') {
+            map.line_starts.push(offset);
+            let next = offset + raw_line.len();
+            if let Some((line, file)) = parse_marker(raw_line) {
+                let file = map.intern(&file);
+                // The marker names the line that follows it.
+                map.segments.push(Segment {
+                    offset: next,
+                    line,
+                    file,
+                });
+            }
+            offset = next;
+        }
+        if map.segments.first().map_or(true, |s| s.offset > 0) {
+            map.segments.insert(
+                0,
+                Segment {
+                    offset: 0,
+                    line: 1,
+                    file: 0,
+                },
+            );
+        }
+        map
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        match self.files.iter().position(|f| f == name) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(name.to_string());
+                (self.files.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn locate(&self, offset: usize) -> Position {
+        let seg_index = self
+            .segments
+            .partition_point(|s| s.offset <= offset)
+            .saturating_sub(1);
+        let Some(seg) = self.segments.get(seg_index) else {
+            return Position {
+                file: 0,
+                line: 1,
+                col: 1,
+            };
+        };
+        let line_of = |off: usize| {
+            self.line_starts
+                .partition_point(|&s| s <= off)
+                .saturating_sub(1)
+        };
+        let text_line = line_of(offset);
+        let seg_line = line_of(seg.offset);
+        let line_start = self.line_starts.get(text_line).copied().unwrap_or(0);
+        let line = seg.line as usize + text_line.saturating_sub(seg_line);
+        Position {
+            file: seg.file,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            col: u32::try_from(offset.saturating_sub(line_start) + 1).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Parses `# 12 "file.c" 1 3` (or `#line 12 "file.c"`) into (12, "file.c").
+fn parse_marker(line: &str) -> Option<(u32, String)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
+    let digits_end = rest.find(|c: char| !c.is_ascii_digit())?;
+    let number: u32 = rest.get(..digits_end)?.parse().ok()?;
+    let quoted = rest.get(digits_end..)?.trim_start().strip_prefix('"')?;
+    let mut name = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some((number, name)),
+            '\\' => name.push(chars.next()?),
+            c => name.push(c),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_offsets_through_markers() {
+        let text = "# 0 \"main.c\"\n# 1 \"inc.h\" 1\nint a;\n# 3 \"main.c\" 2\n\n  int b;\n";
+        let map = LineMap::new(text, "main.c");
+        assert_eq!(map.files, vec!["main.c".to_string(), "inc.h".to_string()]);
+        let a = text.find("int a").unwrap();
+        assert_eq!(
+            map.locate(a),
+            Position {
+                file: 1,
+                line: 1,
+                col: 1
+            }
+        );
+        let b = text.find("int b").unwrap();
+        assert_eq!(
+            map.locate(b),
+            Position {
+                file: 0,
+                line: 4,
+                col: 3
+            }
+        );
+    }
+
+    #[test]
+    fn without_markers_lines_count_from_one() {
+        let map = LineMap::new("x\ny\n", "m.c");
+        assert_eq!(
+            map.locate(2),
+            Position {
+                file: 0,
+                line: 2,
+                col: 1
+            }
+        );
+        assert_eq!(
+            map.locate(0),
+            Position {
+                file: 0,
+                line: 1,
+                col: 1
+            }
+        );
+    }
+}

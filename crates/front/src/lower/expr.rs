@@ -1,0 +1,1024 @@
+//! Expressions: typing, conversions and the sequencing of side effects into
+//! statements, so that every IR expression is side-effect free.
+
+use super::{Lowerer, Symbol, R};
+use crate::cint;
+use ir::{
+    BinOp, BranchKind, Callee, Expr, ExprKind, FnSig, IntType, Layout, Place, PlaceBase, Proj,
+    StmtKind, Type, UnOp,
+};
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// The result of lowering an expression before lvalue conversion.
+#[derive(Clone, Debug)]
+pub(super) enum Val {
+    Value(Expr),
+    /// An lvalue (object) of the given type.
+    Place(Place, Type),
+    /// A function designator (index into the function declarations).
+    Func(usize),
+}
+
+/// The value of an expression of type `void`.
+fn void_value() -> Val {
+    Val::Value(Expr {
+        kind: ExprKind::Int(0),
+        ty: Type::Void,
+    })
+}
+
+fn int_const(e: &Expr) -> Option<(IntType, u128)> {
+    match (&e.kind, &e.ty) {
+        (ExprKind::Int(bits), Type::Int(t)) => Some((*t, *bits)),
+        _ => None,
+    }
+}
+
+fn int_type(ty: &Type) -> Option<IntType> {
+    ty.as_int()
+}
+
+/// `*e` as a place; `*&x` folds back to `x`.
+pub(super) fn deref_place(e: Expr) -> Place {
+    match e.kind {
+        ExprKind::AddrOf(place) => *place,
+        kind => Place::deref(Expr { kind, ty: e.ty }),
+    }
+}
+
+/// A conversion, folded when the operand is a constant.
+fn make_cast(e: Expr, to: &Type) -> Expr {
+    if e.ty == *to {
+        return e;
+    }
+    match (&e.kind, to) {
+        (ExprKind::Int(_), Type::Int(t)) => {
+            if let Some((from, bits)) = int_const(&e) {
+                return Expr {
+                    kind: ExprKind::Int(cint::convert(from, *t, bits)),
+                    ty: to.clone(),
+                };
+            }
+        }
+        (ExprKind::Int(0), Type::Pointer(_)) | (ExprKind::Null, Type::Pointer(_)) => {
+            return Expr {
+                kind: ExprKind::Null,
+                ty: to.clone(),
+            };
+        }
+        _ => {}
+    }
+    Expr {
+        kind: ExprKind::Cast(Box::new(e)),
+        ty: to.clone(),
+    }
+}
+
+fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
+    if let Some((t, bits)) = int_const(&e) {
+        return Expr {
+            kind: ExprKind::Int(cint::fold_unary(op, t, bits)),
+            ty: Type::Int(ty),
+        };
+    }
+    Expr {
+        kind: ExprKind::Unary(op, Box::new(e)),
+        ty: Type::Int(ty),
+    }
+}
+
+fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
+    if let (Some((ta, va)), Some((tb, vb))) = (int_const(&a), int_const(&b)) {
+        if let Some(v) = cint::fold_binary(op, ta, va, tb, vb) {
+            return Expr {
+                kind: ExprKind::Int(v),
+                ty,
+            };
+        }
+    }
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        ty,
+    }
+}
+
+fn arith_op(op: &BinaryOperator) -> Option<BinOp> {
+    Some(match op {
+        BinaryOperator::Multiply | BinaryOperator::AssignMultiply => BinOp::Mul,
+        BinaryOperator::Divide | BinaryOperator::AssignDivide => BinOp::Div,
+        BinaryOperator::Modulo | BinaryOperator::AssignModulo => BinOp::Rem,
+        BinaryOperator::Plus | BinaryOperator::AssignPlus => BinOp::Add,
+        BinaryOperator::Minus | BinaryOperator::AssignMinus => BinOp::Sub,
+        BinaryOperator::ShiftLeft | BinaryOperator::AssignShiftLeft => BinOp::Shl,
+        BinaryOperator::ShiftRight | BinaryOperator::AssignShiftRight => BinOp::Shr,
+        BinaryOperator::BitwiseAnd | BinaryOperator::AssignBitwiseAnd => BinOp::BitAnd,
+        BinaryOperator::BitwiseXor | BinaryOperator::AssignBitwiseXor => BinOp::BitXor,
+        BinaryOperator::BitwiseOr | BinaryOperator::AssignBitwiseOr => BinOp::BitOr,
+        BinaryOperator::Less => BinOp::Lt,
+        BinaryOperator::Greater => BinOp::Gt,
+        BinaryOperator::LessOrEqual => BinOp::Le,
+        BinaryOperator::GreaterOrEqual => BinOp::Ge,
+        BinaryOperator::Equals => BinOp::Eq,
+        BinaryOperator::NotEquals => BinOp::Ne,
+        _ => return None,
+    })
+}
+
+impl<'a> Lowerer<'a> {
+    fn emit(&mut self, kind: StmtKind, at: usize) -> R<()> {
+        let span = self.span(at);
+        self.builder(at)?.push(kind, span);
+        Ok(())
+    }
+
+    pub(super) fn assign_stmt(&mut self, place: Place, value: Expr, at: usize) -> R<()> {
+        self.emit(StmtKind::Assign(place, value), at)
+    }
+
+    pub(super) fn temp(&mut self, ty: Type, at: usize) -> R<ir::LocalId> {
+        let span = self.span(at);
+        Ok(self.builder(at)?.new_local("", ty, span))
+    }
+
+    /// Lowers an expression and converts the result to a value (lvalue
+    /// conversion, array and function decay).
+    pub(super) fn rvalue(&mut self, e: &Node<Expression>) -> R<Expr> {
+        let v = self.expr(e)?;
+        self.to_rvalue(v, e.span.start)
+    }
+
+    /// Lowers an expression whose value is not used.
+    pub(super) fn discard(&mut self, e: &Node<Expression>) -> R<()> {
+        // `i++;` needs no copy of the old value.
+        if let Expression::UnaryOperator(u) = &e.node {
+            let at = e.span.start;
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement => {
+                    return self
+                        .inc_dec(&u.node.operand, BinOp::Add, false, at)
+                        .map(|_| ())
+                }
+                UnaryOperator::PostDecrement => {
+                    return self
+                        .inc_dec(&u.node.operand, BinOp::Sub, false, at)
+                        .map(|_| ())
+                }
+                _ => {}
+            }
+        }
+        self.expr(e).map(|_| ())
+    }
+
+    pub(super) fn to_rvalue(&mut self, v: Val, at: usize) -> R<Expr> {
+        match v {
+            Val::Value(e) => {
+                if let Type::Float(_) = e.ty {
+                    return self.unsupported(at, "floating-point arithmetic");
+                }
+                Ok(e)
+            }
+            Val::Func(index) => {
+                let sig = self.fn_sig_of(index).unwrap_or(FnSig {
+                    ret: Type::Void,
+                    params: vec![],
+                    variadic: false,
+                });
+                match self.func_id(index) {
+                    Some(id) => Ok(Expr {
+                        kind: ExprKind::FuncAddr(id),
+                        ty: Type::ptr(Type::Function(Box::new(sig))),
+                    }),
+                    None => self.error(at, "unknown function"),
+                }
+            }
+            Val::Place(mut place, ty) => match ty {
+                Type::Array(elem, _) => {
+                    place.proj.push(Proj::Index {
+                        index: Expr::int(IntType::LONG, 0),
+                        elem: (*elem).clone(),
+                    });
+                    Ok(Expr {
+                        kind: ExprKind::AddrOf(Box::new(place)),
+                        ty: Type::Pointer(elem),
+                    })
+                }
+                Type::Function(_) => match place.base {
+                    PlaceBase::Deref(e) if place.proj.is_empty() => Ok(*e),
+                    _ => self.error(at, "invalid use of a function"),
+                },
+                Type::Float(_) => self.unsupported(at, "floating-point arithmetic"),
+                Type::Void => self.error(at, "void value not ignored as it ought to be"),
+                ty => Ok(Expr::load(place, ty)),
+            },
+        }
+    }
+
+    /// The object an expression designates; a struct value is stored in a temporary.
+    pub(super) fn to_place(&mut self, v: Val, at: usize) -> R<(Place, Type)> {
+        match v {
+            Val::Place(p, t) => Ok((p, t)),
+            Val::Value(e) if matches!(e.ty, Type::Struct(_)) => {
+                let ty = e.ty.clone();
+                let t = self.temp(ty.clone(), at)?;
+                self.assign_stmt(Place::local(t), e, at)?;
+                Ok((Place::local(t), ty))
+            }
+            _ => self.error(at, "expression is not assignable"),
+        }
+    }
+
+    /// Implicit conversion as by assignment to an object of type `to`.
+    pub(super) fn convert(&mut self, e: Expr, to: &Type, at: usize) -> R<Expr> {
+        if e.ty == *to {
+            return Ok(e);
+        }
+        match (&e.ty, to) {
+            (Type::Float(_), _) | (_, Type::Float(_)) => {
+                self.unsupported(at, "floating-point conversion")
+            }
+            (Type::Int(_) | Type::Pointer(_), Type::Int(_)) => Ok(make_cast(e, to)),
+            (Type::Int(_), Type::Pointer(_)) | (Type::Pointer(_), Type::Pointer(_)) => {
+                Ok(make_cast(e, to))
+            }
+            (_, Type::Void) => Ok(Expr {
+                kind: ExprKind::Int(0),
+                ty: Type::Void,
+            }),
+            _ => self.error(at, "incompatible types in conversion"),
+        }
+    }
+
+    fn require_int(&self, e: &Expr, at: usize) -> R<IntType> {
+        match int_type(&e.ty) {
+            Some(t) => Ok(t),
+            None => self.error(at, "operand must have integer type"),
+        }
+    }
+
+    /// Evaluates an integer constant expression.
+    pub(super) fn const_int(&mut self, e: &Node<Expression>) -> R<(IntType, i128)> {
+        let saved = self.func.take();
+        let result = self.rvalue(e);
+        self.func = saved;
+        match int_const(&result?) {
+            Some((t, bits)) => Ok((t, t.value_of(bits))),
+            None => self.error(e.span.start, "expression is not an integer constant"),
+        }
+    }
+
+    /// The type of an expression without keeping any code it would generate.
+    pub(super) fn type_of_expr(&mut self, e: &Node<Expression>) -> R<Type> {
+        let saved = self.func.clone();
+        let result = self.expr(e);
+        self.func = saved;
+        Ok(match result? {
+            Val::Value(e) => e.ty,
+            Val::Place(_, t) => t,
+            Val::Func(i) => Type::Function(Box::new(self.fn_sig_of(i).unwrap_or(FnSig {
+                ret: Type::Void,
+                params: vec![],
+                variadic: false,
+            }))),
+        })
+    }
+
+    pub(super) fn expr(&mut self, node: &Node<Expression>) -> R<Val> {
+        let at = node.span.start;
+        match &node.node {
+            Expression::Identifier(id) => self.identifier(&id.node.name, at),
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => {
+                    let (t, v) = cint::literal(i).map_err(|m| self.rule_error(at, m))?;
+                    Ok(Val::Value(Expr {
+                        kind: ExprKind::Int(v),
+                        ty: Type::Int(t),
+                    }))
+                }
+                Constant::Float(_) => self.unsupported(at, "floating-point constant"),
+                Constant::Character(raw) => {
+                    let (t, v) = cint::char_constant(raw).map_err(|m| self.rule_error(at, m))?;
+                    Ok(Val::Value(Expr::int(t, v)))
+                }
+            },
+            Expression::StringLiteral(s) => {
+                let bytes = cint::string_bytes(&s.node).map_err(|m| self.rule_error(at, m))?;
+                let id = self.intern_string(bytes);
+                Ok(Val::Value(Expr {
+                    kind: ExprKind::Str(id),
+                    ty: Type::ptr(Type::Int(IntType::CHAR)),
+                }))
+            }
+            Expression::Member(m) => self.member(m),
+            Expression::Call(c) => self.call(c, at),
+            Expression::CompoundLiteral(_) => self.unsupported(at, "compound literal"),
+            Expression::SizeOfTy(s) => {
+                let ty = self.type_name(&s.node.0)?;
+                let size = self.size_of_complete(&ty, at)?;
+                Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(size))))
+            }
+            Expression::SizeOfVal(s) => {
+                let size = match &s.node.0.node {
+                    Expression::StringLiteral(lit) => cint::string_bytes(&lit.node)
+                        .map_err(|m| self.rule_error(at, m))?
+                        .len() as u64,
+                    _ => {
+                        let ty = self.type_of_expr(&s.node.0)?;
+                        self.size_of_complete(&ty, at)?
+                    }
+                };
+                Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(size))))
+            }
+            Expression::AlignOf(a) => {
+                let ty = self.type_name(&a.node.0)?;
+                Ok(Val::Value(Expr::int(
+                    IntType::ULONG,
+                    i128::from(self.program.align_of(&ty)),
+                )))
+            }
+            Expression::UnaryOperator(u) => self.unary(u, at),
+            Expression::Cast(c) => self.cast(c, at),
+            Expression::BinaryOperator(b) => self.binary(b, node),
+            Expression::Conditional(c) => self.conditional(c, at),
+            Expression::Comma(list) => {
+                let Some((last, rest)) = list.split_last() else {
+                    return Ok(void_value());
+                };
+                for e in rest {
+                    self.discard(e)?;
+                }
+                let v = self.expr(last)?;
+                // The comma's value is not an lvalue; read it now, before later effects.
+                match v {
+                    Val::Place(p, ty) if ty.is_scalar() => {
+                        Ok(Val::Value(self.snapshot(Expr::load(p, ty), at)?))
+                    }
+                    other => Ok(other),
+                }
+            }
+            Expression::OffsetOf(o) => self.offset_of(o, at),
+            Expression::VaArg(_) => self.unsupported(at, "va_arg"),
+            Expression::Statement(_) => self.unsupported(at, "statement expression"),
+            Expression::GenericSelection(g) => self.generic(g, at),
+        }
+    }
+
+    /// Copies a value into a temporary so later statements cannot change it.
+    fn snapshot(&mut self, e: Expr, at: usize) -> R<Expr> {
+        if self.func.is_none() {
+            return Ok(e);
+        }
+        let ty = e.ty.clone();
+        let t = self.temp(ty.clone(), at)?;
+        self.assign_stmt(Place::local(t), e, at)?;
+        Ok(Expr::load(Place::local(t), ty))
+    }
+
+    fn identifier(&mut self, name: &str, at: usize) -> R<Val> {
+        match self.lookup(name).cloned() {
+            Some(Symbol::Local(id, ty)) => Ok(Val::Place(Place::local(id), ty)),
+            Some(Symbol::Global(index)) => match self.global_id(index) {
+                Some(id) => Ok(Val::Place(Place::global(id), self.global_type(index))),
+                None => self.error(at, "unknown global"),
+            },
+            Some(Symbol::Func(index)) => Ok(Val::Func(index)),
+            Some(Symbol::EnumConst(v)) => Ok(Val::Value(Expr::int(IntType::INT, v))),
+            Some(Symbol::Typedef(_)) => self.error(at, format!("unexpected type name `{name}`")),
+            Some(Symbol::Poisoned(d)) => Err(d),
+            None if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") => {
+                let mut bytes = self
+                    .func
+                    .as_ref()
+                    .map(|f| f.name.clone())
+                    .unwrap_or_default()
+                    .into_bytes();
+                bytes.push(0);
+                let id = self.intern_string(bytes);
+                Ok(Val::Value(Expr {
+                    kind: ExprKind::Str(id),
+                    ty: Type::ptr(Type::Int(IntType::CHAR)),
+                }))
+            }
+            None => self.error(at, format!("use of undeclared identifier `{name}`")),
+        }
+    }
+
+    /// The path of fields leading to member `name`, through anonymous members.
+    fn find_member(&self, id: ir::StructId, name: &str, depth: u32) -> Option<Vec<(u32, Type)>> {
+        let def = self.program.structs.get(id.0 as usize)?;
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name == name {
+                return Some(vec![(i as u32, f.ty.clone())]);
+            }
+        }
+        if depth > 64 {
+            return None;
+        }
+        for (i, f) in def.fields.iter().enumerate() {
+            if let (true, Type::Struct(sub)) = (f.name.is_empty(), &f.ty) {
+                if let Some(mut rest) = self.find_member(*sub, name, depth + 1) {
+                    rest.insert(0, (i as u32, f.ty.clone()));
+                    return Some(rest);
+                }
+            }
+        }
+        None
+    }
+
+    fn member(&mut self, m: &Node<MemberExpression>) -> R<Val> {
+        let at = m.span.start;
+        let (mut place, ty) = match m.node.operator.node {
+            MemberOperator::Direct => {
+                let v = self.expr(&m.node.expression)?;
+                self.to_place(v, at)?
+            }
+            MemberOperator::Indirect => {
+                let p = self.rvalue(&m.node.expression)?;
+                match p.ty.clone() {
+                    Type::Pointer(t) => (deref_place(p), *t),
+                    _ => return self.error(at, "member reference type is not a pointer"),
+                }
+            }
+        };
+        let Type::Struct(id) = ty else {
+            return self.error(at, "member reference base type is not a structure or union");
+        };
+        if self.is_incomplete(&ty) {
+            return self.error(at, "member access into incomplete type");
+        }
+        let name = &m.node.identifier.node.name;
+        let Some(path) = self.find_member(id, name, 0) else {
+            return self.error(
+                m.node.identifier.span.start,
+                format!("no member named `{name}`"),
+            );
+        };
+        let mut last = Type::Void;
+        for (index, ty) in path {
+            last = ty.clone();
+            place.proj.push(Proj::Field { index, ty });
+        }
+        Ok(Val::Place(place, last))
+    }
+
+    fn call(&mut self, c: &Node<CallExpression>, at: usize) -> R<Val> {
+        let args = &c.node.arguments;
+        if let Expression::Identifier(id) = &c.node.callee.node {
+            let name = id.node.name.as_str();
+            if self.lookup(name).is_none() {
+                return match name {
+                    "__builtin_expect" if args.len() == 2 => {
+                        let v = self.rvalue(&args[0])?;
+                        self.discard(&args[1])?;
+                        Ok(Val::Value(v))
+                    }
+                    "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" | "longjmp"
+                    | "siglongjmp" => self.unsupported(at, "setjmp/longjmp"),
+                    n if n.starts_with("__builtin_") => {
+                        self.unsupported(at, &format!("builtin `{n}`"))
+                    }
+                    n => self.error(at, format!("implicit declaration of function `{n}`")),
+                };
+            }
+            if matches!(
+                name,
+                "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" | "longjmp" | "siglongjmp"
+            ) {
+                return self.unsupported(at, "setjmp/longjmp");
+            }
+        }
+        let callee_val = self.expr(&c.node.callee)?;
+        let (callee, sig, loose) = match callee_val {
+            Val::Func(index) => {
+                let sig = self.fn_sig_of(index);
+                let loose = self.funcs.get(index).is_some_and(|f| f.unprototyped);
+                match (self.func_id(index), sig) {
+                    (Some(id), Some(sig)) => (Callee::Direct(id), sig, loose),
+                    _ => return self.error(at, "unknown function"),
+                }
+            }
+            other => {
+                let e = self.to_rvalue(other, at)?;
+                let sig = match e.ty.pointee() {
+                    Some(Type::Function(sig)) => (**sig).clone(),
+                    _ => {
+                        return self
+                            .error(at, "called object is not a function or function pointer")
+                    }
+                };
+                match e.kind {
+                    ExprKind::FuncAddr(id) => (Callee::Direct(id), sig, false),
+                    _ => (Callee::Indirect(e), sig, false),
+                }
+            }
+        };
+        if args.len() < sig.params.len()
+            || (args.len() > sig.params.len() && !sig.variadic && !loose)
+        {
+            return self.error(
+                at,
+                format!(
+                    "expected {} arguments, got {}",
+                    sig.params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.rvalue(a)?;
+            let v = match sig.params.get(i) {
+                Some(param) => self.convert(v, param, a.span.start)?,
+                None => match v.ty {
+                    Type::Int(t) => make_cast(v, &Type::Int(cint::promote(t))),
+                    Type::Void => {
+                        return self.error(a.span.start, "void value passed as an argument")
+                    }
+                    _ => v,
+                },
+            };
+            values.push(v);
+        }
+        if sig.ret == Type::Void {
+            self.emit(
+                StmtKind::Call {
+                    dest: None,
+                    callee,
+                    args: values,
+                },
+                at,
+            )?;
+            return Ok(void_value());
+        }
+        if let Type::Float(_) = sig.ret {
+            return self.unsupported(at, "call returning a floating-point value");
+        }
+        let t = self.temp(sig.ret.clone(), at)?;
+        self.emit(
+            StmtKind::Call {
+                dest: Some(Place::local(t)),
+                callee,
+                args: values,
+            },
+            at,
+        )?;
+        Ok(Val::Place(Place::local(t), sig.ret))
+    }
+
+    fn unary(&mut self, u: &Node<UnaryOperatorExpression>, at: usize) -> R<Val> {
+        let operand = &u.node.operand;
+        match u.node.operator.node {
+            UnaryOperator::Address => match self.expr(operand)? {
+                Val::Func(index) => Ok(Val::Value(self.to_rvalue(Val::Func(index), at)?)),
+                Val::Place(place, ty) => {
+                    let ptr_ty = Type::ptr(ty);
+                    match place.base {
+                        PlaceBase::Deref(e) if place.proj.is_empty() => Ok(Val::Value(Expr {
+                            kind: e.kind,
+                            ty: ptr_ty,
+                        })),
+                        base => Ok(Val::Value(Expr {
+                            kind: ExprKind::AddrOf(Box::new(Place {
+                                base,
+                                proj: place.proj,
+                            })),
+                            ty: ptr_ty,
+                        })),
+                    }
+                }
+                Val::Value(_) => self.error(at, "cannot take the address of an rvalue"),
+            },
+            UnaryOperator::Indirection => {
+                let p = self.rvalue(operand)?;
+                match p.ty.clone() {
+                    Type::Pointer(t) => Ok(Val::Place(deref_place(p), *t)),
+                    _ => self.error(at, "indirection requires a pointer operand"),
+                }
+            }
+            UnaryOperator::Plus | UnaryOperator::Minus | UnaryOperator::Complement => {
+                let e = self.rvalue(operand)?;
+                let t = self.require_int(&e, at)?;
+                let p = cint::promote(t);
+                let e = make_cast(e, &Type::Int(p));
+                Ok(Val::Value(match u.node.operator.node {
+                    UnaryOperator::Minus => make_unary(UnOp::Neg, e, p),
+                    UnaryOperator::Complement => make_unary(UnOp::Not, e, p),
+                    _ => e,
+                }))
+            }
+            UnaryOperator::Negate => {
+                let e = self.rvalue(operand)?;
+                Ok(Val::Value(self.logical_not(e, at)?))
+            }
+            UnaryOperator::PreIncrement => self.inc_dec(operand, BinOp::Add, false, at),
+            UnaryOperator::PreDecrement => self.inc_dec(operand, BinOp::Sub, false, at),
+            UnaryOperator::PostIncrement => self.inc_dec(operand, BinOp::Add, true, at),
+            UnaryOperator::PostDecrement => self.inc_dec(operand, BinOp::Sub, true, at),
+        }
+    }
+
+    pub(super) fn logical_not(&mut self, e: Expr, at: usize) -> R<Expr> {
+        match e.ty.clone() {
+            Type::Int(_) => Ok(make_unary(UnOp::LogicalNot, e, IntType::INT)),
+            Type::Pointer(_) => {
+                let null = Expr {
+                    kind: ExprKind::Null,
+                    ty: e.ty.clone(),
+                };
+                Ok(make_binary(BinOp::Eq, e, null, Type::Int(IntType::INT)))
+            }
+            _ => self.error(at, "invalid operand to `!`"),
+        }
+    }
+
+    fn inc_dec(&mut self, operand: &Node<Expression>, op: BinOp, post: bool, at: usize) -> R<Val> {
+        let v = self.expr(operand)?;
+        let (place, ty) = self.to_place(v, at)?;
+        if !ty.is_scalar() {
+            return self.error(at, "cannot increment or decrement this type");
+        }
+        let current = self.to_rvalue(Val::Place(place.clone(), ty.clone()), at)?;
+        if post {
+            let t = self.temp(ty.clone(), at)?;
+            self.assign_stmt(Place::local(t), current, at)?;
+            let old = Expr::load(Place::local(t), ty.clone());
+            let new = self.arith(op, old, Expr::int(IntType::INT, 1), at)?;
+            let new = self.convert(new, &ty, at)?;
+            self.assign_stmt(place, new, at)?;
+            Ok(Val::Place(Place::local(t), ty))
+        } else {
+            let new = self.arith(op, current, Expr::int(IntType::INT, 1), at)?;
+            let new = self.convert(new, &ty, at)?;
+            self.assign_stmt(place.clone(), new, at)?;
+            Ok(Val::Place(place, ty))
+        }
+    }
+
+    fn cast(&mut self, c: &Node<CastExpression>, at: usize) -> R<Val> {
+        let ty = self.type_name(&c.node.type_name)?;
+        if ty == Type::Void {
+            self.discard(&c.node.expression)?;
+            return Ok(void_value());
+        }
+        let e = self.rvalue(&c.node.expression)?;
+        match (&e.ty, &ty) {
+            (Type::Float(_), _) | (_, Type::Float(_)) => {
+                self.unsupported(at, "floating-point conversion")
+            }
+            (Type::Int(_) | Type::Pointer(_), Type::Int(_) | Type::Pointer(_)) => {
+                Ok(Val::Value(make_cast(e, &ty)))
+            }
+            (Type::Struct(a), Type::Struct(b)) if a == b => Ok(Val::Value(e)),
+            _ => self.error(at, "invalid cast"),
+        }
+    }
+
+    /// Arithmetic, bitwise and shift operators on rvalues, with pointer arithmetic.
+    pub(super) fn arith(&mut self, op: BinOp, a: Expr, b: Expr, at: usize) -> R<Expr> {
+        if op.is_comparison() {
+            return self.compare(op, a, b, at);
+        }
+        match (op, &a.ty, &b.ty) {
+            (BinOp::Add, Type::Pointer(_), Type::Int(_)) => return Ok(self.ptr_add(a, b, false)),
+            (BinOp::Add, Type::Int(_), Type::Pointer(_)) => return Ok(self.ptr_add(b, a, false)),
+            (BinOp::Sub, Type::Pointer(_), Type::Int(_)) => return Ok(self.ptr_add(a, b, true)),
+            (BinOp::Sub, Type::Pointer(_), Type::Pointer(_)) => {
+                return Ok(Expr {
+                    kind: ExprKind::PtrDiff(Box::new(a), Box::new(b)),
+                    ty: Type::Int(IntType::LONG),
+                })
+            }
+            _ => {}
+        }
+        let (ta, tb) = match (int_type(&a.ty), int_type(&b.ty)) {
+            (Some(ta), Some(tb)) => (ta, tb),
+            _ if matches!(a.ty, Type::Float(_)) || matches!(b.ty, Type::Float(_)) => {
+                return self.unsupported(at, "floating-point arithmetic")
+            }
+            _ => return self.error(at, format!("invalid operands to binary `{}`", op.symbol())),
+        };
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let (pa, pb) = (cint::promote(ta), cint::promote(tb));
+            let (a, b) = (make_cast(a, &Type::Int(pa)), make_cast(b, &Type::Int(pb)));
+            return Ok(make_binary(op, a, b, Type::Int(pa)));
+        }
+        let common = Type::Int(cint::usual_arithmetic(ta, tb));
+        Ok(make_binary(
+            op,
+            make_cast(a, &common),
+            make_cast(b, &common),
+            common,
+        ))
+    }
+
+    fn ptr_add(&mut self, ptr: Expr, index: Expr, negate: bool) -> Expr {
+        let long = IntType::LONG;
+        let mut index = make_cast(index, &Type::Int(long));
+        if negate {
+            index = make_unary(UnOp::Neg, index, long);
+        }
+        if int_const(&index).is_some_and(|(_, v)| v == 0) {
+            return ptr;
+        }
+        let ty = ptr.ty.clone();
+        Expr {
+            kind: ExprKind::PtrAdd(Box::new(ptr), Box::new(index)),
+            ty,
+        }
+    }
+
+    fn compare(&mut self, op: BinOp, a: Expr, b: Expr, at: usize) -> R<Expr> {
+        let int = Type::Int(IntType::INT);
+        match (&a.ty, &b.ty) {
+            (Type::Int(ta), Type::Int(tb)) => {
+                let common = Type::Int(cint::usual_arithmetic(*ta, *tb));
+                Ok(make_binary(
+                    op,
+                    make_cast(a, &common),
+                    make_cast(b, &common),
+                    int,
+                ))
+            }
+            (Type::Pointer(_), Type::Pointer(_)) => {
+                let ty = a.ty.clone();
+                Ok(make_binary(op, a, make_cast(b, &ty), int))
+            }
+            (Type::Pointer(_), Type::Int(_)) => {
+                let ty = a.ty.clone();
+                Ok(make_binary(op, a, make_cast(b, &ty), int))
+            }
+            (Type::Int(_), Type::Pointer(_)) => {
+                let ty = b.ty.clone();
+                Ok(make_binary(op, make_cast(a, &ty), b, int))
+            }
+            (Type::Float(_), _) | (_, Type::Float(_)) => {
+                self.unsupported(at, "floating-point comparison")
+            }
+            _ => self.error(at, format!("invalid operands to binary `{}`", op.symbol())),
+        }
+    }
+
+    fn binary(&mut self, b: &Node<BinaryOperatorExpression>, node: &Node<Expression>) -> R<Val> {
+        let at = node.span.start;
+        let op_at = b.node.operator.span.start;
+        use BinaryOperator as B;
+        match &b.node.operator.node {
+            B::Index => self.index(&b.node.lhs, &b.node.rhs, at),
+            B::LogicalAnd | B::LogicalOr => self.logical_value(b, node),
+            B::Assign => {
+                let v = self.expr(&b.node.lhs)?;
+                let (place, ty) = self.to_place(v, at)?;
+                let value = self.rvalue(&b.node.rhs)?;
+                let value = self.convert_assigned(value, &ty, at)?;
+                self.assign_stmt(place.clone(), value, at)?;
+                Ok(Val::Place(place, ty))
+            }
+            B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => {
+                let op = arith_op(&b.node.operator.node).unwrap_or(BinOp::Add);
+                let v = self.expr(&b.node.lhs)?;
+                let (place, ty) = self.to_place(v, at)?;
+                let rhs = self.rvalue(&b.node.rhs)?;
+                let current = self.to_rvalue(Val::Place(place.clone(), ty.clone()), at)?;
+                let value = self.arith(op, current, rhs, op_at)?;
+                let value = self.convert(value, &ty, at)?;
+                self.assign_stmt(place.clone(), value, at)?;
+                Ok(Val::Place(place, ty))
+            }
+            other => {
+                let op = arith_op(other).unwrap_or(BinOp::Add);
+                let a = self.rvalue(&b.node.lhs)?;
+                let c = self.rvalue(&b.node.rhs)?;
+                Ok(Val::Value(self.arith(op, a, c, op_at)?))
+            }
+        }
+    }
+
+    /// Conversion for assignment, which also allows whole-struct copies.
+    pub(super) fn convert_assigned(&mut self, value: Expr, to: &Type, at: usize) -> R<Expr> {
+        match (&value.ty, to) {
+            (Type::Struct(a), Type::Struct(b)) if a == b => Ok(value),
+            (_, Type::Array(..)) => self.error(at, "array type is not assignable"),
+            _ => self.convert(value, to, at),
+        }
+    }
+
+    fn index(&mut self, lhs: &Node<Expression>, rhs: &Node<Expression>, at: usize) -> R<Val> {
+        let base = self.expr(lhs)?;
+        if let Val::Place(mut place, Type::Array(elem, _)) = base {
+            let index = self.rvalue(rhs)?;
+            self.require_int(&index, rhs.span.start)?;
+            place.proj.push(Proj::Index {
+                index,
+                elem: (*elem).clone(),
+            });
+            return Ok(Val::Place(place, *elem));
+        }
+        let a = self.to_rvalue(base, at)?;
+        let b = self.rvalue(rhs)?;
+        let (ptr, index) = match (&a.ty, &b.ty) {
+            (Type::Pointer(_), Type::Int(_)) => (a, b),
+            (Type::Int(_), Type::Pointer(_)) => (b, a),
+            _ => return self.error(at, "subscripted value is not an array or pointer"),
+        };
+        let elem = ptr.ty.pointee().cloned().unwrap_or(Type::Void);
+        let sum = self.ptr_add(ptr, index, false);
+        Ok(Val::Place(deref_place(sum), elem))
+    }
+
+    /// `a && b` / `a || b` used as a value: control flow into an `int` temporary.
+    fn logical_value(
+        &mut self,
+        b: &Node<BinaryOperatorExpression>,
+        node: &Node<Expression>,
+    ) -> R<Val> {
+        let at = node.span.start;
+        if self.func.is_none() {
+            let is_and = b.node.operator.node == BinaryOperator::LogicalAnd;
+            let left = self.const_int(&b.node.lhs)?.1 != 0;
+            let value = if left != is_and {
+                left
+            } else {
+                self.const_int(&b.node.rhs)?.1 != 0
+            };
+            return Ok(Val::Value(Expr::int(IntType::INT, i128::from(value))));
+        }
+        let t = self.temp(Type::Int(IntType::INT), at)?;
+        let span = self.span(at);
+        let (yes, no, join) = {
+            let f = self.builder(at)?;
+            (f.new_block(), f.new_block(), f.new_block())
+        };
+        self.cond_branch(node, yes, no, BranchKind::Logical)?;
+        for (block, value) in [(yes, 1), (no, 0)] {
+            let f = self.builder(at)?;
+            f.current = block;
+            f.push(
+                StmtKind::Assign(Place::local(t), Expr::int(IntType::INT, value)),
+                span,
+            );
+            f.goto_and_switch(join, span);
+        }
+        self.builder(at)?.current = join;
+        Ok(Val::Value(Expr::load(
+            Place::local(t),
+            Type::Int(IntType::INT),
+        )))
+    }
+
+    fn conditional(&mut self, c: &Node<ConditionalExpression>, at: usize) -> R<Val> {
+        if self.func.is_none() {
+            let chosen = if self.const_int(&c.node.condition)?.1 != 0 {
+                &c.node.then_expression
+            } else {
+                &c.node.else_expression
+            };
+            return self
+                .expr(chosen)
+                .and_then(|v| self.to_rvalue(v, at))
+                .map(Val::Value);
+        }
+        let span = self.span(at);
+        let (then_bb, else_bb, join) = {
+            let f = self.builder(at)?;
+            (f.new_block(), f.new_block(), f.new_block())
+        };
+        self.cond_branch(&c.node.condition, then_bb, else_bb, BranchKind::Conditional)?;
+        let mut arms = Vec::new();
+        for (block, e) in [
+            (then_bb, &c.node.then_expression),
+            (else_bb, &c.node.else_expression),
+        ] {
+            self.builder(at)?.current = block;
+            let v = self.expr(e)?;
+            let v = match v {
+                Val::Value(v) if v.ty == Type::Void => v,
+                other => self.to_rvalue(other, e.span.start)?,
+            };
+            let end = self.builder(at)?.current;
+            arms.push((v, end));
+        }
+        let (Some((a, a_end)), Some((b, b_end))) = (arms.first().cloned(), arms.get(1).cloned())
+        else {
+            return self.error(at, "malformed conditional expression");
+        };
+        let ty = self.conditional_type(&a, &b, at)?;
+        let result = if ty == Type::Void {
+            None
+        } else {
+            Some(self.temp(ty.clone(), at)?)
+        };
+        for (value, end) in [(a, a_end), (b, b_end)] {
+            self.builder(at)?.current = end;
+            if let Some(t) = result {
+                let value = self.convert_assigned(value, &ty, at)?;
+                self.builder(at)?
+                    .push(StmtKind::Assign(Place::local(t), value), span);
+            }
+            self.builder(at)?.goto_and_switch(join, span);
+        }
+        self.builder(at)?.current = join;
+        Ok(match result {
+            Some(t) if matches!(ty, Type::Struct(_)) => Val::Place(Place::local(t), ty),
+            Some(t) => Val::Value(Expr::load(Place::local(t), ty)),
+            None => void_value(),
+        })
+    }
+
+    fn conditional_type(&self, a: &Expr, b: &Expr, at: usize) -> R<Type> {
+        let is_null = |e: &Expr| matches!(e.kind, ExprKind::Int(0) | ExprKind::Null);
+        match (&a.ty, &b.ty) {
+            (Type::Int(x), Type::Int(y)) => Ok(Type::Int(cint::usual_arithmetic(*x, *y))),
+            (Type::Pointer(x), Type::Pointer(_)) if **x == Type::Void => Ok(a.ty.clone()),
+            (Type::Pointer(_), Type::Pointer(_)) => Ok(if is_null(a) {
+                b.ty.clone()
+            } else {
+                a.ty.clone()
+            }),
+            (Type::Pointer(_), Type::Int(_)) if is_null(b) => Ok(a.ty.clone()),
+            (Type::Int(_), Type::Pointer(_)) if is_null(a) => Ok(b.ty.clone()),
+            (Type::Struct(x), Type::Struct(y)) if x == y => Ok(a.ty.clone()),
+            (Type::Void, Type::Void) => Ok(Type::Void),
+            _ => self.error(at, "incompatible operand types in conditional expression"),
+        }
+    }
+
+    fn offset_of(&mut self, o: &Node<OffsetOfExpression>, at: usize) -> R<Val> {
+        let mut ty = self.type_name(&o.node.type_name)?;
+        let mut offset: u64 = 0;
+        let designator = &o.node.designator.node;
+        let mut steps: Vec<(Option<&str>, Option<&Node<Expression>>)> =
+            vec![(Some(designator.base.node.name.as_str()), None)];
+        for m in &designator.members {
+            match &m.node {
+                OffsetMember::Member(id) => steps.push((Some(id.node.name.as_str()), None)),
+                OffsetMember::Index(e) => steps.push((None, Some(e))),
+                OffsetMember::IndirectMember(_) => {
+                    return self.error(m.span.start, "`->` in offsetof")
+                }
+            }
+        }
+        for (name, index) in steps {
+            match (name, index, ty.clone()) {
+                (Some(name), _, Type::Struct(id)) => {
+                    let Some(path) = self.find_member(id, name, 0) else {
+                        return self.error(at, format!("no member named `{name}`"));
+                    };
+                    let mut current = id;
+                    for (i, field_ty) in path {
+                        offset += self
+                            .program
+                            .struct_def(current)
+                            .fields
+                            .get(i as usize)
+                            .map_or(0, |f| f.offset);
+                        if let Type::Struct(next) = &field_ty {
+                            current = *next;
+                        }
+                        ty = field_ty;
+                    }
+                }
+                (None, Some(e), Type::Array(elem, _)) => {
+                    let n = self.const_int(e)?.1;
+                    offset =
+                        offset.wrapping_add((n as u64).wrapping_mul(self.program.size_of(&elem)));
+                    ty = *elem;
+                }
+                _ => return self.error(at, "invalid offsetof designator"),
+            }
+        }
+        Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(offset))))
+    }
+
+    fn generic(&mut self, g: &Node<GenericSelection>, at: usize) -> R<Val> {
+        let controlling = self.type_of_expr(&g.node.expression)?;
+        let controlling = match controlling {
+            Type::Array(elem, _) => Type::Pointer(elem),
+            Type::Function(sig) => Type::ptr(Type::Function(sig)),
+            t => t,
+        };
+        let mut default = None;
+        for assoc in &g.node.associations {
+            match &assoc.node {
+                GenericAssociation::Type(t) => {
+                    if self.type_name(&t.node.type_name)? == controlling {
+                        return self.expr(&t.node.expression);
+                    }
+                }
+                GenericAssociation::Default(e) => default = Some(e),
+            }
+        }
+        match default {
+            Some(e) => self.expr(e),
+            None => self.error(at, "no matching association in _Generic"),
+        }
+    }
+}

@@ -1,0 +1,494 @@
+//! Semantic analysis and lowering of a lang-c translation unit to the IR.
+//!
+//! One pass over the unit in source order. File-scope names live in
+//! `scopes[0]`; a function body pushes block scopes on top. Declarations that
+//! come from headers get an IR entity only when something uses them, so the
+//! program holds what the main file needs, not all of libc.
+
+mod expr;
+mod init;
+mod stmt;
+mod types;
+
+use crate::linemap::LineMap;
+use crate::{Diagnostic, Severity};
+use ir::{
+    Block, BlockId, Body, BranchSite, FnSig, FuncId, Function, Global, GlobalId, Local, LocalId,
+    Program, Span, Stmt, StmtKind, StructId, Terminator, Type,
+};
+use lang_c::ast::{ExternalDeclaration, FunctionDefinition, TranslationUnit};
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// What an ordinary identifier names in a scope.
+#[derive(Clone, Debug)]
+enum Symbol {
+    Local(LocalId, Type),
+    /// Index into [`Lowerer::globals`].
+    Global(usize),
+    /// Index into [`Lowerer::funcs`].
+    Func(usize),
+    EnumConst(i128),
+    Typedef(Type),
+    /// A file-scope name whose declaration uses something unsupported; any use
+    /// excludes the user with this diagnostic.
+    Poisoned(Diagnostic),
+}
+
+#[derive(Clone, Debug)]
+enum Tag {
+    Struct(StructId),
+    Enum,
+    Poisoned(Diagnostic),
+}
+
+#[derive(Default)]
+struct Scope {
+    names: HashMap<String, Symbol>,
+    tags: HashMap<String, Tag>,
+}
+
+/// A global variable as declared so far; it reaches the program when used
+/// or when the main file declares it.
+struct GlobalDecl {
+    id: Option<GlobalId>,
+    global: Global,
+    defined: bool,
+}
+
+struct FuncDecl<'a> {
+    id: Option<FuncId>,
+    function: Function,
+    /// A definition seen in a header, lowered only if the function is used.
+    header_definition: Option<&'a Node<FunctionDefinition>>,
+    /// The signature came from `f()` without a prototype.
+    unprototyped: bool,
+    /// Parameter names, types and positions of the definition.
+    params: Vec<(Option<String>, Type, usize)>,
+}
+
+/// A block being built: its terminator is `None` while it is still open.
+#[derive(Clone)]
+struct BuildBlock {
+    stmts: Vec<Stmt>,
+    term: Option<(Terminator, Span)>,
+}
+
+/// Targets of `break`, `continue` and the state of the innermost `switch`.
+#[derive(Clone)]
+struct SwitchState {
+    ty: ir::IntType,
+    cases: Vec<(i128, BlockId)>,
+    default: Option<BlockId>,
+}
+
+/// The function under construction.
+#[derive(Clone)]
+struct FnBuilder {
+    name: String,
+    ret: Type,
+    locals: Vec<Local>,
+    blocks: Vec<BuildBlock>,
+    current: BlockId,
+    branches: Vec<BranchSite>,
+    breaks: Vec<BlockId>,
+    continues: Vec<BlockId>,
+    switches: Vec<SwitchState>,
+    /// Label name -> (block, defined yet, offset of first use).
+    labels: HashMap<String, (BlockId, bool, usize)>,
+}
+
+impl FnBuilder {
+    fn new(name: String, ret: Type) -> FnBuilder {
+        FnBuilder {
+            name,
+            ret,
+            locals: Vec::new(),
+            blocks: vec![BuildBlock {
+                stmts: Vec::new(),
+                term: None,
+            }],
+            current: BlockId(0),
+            branches: Vec::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            labels: HashMap::new(),
+        }
+    }
+
+    fn new_block(&mut self) -> BlockId {
+        self.blocks.push(BuildBlock {
+            stmts: Vec::new(),
+            term: None,
+        });
+        BlockId((self.blocks.len() - 1) as u32)
+    }
+
+    fn new_local(&mut self, name: &str, ty: Type, span: Span) -> LocalId {
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+            span,
+        });
+        LocalId((self.locals.len() - 1) as u32)
+    }
+
+    fn current_mut(&mut self) -> Option<&mut BuildBlock> {
+        self.blocks.get_mut(self.current.index())
+    }
+
+    fn push(&mut self, kind: StmtKind, span: Span) {
+        if let Some(b) = self.current_mut() {
+            b.stmts.push(Stmt { kind, span });
+        }
+    }
+
+    /// Ends the current block; code after it goes to a fresh (unreachable
+    /// unless labelled) block.
+    fn terminate(&mut self, term: Terminator, span: Span) {
+        if let Some(b) = self.current_mut() {
+            if b.term.is_none() {
+                b.term = Some((term, span));
+            }
+        }
+        self.current = self.new_block();
+    }
+
+    /// Falls through from the current block into `target` and continues there.
+    fn goto_and_switch(&mut self, target: BlockId, span: Span) {
+        if let Some(b) = self.current_mut() {
+            if b.term.is_none() {
+                b.term = Some((Terminator::Goto(target), span));
+            }
+        }
+        self.current = target;
+    }
+
+    fn add_branch(&mut self, site: BranchSite) -> ir::BranchId {
+        self.branches.push(site);
+        ir::BranchId((self.branches.len() - 1) as u32)
+    }
+
+    /// Drops blocks no path from the entry reaches and renumbers the rest in
+    /// depth-first order from the entry (and the branch sites they use), so
+    /// the printed IR reads top to bottom.
+    fn finish(self) -> Body {
+        let n = self.blocks.len();
+        let mut new_id: Vec<Option<BlockId>> = vec![None; n];
+        let mut order = Vec::new();
+        let mut stack = vec![0usize];
+        while let Some(b) = stack.pop() {
+            if b >= n || new_id[b].is_some() {
+                continue;
+            }
+            new_id[b] = Some(BlockId(order.len() as u32));
+            order.push(b);
+            if let Some((t, _)) = &self.blocks[b].term {
+                stack.extend(t.successors().iter().rev().map(|s| s.index()));
+            }
+        }
+        let remap = |b: BlockId| {
+            new_id
+                .get(b.index())
+                .copied()
+                .flatten()
+                .unwrap_or(BlockId(0))
+        };
+        let mut branch_id: HashMap<ir::BranchId, ir::BranchId> = HashMap::new();
+        let mut branches = Vec::new();
+        let mut blocks = Vec::new();
+        let mut old_blocks: Vec<Option<BuildBlock>> = self.blocks.into_iter().map(Some).collect();
+        for index in order {
+            let Some(block) = old_blocks.get_mut(index).and_then(Option::take) else {
+                continue;
+            };
+            let (term, term_span) = block
+                .term
+                .unwrap_or((Terminator::Unreachable, Span::default()));
+            let mut renumber_site =
+                |site: ir::BranchId| {
+                    *branch_id.entry(site).or_insert_with(|| {
+                        branches.push(self.branches.get(site.index()).cloned().unwrap_or(
+                            BranchSite {
+                                span: Span::default(),
+                                text: String::new(),
+                                kind: ir::BranchKind::If,
+                            },
+                        ));
+                        ir::BranchId((branches.len() - 1) as u32)
+                    })
+                };
+            let term = match term {
+                Terminator::Goto(b) => Terminator::Goto(remap(b)),
+                Terminator::Branch {
+                    cond,
+                    then_bb,
+                    else_bb,
+                    site,
+                } => Terminator::Branch {
+                    cond,
+                    then_bb: remap(then_bb),
+                    else_bb: remap(else_bb),
+                    site: renumber_site(site),
+                },
+                Terminator::Switch {
+                    value,
+                    cases,
+                    default,
+                    site,
+                } => Terminator::Switch {
+                    value,
+                    cases: cases.into_iter().map(|(v, b)| (v, remap(b))).collect(),
+                    default: remap(default),
+                    site: renumber_site(site),
+                },
+                other => other,
+            };
+            blocks.push(Block {
+                stmts: block.stmts,
+                term,
+                term_span,
+            });
+        }
+        Body {
+            locals: self.locals,
+            blocks,
+            branches,
+        }
+    }
+}
+
+pub(crate) struct Lowerer<'a> {
+    src: &'a str,
+    lines: &'a LineMap,
+    program: Program,
+    diagnostics: Vec<Diagnostic>,
+    excluded: Vec<(String, Diagnostic)>,
+    scopes: Vec<Scope>,
+    globals: Vec<GlobalDecl>,
+    funcs: Vec<FuncDecl<'a>>,
+    func: Option<FnBuilder>,
+    /// Header-defined functions that became used and still need a body.
+    pending_bodies: Vec<usize>,
+    strings: HashMap<Vec<u8>, ir::StringId>,
+    va_list_struct: Option<StructId>,
+}
+
+/// The lowered program with its diagnostics.
+pub(crate) struct Lowered {
+    pub program: Program,
+    pub diagnostics: Vec<Diagnostic>,
+    pub excluded: Vec<(String, Diagnostic)>,
+}
+
+pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> Lowered {
+    let program = Program {
+        files: lines.files.clone(),
+        structs: Vec::new(),
+        globals: Vec::new(),
+        functions: Vec::new(),
+        strings: Vec::new(),
+    };
+    let mut l = Lowerer {
+        src,
+        lines,
+        program,
+        diagnostics: Vec::new(),
+        excluded: Vec::new(),
+        scopes: vec![Scope::default()],
+        globals: Vec::new(),
+        funcs: Vec::new(),
+        func: None,
+        pending_bodies: Vec::new(),
+        strings: HashMap::new(),
+        va_list_struct: None,
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => l.file_declaration(d),
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(f) => l.function_definition(f),
+        }
+    }
+    while let Some(index) = l.pending_bodies.pop() {
+        if let Some(def) = l.funcs.get(index).and_then(|f| f.header_definition) {
+            l.lower_function_body(index, def);
+        }
+    }
+    l.finish()
+}
+
+impl<'a> Lowerer<'a> {
+    fn finish(mut self) -> Lowered {
+        for decl in &self.globals {
+            if let Some(id) = decl.id {
+                if let Some(slot) = self.program.globals.get_mut(id.index()) {
+                    *slot = decl.global.clone();
+                }
+            }
+        }
+        for decl in &mut self.funcs {
+            if let Some(id) = decl.id {
+                if let Some(slot) = self.program.functions.get_mut(id.index()) {
+                    *slot = decl.function.clone();
+                }
+            }
+        }
+        Lowered {
+            program: self.program,
+            diagnostics: self.diagnostics,
+            excluded: self.excluded,
+        }
+    }
+
+    // ----- positions and diagnostics -----
+
+    fn span(&self, offset: usize) -> Span {
+        let p = self.lines.locate(offset);
+        Span {
+            file: p.file,
+            line: p.line,
+            col: p.col,
+        }
+    }
+
+    fn in_main_file(&self, offset: usize) -> bool {
+        self.lines.locate(offset).file == 0
+    }
+
+    fn diag(&self, severity: Severity, offset: usize, message: String) -> Diagnostic {
+        let p = self.lines.locate(offset);
+        let file = self
+            .lines
+            .files
+            .get(p.file as usize)
+            .cloned()
+            .unwrap_or_default();
+        Diagnostic {
+            severity,
+            file,
+            line: p.line,
+            col: p.col,
+            message,
+        }
+    }
+
+    fn error<T>(&self, offset: usize, message: impl Into<String>) -> R<T> {
+        Err(self.diag(Severity::Error, offset, message.into()))
+    }
+
+    fn unsupported<T>(&self, offset: usize, what: &str) -> R<T> {
+        Err(self.diag(
+            Severity::Unsupported,
+            offset,
+            format!("unsupported: {what}"),
+        ))
+    }
+
+    /// Turns a message from the integer-rule helpers into a diagnostic.
+    fn rule_error(&self, offset: usize, message: String) -> Diagnostic {
+        match message.strip_prefix("unsupported: ") {
+            Some(_) => self.diag(Severity::Unsupported, offset, message),
+            None => self.diag(Severity::Error, offset, message),
+        }
+    }
+
+    /// Source text of a node, whitespace runs collapsed, for branch labels.
+    fn text(&self, span: lang_c::span::Span) -> String {
+        let raw = self.src.get(span.start..span.end).unwrap_or("");
+        raw.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    // ----- scopes -----
+
+    fn lookup(&self, name: &str) -> Option<&Symbol> {
+        self.scopes.iter().rev().find_map(|s| s.names.get(name))
+    }
+
+    fn lookup_tag(&self, name: &str) -> Option<&Tag> {
+        self.scopes.iter().rev().find_map(|s| s.tags.get(name))
+    }
+
+    fn bind(&mut self, name: &str, symbol: Symbol) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.names.insert(name.to_string(), symbol);
+        }
+    }
+
+    fn at_file_scope(&self) -> bool {
+        self.scopes.len() <= 1
+    }
+
+    // ----- entities -----
+
+    fn intern_string(&mut self, bytes: Vec<u8>) -> ir::StringId {
+        if let Some(id) = self.strings.get(&bytes) {
+            return *id;
+        }
+        self.program.strings.push(bytes.clone());
+        let id = ir::StringId((self.program.strings.len() - 1) as u32);
+        self.strings.insert(bytes, id);
+        id
+    }
+
+    /// The IR id of a declared function, creating its entry on first use.
+    fn func_id(&mut self, index: usize) -> Option<FuncId> {
+        let decl = self.funcs.get_mut(index)?;
+        if let Some(id) = decl.id {
+            return Some(id);
+        }
+        self.program.functions.push(decl.function.clone());
+        let id = FuncId((self.program.functions.len() - 1) as u32);
+        decl.id = Some(id);
+        if decl.header_definition.is_some() {
+            self.pending_bodies.push(index);
+        }
+        Some(id)
+    }
+
+    fn global_id(&mut self, index: usize) -> Option<GlobalId> {
+        let decl = self.globals.get_mut(index)?;
+        if let Some(id) = decl.id {
+            return Some(id);
+        }
+        self.program.globals.push(decl.global.clone());
+        let id = GlobalId((self.program.globals.len() - 1) as u32);
+        decl.id = Some(id);
+        Some(id)
+    }
+
+    fn fn_sig_of(&self, index: usize) -> Option<FnSig> {
+        self.funcs.get(index).map(|f| f.function.sig.clone())
+    }
+
+    fn global_type(&self, index: usize) -> Type {
+        self.globals
+            .get(index)
+            .map(|g| g.global.ty.clone())
+            .unwrap_or(Type::Void)
+    }
+
+    fn builder(&mut self, offset: usize) -> R<&mut FnBuilder> {
+        if self.func.is_none() {
+            return Err(self.diag(Severity::Error, offset, "not a constant expression".into()));
+        }
+        self.func.as_mut().ok_or_else(|| Diagnostic {
+            severity: Severity::Error,
+            file: String::new(),
+            line: 0,
+            col: 0,
+            message: "not a constant expression".into(),
+        })
+    }
+
+    /// Records a problem with a file-scope declaration: shown when it is in
+    /// the main file, otherwise only if something uses the poisoned name.
+    fn report_file_scope(&mut self, offset: usize, diag: &Diagnostic) {
+        if self.in_main_file(offset) && !self.diagnostics.contains(diag) {
+            self.diagnostics.push(diag.clone());
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! Declaration specifiers, declarators, structs, unions, enums and typedefs.
+
+use super::{Lowerer, Scope, Symbol, Tag, R};
+use ir::{FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// The specifiers of a declaration, gathered from either AST form.
+#[derive(Default)]
+pub(super) struct Specs<'s> {
+    pub storage: Option<StorageClassSpecifier>,
+    pub types: Vec<&'s Node<TypeSpecifier>>,
+    pub is_const: bool,
+    /// `_Alignas`, `__attribute__((packed/aligned))`: layout changes we do not model.
+    pub layout_attribute: Option<usize>,
+    pub offset: usize,
+}
+
+impl<'s> Specs<'s> {
+    pub fn of_declaration(specs: &'s [Node<DeclarationSpecifier>], offset: usize) -> Specs<'s> {
+        let mut out = Specs {
+            offset,
+            ..Specs::default()
+        };
+        for s in specs {
+            match &s.node {
+                DeclarationSpecifier::StorageClass(c) => out.storage = Some(c.node.clone()),
+                DeclarationSpecifier::TypeSpecifier(t) => out.types.push(t),
+                DeclarationSpecifier::TypeQualifier(q) => {
+                    out.is_const |= q.node == TypeQualifier::Const
+                }
+                DeclarationSpecifier::Function(_) => {}
+                DeclarationSpecifier::Alignment(_) => out.layout_attribute = Some(s.span.start),
+                DeclarationSpecifier::Extension(ext) => out.note_extensions(ext),
+            }
+        }
+        out
+    }
+
+    pub fn of_qualifiers(specs: &'s [Node<SpecifierQualifier>], offset: usize) -> Specs<'s> {
+        let mut out = Specs {
+            offset,
+            ..Specs::default()
+        };
+        for s in specs {
+            match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => out.types.push(t),
+                SpecifierQualifier::TypeQualifier(q) => {
+                    out.is_const |= q.node == TypeQualifier::Const
+                }
+                SpecifierQualifier::Extension(ext) => out.note_extensions(ext),
+            }
+        }
+        out
+    }
+
+    fn note_extensions(&mut self, ext: &[Node<Extension>]) {
+        if let Some(at) = layout_attribute(ext) {
+            self.layout_attribute = Some(at);
+        }
+    }
+}
+
+/// Position of an attribute that changes layout (`packed`, `aligned`), if any.
+pub(super) fn layout_attribute(ext: &[Node<Extension>]) -> Option<usize> {
+    ext.iter().find_map(|e| match &e.node {
+        Extension::Attribute(a) => {
+            let name = a.name.node.trim_matches('_');
+            (name == "packed" || name == "aligned").then_some(e.span.start)
+        }
+        _ => None,
+    })
+}
+
+/// A declarator resolved: name, type and, for a function declarator, its parameters.
+pub(super) struct Declared {
+    pub name: Option<String>,
+    pub name_offset: usize,
+    pub ty: Type,
+    /// Parameter names (or `None`) and types of the outermost function declarator.
+    pub params: Vec<(Option<String>, Type, usize)>,
+    pub unprototyped: bool,
+}
+
+impl<'a> Lowerer<'a> {
+    /// The type named by the type specifiers.
+    pub(super) fn base_type(&mut self, specs: &Specs<'_>) -> R<Type> {
+        if let Some(at) = specs.layout_attribute {
+            return self.unsupported(at, "alignment or packing attribute");
+        }
+        let mut counts = KeywordCounts::default();
+        let mut named: Option<Type> = None;
+        for t in &specs.types {
+            let at = t.span.start;
+            match &t.node {
+                TypeSpecifier::Void => named = Some(Type::Void),
+                TypeSpecifier::Char => counts.char += 1,
+                TypeSpecifier::Short => counts.short += 1,
+                TypeSpecifier::Int => counts.int += 1,
+                TypeSpecifier::Long => counts.long += 1,
+                TypeSpecifier::Float => counts.float += 1,
+                TypeSpecifier::Double => counts.double += 1,
+                TypeSpecifier::Signed => counts.signed += 1,
+                TypeSpecifier::Unsigned => counts.unsigned += 1,
+                TypeSpecifier::Bool => named = Some(Type::Int(IntType::BOOL)),
+                TypeSpecifier::Complex => return self.unsupported(at, "complex type"),
+                TypeSpecifier::Atomic(_) => return self.unsupported(at, "_Atomic"),
+                TypeSpecifier::Struct(st) => named = Some(self.struct_type(st)?),
+                TypeSpecifier::Enum(e) => named = Some(self.enum_type(e)?),
+                TypeSpecifier::TypedefName(id) => {
+                    named = Some(self.typedef_type(&id.node.name, at)?)
+                }
+                TypeSpecifier::TypeOf(t) => {
+                    named = Some(match &t.node {
+                        TypeOf::Type(tn) => self.type_name(tn)?,
+                        TypeOf::Expression(e) => self.type_of_expr(e)?,
+                    })
+                }
+                TypeSpecifier::TS18661Float(f) => {
+                    named = Some(match (&f.format, f.width) {
+                        (TS18661FloatFormat::BinaryInterchange, 32) => Type::Float(FloatKind::F32),
+                        (TS18661FloatFormat::BinaryInterchange, 64)
+                        | (TS18661FloatFormat::BinaryExtended, 32) => Type::Float(FloatKind::F64),
+                        (TS18661FloatFormat::BinaryInterchange, 128)
+                        | (TS18661FloatFormat::BinaryExtended, 64) => Type::Float(FloatKind::F80),
+                        _ => return self.unsupported(at, "decimal or unusual floating type"),
+                    })
+                }
+            }
+        }
+        if let Some(t) = named {
+            return Ok(t);
+        }
+        counts.resolve().map_or_else(
+            || self.error(specs.offset, "invalid combination of type specifiers"),
+            Ok,
+        )
+    }
+
+    fn typedef_type(&mut self, name: &str, at: usize) -> R<Type> {
+        match self.lookup(name) {
+            Some(Symbol::Typedef(t)) => Ok(t.clone()),
+            Some(Symbol::Poisoned(d)) => Err(d.clone()),
+            _ if name == "__builtin_va_list" => Ok(self.va_list_type()),
+            _ => self.error(at, format!("unknown type name `{name}`")),
+        }
+    }
+
+    /// `__builtin_va_list` on x86-64: `struct __va_list_tag[1]`.
+    fn va_list_type(&mut self) -> Type {
+        let id = match self.va_list_struct {
+            Some(id) => id,
+            None => {
+                let members = vec![
+                    ("gp_offset".to_string(), Type::Int(IntType::UINT)),
+                    ("fp_offset".to_string(), Type::Int(IntType::UINT)),
+                    ("overflow_arg_area".to_string(), Type::ptr(Type::Void)),
+                    ("reg_save_area".to_string(), Type::ptr(Type::Void)),
+                ];
+                let id = self.add_struct("__va_list_tag".into(), false);
+                self.complete_struct(id, members);
+                self.va_list_struct = Some(id);
+                id
+            }
+        };
+        Type::Array(Box::new(Type::Struct(id)), Some(1))
+    }
+
+    fn add_struct(&mut self, name: String, is_union: bool) -> StructId {
+        let id = StructId(self.program.structs.len() as u32);
+        let name = if name.is_empty() {
+            format!("anon.{}", id.0)
+        } else {
+            name
+        };
+        self.program.structs.push(StructDef {
+            name,
+            typedef_name: None,
+            is_union,
+            fields: Vec::new(),
+            size: 0,
+            align: 1,
+            complete: false,
+        });
+        id
+    }
+
+    fn complete_struct(&mut self, id: StructId, members: Vec<(String, Type)>) {
+        let is_union = self
+            .program
+            .structs
+            .get(id.0 as usize)
+            .is_some_and(|s| s.is_union);
+        let (fields, size, align) = self.program.lay_out(members, is_union);
+        if let Some(def) = self.program.structs.get_mut(id.0 as usize) {
+            def.fields = fields;
+            def.size = size;
+            def.align = align;
+            def.complete = true;
+        }
+    }
+
+    fn struct_type(&mut self, st: &Node<StructType>) -> R<Type> {
+        let is_union = st.node.kind.node == StructKind::Union;
+        let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
+        let Some(declarations) = &st.node.declarations else {
+            // A reference: an existing tag, or a new incomplete type here.
+            let name = tag.unwrap_or_default();
+            return match self.lookup_tag(&name) {
+                Some(Tag::Struct(id)) => Ok(Type::Struct(*id)),
+                Some(Tag::Poisoned(d)) => Err(d.clone()),
+                Some(Tag::Enum) => self.error(st.span.start, format!("`{name}` is an enum tag")),
+                None => {
+                    let id = self.add_struct(name.clone(), is_union);
+                    self.bind_tag(&name, Tag::Struct(id));
+                    Ok(Type::Struct(id))
+                }
+            };
+        };
+        let existing = tag
+            .as_ref()
+            .and_then(|t| self.scopes.last().and_then(|s| s.tags.get(t)).cloned());
+        let id = match existing {
+            Some(Tag::Struct(id))
+                if !self
+                    .program
+                    .structs
+                    .get(id.0 as usize)
+                    .is_some_and(|s| s.complete) =>
+            {
+                id
+            }
+            _ => {
+                let id = self.add_struct(tag.clone().unwrap_or_default(), is_union);
+                if let Some(t) = &tag {
+                    self.bind_tag(t, Tag::Struct(id));
+                }
+                id
+            }
+        };
+        match self.struct_members(declarations) {
+            Ok(members) => {
+                self.complete_struct(id, members);
+                Ok(Type::Struct(id))
+            }
+            Err(d) => {
+                if let Some(t) = &tag {
+                    self.bind_tag(t, Tag::Poisoned(d.clone()));
+                }
+                Err(d)
+            }
+        }
+    }
+
+    fn bind_tag(&mut self, name: &str, tag: Tag) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.tags.insert(name.to_string(), tag);
+        }
+    }
+
+    fn struct_members(
+        &mut self,
+        declarations: &[Node<StructDeclaration>],
+    ) -> R<Vec<(String, Type)>> {
+        let mut members = Vec::new();
+        for d in declarations {
+            let StructDeclaration::Field(field) = &d.node else {
+                continue;
+            };
+            let specs = Specs::of_qualifiers(&field.node.specifiers, field.span.start);
+            let base = self.base_type(&specs)?;
+            if field.node.declarators.is_empty() {
+                // An anonymous struct or union member.
+                members.push((String::new(), base));
+                continue;
+            }
+            for sd in &field.node.declarators {
+                if let Some(width) = &sd.node.bit_width {
+                    return self.unsupported(width.span.start, "bit-field");
+                }
+                let Some(decl) = &sd.node.declarator else {
+                    continue;
+                };
+                let declared = self.declarator(base.clone(), decl)?;
+                if let Some(at) = layout_attribute(&decl.node.extensions) {
+                    return self.unsupported(at, "alignment or packing attribute");
+                }
+                if self.is_incomplete(&declared.ty) && !matches!(declared.ty, Type::Array(_, None))
+                {
+                    return self.error(decl.span.start, "field has incomplete type");
+                }
+                members.push((declared.name.unwrap_or_default(), declared.ty));
+            }
+        }
+        Ok(members)
+    }
+
+    pub(super) fn is_incomplete(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Void | Type::Function(_) => true,
+            Type::Array(elem, n) => n.is_none() || self.is_incomplete(elem),
+            Type::Struct(id) => !self
+                .program
+                .structs
+                .get(id.0 as usize)
+                .is_some_and(|s| s.complete),
+            _ => false,
+        }
+    }
+
+    fn enum_type(&mut self, e: &Node<EnumType>) -> R<Type> {
+        if let Some(id) = &e.node.identifier {
+            if e.node.enumerators.is_empty() {
+                return match self.lookup_tag(&id.node.name) {
+                    Some(Tag::Poisoned(d)) => Err(d.clone()),
+                    _ => Ok(Type::Int(IntType::INT)),
+                };
+            }
+            self.bind_tag(&id.node.name, Tag::Enum);
+        }
+        let mut next: i128 = 0;
+        for en in &e.node.enumerators {
+            if let Some(value) = &en.node.expression {
+                next = self.const_int(value)?.1;
+            }
+            self.bind(&en.node.identifier.node.name, Symbol::EnumConst(next));
+            next += 1;
+        }
+        Ok(Type::Int(IntType::INT))
+    }
+
+    /// Resolves a declarator against the base type.
+    pub(super) fn declarator(&mut self, base: Type, d: &Node<Declarator>) -> R<Declared> {
+        let mut ty = base;
+        let mut params = Vec::new();
+        let mut unprototyped = false;
+        let (pointers, postfix): (Vec<_>, Vec<_>) = d
+            .node
+            .derived
+            .iter()
+            .partition(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+        for _ in &pointers {
+            ty = Type::ptr(ty);
+        }
+        // Postfix declarators bind tighter: the last one is nearest the base type.
+        for (i, x) in postfix.iter().enumerate().rev() {
+            let outermost = i == 0;
+            ty = match &x.node {
+                DerivedDeclarator::Array(a) => self.array_of(ty, &a.node.size, x.span.start)?,
+                DerivedDeclarator::Function(f) => {
+                    let (sig, names) = self.function_params(ty, &f.node)?;
+                    if outermost {
+                        params = names;
+                    }
+                    Type::Function(Box::new(sig))
+                }
+                DerivedDeclarator::KRFunction(names) => {
+                    if !names.is_empty() {
+                        return self.unsupported(x.span.start, "K&R function definition");
+                    }
+                    if outermost {
+                        unprototyped = true;
+                    }
+                    Type::Function(Box::new(FnSig {
+                        ret: ty,
+                        params: Vec::new(),
+                        variadic: false,
+                    }))
+                }
+                DerivedDeclarator::Block(_) => {
+                    return self.unsupported(x.span.start, "block pointer")
+                }
+                DerivedDeclarator::Pointer(_) => Type::ptr(ty),
+            };
+        }
+        match &d.node.kind.node {
+            DeclaratorKind::Abstract => Ok(Declared {
+                name: None,
+                name_offset: d.span.start,
+                ty,
+                params,
+                unprototyped,
+            }),
+            DeclaratorKind::Identifier(id) => Ok(Declared {
+                name: Some(id.node.name.clone()),
+                name_offset: id.span.start,
+                ty,
+                params,
+                unprototyped,
+            }),
+            DeclaratorKind::Declarator(inner) => {
+                let mut declared = self.declarator(ty, inner)?;
+                if declared.params.is_empty()
+                    && !params.is_empty()
+                    && matches!(declared.ty, Type::Function(_))
+                {
+                    declared.params = params;
+                }
+                Ok(declared)
+            }
+        }
+    }
+
+    fn array_of(&mut self, elem: Type, size: &ArraySize, at: usize) -> R<Type> {
+        let length = match size {
+            ArraySize::Unknown => None,
+            ArraySize::VariableUnknown => return self.unsupported(at, "variable-length array"),
+            ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                let saved = self.func.take();
+                let value = self.const_int(e);
+                self.func = saved;
+                match value {
+                    Ok((_, n)) if n >= 0 => Some(n as u64),
+                    Ok(_) => return self.error(e.span.start, "array size is negative"),
+                    Err(_) => return self.unsupported(e.span.start, "variable-length array"),
+                }
+            }
+        };
+        if matches!(elem, Type::Function(_)) {
+            return self.error(at, "array of functions");
+        }
+        Ok(Type::Array(Box::new(elem), length))
+    }
+
+    /// The signature of a prototype and its parameter names.
+    fn function_params(
+        &mut self,
+        ret: Type,
+        f: &FunctionDeclarator,
+    ) -> R<(FnSig, Vec<(Option<String>, Type, usize)>)> {
+        let mut params = Vec::new();
+        self.scopes.push(Scope::default());
+        let result = (|| {
+            for p in &f.parameters {
+                let specs = Specs::of_declaration(&p.node.specifiers, p.span.start);
+                let base = self.base_type(&specs)?;
+                let declared = match &p.node.declarator {
+                    Some(d) => self.declarator(base, d)?,
+                    None => Declared {
+                        name: None,
+                        name_offset: p.span.start,
+                        ty: base,
+                        params: vec![],
+                        unprototyped: false,
+                    },
+                };
+                let ty = match declared.ty {
+                    Type::Array(elem, _) => Type::Pointer(elem),
+                    Type::Function(sig) => Type::ptr(Type::Function(sig)),
+                    other => other,
+                };
+                params.push((declared.name, ty, declared.name_offset));
+            }
+            Ok(())
+        })();
+        self.scopes.pop();
+        result?;
+        // `(void)` means no parameters.
+        if params.len() == 1 && params[0].1 == Type::Void && params[0].0.is_none() {
+            params.clear();
+        }
+        let sig = FnSig {
+            ret,
+            params: params.iter().map(|p| p.1.clone()).collect(),
+            variadic: f.ellipsis == Ellipsis::Some,
+        };
+        Ok((sig, params))
+    }
+
+    pub(super) fn type_name(&mut self, tn: &Node<TypeName>) -> R<Type> {
+        let specs = Specs::of_qualifiers(&tn.node.specifiers, tn.span.start);
+        let base = self.base_type(&specs)?;
+        match &tn.node.declarator {
+            Some(d) => Ok(self.declarator(base, d)?.ty),
+            None => Ok(base),
+        }
+    }
+
+    /// Sets the typedef name of an untagged struct the first time a typedef names it.
+    pub(super) fn note_typedef_name(&mut self, ty: &Type, name: &str) {
+        if let Type::Struct(id) = ty {
+            if let Some(def) = self.program.structs.get_mut(id.0 as usize) {
+                if def.typedef_name.is_none() && def.name.starts_with("anon.") {
+                    def.typedef_name = Some(name.to_string());
+                }
+            }
+        }
+    }
+
+    /// Size of a type for `sizeof`, rejecting incomplete types.
+    pub(super) fn size_of_complete(&self, ty: &Type, at: usize) -> R<u64> {
+        if let Type::Void | Type::Function(_) = ty {
+            return Ok(1);
+        }
+        if self.is_incomplete(ty) {
+            return self.error(at, "sizeof applied to an incomplete type");
+        }
+        Ok(self.program.size_of(ty))
+    }
+}
+
+#[derive(Default)]
+struct KeywordCounts {
+    char: u32,
+    short: u32,
+    int: u32,
+    long: u32,
+    float: u32,
+    double: u32,
+    signed: u32,
+    unsigned: u32,
+}
+
+impl KeywordCounts {
+    fn resolve(&self) -> Option<Type> {
+        let unsigned = self.unsigned > 0;
+        if self.signed > 0 && unsigned {
+            return None;
+        }
+        if self.float > 0 {
+            return Some(Type::Float(FloatKind::F32));
+        }
+        if self.double > 0 {
+            return Some(Type::Float(if self.long > 0 {
+                FloatKind::F80
+            } else {
+                FloatKind::F64
+            }));
+        }
+        let it = if self.char > 0 {
+            if unsigned {
+                IntType::UCHAR
+            } else {
+                IntType::CHAR
+            }
+        } else if self.short > 0 {
+            if unsigned {
+                IntType::USHORT
+            } else {
+                IntType::SHORT
+            }
+        } else if self.long > 0 {
+            if unsigned {
+                IntType::ULONG
+            } else {
+                IntType::LONG
+            }
+        } else if self.int > 0 || self.signed > 0 || unsigned {
+            if unsigned {
+                IntType::UINT
+            } else {
+                IntType::INT
+            }
+        } else {
+            return None;
+        };
+        Some(Type::Int(it))
+    }
+}

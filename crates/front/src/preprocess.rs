@@ -1,0 +1,246 @@
+//! Running the system C preprocessor with flags from the config and, when
+//! given, from the file's entry in a `compile_commands.json`.
+
+use crate::{Diagnostic, FrontConfig, Severity};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn file_error(path: &Path, message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        file: path.display().to_string(),
+        line: 0,
+        col: 0,
+        message,
+    }
+}
+
+/// Runs `<cc> -E` on `path` and returns the preprocessed text.
+pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Diagnostic> {
+    if let Err(e) = std::fs::metadata(path) {
+        return Err(file_error(path, format!("cannot read file: {e}")));
+    }
+    let cc = if config.cc.is_empty() {
+        "cc"
+    } else {
+        config.cc.as_str()
+    };
+    let mut cmd = Command::new(cc);
+    cmd.arg("-E");
+    if let Some(dir) = &config.compile_commands_dir {
+        cmd.args(flags_from_compile_commands(dir, path)?);
+    }
+    for dir in &config.include_dirs {
+        cmd.arg(format!("-I{}", dir.display()));
+    }
+    for define in &config.defines {
+        cmd.arg(format!("-D{define}"));
+    }
+    cmd.arg(path);
+    let output = cmd
+        .output()
+        .map_err(|e| file_error(path, format!("cannot run preprocessor `{cc}`: {e}")))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or(stderr.trim());
+        return Err(preprocessor_error(path, first));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Turns `file.c:3:10: fatal error: x.h: No such file` into a positioned diagnostic.
+fn preprocessor_error(path: &Path, line: &str) -> Diagnostic {
+    let mut parts = line.splitn(4, ':');
+    let (file, l, c, rest) = (parts.next(), parts.next(), parts.next(), parts.next());
+    match (
+        file,
+        l.and_then(|l| l.trim().parse().ok()),
+        c.and_then(|c| c.trim().parse().ok()),
+        rest,
+    ) {
+        (Some(file), Some(line), Some(col), Some(rest)) => Diagnostic {
+            severity: Severity::Error,
+            file: file.to_string(),
+            line,
+            col,
+            message: format!("preprocessor: {}", rest.trim()),
+        },
+        _ => file_error(path, format!("preprocessor failed: {}", line.trim())),
+    }
+}
+
+/// The preprocessor-relevant flags of `file`'s entry in `dir/compile_commands.json`.
+pub(crate) fn flags_from_compile_commands(
+    dir: &Path,
+    file: &Path,
+) -> Result<Vec<String>, Diagnostic> {
+    let db_path = dir.join("compile_commands.json");
+    let text = std::fs::read_to_string(&db_path)
+        .map_err(|e| file_error(&db_path, format!("cannot read: {e}")))?;
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&text)
+        .map_err(|e| file_error(&db_path, format!("invalid JSON: {e}")))?;
+    let wanted = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    for entry in &entries {
+        let directory = PathBuf::from(
+            entry
+                .get("directory")
+                .and_then(|d| d.as_str())
+                .unwrap_or("."),
+        );
+        let Some(entry_file) = entry.get("file").and_then(|f| f.as_str()) else {
+            continue;
+        };
+        let entry_path = directory.join(entry_file);
+        let entry_path = std::fs::canonicalize(&entry_path).unwrap_or(entry_path);
+        if entry_path != wanted {
+            continue;
+        }
+        let args: Vec<String> = match (entry.get("arguments"), entry.get("command")) {
+            (Some(serde_json::Value::Array(a)), _) => a
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect(),
+            (_, Some(serde_json::Value::String(c))) => split_command(c),
+            _ => Vec::new(),
+        };
+        return Ok(preprocessor_flags(&args, &directory));
+    }
+    Err(file_error(
+        &db_path,
+        format!("no entry for {}", file.display()),
+    ))
+}
+
+/// Keeps -I/-D/-U/-std/-include/-isystem (joined or separate forms);
+/// relative include directories are resolved against the entry's directory.
+fn preprocessor_flags(args: &[String], directory: &Path) -> Vec<String> {
+    let resolve = |p: &str| {
+        let path = Path::new(p);
+        if path.is_absolute() {
+            p.to_string()
+        } else {
+            directory.join(path).display().to_string()
+        }
+    };
+    let mut out = Vec::new();
+    let mut iter = args.iter().skip(1);
+    while let Some(arg) = iter.next() {
+        for (flag, is_path) in [
+            ("-I", true),
+            ("-isystem", true),
+            ("-include", true),
+            ("-D", false),
+            ("-U", false),
+        ] {
+            if arg == flag {
+                if let Some(value) = iter.next() {
+                    out.push(flag.to_string());
+                    out.push(if is_path {
+                        resolve(value)
+                    } else {
+                        value.clone()
+                    });
+                }
+                break;
+            }
+            if let Some(value) = arg.strip_prefix(flag) {
+                // `-include` and `-isystem` are only spelled with a separate value here.
+                if flag == "-I" || flag == "-D" || flag == "-U" {
+                    out.push(format!(
+                        "{flag}{}",
+                        if is_path {
+                            resolve(value)
+                        } else {
+                            value.to_string()
+                        }
+                    ));
+                    break;
+                }
+            }
+        }
+        if arg.starts_with("-std=") {
+            out.push(arg.clone());
+        }
+    }
+    out
+}
+
+/// Splits a shell command line (quotes and backslashes, no expansion).
+fn split_command(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"') | (None, '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_quoted_commands() {
+        assert_eq!(
+            split_command(r#"cc -DX="a b" 'c d' e\ f"#),
+            vec!["cc", "-DX=a b", "c d", "e f"]
+        );
+    }
+
+    #[test]
+    fn keeps_preprocessor_flags_and_resolves_relative_includes() {
+        let args: Vec<String> = [
+            "cc", "-Iinc", "-I", "/abs", "-DA=1", "-O2", "-c", "-std=c99", "-isystem", "sys",
+            "-UB", "x.c",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let flags = preprocessor_flags(&args, Path::new("/proj"));
+        assert_eq!(
+            flags,
+            vec![
+                "-I/proj/inc",
+                "-I",
+                "/abs",
+                "-DA=1",
+                "-std=c99",
+                "-isystem",
+                "/proj/sys",
+                "-UB"
+            ]
+        );
+    }
+}
