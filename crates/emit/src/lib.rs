@@ -1,3 +1,304 @@
 //! Emit: C test drivers, findings reproducers and `tests.json`.
 //!
 //! Architecture invariant: reads solved test cases only; knows no solver.
+//!
+//! [`write_outputs`] writes, each atomically (temporary file, then rename):
+//!
+//! * `OUT/<stem>_test.c`: one translation unit that `#include`s the source by
+//!   its path relative to `OUT` (so `static` functions are callable; a `main`
+//!   in the source is renamed `cairn_original_main`), defines stubs for the
+//!   bodiless functions the tests script, and one `static int test_<fn>_<n>(void)`
+//!   per test: a comment with the branches it newly covers, the inputs built in
+//!   three steps (declare the input objects, assign their contents, link the
+//!   pointers), stub scripts, the call, and a check of the return value and of
+//!   every output the engine predicted. `main` restores the globals before each
+//!   test, prints a `FAIL` line per failed check and ends with
+//!   `N passed, N failed`; it exits 0 only when all pass.
+//!   Build from any directory: `cc OUT/<stem>_test.c -o BIN -lm`.
+//! * `OUT/<stem>_findings.c` (only when there are findings): the same include
+//!   scheme, one `finding_<k>` function per finding; `./BIN` lists them and
+//!   `./BIN k` runs finding `k`.
+//! * `OUT/<stem>.tests.json`:
+//!
+//! ```text
+//! {
+//!   "format": "cairn-tests/1",
+//!   "source": "examples/classify.c",          // as given to cairn
+//!   "source_from_out": "../examples/classify.c", // what the drivers include
+//!   "driver": "classify_test.c",
+//!   "findings_driver": "classify_findings.c" | null,
+//!   "notes": ["test_f_2 left out: ..."],
+//!   "functions": [{
+//!     "name": "classify", "file": "../examples/classify.c", "line": 3,
+//!     "goals": [{ "key": "classify:5:9:T", "file": "../examples/classify.c",
+//!                 "line": 5, "col": 9, "label": "a <= 0: true",
+//!                 "site": 0, "target": 2,          // gcov edge = (site, target)
+//!                 "covered": true, "reason": null // or "infeasible", "budget: ..."
+//!     }],
+//!     "tests": [{ "name": "test_classify_1", "skipped": null,
+//!                 "inputs": { "args": [{"name": "a", "value": 3}],
+//!                             "globals": [{"name": "count", "value": 0}],
+//!                             "objects": [{"name": "*out", "c_name": "out_in",
+//!                                          "elem_type": "int", "len": 1, "init": [0]}],
+//!                             "stubs": [{"function": "read", "returns": [4, -1]}] },
+//!                 "expected_return": 2,
+//!                 "checks": [{"lvalue": "out_in", "expected": 7}],
+//!                 "covers": ["classify:5:9:T"], "path_goals": ["classify:5:9:T"] }],
+//!     "findings": [{ "kind": "division-by-zero", "location": "../examples/classify.c:9:14",
+//!                    "line": 9, "col": 14, "message": "divisor b is 0",
+//!                    "inputs": {...}, "reproducer": 1 }],
+//!     "stats": { "paths": 12, "solver_calls": 40, "elapsed_ms": 35 }
+//!   }]
+//! }
+//! ```
+//!
+//! Values: integers are numbers, NULL is `null`, a pointer is
+//! `{"object": "<access path>", "offset": <bytes>}` or
+//! `{"global": "<name>", "offset": <bytes>}`, a function is
+//! `{"function": "<name>"}`, a struct is an object by member name, an array a
+//! list, and a value the engine does not know is `"unknown"` (never checked).
+//! A goal is `covered` when a test written to the driver has it on its path;
+//! `check` compares that claim with gcov line by line.
+
+mod ctype;
+mod driver;
+mod inputs;
+pub mod json;
+mod literal;
+mod names;
+mod summary;
+mod support;
+mod unit;
+
+pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
+
+use engine::testcase::FunctionReport;
+use std::fmt;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct EmitConfig {
+    pub out_dir: PathBuf,
+    /// The C file as given on the command line.
+    pub source: PathBuf,
+}
+
+/// A file that could not be read or written.
+#[derive(Debug)]
+pub struct EmitError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Writes the driver, the JSON and (when there are findings) the reproducers
+/// for one source file.
+pub fn write_outputs(
+    program: &ir::Program,
+    reports: &[FunctionReport],
+    config: &EmitConfig,
+) -> Result<EmitSummary, EmitError> {
+    let error = |path: &Path, message: String| EmitError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let stem = config
+        .source
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| {
+            error(
+                &config.source,
+                "the source file name is not valid UTF-8".into(),
+            )
+        })?
+        .to_string();
+    std::fs::create_dir_all(&config.out_dir).map_err(|e| error(&config.out_dir, e.to_string()))?;
+    let out_abs = config
+        .out_dir
+        .canonicalize()
+        .map_err(|e| error(&config.out_dir, e.to_string()))?;
+    let include_path =
+        out_relative(&out_abs, &config.source).map_err(|m| error(&config.source, m))?;
+    if include_path.contains(['"', '\n']) {
+        return Err(error(
+            &config.source,
+            "the path cannot be written in an #include directive".into(),
+        ));
+    }
+
+    let unit = unit::Unit::new(program);
+    let driver = driver::test_driver(&unit, reports, &include_path, &stem);
+    let has_findings = reports.iter().any(|r| !r.findings.is_empty());
+    let reproducers =
+        has_findings.then(|| driver::findings_driver(&unit, reports, &include_path, &stem));
+
+    let driver_name = format!("{stem}_test.c");
+    let findings_name = format!("{stem}_findings.c");
+    let json_name = format!("{stem}.tests.json");
+    let file_path = |index: u32| -> String {
+        if index == 0 {
+            return include_path.clone();
+        }
+        let name = program
+            .files
+            .get(index as usize)
+            .map(String::as_str)
+            .unwrap_or("?");
+        out_relative(&out_abs, Path::new(name)).unwrap_or_else(|_| name.to_string())
+    };
+    let no_numbers = Vec::new();
+    let functions = reports
+        .iter()
+        .enumerate()
+        .map(|(i, report)| {
+            let numbers = reproducers
+                .as_ref()
+                .map(|r| &r.numbers[i])
+                .unwrap_or(&no_numbers);
+            json::function_json(&unit, report, &driver.tests[i], numbers, &file_path)
+        })
+        .collect::<Vec<_>>();
+    let mut notes = driver.notes.clone();
+    if let Some(r) = &reproducers {
+        notes.extend(r.notes.iter().cloned());
+    }
+    let tests_file = json::TestsFile {
+        format: json::FORMAT.to_string(),
+        source: config.source.display().to_string(),
+        source_from_out: include_path.clone(),
+        driver: driver_name.clone(),
+        findings_driver: reproducers.as_ref().map(|_| findings_name.clone()),
+        functions,
+        notes: notes.clone(),
+    };
+    let json_text = serde_json::to_string_pretty(&tests_file)
+        .map_err(|e| error(Path::new(&json_name), e.to_string()))?;
+
+    let driver_path = config.out_dir.join(&driver_name);
+    let json_path = config.out_dir.join(&json_name);
+    let findings_path = config.out_dir.join(&findings_name);
+    write_atomically(&driver_path, &driver.text)?;
+    write_atomically(&json_path, &(json_text + "\n"))?;
+    match &reproducers {
+        Some(r) => write_atomically(&findings_path, &r.text)?,
+        None => match std::fs::remove_file(&findings_path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(error(
+                    &findings_path,
+                    format!("cannot remove a stale reproducers file: {e}"),
+                ))
+            }
+        },
+    }
+    Ok(summary::summarize(
+        &tests_file,
+        &config.source,
+        driver_path,
+        json_path,
+        reproducers.map(|_| findings_path),
+        notes,
+    ))
+}
+
+/// Writes `text` to a temporary file next to `path`, then renames it over `path`,
+/// so an interrupted run never leaves a half-written file.
+fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
+    let fail = |e: std::io::Error| EmitError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    temp.write_all(text.as_bytes()).map_err(fail)?;
+    temp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// `target` as a path relative to the directory `from` (both resolved).
+fn out_relative(from: &Path, target: &Path) -> Result<String, String> {
+    let target = target.canonicalize().map_err(|e| e.to_string())?;
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = target.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..from.len() {
+        rel.push("..");
+    }
+    for c in &to[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel.to_str()
+        .map(str::to_string)
+        .ok_or_else(|| "the path is not valid UTF-8".to_string())
+}
+
+/// Accumulates C source with four-space indentation.
+#[derive(Default)]
+pub(crate) struct CodeWriter {
+    text: String,
+    depth: usize,
+}
+
+impl CodeWriter {
+    pub fn line(&mut self, line: &str) {
+        for _ in 0..self.depth {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    pub fn blank(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with("\n\n") && !self.text.ends_with("{\n") {
+            self.text.push('\n');
+        }
+    }
+
+    /// A line that opens a block; following lines are indented.
+    pub fn open(&mut self, line: &str) {
+        self.line(line);
+        self.depth += 1;
+    }
+
+    pub fn indent(&mut self) {
+        self.depth += 1;
+    }
+
+    /// Ends a block: drops a trailing blank line, dedents, writes `line`.
+    pub fn close(&mut self, line: &str) {
+        while self.text.ends_with("\n\n") {
+            self.text.pop();
+        }
+        self.depth = self.depth.saturating_sub(1);
+        self.line(line);
+    }
+
+    /// Already formatted text, indented to the current depth line by line.
+    pub fn text(&mut self, text: &str) {
+        for line in text.lines() {
+            if line.is_empty() {
+                self.text.push('\n');
+            } else {
+                self.line(line);
+            }
+        }
+    }
+
+    pub fn finish(self) -> String {
+        self.text
+    }
+}

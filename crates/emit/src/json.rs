@@ -1,0 +1,387 @@
+//! The `<stem>.tests.json` model (schema in the crate documentation). `check`
+//! reads it back with these same types, so the two never disagree.
+
+use crate::driver::EmittedTest;
+use crate::unit::Unit;
+use engine::testcase::{FunctionReport, Inputs, Uncovered, Value};
+use ir::{Goal, Layout, Type};
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use std::collections::BTreeSet;
+
+/// Identifies the format; bumped on incompatible changes.
+pub const FORMAT: &str = "cairn-tests/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TestsFile {
+    pub format: String,
+    /// The C file as given to cairn.
+    pub source: String,
+    /// The same file relative to the output directory (what the drivers include).
+    pub source_from_out: String,
+    /// File name of the test driver inside the output directory.
+    pub driver: String,
+    /// File name of the findings reproducers, when there are findings.
+    pub findings_driver: Option<String>,
+    pub functions: Vec<FunctionJson>,
+    /// Things the drivers could not express (tests or stubs left out, and why).
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FunctionJson {
+    pub name: String,
+    /// File defining the function, relative to the output directory when possible.
+    pub file: String,
+    pub line: u32,
+    pub goals: Vec<GoalJson>,
+    pub tests: Vec<TestJson>,
+    pub findings: Vec<FindingJson>,
+    pub stats: StatsJson,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GoalJson {
+    /// `function:line:col:arm` (see `ir::goal_key`).
+    pub key: String,
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    /// Condition and direction, e.g. `a > b: true`.
+    pub label: String,
+    /// The condition (branch site) number within the function.
+    pub site: u32,
+    /// The block the goal's edge leads to: goals of one site with one target
+    /// are one edge for gcov (`case 4: default:`).
+    pub target: u32,
+    /// Some test written to the driver takes this edge, by the engine's account.
+    pub covered: bool,
+    /// Why no test covers it (`infeasible`, `budget: ...`, `unsupported: ...`).
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TestJson {
+    /// The test function in the driver, e.g. `test_classify_3`.
+    pub name: String,
+    /// Set when the driver could not express the test; it is then not in the driver.
+    pub skipped: Option<String>,
+    pub inputs: InputsJson,
+    pub expected_return: Option<Json>,
+    pub checks: Vec<CheckJson>,
+    /// Goal keys this test covers first.
+    pub covers: Vec<String>,
+    /// Every goal key on the test's path.
+    pub path_goals: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct InputsJson {
+    pub args: Vec<NamedValue>,
+    pub globals: Vec<NamedValue>,
+    /// The input heap's nodes; pointer values (`{"object": ...}`) are its edges.
+    pub objects: Vec<ObjectJson>,
+    pub stubs: Vec<StubJson>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NamedValue {
+    pub name: String,
+    pub value: Json,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ObjectJson {
+    /// Access path, e.g. `*out`, `list->next`.
+    pub name: String,
+    /// The variable the driver declares for it.
+    pub c_name: Option<String>,
+    pub elem_type: String,
+    pub len: u64,
+    pub init: Vec<Json>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StubJson {
+    pub function: String,
+    pub returns: Vec<Json>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CheckJson {
+    /// The C lvalue the driver checks, e.g. `out_in[1]`, `result.mode`.
+    pub lvalue: String,
+    pub expected: Json,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FindingJson {
+    /// Kind slug, e.g. `division-by-zero`.
+    pub kind: String,
+    /// `file:line:col`.
+    pub location: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+    pub inputs: InputsJson,
+    /// Argument selecting this finding in the reproducers file (`None`: left out).
+    pub reproducer: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct StatsJson {
+    pub paths: u64,
+    pub solver_calls: u64,
+    pub elapsed_ms: u64,
+}
+
+/// Builds one function's entry. `file_path` maps a source file index to the
+/// path written in the JSON.
+pub fn function_json(
+    unit: &Unit,
+    report: &FunctionReport,
+    tests: &[EmittedTest],
+    reproducers: &[Option<u32>],
+    file_path: &dyn Fn(u32) -> String,
+) -> FunctionJson {
+    let program = unit.program;
+    let f = program.function(report.func);
+    let written: Vec<_> = report
+        .tests
+        .iter()
+        .zip(tests)
+        .filter(|(_, e)| e.skipped.is_none())
+        .collect();
+    let covered: BTreeSet<Goal> = written
+        .iter()
+        .flat_map(|(t, _)| t.path_goals.iter().chain(&t.new_goals))
+        .copied()
+        .collect();
+    let key = |g: &Goal| ir::goal_key(program, *g);
+    let goals = ir::function_goals(program, report.func)
+        .into_iter()
+        .map(|info| {
+            let is_covered = covered.contains(&info.goal);
+            let reason = if is_covered {
+                None
+            } else {
+                Some(
+                    report
+                        .uncovered
+                        .iter()
+                        .find(|(g, _)| *g == info.goal)
+                        .map(|(_, why)| uncovered_text(why))
+                        .unwrap_or_else(|| "not reached by any written test".to_string()),
+                )
+            };
+            GoalJson {
+                key: key(&info.goal),
+                file: file_path(info.span.file),
+                line: info.span.line,
+                col: info.span.col,
+                label: info.label,
+                site: info.goal.site.0,
+                target: info.target.0,
+                covered: is_covered,
+                reason,
+            }
+        })
+        .collect();
+    let tests = report
+        .tests
+        .iter()
+        .zip(tests)
+        .map(|(test, emitted)| TestJson {
+            name: emitted.name.clone(),
+            skipped: emitted.skipped.clone(),
+            inputs: inputs_json(unit, report.func, &test.inputs, &emitted.object_names),
+            expected_return: test
+                .ret
+                .as_ref()
+                .map(|v| value_json(unit, &test.inputs, &f.sig.ret, v)),
+            checks: emitted
+                .checks
+                .iter()
+                .map(|(lvalue, check)| CheckJson {
+                    lvalue: lvalue.clone(),
+                    expected: value_json(unit, &test.inputs, &check.ty, &check.expected),
+                })
+                .collect(),
+            covers: test.new_goals.iter().map(key).collect(),
+            path_goals: test.path_goals.iter().map(key).collect(),
+        })
+        .collect();
+    let findings = report
+        .findings
+        .iter()
+        .zip(reproducers)
+        .map(|(finding, number)| FindingJson {
+            kind: finding.kind.slug().to_string(),
+            location: format!(
+                "{}:{}:{}",
+                file_path(finding.span.file),
+                finding.span.line,
+                finding.span.col
+            ),
+            line: finding.span.line,
+            col: finding.span.col,
+            message: finding.message.clone(),
+            inputs: inputs_json(unit, report.func, &finding.inputs, &[]),
+            reproducer: *number,
+        })
+        .collect();
+    FunctionJson {
+        name: f.name.clone(),
+        file: file_path(f.span.file),
+        line: f.span.line,
+        goals,
+        tests,
+        findings,
+        stats: StatsJson {
+            paths: report.stats.paths,
+            solver_calls: report.stats.solver_calls,
+            elapsed_ms: u64::try_from(report.stats.elapsed.as_millis()).unwrap_or(u64::MAX),
+        },
+    }
+}
+
+fn uncovered_text(why: &Uncovered) -> String {
+    match why {
+        Uncovered::Infeasible => "infeasible".to_string(),
+        Uncovered::Budget(what) => format!("budget: {what}"),
+        Uncovered::Unsupported(what) => format!("unsupported: {what}"),
+    }
+}
+
+fn inputs_json(
+    unit: &Unit,
+    func: ir::FuncId,
+    inputs: &Inputs,
+    object_names: &[String],
+) -> InputsJson {
+    let program = unit.program;
+    let f = program.function(func);
+    let param_name = |i: usize| {
+        f.body
+            .as_ref()
+            .and_then(|b| b.locals.get(i))
+            .map(|l| l.name.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("arg{}", i + 1))
+    };
+    InputsJson {
+        args: f
+            .sig
+            .params
+            .iter()
+            .zip(&inputs.args)
+            .enumerate()
+            .map(|(i, (ty, v))| NamedValue {
+                name: param_name(i),
+                value: value_json(unit, inputs, ty, v),
+            })
+            .collect(),
+        globals: inputs
+            .globals
+            .iter()
+            .map(|(g, v)| {
+                let global = program.global(*g);
+                NamedValue {
+                    name: global.name.clone(),
+                    value: value_json(unit, inputs, &global.ty, v),
+                }
+            })
+            .collect(),
+        objects: inputs
+            .objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| ObjectJson {
+                name: o.name.clone(),
+                c_name: object_names.get(i).filter(|n| !n.is_empty()).cloned(),
+                elem_type: crate::ctype::type_name(program, &o.elem).unwrap_or_else(|e| e.0),
+                len: o.len,
+                init: o
+                    .init
+                    .iter()
+                    .map(|v| value_json(unit, inputs, &o.elem, v))
+                    .collect(),
+            })
+            .collect(),
+        stubs: inputs
+            .stubs
+            .iter()
+            .map(|s| {
+                let callee = program.function(s.func);
+                StubJson {
+                    function: callee.name.clone(),
+                    returns: s
+                        .returns
+                        .iter()
+                        .map(|v| value_json(unit, inputs, &callee.sig.ret, v))
+                        .collect(),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// A value as JSON: integers as numbers, NULL as `null`, pointers as
+/// `{"object": path, "offset": bytes}` / `{"global": name, "offset": bytes}`,
+/// functions as `{"function": name}`, structs as objects by member name,
+/// arrays as lists, unknown values as the string `"unknown"`.
+pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Json {
+    let program = unit.program;
+    match value {
+        Value::Int { ty: it, bits } => {
+            let v = it.value_of(*bits);
+            i64::try_from(v)
+                .map(Json::from)
+                .or_else(|_| u64::try_from(v).map(Json::from))
+                .unwrap_or_else(|_| Json::String(v.to_string()))
+        }
+        Value::Null => Json::Null,
+        Value::Pointer { object, offset } => {
+            let name = inputs
+                .objects
+                .get(object.0 as usize)
+                .map(|o| o.name.clone())
+                .unwrap_or_default();
+            serde_json::json!({ "object": name, "offset": offset })
+        }
+        Value::GlobalPointer { global, offset } => {
+            serde_json::json!({ "global": program.global(*global).name, "offset": offset })
+        }
+        Value::Func(f) => serde_json::json!({ "function": program.function(*f).name }),
+        Value::Struct(members) => {
+            let fields = match ty {
+                Type::Struct(id) => program.struct_def(*id).fields.clone(),
+                _ => vec![],
+            };
+            let mut map = serde_json::Map::new();
+            for (n, member) in members.iter().enumerate() {
+                let field = fields.get(n);
+                let name = field
+                    .map(|f| f.name.clone())
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| format!("#{n}"));
+                let member_ty = field.map(|f| f.ty.clone()).unwrap_or(Type::Void);
+                map.insert(name, value_json(unit, inputs, &member_ty, member));
+            }
+            Json::Object(map)
+        }
+        Value::Array(items) => {
+            let elem = match ty {
+                Type::Array(elem, _) => (**elem).clone(),
+                _ => Type::Void,
+            };
+            Json::Array(
+                items
+                    .iter()
+                    .map(|v| value_json(unit, inputs, &elem, v))
+                    .collect(),
+            )
+        }
+        Value::Unknown => Json::String("unknown".to_string()),
+    }
+}

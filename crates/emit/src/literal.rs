@@ -1,0 +1,110 @@
+//! C literals that mean exactly the intended value for every type and edge value.
+
+use ir::IntType;
+
+/// A C expression of value `bits` interpreted as `ty`, valid where a value of
+/// `ty` is expected. The most negative values are written as a subtraction
+/// because `-2147483648` is the negation of a `long`, not an `int`.
+pub fn int_literal(ty: IntType, bits: u128) -> String {
+    let value = ty.value_of(bits);
+    if ty.is_bool {
+        return if value != 0 { "1" } else { "0" }.to_string();
+    }
+    if ty.signed {
+        let (min, _) = ty.range();
+        if value == min && ty.bits >= 32 {
+            let suffix = if ty.bits > 32 { "L" } else { "" };
+            return format!("({}{suffix} - 1)", min + 1);
+        }
+        return value.to_string();
+    }
+    // Unsigned: suffix values that do not fit `int` so the literal has an
+    // unsigned type of the right width.
+    match ty.bits {
+        b if b <= 16 => value.to_string(),
+        32 if value > i128::from(i32::MAX) => format!("{value}U"),
+        32 => value.to_string(),
+        _ if value > i128::from(i32::MAX) => format!("{value}UL"),
+        _ => value.to_string(),
+    }
+}
+
+/// A character constant for printable ASCII (`'a'`, `'\''`), else the number.
+pub fn char_literal(ty: IntType, bits: u128) -> String {
+    let value = ty.value_of(bits);
+    match u8::try_from(value) {
+        Ok(b'\'') => "'\\''".to_string(),
+        Ok(b'\\') => "'\\\\'".to_string(),
+        Ok(0) => "'\\0'".to_string(),
+        Ok(c) if (0x20..0x7f).contains(&c) => format!("'{}'", c as char),
+        _ => int_literal(ty, bits),
+    }
+}
+
+/// Text inside a C string literal (without the quotes).
+pub fn escape_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            // `??x` would be a trigraph under -trigraphs; `%` is safe since
+            // strings are never used as printf formats.
+            b'?' => out.push_str("\\?"),
+            0x20..=0x7e => out.push(b as char),
+            other => out.push_str(&format!("\\{other:03o}")),
+        }
+    }
+    out
+}
+
+/// Text safe inside a C block comment (one line, no comment terminator).
+pub fn comment_text(text: &str) -> String {
+    text.replace("*/", "* /").replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_edges_are_valid_c() {
+        assert_eq!(
+            int_literal(IntType::INT, (i32::MIN as u32).into()),
+            "(-2147483647 - 1)"
+        );
+        assert_eq!(int_literal(IntType::INT, (-5i32 as u32).into()), "-5");
+        assert_eq!(int_literal(IntType::INT, i32::MAX as u128), "2147483647");
+        assert_eq!(
+            int_literal(IntType::LONG, (i64::MIN as u64).into()),
+            "(-9223372036854775807L - 1)"
+        );
+        assert_eq!(int_literal(IntType::LONG, (-1i64 as u64).into()), "-1");
+        assert_eq!(int_literal(IntType::CHAR, 0x80), "-128");
+        assert_eq!(int_literal(IntType::SHORT, 0x8000), "-32768");
+    }
+
+    #[test]
+    fn unsigned_values_get_suffixes_when_needed() {
+        assert_eq!(int_literal(IntType::UINT, u32::MAX.into()), "4294967295U");
+        assert_eq!(int_literal(IntType::UINT, 7), "7");
+        assert_eq!(
+            int_literal(IntType::ULONG, u64::MAX.into()),
+            "18446744073709551615UL"
+        );
+        assert_eq!(int_literal(IntType::UCHAR, 255), "255");
+        assert_eq!(int_literal(IntType::BOOL, 1), "1");
+    }
+
+    #[test]
+    fn characters_and_strings_escape() {
+        assert_eq!(char_literal(IntType::CHAR, b'a'.into()), "'a'");
+        assert_eq!(char_literal(IntType::CHAR, b'\''.into()), "'\\''");
+        assert_eq!(char_literal(IntType::CHAR, 0), "'\\0'");
+        assert_eq!(char_literal(IntType::CHAR, 0xff), "-1");
+        assert_eq!(escape_string("a\"b\\c?\n"), "a\\\"b\\\\c\\?\\n");
+        assert_eq!(comment_text("a */ b\nc"), "a * / b c");
+    }
+}

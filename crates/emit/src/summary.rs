@@ -1,0 +1,145 @@
+//! What `cairn gen` prints: a table per file (function, tests, branches
+//! covered/total, findings) and the findings themselves.
+
+use crate::json::TestsFile;
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EmitSummary {
+    pub source: PathBuf,
+    pub driver: PathBuf,
+    pub tests_json: PathBuf,
+    pub findings_driver: Option<PathBuf>,
+    pub functions: Vec<FunctionSummary>,
+    pub findings: Vec<FindingSummary>,
+    /// Tests, stubs or reproducers the generated C could not express.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionSummary {
+    pub name: String,
+    pub tests: usize,
+    pub branches_covered: usize,
+    pub branches_total: usize,
+    pub findings: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingSummary {
+    pub function: String,
+    pub kind: String,
+    pub location: String,
+    pub message: String,
+    pub reproducer: Option<u32>,
+}
+
+pub(crate) fn summarize(
+    file: &TestsFile,
+    source: &Path,
+    driver: PathBuf,
+    tests_json: PathBuf,
+    findings_driver: Option<PathBuf>,
+    notes: Vec<String>,
+) -> EmitSummary {
+    let functions = file
+        .functions
+        .iter()
+        .map(|f| FunctionSummary {
+            name: f.name.clone(),
+            tests: f.tests.iter().filter(|t| t.skipped.is_none()).count(),
+            branches_covered: f.goals.iter().filter(|g| g.covered).count(),
+            branches_total: f.goals.len(),
+            findings: f.findings.len(),
+        })
+        .collect();
+    let findings = file
+        .functions
+        .iter()
+        .flat_map(|f| {
+            f.findings.iter().map(|x| FindingSummary {
+                function: f.name.clone(),
+                kind: x.kind.clone(),
+                location: x.location.clone(),
+                message: x.message.clone(),
+                reproducer: x.reproducer,
+            })
+        })
+        .collect();
+    EmitSummary {
+        source: source.to_path_buf(),
+        driver,
+        tests_json,
+        findings_driver,
+        functions,
+        findings,
+        notes,
+    }
+}
+
+/// The plain-text table for a terminal.
+pub fn summary_table(summary: &EmitSummary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", summary.source.display());
+    let width = summary
+        .functions
+        .iter()
+        .map(|f| f.name.len())
+        .max()
+        .unwrap_or(0)
+        .max("function".len());
+    let _ = writeln!(
+        out,
+        "  {:<width$}  {:>5}  {:>9}  {:>8}",
+        "function", "tests", "branches", "findings"
+    );
+    let (mut tests, mut covered, mut total, mut findings) = (0, 0, 0, 0);
+    for f in &summary.functions {
+        let branches = format!("{}/{}", f.branches_covered, f.branches_total);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>5}  {:>9}  {:>8}",
+            f.name, f.tests, branches, f.findings
+        );
+        tests += f.tests;
+        covered += f.branches_covered;
+        total += f.branches_total;
+        findings += f.findings;
+    }
+    if summary.functions.len() > 1 {
+        let branches = format!("{covered}/{total}");
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>5}  {:>9}  {:>8}",
+            "total", tests, branches, findings
+        );
+    }
+    for finding in &summary.findings {
+        let run = match (&summary.findings_driver, finding.reproducer) {
+            (Some(path), Some(k)) => format!(" (reproducer {k} in {})", path.display()),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "  {}: {} in {}: {}{run}",
+            finding.location, finding.kind, finding.function, finding.message
+        );
+    }
+    for note in &summary.notes {
+        let _ = writeln!(out, "  note: {note}");
+    }
+    let _ = writeln!(
+        out,
+        "  wrote {} and {}",
+        summary.driver.display(),
+        summary.tests_json.display()
+    );
+    out
+}
+
+/// The summary as one JSON document (for `--json`).
+pub fn summary_json(summary: &EmitSummary) -> String {
+    serde_json::to_string(summary).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}

@@ -1,0 +1,222 @@
+//! The parts of a generated file between the `#include` of the source and the
+//! tests: library headers, definitions of extern globals, stubs for bodiless
+//! functions, the saved copy of the globals and the reporting helpers.
+
+use crate::literal::comment_text;
+use crate::unit::{StubPlan, Unit};
+use crate::CodeWriter;
+use ir::Type;
+
+/// The driver-side names of one stub's script.
+pub struct StubNames {
+    pub script: String,
+    pub length: String,
+    pub calls: String,
+    pub past_end: String,
+    pub implementation: String,
+}
+
+impl StubNames {
+    pub fn new(function: &str) -> Self {
+        StubNames {
+            script: format!("cairn_{function}_script"),
+            length: format!("cairn_{function}_script_len"),
+            calls: format!("cairn_{function}_calls"),
+            past_end: format!("cairn_{function}_past_end"),
+            implementation: format!("cairn_stub_{function}"),
+        }
+    }
+}
+
+/// The `#include` of the source, renaming its `main` when it has one.
+pub fn include_source(out: &mut CodeWriter, unit: &Unit, include_path: &str) {
+    if unit.renames_main {
+        out.line(&format!("#define main {}", crate::unit::RENAMED_MAIN));
+    }
+    out.line(&format!("#include \"{include_path}\""));
+    if unit.renames_main {
+        out.line("#undef main");
+    }
+    out.blank();
+    out.line("#include <stdio.h>");
+    out.line("#include <stdlib.h>");
+    out.line("#include <string.h>");
+    out.blank();
+}
+
+/// Definitions of the extern globals the source uses but does not define.
+pub fn extern_definitions<'i>(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    inputs: impl Iterator<Item = &'i engine::testcase::Inputs> + Clone,
+) -> Result<(), String> {
+    let externs = unit.extern_definitions();
+    if externs.is_empty() {
+        return Ok(());
+    }
+    out.line("/* Declared extern in the source and defined nowhere: the tests set them. */");
+    for g in externs {
+        let global = unit.program.global(g);
+        let Some(name) = unit.global_name(g) else {
+            continue;
+        };
+        let declaration = match &global.ty {
+            Type::Array(elem, None) => {
+                let len = unit.extern_array_len(g, inputs.clone());
+                unit.spell(&Type::Array(elem.clone(), Some(len)), name)?
+            }
+            _ => format!("__typeof__({name}) {name}"),
+        };
+        out.line(&format!("{declaration};"));
+    }
+    out.blank();
+    Ok(())
+}
+
+/// One stub per plan: a script array the tests fill, a call counter, and the
+/// function itself, spelled through `__typeof__` so that the definition
+/// matches the source's declaration exactly (the IR keeps no qualifiers).
+pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<(), String> {
+    for plan in plans {
+        let f = unit.program.function(plan.func);
+        let names = StubNames::new(&f.name);
+        let returns_value = f.sig.ret != Type::Void;
+        out.line(&format!(
+            "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
+            comment_text(&f.name)
+        ));
+        if returns_value {
+            out.line(&format!(
+                "static {};",
+                unit.spell(&f.sig.ret, &format!("{}[{}]", names.script, plan.capacity))?
+            ));
+            out.line(&format!(
+                "static {};",
+                unit.spell(&f.sig.ret, &names.past_end)?
+            ));
+        }
+        out.line(&format!("static int {};", names.length));
+        out.line(&format!("static int {};", names.calls));
+        out.blank();
+        let mut params: Vec<String> = Vec::new();
+        for (i, ty) in f.sig.params.iter().enumerate() {
+            params.push(unit.spell(ty, &format!("arg{}", i + 1))?);
+        }
+        if f.sig.variadic {
+            params.push("...".to_string());
+        }
+        if params.is_empty() {
+            params.push("void".to_string());
+        }
+        let header = unit.spell(
+            &f.sig.ret,
+            &format!("{}({})", names.implementation, params.join(", ")),
+        )?;
+        out.line(&format!("static {header}"));
+        out.open("{");
+        for i in 0..f.sig.params.len() {
+            out.line(&format!("(void)arg{};", i + 1));
+        }
+        if returns_value {
+            out.line(&format!("if ({} >= {})", names.calls, names.length));
+            out.open("{");
+            out.line(&format!("{}++;", names.calls));
+            out.line(&format!(
+                "return {}; /* called more often than scripted */",
+                names.past_end
+            ));
+            out.close("}");
+            out.line(&format!("return {}[{}++];", names.script, names.calls));
+        } else {
+            out.line(&format!("{}++;", names.calls));
+        }
+        out.close("}");
+        out.line(&format!(
+            "__typeof__({0}) {0} __attribute__((alias(\"{1}\")));",
+            f.name, names.implementation
+        ));
+        out.blank();
+    }
+    Ok(())
+}
+
+/// `cairn_save_globals()` (called once at start) and `cairn_reset()` (before
+/// each test: globals back to their initial values, stub scripts emptied).
+pub fn save_and_reset(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) {
+    let globals = unit.restorable_globals();
+    let names: Vec<&str> = globals
+        .iter()
+        .filter_map(|g| unit.global_name(*g))
+        .collect();
+    if !names.is_empty() {
+        out.line("/* Initial values of the source's globals, restored before each test. */");
+        for name in &names {
+            out.line(&format!("static __typeof__({name}) cairn_saved_{name};"));
+        }
+        out.blank();
+    }
+    out.line("static void cairn_save_globals(void)");
+    out.open("{");
+    for name in &names {
+        out.line(&format!(
+            "memcpy(&cairn_saved_{name}, &{name}, sizeof {name});"
+        ));
+    }
+    out.close("}");
+    out.blank();
+    out.line("static void cairn_reset(void)");
+    out.open("{");
+    for name in &names {
+        out.line(&format!(
+            "memcpy(&{name}, &cairn_saved_{name}, sizeof {name});"
+        ));
+    }
+    for plan in plans {
+        let stub = StubNames::new(&unit.program.function(plan.func).name);
+        out.line(&format!("{} = 0;", stub.length));
+        out.line(&format!("{} = 0;", stub.calls));
+    }
+    out.close("}");
+    out.blank();
+}
+
+/// Helpers that print one `FAIL` line and return 1 when a check fails.
+pub fn reporting_helpers(out: &mut CodeWriter) {
+    out.text(REPORTING_HELPERS);
+    out.blank();
+}
+
+const REPORTING_HELPERS: &str = r#"/* Each check prints one FAIL line and returns 1 when the value differs. */
+static int cairn_expect_signed(const char *test, const char *what, long long actual, long long expected)
+{
+    if (actual == expected)
+        return 0;
+    printf("FAIL %s: %s %lld, expected %lld\n", test, what, actual, expected);
+    return 1;
+}
+
+static int cairn_expect_unsigned(const char *test, const char *what, unsigned long long actual,
+                                 unsigned long long expected)
+{
+    if (actual == expected)
+        return 0;
+    printf("FAIL %s: %s %llu, expected %llu\n", test, what, actual, expected);
+    return 1;
+}
+
+static int cairn_expect_pointer(const char *test, const char *what, const void *actual, const void *expected,
+                                const char *expected_text)
+{
+    if (actual == expected)
+        return 0;
+    printf("FAIL %s: %s %p, expected %s (%p)\n", test, what, actual, expected_text, expected);
+    return 1;
+}
+
+static int cairn_expect_function(const char *test, const char *what, int same, const char *expected_text)
+{
+    if (same)
+        return 0;
+    printf("FAIL %s: %s another function, expected %s\n", test, what, expected_text);
+    return 1;
+}"#;

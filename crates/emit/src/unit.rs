@@ -1,0 +1,237 @@
+//! Facts about the translation unit under test that every generated file needs:
+//! which names are taken, how to spell a function or global from outside it,
+//! and which bodiless functions and extern globals the driver must define.
+
+use crate::ctype::{self, is_identifier};
+use engine::testcase::{Inputs, Value};
+use ir::{
+    Callee, Expr, ExprKind, FuncId, GlobalId, Place, PlaceBase, Program, Proj, StmtKind,
+    Terminator, Type,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Name the source's own `main` gets inside a driver (`#define main ...`).
+pub const RENAMED_MAIN: &str = "cairn_original_main";
+
+/// Library functions the generated files call themselves; a stub with one of
+/// these names would replace them for the driver too.
+const DRIVER_LIBRARY: &[&str] = &["printf", "fflush", "memcpy", "strtol", "fprintf", "puts"];
+
+pub struct Unit<'a> {
+    pub program: &'a Program,
+    /// The source defines `main`, which the drivers rename.
+    pub renames_main: bool,
+}
+
+/// A bodiless function some test scripts, and the longest script it needs.
+#[derive(Clone, Debug)]
+pub struct StubPlan {
+    pub func: FuncId,
+    pub capacity: usize,
+}
+
+impl<'a> Unit<'a> {
+    pub fn new(program: &'a Program) -> Self {
+        let renames_main = program
+            .function_by_name("main")
+            .is_some_and(|f| program.function(f).body.is_some());
+        Unit {
+            program,
+            renames_main,
+        }
+    }
+
+    /// Every file-scope identifier of the source: generated locals must not shadow them.
+    pub fn reserved_names(&self) -> Vec<String> {
+        let p = self.program;
+        let mut names: Vec<String> = p.functions.iter().map(|f| f.name.clone()).collect();
+        names.extend(p.globals.iter().map(|g| g.name.clone()));
+        names.extend(p.structs.iter().filter_map(|s| s.typedef_name.clone()));
+        names.push(RENAMED_MAIN.to_string());
+        names
+    }
+
+    /// How the drivers call this function.
+    pub fn function_name(&self, f: FuncId) -> &str {
+        let name = self.program.function(f).name.as_str();
+        if self.renames_main && name == "main" {
+            RENAMED_MAIN
+        } else {
+            name
+        }
+    }
+
+    /// How the drivers name this global, or `None` for a function's `static`
+    /// local, which code outside the function cannot reach.
+    pub fn global_name(&self, g: GlobalId) -> Option<&str> {
+        let name = self.program.global(g).name.as_str();
+        is_identifier(name).then_some(name)
+    }
+
+    /// Globals the driver saves at start and restores before each test: every
+    /// reachable non-const global of complete type the program defines (or the
+    /// driver defines for it, see [`Unit::extern_definitions`]).
+    pub fn restorable_globals(&self) -> Vec<GlobalId> {
+        let defined_here = self.extern_definitions();
+        (0..self.program.globals.len() as u32)
+            .map(GlobalId)
+            .filter(|g| {
+                let global = self.program.global(*g);
+                !global.is_const
+                    && self.global_name(*g).is_some()
+                    && !matches!(global.ty, Type::Array(_, None) | Type::Function(_))
+                    && (!global.is_extern || defined_here.contains(g))
+            })
+            .collect()
+    }
+
+    /// Extern globals the code uses but nothing defines, outside system
+    /// headers: their values are test inputs, so the driver defines them.
+    pub fn extern_definitions(&self) -> BTreeSet<GlobalId> {
+        let used = used_globals(self.program);
+        used.into_iter()
+            .filter(|g| {
+                let global = self.program.global(*g);
+                global.is_extern
+                    && self.global_name(*g).is_some()
+                    && !is_system_file(self.program.file_name(global.span))
+            })
+            .collect()
+    }
+
+    /// The stubs a set of inputs needs, with the longest script of each.
+    /// Functions the drivers themselves call are left out (and reported).
+    pub fn stub_plans<'i>(
+        &self,
+        inputs: impl Iterator<Item = &'i Inputs>,
+    ) -> (Vec<StubPlan>, Vec<String>) {
+        let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
+        for input in inputs {
+            for stub in &input.stubs {
+                let entry = capacity.entry(stub.func).or_default();
+                *entry = (*entry).max(stub.returns.len());
+            }
+        }
+        let mut notes = Vec::new();
+        let plans = capacity
+            .into_iter()
+            .filter(|(func, _)| {
+                let f = self.program.function(*func);
+                let usable = f.body.is_none() && !DRIVER_LIBRARY.contains(&f.name.as_str());
+                if !usable {
+                    notes.push(format!(
+                        "no stub for `{}`: {}",
+                        f.name,
+                        if f.body.is_some() {
+                            "it has a body"
+                        } else {
+                            "the driver itself calls it"
+                        }
+                    ));
+                }
+                usable
+            })
+            .map(|(func, capacity)| StubPlan {
+                func,
+                capacity: capacity.max(1),
+            })
+            .collect();
+        (plans, notes)
+    }
+
+    /// Length to give an extern array declared without one: the longest value a test assigns.
+    pub fn extern_array_len<'i>(
+        &self,
+        g: GlobalId,
+        inputs: impl Iterator<Item = &'i Inputs>,
+    ) -> u64 {
+        inputs
+            .flat_map(|i| i.globals.iter())
+            .filter(|(id, _)| *id == g)
+            .map(|(_, v)| match v {
+                Value::Array(items) => items.len() as u64,
+                _ => 1,
+            })
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    }
+
+    pub fn spell(&self, ty: &Type, name: &str) -> Result<String, String> {
+        ctype::declare(self.program, ty, name).map_err(|e| e.to_string())
+    }
+}
+
+fn is_system_file(name: &str) -> bool {
+    name.starts_with("/usr/") || name.starts_with('<')
+}
+
+/// Globals any function body or initializer refers to.
+fn used_globals(program: &Program) -> BTreeSet<GlobalId> {
+    let mut used = BTreeSet::new();
+    for global in &program.globals {
+        if let Some(ir::Init::Fields(items)) = &global.init {
+            for item in items {
+                if let ir::ConstValue::GlobalAddr(g, _) = item.value {
+                    used.insert(g);
+                }
+            }
+        }
+    }
+    for body in program.functions.iter().filter_map(|f| f.body.as_ref()) {
+        for block in &body.blocks {
+            for stmt in &block.stmts {
+                match &stmt.kind {
+                    StmtKind::Assign(place, expr) => {
+                        place_globals(place, &mut used);
+                        expr_globals(expr, &mut used);
+                    }
+                    StmtKind::Call { dest, callee, args } => {
+                        if let Some(place) = dest {
+                            place_globals(place, &mut used);
+                        }
+                        if let Callee::Indirect(e) = callee {
+                            expr_globals(e, &mut used);
+                        }
+                        args.iter().for_each(|a| expr_globals(a, &mut used));
+                    }
+                }
+            }
+            match &block.term {
+                Terminator::Branch { cond: e, .. } | Terminator::Switch { value: e, .. } => {
+                    expr_globals(e, &mut used)
+                }
+                Terminator::Return(Some(e)) => expr_globals(e, &mut used),
+                _ => {}
+            }
+        }
+    }
+    used
+}
+
+fn place_globals(place: &Place, used: &mut BTreeSet<GlobalId>) {
+    match &place.base {
+        PlaceBase::Global(g) => {
+            used.insert(*g);
+        }
+        PlaceBase::Deref(e) => expr_globals(e, used),
+        PlaceBase::Local(_) => {}
+    }
+    for proj in &place.proj {
+        if let Proj::Index { index, .. } = proj {
+            expr_globals(index, used);
+        }
+    }
+}
+
+fn expr_globals(expr: &Expr, used: &mut BTreeSet<GlobalId>) {
+    match &expr.kind {
+        ExprKind::Load(place) | ExprKind::AddrOf(place) => place_globals(place, used),
+        ExprKind::Unary(_, e) | ExprKind::Cast(e) => expr_globals(e, used),
+        ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
+            expr_globals(a, used);
+            expr_globals(b, used);
+        }
+        ExprKind::Int(_) | ExprKind::Null | ExprKind::FuncAddr(_) | ExprKind::Str(_) => {}
+    }
+}
