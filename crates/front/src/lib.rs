@@ -91,13 +91,15 @@ pub struct Diagnostic {
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Unsupported => "unsupported",
+            Severity::Error => "error: ",
+            Severity::Warning => "warning: ",
+            // The message already reads `unsupported: <construct>`.
+            Severity::Unsupported if self.message.starts_with("unsupported:") => "",
+            Severity::Unsupported => "unsupported: ",
         };
         write!(
             f,
-            "{}:{}:{}: {sev}: {}",
+            "{}:{}:{}: {sev}{}",
             self.file, self.line, self.col, self.message
         )
     }

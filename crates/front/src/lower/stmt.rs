@@ -109,7 +109,7 @@ impl<'a> Lowerer<'a> {
             Some(StorageClassSpecifier::Extern) => {
                 let index = match self.scopes.first().and_then(|s| s.names.get(&name)) {
                     Some(Symbol::Global(i)) => *i,
-                    _ => self.new_global(&name, declared.ty, specs, true, declared.name_offset),
+                    _ => self.new_global(&name, &declared, specs, true),
                 };
                 self.bind(&name, Symbol::Global(index));
                 Ok(())
@@ -124,18 +124,18 @@ impl<'a> Lowerer<'a> {
     fn new_global(
         &mut self,
         name: &str,
-        ty: Type,
+        declared: &Declared,
         specs: &Specs<'_>,
         is_extern: bool,
-        at: usize,
     ) -> usize {
+        let at = declared.name_offset;
         let global = Global {
             name: name.to_string(),
-            ty,
+            ty: declared.ty.clone(),
             init: None,
             is_static: specs.storage == Some(StorageClassSpecifier::Static),
             is_extern,
-            is_const: specs.is_const,
+            is_const: declared.is_const_object(specs.is_const),
             span: self.span(at),
         };
         self.globals.push(GlobalDecl {
@@ -172,13 +172,7 @@ impl<'a> Lowerer<'a> {
                 i
             }
             _ => {
-                let i = self.new_global(
-                    &name,
-                    declared.ty.clone(),
-                    specs,
-                    is_extern,
-                    declared.name_offset,
-                );
+                let i = self.new_global(&name, &declared, specs, is_extern);
                 self.bind(&name, Symbol::Global(i));
                 i
             }
@@ -214,13 +208,7 @@ impl<'a> Lowerer<'a> {
             .map(|f| f.name.clone())
             .unwrap_or_default();
         let qualified = format!("{function}.{name}");
-        let index = self.new_global(
-            &qualified,
-            declared.ty.clone(),
-            specs,
-            false,
-            declared.name_offset,
-        );
+        let index = self.new_global(&qualified, &declared, specs, false);
         self.global_id(index);
         self.bind(&name, Symbol::Global(index));
         let (ty, init) = match initializer {
@@ -383,7 +371,9 @@ impl<'a> Lowerer<'a> {
             }
             (Err(diag), _) => {
                 self.excluded.push((name, diag.clone()));
-                self.diagnostics.push(diag);
+                if !self.diagnostics.contains(&diag) {
+                    self.diagnostics.push(diag);
+                }
             }
             (Ok(()), None) => {}
         }

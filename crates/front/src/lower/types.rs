@@ -80,6 +80,24 @@ pub(super) struct Declared {
     /// Parameter names (or `None`) and types of the outermost function declarator.
     pub params: Vec<(Option<String>, Type, usize)>,
     pub unprototyped: bool,
+    /// For a pointer type: whether the outermost pointer is `* const`.
+    pub const_pointer: bool,
+}
+
+impl Declared {
+    /// Whether the declared object itself is `const` (not what it points to).
+    pub fn is_const_object(&self, specifiers_const: bool) -> bool {
+        fn innermost(ty: &Type) -> &Type {
+            match ty {
+                Type::Array(elem, _) => innermost(elem),
+                other => other,
+            }
+        }
+        match innermost(&self.ty) {
+            Type::Pointer(_) => self.const_pointer,
+            _ => specifiers_const,
+        }
+    }
 }
 
 impl<'a> Lowerer<'a> {
@@ -339,8 +357,14 @@ impl<'a> Lowerer<'a> {
             .derived
             .iter()
             .partition(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
-        for _ in &pointers {
+        let mut const_pointer = false;
+        for p in &pointers {
             ty = Type::ptr(ty);
+            if let DerivedDeclarator::Pointer(quals) = &p.node {
+                const_pointer = quals.iter().any(|q| {
+                    matches!(&q.node, PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Const)
+                });
+            }
         }
         // Postfix declarators bind tighter: the last one is nearest the base type.
         for (i, x) in postfix.iter().enumerate().rev() {
@@ -380,6 +404,7 @@ impl<'a> Lowerer<'a> {
                 ty,
                 params,
                 unprototyped,
+                const_pointer,
             }),
             DeclaratorKind::Identifier(id) => Ok(Declared {
                 name: Some(id.node.name.clone()),
@@ -387,6 +412,7 @@ impl<'a> Lowerer<'a> {
                 ty,
                 params,
                 unprototyped,
+                const_pointer,
             }),
             DeclaratorKind::Declarator(inner) => {
                 let mut declared = self.declarator(ty, inner)?;
@@ -442,6 +468,7 @@ impl<'a> Lowerer<'a> {
                         ty: base,
                         params: vec![],
                         unprototyped: false,
+                        const_pointer: false,
                     },
                 };
                 let ty = match declared.ty {
