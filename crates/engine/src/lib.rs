@@ -54,6 +54,9 @@ impl Default for EngineConfig {
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.
+///
+/// Each function is explored on its own thread, hence with a fresh Z3
+/// context: its tests do not depend on which functions ran before it.
 pub fn generate(
     program: &ir::Program,
     funcs: &[ir::FuncId],
@@ -61,6 +64,32 @@ pub fn generate(
 ) -> Vec<testcase::FunctionReport> {
     funcs
         .iter()
-        .map(|f| search::explore(program, *f, config))
+        .map(|f| explore_isolated(program, *f, config))
         .collect()
+}
+
+/// Stack for one exploration: expression evaluation recurses on nesting depth.
+const EXPLORER_STACK: usize = 64 << 20;
+
+fn explore_isolated(
+    program: &ir::Program,
+    func: ir::FuncId,
+    config: &EngineConfig,
+) -> testcase::FunctionReport {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("cairn-engine".into())
+            .stack_size(EXPLORER_STACK)
+            .spawn_scoped(scope, || search::explore(program, func, config))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(report)) => report,
+        Ok(Err(_)) => search::failed(program, func, "internal error in the engine"),
+        Err(e) => search::failed(
+            program,
+            func,
+            &format!("cannot start the engine thread: {e}"),
+        ),
+    }
 }

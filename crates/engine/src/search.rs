@@ -127,12 +127,15 @@ struct Search<'p, 'c> {
     seq: u64,
     tests: Vec<TestCase>,
     paths: u64,
+    /// A function without conditions still gets one test (of its only path).
+    wants_entry_test: bool,
 }
 
 impl Search<'_, '_> {
     /// Priority of a state, `None` when it can no longer cover anything.
     fn key(&self, st: &State) -> Option<(u32, u32, u64)> {
-        let carries_new = st.trace.iter().any(|g| self.uncovered.contains(g));
+        let carries_new =
+            self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
         let nearest = st
             .frames
             .iter()
@@ -208,7 +211,7 @@ impl Search<'_, '_> {
                 .filter(|g| self.uncovered.contains(g))
                 .copied(),
         );
-        if new_goals.is_empty() {
+        if new_goals.is_empty() && !self.wants_entry_test {
             return;
         }
         let Some(model) = machine.solver.model(&st.path, None) else {
@@ -219,6 +222,7 @@ impl Search<'_, '_> {
         for g in &new_goals {
             self.uncovered.remove(g);
         }
+        self.wants_entry_test = false;
         let path_goals = dedup(st.trace.iter().copied());
         self.tests.push(TestCase {
             func: self.func,
@@ -266,6 +270,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         seq: 0,
         tests: Vec::new(),
         paths: 0,
+        wants_entry_test: goals.is_empty(),
     };
     let mut machine = Machine::new(program, config, PathSolver::new(deadline), func);
     let mut budget_hit: Option<&'static str> = None;
@@ -280,7 +285,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         }
         Err(_) => {}
     }
-    while !search.uncovered.is_empty() {
+    while !search.uncovered.is_empty() || search.wants_entry_test {
         if Instant::now() >= deadline {
             budget_hit = Some("max_time");
             break;
@@ -343,4 +348,24 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     report.tests = search.tests;
     report.findings = machine.findings;
     report
+}
+
+/// The report of a function whose exploration could not run at all.
+pub fn failed(program: &Program, func: FuncId, why: &str) -> FunctionReport {
+    let goals: Vec<Goal> = ir::function_goals(program, func)
+        .into_iter()
+        .map(|g| g.goal)
+        .collect();
+    let uncovered = goals
+        .iter()
+        .map(|g| (*g, Uncovered::Unsupported(why.to_string())))
+        .collect();
+    FunctionReport {
+        func,
+        tests: Vec::new(),
+        findings: Vec::new(),
+        goals,
+        uncovered,
+        stats: Stats::default(),
+    }
 }

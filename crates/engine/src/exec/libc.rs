@@ -4,7 +4,6 @@
 use super::Machine;
 use crate::memory;
 use crate::state::State;
-use crate::testcase::FindingKind;
 use crate::value::{
     bv_u, cells_to_int, resize, unsupported, Cell, Exec, PtrVal, Stop, SymVal, Target,
 };
@@ -197,9 +196,9 @@ impl Machine<'_> {
             st.object_mut(*p).indexed = true;
         }
         faults.push(Bool::and(&alive));
-        self.check_fault(
+        self.bounds_fault(
             st,
-            FindingKind::OutOfBounds,
+            &objects,
             &Bool::or(&faults),
             "scan past the end of an object",
         )?;
@@ -233,14 +232,11 @@ impl Machine<'_> {
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
             let inside = memory::in_bounds(self.program, st.object(d), &dst.offset, count);
-            self.check_fault(
-                st,
-                FindingKind::OutOfBounds,
-                &inside.not(),
-                "write past the end of an object",
-            )?;
+            self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
             return memory::write(st.object_mut(d), &dst.offset, &cells);
         }
+        let mut involved = vec![d];
+        involved.extend(s.as_ref().map(|(obj, _)| *obj));
         // Symbolic length: every byte the copy may reach is guarded by `k < n`.
         let cap = st.object(d).capacity();
         let mut faults = Vec::new();
@@ -269,9 +265,9 @@ impl Machine<'_> {
             )?;
         }
         faults.push(bv_u(u128::from(cap), 64).bvult(n));
-        self.check_fault(
+        self.bounds_fault(
             st,
-            FindingKind::OutOfBounds,
+            &involved,
             &Bool::or(&faults),
             "copy past the end of an object",
         )
@@ -279,12 +275,7 @@ impl Machine<'_> {
 
     fn read_checked(&mut self, st: &mut State, obj: u32, off: &BV, n: u64) -> Exec<Vec<Cell>> {
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
-        self.check_fault(
-            st,
-            FindingKind::OutOfBounds,
-            &inside.not(),
-            "read past the end of an object",
-        )?;
+        self.bounds_fault(st, &[obj], &inside.not(), "read past the end of an object")?;
         memory::read(st.object(obj), off, n)
     }
 

@@ -150,12 +150,26 @@ impl Machine<'_> {
         if beyond_first && !st.object(obj).indexed {
             st.object_mut(obj).indexed = true;
         }
-        self.check_fault(
-            st,
-            FindingKind::OutOfBounds,
-            &inside.not(),
-            "access outside its object",
-        )
+        self.bounds_fault(st, &[obj], &inside.not(), "access outside its object")
+    }
+
+    /// Handles a possible access outside `objects`. The test chooses the length
+    /// of input arrays, so when only inputs are involved a path that reads
+    /// further asks for longer arrays instead of reporting a fault.
+    pub fn bounds_fault(
+        &mut self,
+        st: &mut State,
+        objects: &[ObjIdx],
+        fault: &Bool,
+        message: &str,
+    ) -> Exec<()> {
+        if objects
+            .iter()
+            .all(|o| matches!(st.object(*o).kind, ObjKind::Input { .. }))
+        {
+            return self.assume(st, &fault.not());
+        }
+        self.check_fault(st, FindingKind::OutOfBounds, fault, message)
     }
 
     pub fn load(&mut self, st: &mut State, loc: &Loc) -> Exec<SymVal> {

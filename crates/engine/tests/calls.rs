@@ -1,0 +1,193 @@
+mod common;
+
+use common::*;
+use engine::testcase::{Uncovered, Value};
+
+#[test]
+fn function_pointer_parameter_gets_a_matching_function() {
+    let src = r#"
+int twice(int x) { return 2 * x; }
+int negate(int x) { return -x; }
+long other(long x) { return x; }
+int apply(int (*f)(int), int v) {
+    int r = f(v);
+    if (r == 10) return 1;
+    return 0;
+}
+"#;
+    let (program, report) = run(src, "apply");
+    assert_all_covered(&report);
+    let twice = program.function_by_name("twice").expect("twice");
+    let negate = program.function_by_name("negate").expect("negate");
+    for t in &report.tests {
+        let Value::Func(f) = t.inputs.args[0] else {
+            panic!("function argument: {:?}", t.inputs.args[0])
+        };
+        assert!(
+            f == twice || f == negate,
+            "only functions of type int(int) qualify"
+        );
+        let v = arg(t, 1) as i32;
+        let r = if f == twice {
+            v.wrapping_mul(2)
+        } else {
+            v.wrapping_neg()
+        };
+        assert_eq!(ret(t), i128::from(r == 10));
+    }
+}
+
+#[test]
+fn bodiless_functions_are_stubbed_in_call_order() {
+    let src = r#"
+int sensor(void);
+int read_twice(void) {
+    int a = sensor();
+    int b = sensor();
+    if (a > b) return 1;
+    return a - b == 0 ? 2 : 3;
+}
+"#;
+    let (program, report) = run(src, "read_twice");
+    assert_all_covered(&report);
+    let sensor = program.function_by_name("sensor").expect("sensor");
+    for t in &report.tests {
+        assert_eq!(t.inputs.stubs.len(), 1);
+        let stub = &t.inputs.stubs[0];
+        assert_eq!(stub.func, sensor);
+        let (a, b) = (int(&stub.returns[0]), int(&stub.returns[1]));
+        let expected = if a > b {
+            1
+        } else if a - b == 0 {
+            2
+        } else {
+            3
+        };
+        assert_eq!(ret(t), expected);
+    }
+}
+
+#[test]
+fn nested_loop_branch_needing_an_iteration_count_is_reached() {
+    let src = r#"
+int grid(int rows, int cols) {
+    int hits = 0;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            if (i == 2 && j == 3) hits++;
+    return hits;
+}
+"#;
+    let (_, report) = run(src, "grid");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let (rows, cols) = (arg(t, 0), arg(t, 1));
+        assert_eq!(ret(t), i128::from(rows > 2 && cols > 3));
+    }
+}
+
+#[test]
+fn recursion_is_bounded_and_callees_run() {
+    let src = r#"
+int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+int check(int n) {
+    if (n > 5) return -1;
+    if (fact(n) == 24) return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "check");
+    assert_all_covered(&report);
+    assert!(report.tests.iter().any(|t| arg(t, 0) == 4 && ret(t) == 1));
+}
+
+#[test]
+fn library_models_are_exact() {
+    let src = r#"
+typedef unsigned long size_t;
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int isdigit(int c);
+int abs(int x);
+int classify(const char *s, int x) {
+    if (strcmp(s, "go") == 0) return 1;
+    if (strlen(s) == 3 && isdigit(s[1])) return 2;
+    if (abs(x) == 7) return 3;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "classify");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let Value::Pointer { object, .. } = t.inputs.args[0] else {
+            panic!("string argument")
+        };
+        let bytes: Vec<u8> = t.inputs.objects[object.0 as usize]
+            .init
+            .iter()
+            .map(|v| int(v) as u8)
+            .collect();
+        let s: Vec<u8> = bytes.iter().copied().take_while(|b| *b != 0).collect();
+        let x = arg(t, 1) as i32;
+        let expected = if s == b"go" {
+            1
+        } else if s.len() == 3 && s[1].is_ascii_digit() {
+            2
+        } else if x.wrapping_abs() == 7 {
+            3
+        } else {
+            0
+        };
+        assert_eq!(ret(t), expected, "s = {s:?}");
+    }
+}
+
+#[test]
+fn unsupported_constructs_are_reported_not_panicking() {
+    let src = r#"
+int odd_address(int *p) {
+    long a = (long)p;
+    if (a & 1) return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "odd_address");
+    let (goal, why) = &report.uncovered[0];
+    assert_eq!(goal.arm, ir::Arm::True);
+    assert!(
+        matches!(why, Uncovered::Unsupported(w) if w.contains("pointer converted")),
+        "{why:?}"
+    );
+    assert_eq!(
+        report.tests.len(),
+        1,
+        "the NULL pointer path still gets a test"
+    );
+}
+
+#[test]
+fn infeasible_goal_is_explained() {
+    let src = r#"
+int never(unsigned char c) {
+    if (c > 300) return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "never");
+    assert_eq!(report.tests.len(), 1);
+    assert_eq!(report.uncovered.len(), 1);
+    assert_eq!(report.uncovered[0].1, Uncovered::Infeasible);
+}
+
+#[test]
+fn same_input_gives_same_tests() {
+    let src = r#"
+int f(int a, int b) {
+    if (a * 3 == b + 1) { if (b & 4) return 1; return 2; }
+    return a > b;
+}
+"#;
+    let first = run(src, "f").1;
+    let second = run(src, "f").1;
+    assert_eq!(first.tests, second.tests);
+}

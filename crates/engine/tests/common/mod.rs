@@ -1,0 +1,62 @@
+//! Helpers for engine tests over small C sources (no `#include`: the text is
+//! compiled without the preprocessor).
+
+#![allow(dead_code)]
+
+use engine::testcase::{FunctionReport, TestCase, Value};
+use engine::EngineConfig;
+use ir::Program;
+
+pub fn compile(src: &str) -> Program {
+    let out = front::compile_preprocessed(src.to_string(), "test.c").expect("test source compiles");
+    assert!(
+        out.excluded.is_empty(),
+        "excluded functions: {:?}",
+        out.excluded
+    );
+    out.program
+}
+
+pub fn config() -> EngineConfig {
+    EngineConfig {
+        max_time: std::time::Duration::from_secs(20),
+        ..EngineConfig::default()
+    }
+}
+
+/// Compiles `src` and runs the engine on `func`.
+pub fn run_with(src: &str, func: &str, config: &EngineConfig) -> (Program, FunctionReport) {
+    let program = compile(src);
+    let id = program.function_by_name(func).expect("function exists");
+    let mut reports = engine::generate(&program, &[id], config);
+    let report = reports.pop().expect("one report");
+    (program, report)
+}
+
+pub fn run(src: &str, func: &str) -> (Program, FunctionReport) {
+    run_with(src, func, &config())
+}
+
+/// The signed value of an integer.
+pub fn int(v: &Value) -> i128 {
+    match v {
+        Value::Int { ty, bits } => ty.value_of(*bits),
+        other => panic!("not an integer: {other:?}"),
+    }
+}
+
+pub fn arg(t: &TestCase, i: usize) -> i128 {
+    int(&t.inputs.args[i])
+}
+
+pub fn ret(t: &TestCase) -> i128 {
+    int(t.ret.as_ref().expect("a return value"))
+}
+
+pub fn assert_all_covered(report: &FunctionReport) {
+    assert!(
+        report.uncovered.is_empty(),
+        "uncovered: {:?}",
+        report.uncovered
+    );
+}

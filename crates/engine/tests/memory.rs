@@ -1,0 +1,250 @@
+mod common;
+
+use common::*;
+use engine::testcase::{InputObject, Root, Step, TestCase, Value};
+
+fn object<'t>(t: &'t TestCase, arg: usize) -> &'t InputObject {
+    match &t.inputs.args[arg] {
+        Value::Pointer { object, offset: 0 } => &t.inputs.objects[object.0 as usize],
+        other => panic!("argument {arg} is not a pointer to an input object: {other:?}"),
+    }
+}
+
+fn ints(o: &InputObject) -> Vec<i128> {
+    o.init.iter().map(int).collect()
+}
+
+const SEARCH: &str = r#"
+typedef unsigned long size_t;
+int find(const int *a, size_t n, int key) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] == key) return (int)mid;
+        if (a[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+"#;
+
+fn find(a: &[i128], n: usize, key: i128) -> i128 {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if a[mid] == key {
+            return mid as i128;
+        }
+        if a[mid] < key {
+            lo = mid + 1
+        } else {
+            hi = mid
+        }
+    }
+    -1
+}
+
+#[test]
+fn binary_search_gets_arrays_of_chosen_lengths() {
+    let (_, report) = run(SEARCH, "find");
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    for t in &report.tests {
+        let n = arg(t, 1) as usize;
+        if n == 0 {
+            assert_eq!(ret(t), -1);
+            continue;
+        }
+        let a = object(t, 0);
+        assert!(a.len as usize >= n, "array of {} for n = {n}", a.len);
+        assert_eq!(a.name, "a");
+        assert_eq!(ret(t), find(&ints(a), n, arg(t, 2)));
+    }
+}
+
+#[test]
+fn string_scan_gets_nul_terminated_strings() {
+    let src = r#"
+int count_digits(const char *s) {
+    int n = 0;
+    while (*s) {
+        if (*s >= '0' && *s <= '9') n++;
+        s++;
+    }
+    return n;
+}
+"#;
+    let (_, report) = run(src, "count_digits");
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    for t in &report.tests {
+        let s = object(t, 0);
+        let bytes = ints(s);
+        let end = bytes.iter().position(|b| *b == 0).expect("NUL-terminated");
+        let digits = bytes[..end]
+            .iter()
+            .filter(|b| (48..=57).contains(*b))
+            .count();
+        assert_eq!(ret(t), digits as i128);
+    }
+}
+
+#[test]
+fn out_parameters_are_checked() {
+    let src = r#"
+struct parts { int hi; unsigned char lo; };
+void split(unsigned v, int *count, struct parts *res) {
+    res->hi = (int)(v >> 8);
+    res->lo = (unsigned char)v;
+    if (v > 255) *count = *count + 1;
+}
+"#;
+    let (_, report) = run(src, "split");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let v = arg(t, 0) as u32;
+        let names: Vec<&str> = t.inputs.objects.iter().map(|o| o.name.as_str()).collect();
+        assert!(names.contains(&"*res"), "{names:?}");
+        let check = |root_name: &str, path: &[Step]| {
+            let id = t
+                .inputs
+                .objects
+                .iter()
+                .position(|o| o.name == root_name)
+                .expect("object");
+            t.checks
+                .iter()
+                .find(|c| {
+                    c.root == Root::Object(engine::testcase::ObjectId(id as u32)) && c.path == path
+                })
+                .map(|c| int(&c.expected))
+        };
+        assert_eq!(
+            check("*res", &[Step::Index(0), Step::Field(0)]),
+            Some((v >> 8) as i128)
+        );
+        assert_eq!(
+            check("*res", &[Step::Index(0), Step::Field(1)]),
+            Some((v & 255) as i128)
+        );
+        if v > 255 {
+            let before = int(&t
+                .inputs
+                .objects
+                .iter()
+                .find(|o| o.name == "*count")
+                .expect("count")
+                .init[0]);
+            assert_eq!(
+                check("*count", &[Step::Index(0)]),
+                Some((before as i32).wrapping_add(1) as i128)
+            );
+        }
+    }
+}
+
+#[test]
+fn symbolic_index_is_exact() {
+    let src = r#"
+int pick(int i) {
+    int table[6] = {5, 9, 13, 17, 21, 25};
+    if (i < 0 || i >= 6) return -1;
+    table[i] = table[i] + 100;
+    if (table[3] == 117) return 1;
+    return table[(i + 1) % 6];
+}
+"#;
+    let (_, report) = run(src, "pick");
+    assert_all_covered(&report);
+    let table = [5, 9, 13, 17, 21, 25];
+    for t in &report.tests {
+        let i = arg(t, 0);
+        let expected = if !(0..6).contains(&i) {
+            -1
+        } else if i == 3 {
+            1
+        } else {
+            table[((i + 1) % 6) as usize] + if (i + 1) % 6 == i { 100 } else { 0 }
+        };
+        assert_eq!(ret(t), expected, "i = {i}");
+    }
+    assert!(
+        report.tests.iter().any(|t| arg(t, 0) == 3),
+        "only i == 3 reaches `return 1`"
+    );
+}
+
+#[test]
+fn out_of_bounds_index_is_a_finding() {
+    let src = r#"
+int get(int i) {
+    int a[4] = {1, 2, 3, 4};
+    return a[i];
+}
+"#;
+    let (_, report) = run(src, "get");
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.kind.slug() == "out-of-bounds")
+        .expect("finding");
+    let i = int(&f.inputs.args[0]);
+    assert!(!(0..4).contains(&i));
+    for t in &report.tests {
+        assert_eq!(ret(t), [1, 2, 3, 4][arg(t, 0) as usize]);
+    }
+}
+
+#[test]
+fn null_checked_pointer_gets_null_and_object() {
+    let src = r#"
+int deref_or(const int *p, int dflt) {
+    if (p == 0) return dflt;
+    return *p;
+}
+"#;
+    let (_, report) = run(src, "deref_or");
+    assert_all_covered(&report);
+    assert!(report.tests.iter().any(|t| t.inputs.args[0] == Value::Null));
+    for t in &report.tests {
+        if let Value::Pointer { .. } = t.inputs.args[0] {
+            assert_eq!(ret(t), int(&object(t, 0).init[0]));
+            assert_eq!(object(t, 0).name, "*p");
+        }
+    }
+}
+
+#[test]
+fn struct_return_and_struct_copy_are_exact() {
+    let src = r#"
+struct pair { short a; int b; };
+struct pair swap(struct pair p) {
+    struct pair q = p;
+    q.a = (short)p.b;
+    q.b = p.a;
+    if (q.a < 0) q.b = -1;
+    return q;
+}
+"#;
+    let (_, report) = run(src, "swap");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let Value::Struct(fields) = &t.inputs.args[0] else {
+            panic!("struct argument")
+        };
+        let (a, b) = (int(&fields[0]), int(&fields[1]));
+        let qa = b as i16 as i128;
+        let qb = if qa < 0 { -1 } else { a };
+        let Some(Value::Struct(out)) = &t.ret else {
+            panic!("struct return")
+        };
+        assert_eq!((int(&out[0]), int(&out[1])), (qa, qb));
+        let parts: Vec<i128> = t
+            .checks
+            .iter()
+            .filter(|c| c.root == Root::Return)
+            .map(|c| int(&c.expected))
+            .collect();
+        assert_eq!(parts, vec![qa, qb]);
+    }
+}

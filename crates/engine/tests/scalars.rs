@@ -1,0 +1,122 @@
+mod common;
+
+use common::*;
+
+const TRIANGLE: &str = r#"
+int triangle(int a, int b, int c) {
+    if (a <= 0 || b <= 0 || c <= 0) return 0;
+    if (a + b <= c || a + c <= b || b + c <= a) return 1;
+    if (a == b && b == c) return 2;
+    if (a == b || b == c || a == c) return 3;
+    return 4;
+}
+"#;
+
+/// A reference implementation for checking the predicted return values.
+fn triangle(a: i128, b: i128, c: i128) -> i128 {
+    if a <= 0 || b <= 0 || c <= 0 {
+        0
+    } else if a + b <= c || a + c <= b || b + c <= a {
+        1
+    } else if a == b && b == c {
+        2
+    } else if a == b || b == c || a == c {
+        3
+    } else {
+        4
+    }
+}
+
+#[test]
+fn triangle_reaches_every_goal_with_correct_predictions() {
+    let (_, report) = run(TRIANGLE, "triangle");
+    assert_all_covered(&report);
+    let mut kinds: Vec<i128> = Vec::new();
+    for t in &report.tests {
+        assert!(!t.new_goals.is_empty());
+        let r = ret(t);
+        assert_eq!(r, triangle(arg(t, 0), arg(t, 1), arg(t, 2)), "test {t:?}");
+        kinds.push(r);
+    }
+    kinds.sort();
+    kinds.dedup();
+    assert_eq!(kinds, vec![0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn division_by_zero_and_overflow_are_findings_with_reproducing_inputs() {
+    let src = r#"
+int ratio(int a, int b) {
+    if (a > 100) return a / b;
+    return a * 2;
+}
+"#;
+    let (_, report) = run(src, "ratio");
+    assert_all_covered(&report);
+    let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.slug()).collect();
+    assert!(kinds.contains(&"division-by-zero"), "{kinds:?}");
+    assert!(kinds.contains(&"signed-overflow"), "{kinds:?}");
+    for f in &report.findings {
+        let a = int(&f.inputs.args[0]);
+        let b = int(&f.inputs.args[1]);
+        match f.kind.slug() {
+            "division-by-zero" => assert!(a > 100 && b == 0),
+            "signed-overflow" => assert!(
+                (a <= 100 && (a * 2 > i32::MAX as i128 || a * 2 < i32::MIN as i128))
+                    || (a == i32::MIN as i128 && b == -1)
+            ),
+            other => panic!("unexpected finding {other}"),
+        }
+    }
+    // Normal tests never divide by zero.
+    for t in &report.tests {
+        if arg(t, 0) > 100 {
+            assert_ne!(arg(t, 1), 0);
+            assert_eq!(ret(t), arg(t, 0) / arg(t, 1));
+        }
+    }
+}
+
+#[test]
+fn shifts_casts_and_unsigned_wraparound_are_bit_exact() {
+    let src = r#"
+unsigned mix(unsigned x, int s) {
+    unsigned char low = (unsigned char)(x + 250u);
+    signed char sc = (signed char)x;
+    int shifted = (int)sc >> 2;
+    unsigned wrapped = x - 7u;
+    if (low == 3) return 2u;
+    if (shifted == -1 && wrapped > 4000000000u) return 1u;
+    return (unsigned)shifted ^ wrapped;
+}
+"#;
+    let (_, report) = run(src, "mix");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let x = arg(t, 0) as u32;
+        let low = x.wrapping_add(250) as u8;
+        let shifted = (x as u8 as i8 as i32) >> 2;
+        let wrapped = x.wrapping_sub(7);
+        let expected = if low == 3 {
+            2
+        } else if shifted == -1 && wrapped > 4_000_000_000 {
+            1
+        } else {
+            (shifted as u32) ^ wrapped
+        };
+        assert_eq!(ret(t) as u32, expected, "x = {x:#x}");
+    }
+}
+
+#[test]
+fn shift_out_of_range_is_a_finding() {
+    let src = "int sh(int x, int n) { return x << n; }";
+    let (_, report) = run(src, "sh");
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.kind.slug() == "shift-out-of-range")
+        .expect("finding");
+    let n = int(&f.inputs.args[1]);
+    assert!(!(0..32).contains(&n));
+}
