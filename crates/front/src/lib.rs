@@ -54,6 +54,7 @@
 mod cint;
 mod linemap;
 mod lower;
+mod nesting;
 mod preprocess;
 
 use std::path::{Path, PathBuf};
@@ -156,6 +157,20 @@ pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput
 
 fn parse_and_lower(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
     let lines = linemap::LineMap::new(&text, main_file);
+    if let Some(offset) = nesting::too_deep(&text, nesting::MAX_NESTING_ESTIMATE) {
+        let at = lines.locate(offset);
+        return Err(Diagnostic {
+            severity: Severity::Unsupported,
+            file: lines
+                .files
+                .get(at.file as usize)
+                .cloned()
+                .unwrap_or_default(),
+            line: at.line,
+            col: at.col,
+            message: "unsupported: nesting too deep to parse safely".into(),
+        });
+    }
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, text) {
         Ok(p) => p,

@@ -1,7 +1,7 @@
 //! Expressions: typing, conversions and the sequencing of side effects into
 //! statements, so that every IR expression is side-effect free.
 
-use super::{Lowerer, Symbol, R};
+use super::{Lowerer, Symbol, MAX_NESTING, R};
 use crate::cint;
 use ir::{
     BinOp, BranchKind, Callee, Expr, ExprKind, FnSig, IntType, Layout, Place, PlaceBase, Proj,
@@ -284,6 +284,16 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn expr(&mut self, node: &Node<Expression>) -> R<Val> {
+        if self.depth >= MAX_NESTING {
+            return self.unsupported(node.span.start, "expression nested too deeply");
+        }
+        self.depth += 1;
+        let result = self.expr_unguarded(node);
+        self.depth -= 1;
+        result
+    }
+
+    fn expr_unguarded(&mut self, node: &Node<Expression>) -> R<Val> {
         let at = node.span.start;
         match &node.node {
             Expression::Identifier(id) => self.identifier(&id.node.name, at),

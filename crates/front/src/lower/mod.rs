@@ -22,6 +22,10 @@ use std::collections::HashMap;
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
 
+/// Deepest expression or condition nesting lowered; deeper ones are
+/// reported instead of risking the stack (here and in later stages).
+const MAX_NESTING: u32 = 1000;
+
 /// What an ordinary identifier names in a scope.
 #[derive(Clone, Debug)]
 enum Symbol {
@@ -275,6 +279,8 @@ pub(crate) struct Lowerer<'a> {
     pending_bodies: Vec<usize>,
     strings: HashMap<Vec<u8>, ir::StringId>,
     va_list_struct: Option<StructId>,
+    /// Current expression nesting, bounded by [`MAX_NESTING`].
+    depth: u32,
 }
 
 /// The lowered program with its diagnostics.
@@ -305,6 +311,7 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
         pending_bodies: Vec::new(),
         strings: HashMap::new(),
         va_list_struct: None,
+        depth: 0,
     };
     for ext in &unit.0 {
         match &ext.node {

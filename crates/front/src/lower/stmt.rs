@@ -1,7 +1,7 @@
 //! Declarations, function bodies, statements and conditions.
 
 use super::types::{layout_attribute, Declared, Specs};
-use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, R};
+use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
 use crate::cint;
 use ir::{
     BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType, Place,
@@ -723,6 +723,22 @@ impl<'a> Lowerer<'a> {
     /// Branches to `then_bb` or `else_bb` on `e`; `&&` and `||` become one
     /// branch per operand, and a constant condition becomes a plain jump.
     pub(super) fn cond_branch(
+        &mut self,
+        e: &Node<Expression>,
+        then_bb: BlockId,
+        else_bb: BlockId,
+        kind: BranchKind,
+    ) -> R<()> {
+        if self.depth >= MAX_NESTING {
+            return self.unsupported(e.span.start, "condition nested too deeply");
+        }
+        self.depth += 1;
+        let result = self.cond_branch_unguarded(e, then_bb, else_bb, kind);
+        self.depth -= 1;
+        result
+    }
+
+    fn cond_branch_unguarded(
         &mut self,
         e: &Node<Expression>,
         then_bb: BlockId,

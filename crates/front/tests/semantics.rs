@@ -1,0 +1,170 @@
+//! Targeted checks of the front end's output structures: layouts, typedef
+//! names, branch sites, diagnostics positions and compile_commands flags.
+
+use front::{compile, FrontConfig, Severity};
+use ir::{BranchKind, Layout, Terminator, Type};
+use std::path::{Path, PathBuf};
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write test input");
+    path
+}
+
+fn lower(text: &str) -> front::FrontOutput {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = write(dir.path(), "t.c", text);
+    compile(&path, &FrontConfig::default()).expect("compiles")
+}
+
+fn struct_named<'p>(p: &'p ir::Program, name: &str) -> &'p ir::StructDef {
+    p.structs
+        .iter()
+        .find(|s| s.name == name || s.typedef_name.as_deref() == Some(name))
+        .expect("struct exists")
+}
+
+#[test]
+fn system_v_layouts_with_nested_and_anonymous_members() {
+    let out = lower(
+        "struct a { char c; double d; short s; };\n\
+         struct b { char c; struct { int x; char y; }; union { long l; char bytes[3]; }; long double ld; };\n\
+         typedef struct { char tag[3]; int *p; } named;\n\
+         union u { char c; int i[3]; };\n\
+         struct a va; struct b vb; named vn; union u vu;\n",
+    );
+    let p = &out.program;
+    let a = struct_named(p, "a");
+    assert_eq!((a.size, a.align), (24, 8));
+    assert_eq!(
+        a.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+        vec![0, 8, 16]
+    );
+    let b = struct_named(p, "b");
+    assert_eq!((b.size, b.align), (48, 16));
+    assert_eq!(
+        b.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+        vec![0, 4, 16, 32]
+    );
+    assert!(b.fields[1].name.is_empty() && b.fields[2].name.is_empty());
+    let named = struct_named(p, "named");
+    assert!(named.name.starts_with("anon."));
+    assert_eq!(named.typedef_name.as_deref(), Some("named"));
+    assert_eq!((named.size, named.align), (16, 8));
+    let u = struct_named(p, "u");
+    assert!(u.is_union);
+    assert_eq!((u.size, u.align), (12, 4));
+    assert_eq!(p.size_of(&Type::Struct(ir::StructId(0))), 24);
+}
+
+#[test]
+fn anonymous_members_are_reached_through_field_paths() {
+    let out = lower(
+        "struct s { int a; struct { int b; int c; }; };\nint get(struct s *p) { return p->c; }\n",
+    );
+    let f = &out.program.functions[0];
+    let text = ir::print::print_program(&out.program, &[f.name.clone()]);
+    assert!(text.contains("return (*_0.p).1.1"), "{text}");
+}
+
+#[test]
+fn branch_sites_have_condition_text_and_positions() {
+    let out = lower("int f(int a, int b) {\n  if (a > 1 &&  b)\n    return 1;\n  while (1) { if (a) break; }\n  return a ? 2 : 3;\n}\n");
+    let body = out.program.functions[0].body.as_ref().expect("has a body");
+    let sites: Vec<(String, u32, u32, BranchKind)> = body
+        .branches
+        .iter()
+        .map(|s| (s.text.clone(), s.span.line, s.span.col, s.kind))
+        .collect();
+    assert_eq!(
+        sites,
+        vec![
+            ("a > 1".to_string(), 2, 7, BranchKind::Logical),
+            ("b".to_string(), 2, 16, BranchKind::Logical),
+            ("a".to_string(), 4, 19, BranchKind::If),
+            ("a".to_string(), 5, 10, BranchKind::Conditional),
+        ]
+    );
+    let branches = body
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.term, Terminator::Branch { .. }))
+        .count();
+    assert_eq!(branches, 4, "while (1) must not branch");
+}
+
+#[test]
+fn static_locals_become_qualified_globals() {
+    let out = lower("int next(void) { static int n = 5; return n++; }\n");
+    let g = &out.program.globals[0];
+    assert_eq!(g.name, "next.n");
+    assert!(g.is_static);
+    assert_eq!(
+        g.init,
+        Some(ir::Init::Fields(vec![ir::InitItem {
+            offset: 0,
+            value: ir::ConstValue::Int(ir::IntType::INT, 5)
+        }]))
+    );
+}
+
+#[test]
+fn unsupported_constructs_exclude_only_their_function() {
+    let out = lower("int ok(int x) { return x; }\nint bad(int n) { int a[n]; return a[0]; }\n");
+    assert_eq!(out.excluded.len(), 1);
+    let (name, d) = &out.excluded[0];
+    assert_eq!(name, "bad");
+    assert_eq!(
+        (d.severity.clone(), d.line, d.col),
+        (Severity::Unsupported, 2, 24)
+    );
+    assert_eq!(d.message, "unsupported: variable-length array");
+    assert!(out.program.functions[0].body.is_some());
+    assert!(out.program.functions[1].body.is_none());
+}
+
+#[test]
+fn syntax_errors_point_into_the_original_file() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    write(dir.path(), "h.h", "int declared_in_header(void);\n");
+    let path = write(
+        dir.path(),
+        "s.c",
+        "#include \"h.h\"\nint f(void) {\n  return 1 +;\n}\n",
+    );
+    let err = compile(&path, &FrontConfig::default()).expect_err("syntax error");
+    assert_eq!((err.line, err.col), (3, 13));
+    assert!(err.file.ends_with("s.c"));
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let err = compile(Path::new("/nonexistent/x.c"), &FrontConfig::default()).expect_err("missing");
+    assert_eq!(err.severity, Severity::Error);
+}
+
+#[test]
+fn flags_come_from_compile_commands() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::create_dir(dir.path().join("inc")).expect("mkdir");
+    write(&dir.path().join("inc"), "cfg.h", "#define SIZE 3\n");
+    let src = write(
+        dir.path(),
+        "m.c",
+        "#include \"cfg.h\"\nint table[SIZE * FACTOR];\n",
+    );
+    let db = format!(
+        "[{{\"directory\": \"{}\", \"command\": \"cc -Iinc -DFACTOR=2 -c m.c\", \"file\": \"m.c\"}}]",
+        dir.path().display()
+    );
+    write(dir.path(), "compile_commands.json", &db);
+    let config = FrontConfig {
+        compile_commands_dir: Some(dir.path().to_path_buf()),
+        ..FrontConfig::default()
+    };
+    let out = compile(&src, &config).expect("compiles with flags from the database");
+    assert_eq!(
+        out.program.globals[0].ty,
+        Type::Array(Box::new(Type::Int(ir::IntType::INT)), Some(6))
+    );
+}
