@@ -321,7 +321,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Member(m) => self.member(m),
             Expression::Call(c) => self.call(c, at),
-            Expression::CompoundLiteral(_) => self.unsupported(at, "compound literal"),
+            Expression::CompoundLiteral(c) => self.compound_literal(c, at),
             Expression::SizeOfTy(s) => {
                 let ty = self.type_name(&s.node.0)?;
                 let size = self.size_of_complete(&ty, at)?;
@@ -371,6 +371,22 @@ impl<'a> Lowerer<'a> {
             Expression::Statement(_) => self.unsupported(at, "statement expression"),
             Expression::GenericSelection(g) => self.generic(g, at),
         }
+    }
+
+    /// `(T){ ... }` in a function: an unnamed local initialized in place.
+    fn compound_literal(&mut self, c: &Node<CompoundLiteral>, at: usize) -> R<Val> {
+        if self.func.is_none() {
+            return self.unsupported(at, "compound literal outside a function");
+        }
+        let init = Node::new(Initializer::List(c.node.initializer_list.clone()), c.span);
+        let ty = self.type_name(&c.node.type_name)?;
+        let ty = self.complete_array_type(&ty, &init)?;
+        if self.is_incomplete(&ty) {
+            return self.error(at, "compound literal has incomplete type");
+        }
+        let t = self.temp(ty.clone(), at)?;
+        self.local_init(Place::local(t), &ty, &init)?;
+        Ok(Val::Place(Place::local(t), ty))
     }
 
     /// Copies a value into a temporary so later statements cannot change it.

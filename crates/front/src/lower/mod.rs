@@ -5,6 +5,7 @@
 //! come from headers get an IR entity only when something uses them, so the
 //! program holds what the main file needs, not all of libc.
 
+mod compact;
 mod expr;
 mod init;
 mod stmt;
@@ -344,6 +345,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        compact::compact_structs(&mut self.program);
         Lowered {
             program: self.program,
             diagnostics: self.diagnostics,

@@ -32,3 +32,9 @@ int arrays(int i) {
     p -= 1;
     return m[1][i] + *(p + i) + p[-1] + (int)sizeof v + (int)sizeof(item);
 }
+
+int literal(int k) {
+    struct point *p = &(struct point){k, 2};
+    int *v = (int[]){4, 5, 6};
+    return p->y + v[k];
+}
