@@ -67,6 +67,7 @@ fn make_cast(e: Expr, to: &Type) -> Expr {
                 ty: to.clone(),
             };
         }
+        (ExprKind::Null, Type::Int(t)) => return Expr::int(*t, 0),
         _ => {}
     }
     Expr {
@@ -150,6 +151,9 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers an expression whose value is not used.
     pub(super) fn discard(&mut self, e: &Node<Expression>) -> R<()> {
+        if let Expression::Comma(list) = &e.node {
+            return list.iter().try_for_each(|x| self.discard(x));
+        }
         // `i++;` needs no copy of the old value.
         if let Expression::UnaryOperator(u) = &e.node {
             let at = e.span.start;
@@ -269,9 +273,21 @@ impl<'a> Lowerer<'a> {
 
     /// The type of an expression without keeping any code it would generate.
     pub(super) fn type_of_expr(&mut self, e: &Node<Expression>) -> R<Type> {
-        let saved = self.func.clone();
-        let result = self.expr(e);
+        // Most expressions lower without a function (cheap); those with
+        // side effects are lowered into a copy of the function and dropped.
+        let saved = self.func.take();
+        let without_function = self.expr(e);
         self.func = saved;
+        let result = match without_function {
+            Ok(v) => Ok(v),
+            Err(_) if self.func.is_some() => {
+                let saved = self.func.clone();
+                let result = self.expr(e);
+                self.func = saved;
+                result
+            }
+            Err(d) => Err(d),
+        };
         Ok(match result? {
             Val::Value(e) => e.ty,
             Val::Place(_, t) => t,
