@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 if [[ -z ${CAIRN:-} ]]; then
     cargo build --release --quiet -p cairn
-    CAIRN=$PWD/target/release/cairn
+    CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
 fi
 read -r -a extra_flags <<<"${CORPUS_FLAGS:-}"
 

@@ -42,7 +42,7 @@ csmith_include=/usr/include/csmith
 scripts/setup.sh
 if [[ -z ${CAIRN:-} ]]; then
     cargo build --release --quiet -p cairn
-    CAIRN=$PWD/target/release/cairn
+    CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
 fi
 
 # Small programs: few functions, shallow blocks, simple expressions, no

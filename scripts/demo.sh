@@ -15,5 +15,5 @@ cargo build --release --quiet -p cairn
 
 rm -rf "$out_dir"
 echo "== cairn gen examples/*.c -o $out_dir --check"
-target/release/cairn gen examples/*.c -o "$out_dir" --check
+"${CARGO_TARGET_DIR:-target}"/release/cairn gen examples/*.c -o "$out_dir" --check
 echo "== drivers and test descriptions are in $out_dir/"

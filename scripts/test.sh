@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: unit, golden and end-to-end tests of every crate
-# (the end-to-end tests run cairn on tests/corpus and check coverage with gcov).
-# Built in release mode because symbolic execution tests are slow in debug.
-# Prints compile progress and the test summary lines; exits non-zero on any
-# failure, after printing the failing tests' output.
+# The whole test suite:
+#   1. unit, golden and end-to-end tests of every crate (cargo test), built in
+#      release mode because symbolic execution tests are slow in debug;
+#   2. the corpus acceptance check (scripts/corpus-check.sh): cairn on every
+#      file of tests/corpus/scalar, drivers pass, gcov sees every branch that
+#      is not marked infeasible.
+# Prints compile progress and the summary lines; exits non-zero on any
+# failure, after printing what failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +31,7 @@ if ((status != 0)); then
     echo "== FAILED: cargo test exited with $status"
     exit "$status"
 fi
+
+echo "== corpus check (scripts/corpus-check.sh)"
+scripts/corpus-check.sh
 echo "== all tests passed"
