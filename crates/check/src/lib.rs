@@ -1,2 +1,381 @@
 //! Check: build the driver with gcc --coverage, run it, read gcov's JSON and
 //! compare measured coverage with what the engine predicted.
+//!
+//! Architecture invariant: knows only the files `emit` wrote (it reads
+//! `<stem>.tests.json` through `emit::json`), never the IR or the engine.
+//!
+//! For each `OUT/<stem>.tests.json`, [`check`] compiles `OUT/<stem>_test.c`
+//! with `--coverage -O0 -g` in a fresh `OUT/.cairn-build/<stem>-coverage/`,
+//! runs it (60 s limit), reads its `N passed, N failed` line, runs
+//! `gcov -b --json-format --stdout` on its data, keeps the lines of the source
+//! under test and compares them per function with the engine's claims (see
+//! [`compare`] for the rule). With `sanitize`, the driver is also built with
+//! `-fsanitize=address,undefined` and run, and every findings reproducer is
+//! run under the sanitizers.
+
+mod compare;
+mod gcov;
+mod report;
+mod run;
+
+pub use compare::NEARBY_LINES;
+pub use report::{
+    CheckReport, FileCheck, FunctionCheck, Problem, ProblemKind, Ratio, ReproducerRun,
+};
+pub use run::{Ending, Ran};
+
+use emit::json::TestsFile;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Time limit for one run of a driver or reproducer.
+const RUN_LIMIT: Duration = Duration::from_secs(60);
+const COMPILE_LIMIT: Duration = Duration::from_secs(300);
+const SANITIZE_FLAGS: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-omit-frame-pointer",
+    "-g",
+    "-O0",
+];
+
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The gcc to build with; gcov is the matching `gcov`.
+    pub cc: String,
+    /// Also build and run with AddressSanitizer and UndefinedBehaviorSanitizer.
+    pub sanitize: bool,
+}
+
+impl Default for CheckConfig {
+    fn default() -> Self {
+        CheckConfig {
+            cc: "gcc".to_string(),
+            sanitize: false,
+        }
+    }
+}
+
+/// The output directory cannot be checked at all.
+#[derive(Debug)]
+pub struct CheckError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+fn error(path: &Path, message: impl Into<String>) -> CheckError {
+    CheckError {
+        path: path.to_path_buf(),
+        message: message.into(),
+    }
+}
+
+/// Checks every `<stem>.tests.json` in `out_dir`.
+pub fn check(out_dir: &Path, config: &CheckConfig) -> Result<CheckReport, CheckError> {
+    let out_dir = out_dir
+        .canonicalize()
+        .map_err(|e| error(out_dir, e.to_string()))?;
+    let mut jsons: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+        .map_err(|e| error(&out_dir, e.to_string()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".tests.json"))
+        })
+        .collect();
+    jsons.sort();
+    if jsons.is_empty() {
+        return Err(error(
+            &out_dir,
+            "no *.tests.json here: run `cairn gen` with this output directory first",
+        ));
+    }
+    let mut files = Vec::with_capacity(jsons.len());
+    for json in jsons {
+        files.push(check_file(&out_dir, &json, config)?);
+    }
+    Ok(CheckReport { files })
+}
+
+/// Reads one `<stem>.tests.json`.
+pub fn read_tests_file(path: &Path) -> Result<TestsFile, CheckError> {
+    let text = std::fs::read_to_string(path).map_err(|e| error(path, e.to_string()))?;
+    let file: TestsFile = serde_json::from_str(&text)
+        .map_err(|e| error(path, format!("not a cairn tests file: {e}")))?;
+    if file.format != emit::json::FORMAT {
+        return Err(error(
+            path,
+            format!(
+                "format `{}`, expected `{}`",
+                file.format,
+                emit::json::FORMAT
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+fn stem_of(json: &Path) -> String {
+    let name = json.file_name().and_then(|n| n.to_str()).unwrap_or("tests");
+    name.trim_end_matches(".tests.json").to_string()
+}
+
+/// A fresh build directory `OUT/.cairn-build/<name>`.
+fn fresh_build_dir(out_dir: &Path, name: &str) -> Result<PathBuf, CheckError> {
+    let dir = out_dir.join(".cairn-build").join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| error(&dir, e.to_string()))?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| error(&dir, e.to_string()))?;
+    Ok(dir)
+}
+
+fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileCheck, CheckError> {
+    let tests = read_tests_file(json)?;
+    let stem = stem_of(json);
+    let driver = out_dir.join(&tests.driver);
+    let mut result = FileCheck::new(&tests);
+    let build = fresh_build_dir(out_dir, &format!("{stem}-coverage"))?;
+    let object = build.join("driver.o");
+    let binary = build.join("driver");
+    let mut compile = Command::new(&config.cc);
+    compile
+        .args(["--coverage", "-O0", "-g", "-c"])
+        .arg(&driver)
+        .arg("-o")
+        .arg(&object);
+    let mut link = Command::new(&config.cc);
+    link.arg("--coverage")
+        .arg(&object)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm");
+    if !compile_step(&mut compile, &build, "compile", &mut result)?
+        || !compile_step(&mut link, &build, "link", &mut result)?
+    {
+        return Ok(result);
+    }
+    let ran = run::run(&mut Command::new(&binary), &build, "driver", RUN_LIMIT)
+        .map_err(|m| error(&binary, m))?;
+    result.record_run(&ran);
+    let source = out_dir.join(&tests.source_from_out);
+    match measure(&build, &config.cc) {
+        Ok(coverage) => result.compare(&tests, &coverage, out_dir),
+        Err(message) => result
+            .problems
+            .push(Problem::new(ProblemKind::Coverage, message)),
+    }
+    if !source.exists() {
+        result.problems.push(Problem::new(
+            ProblemKind::Coverage,
+            format!("source {} not found", source.display()),
+        ));
+    }
+    if config.sanitize {
+        sanitize_driver(out_dir, &stem, &driver, config, &mut result)?;
+        if let Some(findings) = &tests.findings_driver {
+            match build_reproducers(out_dir, &stem, &out_dir.join(findings), config)? {
+                Ok(binary) => {
+                    for number in tests
+                        .functions
+                        .iter()
+                        .flat_map(|f| f.findings.iter().filter_map(|x| x.reproducer))
+                    {
+                        result
+                            .reproducers
+                            .push(run_reproducer_binary(&binary, number)?);
+                    }
+                }
+                Err(message) => result
+                    .problems
+                    .push(Problem::new(ProblemKind::CompileError, message)),
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// Runs a compiler step; on failure records the problem and returns false.
+fn compile_step(
+    command: &mut Command,
+    build: &Path,
+    label: &str,
+    result: &mut FileCheck,
+) -> Result<bool, CheckError> {
+    let ran = run::run(command, build, label, COMPILE_LIMIT).map_err(|m| error(build, m))?;
+    if !ran.success() {
+        let message = format!(
+            "{label} failed ({:?}):\n{}",
+            ran.status,
+            run::excerpt(&ran.stderr, 30)
+        );
+        result
+            .problems
+            .push(Problem::new(ProblemKind::CompileError, message));
+    }
+    Ok(ran.success())
+}
+
+fn measure(build: &Path, cc: &str) -> Result<gcov::Coverage, String> {
+    let data = build.join("driver.gcda");
+    if !data.exists() {
+        return Err("the driver wrote no coverage data (it did not exit normally)".to_string());
+    }
+    let gcov = run::gcov_for(cc);
+    let mut command = Command::new(&gcov);
+    command.args(["-b", "--json-format", "--stdout"]).arg(&data);
+    let ran = run::run(&mut command, build, "gcov", COMPILE_LIMIT)?;
+    if !ran.success() {
+        return Err(format!(
+            "{gcov} failed ({:?}): {}",
+            ran.status,
+            run::excerpt(&ran.stderr, 10)
+        ));
+    }
+    gcov::parse(&ran.stdout, build)
+}
+
+fn sanitize_driver(
+    out_dir: &Path,
+    stem: &str,
+    driver: &Path,
+    config: &CheckConfig,
+    result: &mut FileCheck,
+) -> Result<(), CheckError> {
+    let build = fresh_build_dir(out_dir, &format!("{stem}-sanitize"))?;
+    let binary = build.join("driver");
+    let mut compile = Command::new(&config.cc);
+    compile
+        .args(SANITIZE_FLAGS)
+        .arg(driver)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm");
+    if !compile_step(&mut compile, &build, "compile-sanitize", result)? {
+        return Ok(());
+    }
+    let ran = run::run(
+        sanitized(&mut Command::new(&binary)),
+        &build,
+        "driver",
+        RUN_LIMIT,
+    )
+    .map_err(|m| error(&binary, m))?;
+    if let Some(report) = sanitizer_report(&ran) {
+        result
+            .problems
+            .push(Problem::new(ProblemKind::Sanitizer, report));
+    } else if !ran.success() {
+        let message = format!(
+            "the sanitized driver ended with {:?}:\n{}",
+            ran.status,
+            run::excerpt(&ran.stdout, 20)
+        );
+        result
+            .problems
+            .push(Problem::new(ProblemKind::Sanitizer, message));
+    }
+    Ok(())
+}
+
+/// Environment for sanitized runs: the driver does not free what the code
+/// under test allocates, so leak reports would be noise.
+fn sanitized(command: &mut Command) -> &mut Command {
+    command
+        .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
+        .env("UBSAN_OPTIONS", "print_stacktrace=1")
+}
+
+/// The sanitizer's own lines from a run, if it reported anything.
+fn sanitizer_report(ran: &Ran) -> Option<String> {
+    let lines: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| {
+            l.contains("runtime error:")
+                || l.contains("ERROR: AddressSanitizer")
+                || l.starts_with("SUMMARY:")
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// Builds `OUT/<stem>_findings.c` with the sanitizers and runs reproducer `number`.
+pub fn run_reproducer(
+    out_dir: &Path,
+    stem: &str,
+    number: u32,
+    config: &CheckConfig,
+) -> Result<ReproducerRun, CheckError> {
+    let out_dir = out_dir
+        .canonicalize()
+        .map_err(|e| error(out_dir, e.to_string()))?;
+    let tests = read_tests_file(&out_dir.join(format!("{stem}.tests.json")))?;
+    let findings = tests
+        .findings_driver
+        .ok_or_else(|| error(&out_dir, format!("{stem} has no findings reproducers")))?;
+    let findings = out_dir.join(findings);
+    let binary =
+        build_reproducers(&out_dir, stem, &findings, config)?.map_err(|m| error(&findings, m))?;
+    run_reproducer_binary(&binary, number)
+}
+
+/// Compiles the reproducers with the sanitizers in a fresh build directory;
+/// the inner error is the compiler's complaint.
+fn build_reproducers(
+    out_dir: &Path,
+    stem: &str,
+    findings: &Path,
+    config: &CheckConfig,
+) -> Result<Result<PathBuf, String>, CheckError> {
+    let build = fresh_build_dir(out_dir, &format!("{stem}-findings"))?;
+    let binary = build.join("findings");
+    let mut compile = Command::new(&config.cc);
+    compile
+        .args(SANITIZE_FLAGS)
+        .arg(findings)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm");
+    let ran =
+        run::run(&mut compile, &build, "compile", COMPILE_LIMIT).map_err(|m| error(&build, m))?;
+    Ok(if ran.success() {
+        Ok(binary)
+    } else {
+        Err(format!(
+            "{} does not compile:\n{}",
+            findings.display(),
+            run::excerpt(&ran.stderr, 30)
+        ))
+    })
+}
+
+fn run_reproducer_binary(binary: &Path, number: u32) -> Result<ReproducerRun, CheckError> {
+    let build = binary.parent().unwrap_or(Path::new("."));
+    let mut command = Command::new(binary);
+    command.arg(number.to_string());
+    let ran = run::run(
+        sanitized(&mut command),
+        build,
+        &format!("finding-{number}"),
+        RUN_LIMIT,
+    )
+    .map_err(|m| error(binary, m))?;
+    let report = sanitizer_report(&ran);
+    Ok(ReproducerRun {
+        number,
+        confirmed: report.is_some() || !ran.success(),
+        output: ran.stderr,
+        ending: ran.status,
+    })
+}

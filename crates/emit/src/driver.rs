@@ -95,8 +95,9 @@ pub fn test_driver(
         notes.push(format!("stubs not written: {reason}"));
     }
     support::save_and_reset(&mut out, unit, &plans);
-    support::reporting_helpers(&mut out);
-    out.text(&body.finish());
+    let body = body.finish();
+    support::reporting_helpers(&mut out, &body);
+    out.text(&body);
     write_main(&mut out, &runnable);
     Driver {
         text: out.finish(),

@@ -181,7 +181,7 @@ pub fn function_json(
                 col: info.span.col,
                 label: info.label,
                 site: info.goal.site.0,
-                target: info.target.0,
+                target: edge_target(program, report.func, info.target).0,
                 covered: is_covered,
                 reason,
             }
@@ -243,6 +243,27 @@ pub fn function_json(
             elapsed_ms: u64::try_from(report.stats.elapsed.as_millis()).unwrap_or(u64::MAX),
         },
     }
+}
+
+/// The block an edge really leads to: empty blocks that only jump on are
+/// skipped, so `case 1: case 3: ...` labels sharing code are one target, as
+/// gcc's arcs are.
+fn edge_target(program: &ir::Program, func: ir::FuncId, start: ir::BlockId) -> ir::BlockId {
+    let Some(body) = &program.function(func).body else {
+        return start;
+    };
+    let mut block = start;
+    // Bounded: a cycle of empty blocks (`for (;;);`) must not hang us.
+    for _ in 0..body.blocks.len() {
+        match body.blocks.get(block.index()) {
+            Some(b) if b.stmts.is_empty() => match b.term {
+                ir::Terminator::Goto(next) => block = next,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    block
 }
 
 fn uncovered_text(why: &Uncovered) -> String {

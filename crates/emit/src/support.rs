@@ -180,43 +180,65 @@ pub fn save_and_reset(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) {
     out.blank();
 }
 
-/// Helpers that print one `FAIL` line and return 1 when a check fails.
-pub fn reporting_helpers(out: &mut CodeWriter) {
-    out.text(REPORTING_HELPERS);
-    out.blank();
+/// The helpers `tests` (the test functions' text) calls; each prints one
+/// `FAIL` line and returns 1 when a check fails.
+pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
+    let used: Vec<&str> = HELPERS
+        .iter()
+        .filter(|(name, _)| tests.contains(name))
+        .map(|(_, text)| *text)
+        .collect();
+    if used.is_empty() {
+        return;
+    }
+    out.line("/* Each check prints one FAIL line and returns 1 when the value differs. */");
+    for text in used {
+        out.text(text);
+        out.blank();
+    }
 }
 
-const REPORTING_HELPERS: &str = r#"/* Each check prints one FAIL line and returns 1 when the value differs. */
-static int cairn_expect_signed(const char *test, const char *what, long long actual, long long expected)
+const HELPERS: [(&str, &str); 4] = [
+    (
+        "cairn_expect_signed(",
+        r#"static int cairn_expect_signed(const char *test, const char *what, long long actual, long long expected)
 {
     if (actual == expected)
         return 0;
     printf("FAIL %s: %s %lld, expected %lld\n", test, what, actual, expected);
     return 1;
-}
-
-static int cairn_expect_unsigned(const char *test, const char *what, unsigned long long actual,
+}"#,
+    ),
+    (
+        "cairn_expect_unsigned(",
+        r#"static int cairn_expect_unsigned(const char *test, const char *what, unsigned long long actual,
                                  unsigned long long expected)
 {
     if (actual == expected)
         return 0;
     printf("FAIL %s: %s %llu, expected %llu\n", test, what, actual, expected);
     return 1;
-}
-
-static int cairn_expect_pointer(const char *test, const char *what, const void *actual, const void *expected,
+}"#,
+    ),
+    (
+        "cairn_expect_pointer(",
+        r#"static int cairn_expect_pointer(const char *test, const char *what, const void *actual, const void *expected,
                                 const char *expected_text)
 {
     if (actual == expected)
         return 0;
     printf("FAIL %s: %s %p, expected %s (%p)\n", test, what, actual, expected_text, expected);
     return 1;
-}
-
-static int cairn_expect_function(const char *test, const char *what, int same, const char *expected_text)
+}"#,
+    ),
+    (
+        "cairn_expect_function(",
+        r#"static int cairn_expect_function(const char *test, const char *what, int same, const char *expected_text)
 {
     if (same)
         return 0;
     printf("FAIL %s: %s another function, expected %s\n", test, what, expected_text);
     return 1;
-}"#;
+}"#,
+    ),
+];

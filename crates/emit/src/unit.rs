@@ -88,7 +88,7 @@ impl<'a> Unit<'a> {
     /// Extern globals the code uses but nothing defines, outside system
     /// headers: their values are test inputs, so the driver defines them.
     pub fn extern_definitions(&self) -> BTreeSet<GlobalId> {
-        let used = used_globals(self.program);
+        let used = uses(self.program).globals;
         used.into_iter()
             .filter(|g| {
                 let global = self.program.global(*g);
@@ -98,14 +98,22 @@ impl<'a> Unit<'a> {
             })
             .collect()
     }
-
-    /// The stubs a set of inputs needs, with the longest script of each.
-    /// Functions the drivers themselves call are left out (and reported).
+    /// The stubs a set of inputs needs, with the longest script of each:
+    /// the functions the tests script, and every other bodiless function the
+    /// code uses that no system header declares (else the driver would not
+    /// link; such a stub returns zero). Functions the drivers themselves call
+    /// are left out (and reported).
     pub fn stub_plans<'i>(
         &self,
         inputs: impl Iterator<Item = &'i Inputs>,
     ) -> (Vec<StubPlan>, Vec<String>) {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
+        for func in uses(self.program).functions {
+            let f = self.program.function(func);
+            if f.body.is_none() && !is_system_file(self.program.file_name(f.span)) {
+                capacity.insert(func, 0);
+            }
+        }
         for input in inputs {
             for stub in &input.stubs {
                 let entry = capacity.entry(stub.func).or_default();
@@ -166,14 +174,26 @@ fn is_system_file(name: &str) -> bool {
     name.starts_with("/usr/") || name.starts_with('<')
 }
 
-/// Globals any function body or initializer refers to.
-fn used_globals(program: &Program) -> BTreeSet<GlobalId> {
-    let mut used = BTreeSet::new();
+/// Globals and functions that function bodies or initializers refer to.
+#[derive(Default)]
+struct Uses {
+    globals: BTreeSet<GlobalId>,
+    functions: BTreeSet<FuncId>,
+}
+
+fn uses(program: &Program) -> Uses {
+    let mut used = Uses::default();
     for global in &program.globals {
         if let Some(ir::Init::Fields(items)) = &global.init {
             for item in items {
-                if let ir::ConstValue::GlobalAddr(g, _) = item.value {
-                    used.insert(g);
+                match item.value {
+                    ir::ConstValue::GlobalAddr(g, _) => {
+                        used.globals.insert(g);
+                    }
+                    ir::ConstValue::FuncAddr(f) => {
+                        used.functions.insert(f);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -183,25 +203,28 @@ fn used_globals(program: &Program) -> BTreeSet<GlobalId> {
             for stmt in &block.stmts {
                 match &stmt.kind {
                     StmtKind::Assign(place, expr) => {
-                        place_globals(place, &mut used);
-                        expr_globals(expr, &mut used);
+                        collect_place(place, &mut used);
+                        collect_expr(expr, &mut used);
                     }
                     StmtKind::Call { dest, callee, args } => {
                         if let Some(place) = dest {
-                            place_globals(place, &mut used);
+                            collect_place(place, &mut used);
                         }
-                        if let Callee::Indirect(e) = callee {
-                            expr_globals(e, &mut used);
+                        match callee {
+                            Callee::Indirect(e) => collect_expr(e, &mut used),
+                            Callee::Direct(f) => {
+                                used.functions.insert(*f);
+                            }
                         }
-                        args.iter().for_each(|a| expr_globals(a, &mut used));
+                        args.iter().for_each(|a| collect_expr(a, &mut used));
                     }
                 }
             }
             match &block.term {
                 Terminator::Branch { cond: e, .. } | Terminator::Switch { value: e, .. } => {
-                    expr_globals(e, &mut used)
+                    collect_expr(e, &mut used)
                 }
-                Terminator::Return(Some(e)) => expr_globals(e, &mut used),
+                Terminator::Return(Some(e)) => collect_expr(e, &mut used),
                 _ => {}
             }
         }
@@ -209,29 +232,32 @@ fn used_globals(program: &Program) -> BTreeSet<GlobalId> {
     used
 }
 
-fn place_globals(place: &Place, used: &mut BTreeSet<GlobalId>) {
+fn collect_place(place: &Place, used: &mut Uses) {
     match &place.base {
         PlaceBase::Global(g) => {
-            used.insert(*g);
+            used.globals.insert(*g);
         }
-        PlaceBase::Deref(e) => expr_globals(e, used),
+        PlaceBase::Deref(e) => collect_expr(e, used),
         PlaceBase::Local(_) => {}
     }
     for proj in &place.proj {
         if let Proj::Index { index, .. } = proj {
-            expr_globals(index, used);
+            collect_expr(index, used);
         }
     }
 }
 
-fn expr_globals(expr: &Expr, used: &mut BTreeSet<GlobalId>) {
+fn collect_expr(expr: &Expr, used: &mut Uses) {
     match &expr.kind {
-        ExprKind::Load(place) | ExprKind::AddrOf(place) => place_globals(place, used),
-        ExprKind::Unary(_, e) | ExprKind::Cast(e) => expr_globals(e, used),
+        ExprKind::Load(place) | ExprKind::AddrOf(place) => collect_place(place, used),
+        ExprKind::Unary(_, e) | ExprKind::Cast(e) => collect_expr(e, used),
         ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
-            expr_globals(a, used);
-            expr_globals(b, used);
+            collect_expr(a, used);
+            collect_expr(b, used);
         }
-        ExprKind::Int(_) | ExprKind::Null | ExprKind::FuncAddr(_) | ExprKind::Str(_) => {}
+        ExprKind::FuncAddr(f) => {
+            used.functions.insert(*f);
+        }
+        ExprKind::Int(_) | ExprKind::Null | ExprKind::Str(_) => {}
     }
 }
