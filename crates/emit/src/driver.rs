@@ -106,6 +106,9 @@ pub fn test_driver(
     }
 }
 
+/// Longest call text repeated in failure messages.
+const SHOWN_CALL_LENGTH: usize = 40;
+
 type WrittenTest = (String, Vec<String>, Vec<(String, Check)>);
 
 fn write_test(
@@ -143,6 +146,12 @@ fn write_test(
     } else {
         out.line(&format!("{};", code.call));
     }
+    // Failure messages repeat a short call as written, a long one as `f(...)`.
+    let shown_call = if code.call.len() <= SHOWN_CALL_LENGTH {
+        code.call.clone()
+    } else {
+        format!("{}(...)", unit.function_name(test.func))
+    };
     let mut written = Vec::new();
     for check in all_checks(unit, test) {
         let lvalue = match &check.root {
@@ -166,11 +175,10 @@ fn write_test(
         let what = match &check.root {
             Root::Return => {
                 let member = step_lvalue(unit, String::new(), &f.sig.ret, &check.path)?;
-                let fname = unit.function_name(test.func);
                 if member.is_empty() {
-                    format!("{fname}(...) returned")
+                    format!("{shown_call} returned")
                 } else {
-                    format!("{fname}(...){member} is")
+                    format!("{shown_call}{member} is")
                 }
             }
             _ => format!("{lvalue} is"),
@@ -246,7 +254,7 @@ fn goal_comment(
 /// The three input steps and the stub scripts, each under a short heading.
 fn set_up(out: &mut CodeWriter, code: &CallCode) {
     let sections = [
-        ("Input objects.", &code.declarations),
+        ("Inputs.", &code.declarations),
         ("Their contents.", &code.data),
         ("Pointers between them.", &code.links),
         (

@@ -52,18 +52,16 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             links: &mut code.links,
         };
         for (id, object) in self.inputs.objects.iter().enumerate() {
-            let single = code.objects.0[id].single;
-            let as_chars = !single && looks_like_string(&object.elem, &object.init);
-            for (k, value) in object.init.iter().enumerate() {
-                let lvalue = code.objects.element(ObjectId(id as u32), k as u64);
-                self.assign(
-                    &code.objects,
-                    &lvalue,
-                    &object.elem,
-                    value,
-                    as_chars,
-                    &mut sink,
-                )?;
+            let array = Type::Array(Box::new(object.elem.clone()), Some(object.len));
+            if code.objects.0[id].single {
+                let lvalue = code.objects.element(ObjectId(id as u32), 0);
+                if let Some(value) = object.init.first() {
+                    self.assign(&code.objects, &lvalue, &object.elem, value, true, &mut sink)?;
+                }
+            } else {
+                let name = code.objects.0[id].c_name.clone();
+                let value = Value::Array(object.init.clone());
+                self.assign(&code.objects, &name, &array, &value, true, &mut sink)?;
             }
         }
         for (global, value) in &self.inputs.globals {
@@ -76,6 +74,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 continue;
             };
             let ty = &self.unit.program.global(*global).ty;
+            // Globals hold their initial values, not zeros: assign everything.
             self.assign(&code.objects, name, ty, value, false, &mut sink)?;
         }
         self.write_script(&mut code)?;
@@ -99,7 +98,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 let init = if object.len == 0 { "" } else { " = {0}" };
                 format!("{}{init};", self.unit.spell(&array, &c_name)?)
             };
-            let about = if looks_like_string(&object.elem, &object.init) {
+            let about = if string_length(&object.elem, &object.init).is_some() {
                 format!("{} = {}", object.name, string_text(&object.init))
             } else {
                 object.name.clone()
@@ -119,7 +118,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         lvalue: &str,
         ty: &Type,
         value: &Value,
-        as_chars: bool,
+        zeroed: bool,
         sink: &mut Sink,
     ) -> Result<(), String> {
         match (ty, value) {
@@ -131,32 +130,32 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     if def.is_union && matches!(member, Value::Unknown) {
                         continue;
                     }
-                    self.assign(
-                        objects,
-                        &member_lvalue(lvalue, &field.name),
-                        &field.ty,
-                        member,
-                        false,
-                        sink,
-                    )?;
+                    let member_lvalue = member_lvalue(lvalue, &field.name);
+                    self.assign(objects, &member_lvalue, &field.ty, member, zeroed, sink)?;
                     if def.is_union {
                         break;
                     }
                 }
             }
             (Type::Array(elem, _), Value::Array(items)) => {
-                let chars = looks_like_string(elem, items);
+                let string = string_length(elem, items);
                 for (k, item) in items.iter().enumerate() {
-                    self.assign(objects, &format!("{lvalue}[{k}]"), elem, item, chars, sink)?;
+                    let element = format!("{lvalue}[{k}]");
+                    match (string, elem.as_ref(), item) {
+                        // Characters up to the terminator read as characters.
+                        (Some(n), Type::Int(it), Value::Int { bits, .. }) if k <= n => {
+                            sink.data
+                                .push(format!("{element} = {};", char_literal(*it, *bits)));
+                        }
+                        // Zeros after the terminator are already there.
+                        (Some(_), _, Value::Int { bits: 0, .. }) if zeroed => {}
+                        _ => self.assign(objects, &element, elem, item, zeroed, sink)?,
+                    }
                 }
             }
             (Type::Int(it), Value::Int { bits, .. }) => {
-                let text = if as_chars {
-                    char_literal(*it, *bits)
-                } else {
-                    int_literal(*it, *bits)
-                };
-                sink.data.push(format!("{lvalue} = {text};"));
+                sink.data
+                    .push(format!("{lvalue} = {};", int_literal(*it, *bits)));
             }
             (Type::Pointer(_), _) => {
                 if let Some(expr) = self.pointer_expr(value, ty, objects)? {
@@ -304,7 +303,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                         data: &mut code.data,
                         links: &mut code.links,
                     };
-                    self.assign(&code.objects, &name, ty, value, false, &mut sink)?;
+                    self.assign(&code.objects, &name, ty, value, true, &mut sink)?;
                     name
                 }
                 (ty, value) => {
@@ -419,21 +418,22 @@ fn member_lvalue(base: &str, name: &str) -> String {
     }
 }
 
-/// A NUL-terminated run of printable characters: written as `'c'` literals.
-fn looks_like_string(elem: &Type, values: &[Value]) -> bool {
+/// For a `char`-sized array holding a C string (printable characters or
+/// `\t`, `\n`, `\r`, then a NUL), the index of the NUL.
+fn string_length(elem: &Type, values: &[Value]) -> Option<usize> {
     let Type::Int(IntType {
         bits: 8,
         is_bool: false,
         ..
     }) = elem
     else {
-        return false;
+        return None;
     };
-    let bytes: Vec<Option<u8>> = values.iter().map(byte_of).collect();
-    matches!(bytes.last(), Some(Some(0)))
-        && bytes[..bytes.len() - 1]
-            .iter()
-            .all(|b| matches!(b, Some(c) if (0x20..0x7f).contains(c)))
+    let nul = values.iter().position(|v| byte_of(v) == Some(0))?;
+    values[..nul]
+        .iter()
+        .all(|v| matches!(byte_of(v), Some(c) if (0x20..0x7f).contains(&c) || matches!(c, b'\t' | b'\n' | b'\r')))
+        .then_some(nul)
 }
 
 fn byte_of(v: &Value) -> Option<u8> {

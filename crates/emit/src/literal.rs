@@ -36,6 +36,9 @@ pub fn char_literal(ty: IntType, bits: u128) -> String {
         Ok(b'\'') => "'\\''".to_string(),
         Ok(b'\\') => "'\\\\'".to_string(),
         Ok(0) => "'\\0'".to_string(),
+        Ok(b'\t') => "'\\t'".to_string(),
+        Ok(b'\n') => "'\\n'".to_string(),
+        Ok(b'\r') => "'\\r'".to_string(),
         Ok(c) if (0x20..0x7f).contains(&c) => format!("'{}'", c as char),
         _ => int_literal(ty, bits),
     }

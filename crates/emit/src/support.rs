@@ -118,8 +118,7 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             out.line(&format!("(void)arg{};", i + 1));
         }
         if returns_value {
-            out.line(&format!("if ({} >= {})", names.calls, names.length));
-            out.open("{");
+            out.open(&format!("if ({} >= {}) {{", names.calls, names.length));
             out.line(&format!("{}++;", names.calls));
             out.line(&format!(
                 "return {}; /* called more often than scripted */",
