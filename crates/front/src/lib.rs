@@ -55,6 +55,7 @@ mod cint;
 mod linemap;
 mod lower;
 mod nesting;
+mod pragma;
 mod preprocess;
 
 use std::path::{Path, PathBuf};

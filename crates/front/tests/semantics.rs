@@ -168,3 +168,87 @@ fn flags_come_from_compile_commands() {
         Type::Array(Box::new(Type::Int(ir::IntType::INT)), Some(6))
     );
 }
+
+/// Struct definitions whose layout is checked against the system compiler.
+const LAYOUT_CASES: &str = "
+struct s1 { char c; int i; short s; };
+struct s2 { char c; long double ld; char d; };
+struct s3 { short s; struct s1 inner; char tail[3]; };
+union u1 { char c[5]; int i; };
+struct s4 { char c; union u1 u; long l; };
+struct s5 { int a; struct { char b; long c; }; char d; };
+#pragma pack(push)
+#pragma pack(1)
+struct p1 { char a; int b; short c; long d; };
+#pragma pack(2)
+struct p2 { char a; int b; char c; };
+#pragma pack(pop)
+struct s6 { char a; struct p1 p; int b; };
+";
+
+#[test]
+fn layouts_match_the_system_compiler() {
+    let names = [
+        "struct s1",
+        "struct s2",
+        "struct s3",
+        "union u1",
+        "struct s4",
+        "struct s5",
+        "struct p1",
+        "struct p2",
+        "struct s6",
+    ];
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut probe =
+        format!("#include <stdio.h>\n#include <stdalign.h>\n{LAYOUT_CASES}\nint main(void) {{\n");
+    for n in names {
+        probe.push_str(&format!(
+            "    printf(\"%zu %zu\\n\", sizeof({n}), alignof({n}));\n"
+        ));
+    }
+    probe.push_str("    return 0;\n}\n");
+    let src = write(dir.path(), "probe.c", &probe);
+    let bin = dir.path().join("probe");
+    let built = std::process::Command::new("cc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        eprintln!("note: no working cc; skipping the layout comparison");
+        return;
+    }
+    let output = std::process::Command::new(&bin)
+        .output()
+        .expect("probe runs");
+    let expected: Vec<(u64, u64)> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| {
+            let mut w = l
+                .split_whitespace()
+                .map(|x| x.parse::<u64>().expect("number"));
+            (w.next().unwrap_or(0), w.next().unwrap_or(0))
+        })
+        .collect();
+    let mut uses = String::new();
+    for (i, n) in names.iter().enumerate() {
+        uses.push_str(&format!("{n} v{i};\n"));
+    }
+    let out = lower(&format!("{LAYOUT_CASES}{uses}"));
+    for (i, n) in names.iter().enumerate() {
+        let tag = n.split_whitespace().nth(1).unwrap_or("");
+        let def = struct_named(&out.program, tag);
+        assert_eq!((def.size, def.align), expected[i], "{n}");
+    }
+    let p1 = struct_named(&out.program, "p1");
+    assert_eq!(
+        p1.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+        vec![0, 1, 5, 7]
+    );
+    let p2 = struct_named(&out.program, "p2");
+    assert_eq!(
+        p2.fields.iter().map(|f| f.offset).collect::<Vec<_>>(),
+        vec![0, 2, 6]
+    );
+}

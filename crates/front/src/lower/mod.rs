@@ -282,6 +282,8 @@ pub(crate) struct Lowerer<'a> {
     va_list_struct: Option<StructId>,
     /// Current expression nesting, bounded by [`MAX_NESTING`].
     depth: u32,
+    /// Where `#pragma pack` is in force.
+    packed: Vec<(usize, usize, u64)>,
 }
 
 /// The lowered program with its diagnostics.
@@ -313,6 +315,7 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
         strings: HashMap::new(),
         va_list_struct: None,
         depth: 0,
+        packed: crate::pragma::packed_regions(src),
     };
     for ext in &unit.0 {
         match &ext.node {

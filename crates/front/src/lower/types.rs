@@ -176,7 +176,7 @@ impl<'a> Lowerer<'a> {
                     ("reg_save_area".to_string(), Type::ptr(Type::Void)),
                 ];
                 let id = self.add_struct("__va_list_tag".into(), false);
-                self.complete_struct(id, members);
+                self.complete_struct(id, members, None);
                 self.va_list_struct = Some(id);
                 id
             }
@@ -203,13 +203,17 @@ impl<'a> Lowerer<'a> {
         id
     }
 
-    fn complete_struct(&mut self, id: StructId, members: Vec<(String, Type)>) {
+    /// Lays out a struct; under `#pragma pack(n)` member alignment is capped at n.
+    fn complete_struct(&mut self, id: StructId, members: Vec<(String, Type)>, pack: Option<u64>) {
         let is_union = self
             .program
             .structs
             .get(id.0 as usize)
             .is_some_and(|s| s.is_union);
-        let (fields, size, align) = self.program.lay_out(members, is_union);
+        let (fields, size, align) = match pack {
+            None => self.program.lay_out(members, is_union),
+            Some(n) => self.lay_out_packed(members, is_union, n.max(1)),
+        };
         if let Some(def) = self.program.structs.get_mut(id.0 as usize) {
             def.fields = fields;
             def.size = size;
@@ -221,6 +225,7 @@ impl<'a> Lowerer<'a> {
     fn struct_type(&mut self, st: &Node<StructType>) -> R<Type> {
         let is_union = st.node.kind.node == StructKind::Union;
         let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
+        let pack = crate::pragma::pack_at(&self.packed, st.span.start);
         let Some(declarations) = &st.node.declarations else {
             // A reference: an existing tag, or a new incomplete type here.
             let name = tag.unwrap_or_default();
@@ -258,7 +263,7 @@ impl<'a> Lowerer<'a> {
         };
         match self.struct_members(declarations) {
             Ok(members) => {
-                self.complete_struct(id, members);
+                self.complete_struct(id, members, pack);
                 Ok(Type::Struct(id))
             }
             Err(d) => {
@@ -268,6 +273,25 @@ impl<'a> Lowerer<'a> {
                 Err(d)
             }
         }
+    }
+
+    fn lay_out_packed(
+        &self,
+        members: Vec<(String, Type)>,
+        is_union: bool,
+        pack: u64,
+    ) -> (Vec<ir::Field>, u64, u64) {
+        let mut fields = Vec::with_capacity(members.len());
+        let (mut end, mut size, mut align) = (0u64, 0u64, 1u64);
+        for (name, ty) in members {
+            let a = self.program.align_of(&ty).min(pack).max(1);
+            align = align.max(a);
+            let offset = if is_union { 0 } else { end.div_ceil(a) * a };
+            end = offset + self.program.size_of(&ty);
+            size = size.max(end);
+            fields.push(ir::Field { name, ty, offset });
+        }
+        (fields, size.div_ceil(align) * align, align)
     }
 
     fn bind_tag(&mut self, name: &str, tag: Tag) {
