@@ -424,7 +424,14 @@ impl<'a> Lowerer<'a> {
                 None => self.error(at, "unknown global"),
             },
             Some(Symbol::Func(index)) => Ok(Val::Func(index)),
-            Some(Symbol::EnumConst(v)) => Ok(Val::Value(Expr::int(IntType::INT, v))),
+            Some(Symbol::EnumConst(v)) => {
+                // An enumerator outside `int` takes a wider type, as in gcc.
+                let ty = [IntType::INT, IntType::UINT, IntType::LONG]
+                    .into_iter()
+                    .find(|t| (t.range().0..=t.range().1).contains(&v))
+                    .unwrap_or(IntType::ULONG);
+                Ok(Val::Value(Expr::int(ty, v)))
+            }
             Some(Symbol::Typedef(_)) => self.error(at, format!("unexpected type name `{name}`")),
             Some(Symbol::Poisoned(d)) => Err(d),
             None if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") => {

@@ -334,6 +334,12 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
 
 impl<'a> Lowerer<'a> {
     fn finish(mut self) -> Lowered {
+        for decl in &mut self.globals {
+            // A tentative definition `int a[];` becomes one element at the end.
+            if let (Type::Array(elem, None), false) = (&decl.global.ty, decl.global.is_extern) {
+                decl.global.ty = Type::Array(elem.clone(), Some(1));
+            }
+        }
         for decl in &self.globals {
             if let Some(id) = decl.id {
                 if let Some(slot) = self.program.globals.get_mut(id.index()) {
