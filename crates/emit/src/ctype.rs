@@ -68,6 +68,18 @@ pub fn declare(program: &Program, ty: &Type, name: &str) -> Result<String, Unspe
     }
 }
 
+/// A variable that holds a returned value and is only read: a returned
+/// pointer gets a `const` pointee, so the declaration accepts the function's
+/// result whatever qualifiers the source wrote (the IR keeps none).
+pub fn declare_read_only(program: &Program, ty: &Type, name: &str) -> Result<String, Unspellable> {
+    match ty {
+        Type::Pointer(inner) if !matches!(**inner, Type::Function(_) | Type::Array(..)) => {
+            declare(program, inner, &format!("const *{name}"))
+        }
+        _ => declare(program, ty, name),
+    }
+}
+
 /// The type name alone, for casts and `sizeof`.
 pub fn type_name(program: &Program, ty: &Type) -> Result<String, Unspellable> {
     declare(program, ty, "")
@@ -194,6 +206,19 @@ mod tests {
         for (ty, name, want) in cases {
             assert_eq!(declare(&p, &ty, name).as_deref(), Ok(want));
         }
+    }
+
+    #[test]
+    fn read_only_results_get_a_const_pointee() {
+        let p = program_with_structs();
+        let int = Type::Int(IntType::INT);
+        let read_only = |ty: &Type| declare_read_only(&p, ty, "r").unwrap();
+        assert_eq!(read_only(&Type::ptr(int.clone())), "int const *r");
+        assert_eq!(
+            read_only(&Type::ptr(Type::ptr(int.clone()))),
+            "int *const *r"
+        );
+        assert_eq!(read_only(&int), "int r");
     }
 
     #[test]

@@ -140,7 +140,7 @@ fn write_test(
     if returns {
         out.line(&format!(
             "{} = {};",
-            unit.spell(&f.sig.ret, &result)?,
+            unit.spell_read_only(&f.sig.ret, &result)?,
             code.call
         ));
     } else {
@@ -254,11 +254,11 @@ fn goal_comment(
 /// The three input steps and the stub scripts, each under a short heading.
 fn set_up(out: &mut CodeWriter, code: &CallCode) {
     let sections = [
-        ("Inputs.", &code.declarations),
-        ("Their contents.", &code.data),
-        ("Pointers between them.", &code.links),
+        ("Input objects.", &code.declarations),
+        ("Input values.", &code.data),
+        ("Pointers.", &code.links),
         (
-            "Results of functions without a body, in call order.",
+            "Results of the functions without a body, in call order.",
             &code.script,
         ),
     ];

@@ -98,7 +98,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 let init = if object.len == 0 { "" } else { " = {0}" };
                 format!("{}{init};", self.unit.spell(&array, &c_name)?)
             };
-            let about = if string_length(&object.elem, &object.init).is_some() {
+            // A one-character object is as likely a `char` out-parameter as an empty string.
+            let about = if object.len > 1 && string_length(&object.elem, &object.init).is_some() {
                 format!("{} = {}", object.name, string_text(&object.init))
             } else {
                 object.name.clone()
@@ -147,12 +148,18 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                             sink.data
                                 .push(format!("{element} = {};", char_literal(*it, *bits)));
                         }
-                        // Zeros after the terminator are already there.
-                        (Some(_), _, Value::Int { bits: 0, .. }) if zeroed => {}
+                        // Elements of a plain array are all listed, zeros too, except
+                        // zeros after a string's terminator.
+                        (None, Type::Int(it), Value::Int { bits, .. }) => {
+                            sink.data
+                                .push(format!("{element} = {};", int_literal(*it, *bits)));
+                        }
                         _ => self.assign(objects, &element, elem, item, zeroed, sink)?,
                     }
                 }
             }
+            // A zero where the declaration already put one says nothing.
+            (Type::Int(_), Value::Int { bits: 0, .. }) if zeroed => {}
             (Type::Int(it), Value::Int { bits, .. }) => {
                 sink.data
                     .push(format!("{lvalue} = {};", int_literal(*it, *bits)));

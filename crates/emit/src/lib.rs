@@ -62,6 +62,8 @@
 
 mod ctype;
 mod driver;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixture;
 mod inputs;
 pub mod json;
 mod literal;

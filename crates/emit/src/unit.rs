@@ -168,6 +168,11 @@ impl<'a> Unit<'a> {
     pub fn spell(&self, ty: &Type, name: &str) -> Result<String, String> {
         ctype::declare(self.program, ty, name).map_err(|e| e.to_string())
     }
+
+    /// See [`ctype::declare_read_only`].
+    pub fn spell_read_only(&self, ty: &Type, name: &str) -> Result<String, String> {
+        ctype::declare_read_only(self.program, ty, name).map_err(|e| e.to_string())
+    }
 }
 
 fn is_system_file(name: &str) -> bool {
