@@ -49,7 +49,7 @@ impl LineMap {
             }
             offset = next;
         }
-        if map.segments.first().map_or(true, |s| s.offset > 0) {
+        if map.segments.first().is_none_or(|s| s.offset > 0) {
             map.segments.insert(
                 0,
                 Segment {

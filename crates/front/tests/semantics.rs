@@ -63,7 +63,7 @@ fn anonymous_members_are_reached_through_field_paths() {
         "struct s { int a; struct { int b; int c; }; };\nint get(struct s *p) { return p->c; }\n",
     );
     let f = &out.program.functions[0];
-    let text = ir::print::print_program(&out.program, &[f.name.clone()]);
+    let text = ir::print::print_program(&out.program, std::slice::from_ref(&f.name));
     assert!(text.contains("return (*_0.p).1.1"), "{text}");
 }
 

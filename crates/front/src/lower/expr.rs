@@ -146,7 +146,7 @@ impl<'a> Lowerer<'a> {
     /// conversion, array and function decay).
     pub(super) fn rvalue(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.expr(e)?;
-        self.to_rvalue(v, e.span.start)
+        self.rvalue_of(v, e.span.start)
     }
 
     /// Lowers an expression whose value is not used.
@@ -174,7 +174,7 @@ impl<'a> Lowerer<'a> {
         self.expr(e).map(|_| ())
     }
 
-    pub(super) fn to_rvalue(&mut self, v: Val, at: usize) -> R<Expr> {
+    pub(super) fn rvalue_of(&mut self, v: Val, at: usize) -> R<Expr> {
         match v {
             Val::Value(e) => {
                 if let Type::Float(_) = e.ty {
@@ -219,7 +219,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The object an expression designates; a struct value is stored in a temporary.
-    pub(super) fn to_place(&mut self, v: Val, at: usize) -> R<(Place, Type)> {
+    pub(super) fn place_of(&mut self, v: Val, at: usize) -> R<(Place, Type)> {
         match v {
             Val::Place(p, t) => Ok((p, t)),
             Val::Value(e) if matches!(e.ty, Type::Struct(_)) => {
@@ -479,7 +479,7 @@ impl<'a> Lowerer<'a> {
         let (mut place, ty) = match m.node.operator.node {
             MemberOperator::Direct => {
                 let v = self.expr(&m.node.expression)?;
-                self.to_place(v, at)?
+                self.place_of(v, at)?
             }
             MemberOperator::Indirect => {
                 let p = self.rvalue(&m.node.expression)?;
@@ -547,7 +547,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             other => {
-                let e = self.to_rvalue(other, at)?;
+                let e = self.rvalue_of(other, at)?;
                 let sig = match e.ty.pointee() {
                     Some(Type::Function(sig)) => (**sig).clone(),
                     _ => {
@@ -618,7 +618,7 @@ impl<'a> Lowerer<'a> {
         let operand = &u.node.operand;
         match u.node.operator.node {
             UnaryOperator::Address => match self.expr(operand)? {
-                Val::Func(index) => Ok(Val::Value(self.to_rvalue(Val::Func(index), at)?)),
+                Val::Func(index) => Ok(Val::Value(self.rvalue_of(Val::Func(index), at)?)),
                 Val::Place(place, ty) => {
                     let ptr_ty = Type::ptr(ty);
                     match place.base {
@@ -682,11 +682,11 @@ impl<'a> Lowerer<'a> {
 
     fn inc_dec(&mut self, operand: &Node<Expression>, op: BinOp, post: bool, at: usize) -> R<Val> {
         let v = self.expr(operand)?;
-        let (place, ty) = self.to_place(v, at)?;
+        let (place, ty) = self.place_of(v, at)?;
         if !ty.is_scalar() {
             return self.error(at, "cannot increment or decrement this type");
         }
-        let current = self.to_rvalue(Val::Place(place.clone(), ty.clone()), at)?;
+        let current = self.rvalue_of(Val::Place(place.clone(), ty.clone()), at)?;
         if post {
             let t = self.temp(ty.clone(), at)?;
             self.assign_stmt(Place::local(t), current, at)?;
@@ -816,7 +816,7 @@ impl<'a> Lowerer<'a> {
             B::LogicalAnd | B::LogicalOr => self.logical_value(b, node),
             B::Assign => {
                 let v = self.expr(&b.node.lhs)?;
-                let (place, ty) = self.to_place(v, at)?;
+                let (place, ty) = self.place_of(v, at)?;
                 let value = self.rvalue(&b.node.rhs)?;
                 let value = self.convert_assigned(value, &ty, at)?;
                 self.assign_stmt(place.clone(), value, at)?;
@@ -834,9 +834,9 @@ impl<'a> Lowerer<'a> {
             | B::AssignBitwiseOr => {
                 let op = arith_op(&b.node.operator.node).unwrap_or(BinOp::Add);
                 let v = self.expr(&b.node.lhs)?;
-                let (place, ty) = self.to_place(v, at)?;
+                let (place, ty) = self.place_of(v, at)?;
                 let rhs = self.rvalue(&b.node.rhs)?;
-                let current = self.to_rvalue(Val::Place(place.clone(), ty.clone()), at)?;
+                let current = self.rvalue_of(Val::Place(place.clone(), ty.clone()), at)?;
                 let value = self.arith(op, current, rhs, op_at)?;
                 let value = self.convert(value, &ty, at)?;
                 self.assign_stmt(place.clone(), value, at)?;
@@ -871,7 +871,7 @@ impl<'a> Lowerer<'a> {
             });
             return Ok(Val::Place(place, *elem));
         }
-        let a = self.to_rvalue(base, at)?;
+        let a = self.rvalue_of(base, at)?;
         let b = self.rvalue(rhs)?;
         let (ptr, index) = match (&a.ty, &b.ty) {
             (Type::Pointer(_), Type::Int(_)) => (a, b),
@@ -932,7 +932,7 @@ impl<'a> Lowerer<'a> {
             };
             return self
                 .expr(chosen)
-                .and_then(|v| self.to_rvalue(v, at))
+                .and_then(|v| self.rvalue_of(v, at))
                 .map(Val::Value);
         }
         let span = self.span(at);
@@ -950,7 +950,7 @@ impl<'a> Lowerer<'a> {
             let v = self.expr(e)?;
             let v = match v {
                 Val::Value(v) if v.ty == Type::Void => v,
-                other => self.to_rvalue(other, e.span.start)?,
+                other => self.rvalue_of(other, e.span.start)?,
             };
             let end = self.builder(at)?.current;
             arms.push((v, end));

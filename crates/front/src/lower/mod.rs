@@ -23,6 +23,9 @@ use std::collections::HashMap;
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
 
+/// Parameters of a function definition: name (if any), type, source offset.
+type Params = Vec<(Option<String>, Type, usize)>;
+
 /// Deepest expression or condition nesting lowered; deeper ones are
 /// reported instead of risking the stack (here and in later stages).
 const MAX_NESTING: u32 = 1000;
@@ -71,7 +74,7 @@ struct FuncDecl<'a> {
     /// The signature came from `f()` without a prototype.
     unprototyped: bool,
     /// Parameter names, types and positions of the definition.
-    params: Vec<(Option<String>, Type, usize)>,
+    params: Params,
 }
 
 /// A block being built: its terminator is `None` while it is still open.

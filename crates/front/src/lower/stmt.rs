@@ -785,7 +785,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 let v = self.expr(e)?;
-                let cond = self.to_rvalue(v, at)?;
+                let cond = self.rvalue_of(v, at)?;
                 if !matches!(cond.ty, Type::Int(_) | Type::Pointer(_)) {
                     return self.error(
                         at,

@@ -1,6 +1,6 @@
 //! Declaration specifiers, declarators, structs, unions, enums and typedefs.
 
-use super::{Lowerer, Scope, Symbol, Tag, R};
+use super::{Lowerer, Params, Scope, Symbol, Tag, R};
 use ir::{FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -78,7 +78,7 @@ pub(super) struct Declared {
     pub name_offset: usize,
     pub ty: Type,
     /// Parameter names (or `None`) and types of the outermost function declarator.
-    pub params: Vec<(Option<String>, Type, usize)>,
+    pub params: Params,
     pub unprototyped: bool,
     /// For a pointer type: whether the outermost pointer is `* const`.
     pub const_pointer: bool,
@@ -473,11 +473,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The signature of a prototype and its parameter names.
-    fn function_params(
-        &mut self,
-        ret: Type,
-        f: &FunctionDeclarator,
-    ) -> R<(FnSig, Vec<(Option<String>, Type, usize)>)> {
+    fn function_params(&mut self, ret: Type, f: &FunctionDeclarator) -> R<(FnSig, Params)> {
         let mut params = Vec::new();
         self.scopes.push(Scope::default());
         let result = (|| {
