@@ -1,0 +1,168 @@
+//! `check` over an output directory that `emit` wrote for the hand-built
+//! sample (see `emit::fixture`), with gcc and gcov for real.
+
+use check::{check, CheckConfig, CheckReport, FunctionCheck, ProblemKind, Ratio};
+use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_C};
+use emit::{write_outputs, EmitConfig};
+use engine::testcase::FunctionReport;
+use ir::{Arm, BranchId, Goal};
+use std::path::PathBuf;
+
+struct Sample {
+    dir: tempfile::TempDir,
+}
+
+impl Sample {
+    fn new(reports: &[FunctionReport]) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("sample.c"), SAMPLE_C).expect("write sample.c");
+        let sample = Sample { dir };
+        let config = EmitConfig {
+            out_dir: sample.out(),
+            source: sample.dir.path().join("sample.c"),
+        };
+        write_outputs(&sample_program(), reports, &config).expect("emit");
+        sample
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    fn check(&self, sanitize: bool) -> CheckReport {
+        check(
+            &self.out(),
+            &CheckConfig {
+                cc: "gcc".into(),
+                sanitize,
+            },
+        )
+        .expect("check")
+    }
+}
+
+fn function<'r>(report: &'r CheckReport, name: &str) -> &'r FunctionCheck {
+    report.files[0]
+        .functions
+        .iter()
+        .find(|f| f.name == name)
+        .expect(name)
+}
+
+fn ratio(covered: usize, total: usize) -> Option<Ratio> {
+    Some(Ratio { covered, total })
+}
+
+#[test]
+fn measured_coverage_agrees_with_the_claims() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let report = sample.check(false);
+    assert!(report.ok(), "{}", report.table());
+    let file = &report.files[0];
+    assert_eq!((file.passed, file.failed), (Some(13), Some(0)));
+    for (name, branches) in [
+        ("classify", 4),
+        ("order", 2),
+        ("find", 4),
+        ("sensor_level", 4),
+        ("first_bang", 4),
+    ] {
+        let f = function(&report, name);
+        assert_eq!(
+            f.predicted,
+            Ratio {
+                covered: branches,
+                total: branches
+            },
+            "{name}"
+        );
+        assert_eq!(f.measured_branches, ratio(branches, branches), "{name}");
+        let lines = f.measured_lines.expect(name);
+        assert_eq!(lines.covered, lines.total, "{name}: every line runs");
+        assert!(f.unmeasurable.is_empty(), "{name}: {:?}", f.unmeasurable);
+    }
+    let ratio_fn = function(&report, "ratio");
+    assert_eq!(ratio_fn.measured_branches, ratio(0, 0));
+    assert!(report.table().contains("13 passed, 0 failed"));
+}
+
+#[test]
+fn a_claim_no_test_makes_good_is_caught() {
+    let mut reports = sample_reports(&sample_program());
+    // Drop the test that takes `a == b: false`, but let the engine still claim it.
+    reports[0].tests.pop();
+    let claimed = Goal {
+        func: CLASSIFY,
+        site: BranchId(1),
+        arm: Arm::False,
+    };
+    reports[0].tests[1].path_goals.push(claimed);
+    let sample = Sample::new(&reports);
+    let report = sample.check(false);
+    assert!(!report.ok());
+    let problems = &report.files[0].problems;
+    assert_eq!(problems.len(), 1, "{}", report.table());
+    assert_eq!(problems[0].kind, ProblemKind::ClaimedNotMeasured);
+    assert!(
+        problems[0].message.contains("line 16") && problems[0].message.contains("a == b: false")
+    );
+    assert_eq!(function(&report, "classify").measured_branches, ratio(3, 4));
+}
+
+#[test]
+fn a_failing_test_fails_the_check() {
+    let mut reports = sample_reports(&sample_program());
+    reports[0].tests[0].ret = Some(int_value(0));
+    let sample = Sample::new(&reports);
+    let report = sample.check(false);
+    assert!(!report.ok());
+    let file = &report.files[0];
+    assert_eq!((file.passed, file.failed), (Some(12), Some(1)));
+    assert_eq!(
+        file.failures,
+        ["FAIL test_classify_1: classify(3, 1) returned 1, expected 0"]
+    );
+    assert!(file
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::FailingTests));
+    assert_eq!(function(&report, "classify").failed, 1);
+    assert_eq!(function(&report, "order").failed, 0);
+}
+
+#[test]
+fn sanitizers_confirm_the_finding_and_pass_the_driver() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let report = sample.check(true);
+    assert!(report.ok(), "{}", report.table());
+    let runs = &report.files[0].reproducers;
+    assert_eq!(runs.len(), 1);
+    assert!(runs[0].confirmed);
+    assert!(
+        runs[0].output.contains("division by zero"),
+        "{}",
+        runs[0].output
+    );
+    let single = check::run_reproducer(&sample.out(), "sample", 1, &CheckConfig::default())
+        .expect("reproducer");
+    assert!(single.confirmed);
+}
+
+#[test]
+fn a_driver_that_does_not_compile_is_a_problem() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let driver = sample.out().join("sample_test.c");
+    let text = std::fs::read_to_string(&driver).expect("driver");
+    std::fs::write(&driver, text + "\nthis is not C;\n").expect("rewrite");
+    let report = sample.check(false);
+    assert!(!report.ok());
+    assert_eq!(report.files[0].problems[0].kind, ProblemKind::CompileError);
+    assert_eq!(report.files[0].passed, None);
+}
+
+#[test]
+fn a_directory_without_tests_is_an_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let error = check(dir.path(), &CheckConfig::default()).expect_err("no tests");
+    assert!(error.to_string().contains("no *.tests.json"));
+}
