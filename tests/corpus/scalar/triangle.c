@@ -24,10 +24,10 @@ enum triangle_kind classify_triangle(int a, int b, int c)
 }
 
 /* Returns 1 when the sides (in any order) satisfy Pythagoras' theorem.
- * Sides are limited to 1..10000 so that the squares fit in an int. */
+ * Sides are lengths on a 100 x 100 grid: 1..100. */
 int is_right_triangle(int a, int b, int c)
 {
-    if (a < 1 || b < 1 || c < 1 || a > 10000 || b > 10000 || c > 10000)
+    if (a < 1 || b < 1 || c < 1 || a > 100 || b > 100 || c > 100)
         return 0;
     int aa = a * a, bb = b * b, cc = c * c;
     if (aa + bb == cc || aa + cc == bb || bb + cc == aa)
