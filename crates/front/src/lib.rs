@@ -125,12 +125,23 @@ const WORKER_STACK: usize = 256 << 20;
 /// parser rejects the text; everything else is reported inside the output.
 pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
     let text = preprocess::preprocess(path, config)?;
-    compile_preprocessed(text, &path.display().to_string())
+    let source = std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    run_on_worker(text, path.display().to_string(), source)
 }
 
 /// Parses and lowers already preprocessed text whose main file is `main_file`.
 pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
-    let main_file = main_file.to_string();
+    run_on_worker(text, main_file.to_string(), None)
+}
+
+/// Parses and lowers on a thread with a large stack, turning a panic into a diagnostic.
+fn run_on_worker(
+    text: String,
+    main_file: String,
+    source: Option<String>,
+) -> Result<FrontOutput, Diagnostic> {
     let fallback_file = main_file.clone();
     let internal = move |what: &str| Diagnostic {
         severity: Severity::Error,
@@ -144,7 +155,7 @@ pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput
         .stack_size(WORKER_STACK)
         .spawn(move || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                parse_and_lower(text, &main_file)
+                parse_and_lower(text, &main_file, source.as_deref())
             }))
         });
     match worker {
@@ -156,8 +167,12 @@ pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput
     }
 }
 
-fn parse_and_lower(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
-    let lines = linemap::LineMap::new(&text, main_file);
+fn parse_and_lower(
+    text: String,
+    main_file: &str,
+    source: Option<&str>,
+) -> Result<FrontOutput, Diagnostic> {
+    let lines = linemap::LineMap::new(&text, main_file, source);
     if let Some(offset) = nesting::too_deep(&text, nesting::MAX_NESTING_ESTIMATE) {
         let at = lines.locate(offset);
         return Err(Diagnostic {

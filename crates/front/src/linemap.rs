@@ -15,6 +15,11 @@ pub(crate) struct LineMap {
     segments: Vec<Segment>,
     /// Offset of the start of every line of the preprocessed text.
     line_starts: Vec<usize>,
+    /// The preprocessed text and the main file's original lines: the
+    /// preprocessor collapses runs of blanks and comments inside a line, so
+    /// columns in the main file are re-measured on the original text.
+    text: String,
+    main_lines: Vec<String>,
 }
 
 /// A resolved position: index into [`LineMap::files`], 1-based line and column.
@@ -28,11 +33,15 @@ pub(crate) struct Position {
 impl LineMap {
     /// `main_file` is the name the preprocessor uses for the main file
     /// (the path it was given), so markers naming it map to index 0.
-    pub fn new(text: &str, main_file: &str) -> LineMap {
+    pub fn new(text: &str, main_file: &str, main_source: Option<&str>) -> LineMap {
         let mut map = LineMap {
             files: vec![main_file.to_string()],
             segments: Vec::new(),
             line_starts: Vec::new(),
+            text: text.to_string(),
+            main_lines: main_source
+                .map(|s| s.lines().map(String::from).collect())
+                .unwrap_or_default(),
         };
         let mut offset = 0usize;
         for raw_line in text.split_inclusive('\n') {
@@ -93,12 +102,68 @@ impl LineMap {
         let seg_line = line_of(seg.offset);
         let line_start = self.line_starts.get(text_line).copied().unwrap_or(0);
         let line = seg.line as usize + text_line.saturating_sub(seg_line);
+        let mut col = offset.saturating_sub(line_start) + 1;
+        if seg.file == 0 {
+            let pp_line = self
+                .text
+                .get(line_start..)
+                .and_then(|t| t.lines().next())
+                .unwrap_or("");
+            let original = line.checked_sub(1).and_then(|l| self.main_lines.get(l));
+            if let Some(c) = original.and_then(|o| original_column(pp_line, col - 1, o)) {
+                col = c + 1;
+            }
+        }
         Position {
             file: seg.file,
             line: u32::try_from(line).unwrap_or(u32::MAX),
-            col: u32::try_from(offset.saturating_sub(line_start) + 1).unwrap_or(u32::MAX),
+            col: u32::try_from(col).unwrap_or(u32::MAX),
         }
     }
+}
+
+/// Skips blanks and comments in `line` from `j`.
+fn skip_blanks(line: &[u8], mut j: usize) -> usize {
+    loop {
+        match (line.get(j), line.get(j + 1)) {
+            (Some(b), _) if b.is_ascii_whitespace() => j += 1,
+            (Some(b'/'), Some(b'*')) => {
+                j += 2;
+                while j < line.len() && !(line[j] == b'*' && line.get(j + 1) == Some(&b'/')) {
+                    j += 1;
+                }
+                j += 2;
+            }
+            (Some(b'/'), Some(b'/')) => j = line.len(),
+            _ => return j,
+        }
+    }
+}
+
+/// The byte index in `original` of the character at `target` in the
+/// preprocessed line, when the two lines agree up to it except for blanks
+/// and comments (no macro expanded before it on the line).
+fn original_column(pp_line: &str, target: usize, original: &str) -> Option<usize> {
+    let (pp, or) = (pp_line.as_bytes(), original.as_bytes());
+    let (mut i, mut j) = (0usize, skip_blanks(or, 0));
+    while i < target {
+        if pp.get(i)?.is_ascii_whitespace() {
+            while i < target && pp.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+                i += 1;
+            }
+            j = skip_blanks(or, j);
+            continue;
+        }
+        if pp.get(i) != or.get(j) {
+            return None;
+        }
+        i += 1;
+        j += 1;
+    }
+    if pp.get(target).is_some_and(|b| !b.is_ascii_whitespace()) {
+        j = skip_blanks(or, j);
+    }
+    (pp.get(target) == or.get(j)).then_some(j)
 }
 
 /// Parses `# 12 "file.c" 1 3` (or `#line 12 "file.c"`) into (12, "file.c").
@@ -127,7 +192,7 @@ mod tests {
     #[test]
     fn maps_offsets_through_markers() {
         let text = "# 0 \"main.c\"\n# 1 \"inc.h\" 1\nint a;\n# 3 \"main.c\" 2\n\n  int b;\n";
-        let map = LineMap::new(text, "main.c");
+        let map = LineMap::new(text, "main.c", None);
         assert_eq!(map.files, vec!["main.c".to_string(), "inc.h".to_string()]);
         let a = text.find("int a").unwrap();
         assert_eq!(
@@ -150,8 +215,20 @@ mod tests {
     }
 
     #[test]
+    fn columns_are_measured_on_the_original_line() {
+        let original = "int  x =\t/* c */ a  +  b;\n";
+        let text = "int x = a + b;\n";
+        let map = LineMap::new(text, "m.c", Some(original));
+        assert_eq!(map.locate(text.find('a').unwrap()).col, 18);
+        assert_eq!(map.locate(text.find('b').unwrap()).col, 24);
+        // A macro expanded earlier on the line: keep the preprocessed column.
+        let map = LineMap::new("int y = 42 + b;\n", "m.c", Some("int y = N + b;\n"));
+        assert_eq!(map.locate(13).col, 14);
+    }
+
+    #[test]
     fn without_markers_lines_count_from_one() {
-        let map = LineMap::new("x\ny\n", "m.c");
+        let map = LineMap::new("x\ny\n", "m.c", None);
         assert_eq!(
             map.locate(2),
             Position {

@@ -80,7 +80,7 @@ fn branch_sites_have_condition_text_and_positions() {
         sites,
         vec![
             ("a > 1".to_string(), 2, 7, BranchKind::Logical),
-            ("b".to_string(), 2, 16, BranchKind::Logical),
+            ("b".to_string(), 2, 17, BranchKind::Logical),
             ("a".to_string(), 4, 19, BranchKind::If),
             ("a".to_string(), 5, 10, BranchKind::Conditional),
         ]
