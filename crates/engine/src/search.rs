@@ -10,7 +10,7 @@ use crate::testcase::{FunctionReport, Stats, TestCase, Uncovered};
 use crate::value::Stop;
 use crate::EngineConfig;
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use std::time::Instant;
 
@@ -92,28 +92,11 @@ fn term_site(term: &Terminator) -> Option<ir::BranchId> {
     }
 }
 
-/// A queued state with its priority (smaller runs first).
-struct Entry {
-    key: (u32, u32, u64, u64),
-    state: State,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.key.cmp(&other.key)
-    }
-}
+/// Coverage order: fewest loop iterations, then carrying or closest to an
+/// uncovered goal, then shortest path; the last field is the state's number.
+type CoverageKey = (u32, u32, u64, u64);
+/// Depth order (a max-heap): most loop iterations, longest path, newest.
+type DepthKey = (u32, u64, u64);
 
 struct Search<'p, 'c> {
     program: &'p Program,
@@ -123,7 +106,13 @@ struct Search<'p, 'c> {
     uncovered: BTreeSet<Goal>,
     /// Why goals reachable from a dropped path may stay uncovered.
     reasons: BTreeMap<Goal, Uncovered>,
-    queue: BinaryHeap<Reverse<Entry>>,
+    /// Queued states by number; both orders below index into it.
+    pending: BTreeMap<u64, State>,
+    by_coverage: BinaryHeap<Reverse<CoverageKey>>,
+    by_depth: BinaryHeap<DepthKey>,
+    /// Alternates the two orders: breadth with rising loop bounds, and depth,
+    /// which reaches goals behind many iterations whose every level branches.
+    deep_turn: bool,
     seq: u64,
     tests: Vec<TestCase>,
     paths: u64,
@@ -157,31 +146,57 @@ impl Search<'_, '_> {
     fn push(&mut self, state: State) {
         if let Some((level, closeness, length)) = self.key(&state) {
             self.seq += 1;
-            self.queue.push(Reverse(Entry {
-                key: (level, closeness, length, self.seq),
-                state,
-            }));
+            self.by_coverage
+                .push(Reverse((level, closeness, length, self.seq)));
+            self.by_depth
+                .push((state.loop_level, state.blocks_run, self.seq));
+            self.pending.insert(self.seq, state);
         }
     }
 
-    /// The next state to run, re-ranking entries whose goals got covered meanwhile.
+    /// The next state to run, taking turns between the two orders.
     fn pop(&mut self) -> Option<State> {
-        while let Some(Reverse(entry)) = self.queue.pop() {
-            let Some((level, closeness, length)) = self.key(&entry.state) else {
+        self.deep_turn = !self.deep_turn;
+        let chosen = if self.deep_turn {
+            self.pop_deepest()
+        } else {
+            None
+        };
+        chosen.or_else(|| self.pop_by_coverage())
+    }
+
+    fn pop_deepest(&mut self) -> Option<State> {
+        while let Some((_, _, seq)) = self.by_depth.pop() {
+            let Some(state) = self.pending.remove(&seq) else {
                 continue;
             };
-            let key = (level, closeness, length, entry.key.3);
-            let still_first = self
-                .queue
-                .peek()
-                .is_none_or(|Reverse(next)| key <= next.key);
-            if key == entry.key || still_first {
-                return Some(entry.state);
+            if self.key(&state).is_some() {
+                return Some(state);
             }
-            self.queue.push(Reverse(Entry {
-                key,
-                state: entry.state,
-            }));
+        }
+        None
+    }
+
+    /// Re-ranks entries whose goals got covered since they were queued.
+    fn pop_by_coverage(&mut self) -> Option<State> {
+        while let Some(Reverse(queued)) = self.by_coverage.pop() {
+            let seq = queued.3;
+            let Some(state) = self.pending.get(&seq) else {
+                continue;
+            };
+            let Some((level, closeness, length)) = self.key(state) else {
+                self.pending.remove(&seq);
+                continue;
+            };
+            let key = (level, closeness, length, seq);
+            let still_first = self
+                .by_coverage
+                .peek()
+                .is_none_or(|Reverse(next)| key <= *next);
+            if key == queued || still_first {
+                return self.pending.remove(&seq);
+            }
+            self.by_coverage.push(Reverse(key));
         }
         None
     }
@@ -266,13 +281,21 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         distances: Distances::new(body, &goals),
         uncovered: goals.iter().copied().collect(),
         reasons: BTreeMap::new(),
-        queue: BinaryHeap::new(),
+        pending: BTreeMap::new(),
+        by_coverage: BinaryHeap::new(),
+        by_depth: BinaryHeap::new(),
+        deep_turn: false,
         seq: 0,
         tests: Vec::new(),
         paths: 0,
         wants_entry_test: goals.is_empty(),
     };
-    let mut machine = Machine::new(program, config, PathSolver::new(deadline), func);
+    let mut machine = Machine::new(
+        program,
+        config,
+        PathSolver::new(deadline, config.max_time / 4),
+        func,
+    );
     let mut budget_hit: Option<&'static str> = None;
     match initial_state(program, func) {
         Ok(st) => search.push(st),
@@ -323,7 +346,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
             }
         }
     }
-    if budget_hit.is_none() && !search.queue.is_empty() {
+    if budget_hit.is_none() && !search.pending.is_empty() {
         budget_hit = Some("max_time");
     }
     let solver_gave_up = machine.solver.gave_up;

@@ -2,7 +2,7 @@
 //! incrementally under assumptions, with a result cache, model reuse and counting.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use z3::ast::Bool;
 use z3::{Model, Params, SatResult, Solver};
 
@@ -17,14 +17,20 @@ pub struct PathSolver {
     interned: HashMap<Bool, ConstraintId>,
     cache: HashMap<Vec<ConstraintId>, bool>,
     last_model: Option<Model>,
+    /// Truth of each constraint in `last_model`, filled as asked.
+    truth_in_last_model: Vec<Option<bool>>,
+    /// The time-out last given to Z3 (setting parameters is not free).
+    timeout_ms: u32,
     pub calls: u64,
     deadline: Instant,
+    /// Longest time one query may take, so that one hard query cannot eat the budget.
+    query_limit: Duration,
     /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
     pub gave_up: bool,
 }
 
 impl PathSolver {
-    pub fn new(deadline: Instant) -> PathSolver {
+    pub fn new(deadline: Instant, query_limit: Duration) -> PathSolver {
         PathSolver {
             solver: Solver::new(),
             guards: Vec::new(),
@@ -32,8 +38,11 @@ impl PathSolver {
             interned: HashMap::new(),
             cache: HashMap::new(),
             last_model: None,
+            truth_in_last_model: Vec::new(),
+            timeout_ms: 0,
             calls: 0,
             deadline,
+            query_limit,
             gave_up: false,
         }
     }
@@ -89,13 +98,18 @@ impl PathSolver {
 
     fn run(&mut self, key: &[ConstraintId]) -> Option<Model> {
         self.calls += 1;
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        let mut params = Params::new();
-        params.set_u32(
-            "timeout",
-            left.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
-        );
-        self.solver.set_params(&params);
+        let left = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .min(self.query_limit);
+        let timeout_ms = left.as_millis().clamp(1, u128::from(u32::MAX)) as u32;
+        // Re-set the time-out only when it must shrink or has grown a lot.
+        if timeout_ms < self.timeout_ms || timeout_ms / 2 > self.timeout_ms {
+            let mut params = Params::new();
+            params.set_u32("timeout", timeout_ms);
+            self.solver.set_params(&params);
+            self.timeout_ms = timeout_ms;
+        }
         let assumptions: Vec<Bool> = key
             .iter()
             .map(|id| self.guards[*id as usize].clone())
@@ -103,6 +117,7 @@ impl PathSolver {
         match self.solver.check_assumptions(&assumptions) {
             SatResult::Sat => {
                 self.last_model = self.solver.get_model();
+                self.truth_in_last_model.clear();
                 self.solver.get_model()
             }
             SatResult::Unsat => None,
@@ -113,15 +128,26 @@ impl PathSolver {
         }
     }
 
-    fn last_model_satisfies(&self, key: &[ConstraintId]) -> bool {
+    fn last_model_satisfies(&mut self, key: &[ConstraintId]) -> bool {
         let Some(model) = &self.last_model else {
             return false;
         };
-        key.iter().all(|id| {
-            model
-                .eval(&self.constraints[*id as usize], true)
-                .and_then(|b| b.as_bool())
-                == Some(true)
-        })
+        if self.truth_in_last_model.len() < self.constraints.len() {
+            self.truth_in_last_model
+                .resize(self.constraints.len(), None);
+        }
+        for id in key {
+            let slot = &mut self.truth_in_last_model[*id as usize];
+            let truth = *slot.get_or_insert_with(|| {
+                model
+                    .eval(&self.constraints[*id as usize], true)
+                    .and_then(|b| b.as_bool())
+                    == Some(true)
+            });
+            if !truth {
+                return false;
+            }
+        }
+        true
     }
 }

@@ -2,6 +2,8 @@
 //! pointers, and byte cells for memory contents and aggregates.
 
 use ir::{FuncId, GlobalId, StringId};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
@@ -104,20 +106,49 @@ pub fn bv_u(v: u128, bits: u32) -> BV {
     }
 }
 
-/// The numeric value of `v` when it simplifies to a constant.
-pub fn concrete(v: &BV) -> Option<u128> {
-    let s = v.simplify();
-    let bits = s.get_size();
-    if bits <= 64 {
-        return s.as_u64().map(u128::from);
-    }
-    let high = s.extract(bits - 1, 64).simplify().as_u64()?;
-    let low = s.extract(63, 0).simplify().as_u64()?;
-    Some((u128::from(high) << 64) | u128::from(low))
+thread_local! {
+    /// Memo of [`concrete`] and [`bool_value`]: Z3's `simplify` is not cached and
+    /// dominated exploration time. Each exploration runs on its own thread, so
+    /// the memo lives exactly as long as the terms of one function.
+    static SIMPLIFIED_BV: RefCell<HashMap<BV, Option<u128>>> = RefCell::new(HashMap::new());
+    static SIMPLIFIED_BOOL: RefCell<HashMap<Bool, Option<bool>>> = RefCell::new(HashMap::new());
 }
 
+/// The numeric value of `v` when it simplifies to a constant.
+pub fn concrete(v: &BV) -> Option<u128> {
+    let bits = v.get_size();
+    if bits <= 64 {
+        if let Some(n) = v.as_u64() {
+            return Some(u128::from(n));
+        }
+    }
+    if let Some(known) = SIMPLIFIED_BV.with(|m| m.borrow().get(v).copied()) {
+        return known;
+    }
+    let s = v.simplify();
+    let value = if bits <= 64 {
+        s.as_u64().map(u128::from)
+    } else {
+        let high = s.extract(bits - 1, 64).simplify().as_u64();
+        let low = s.extract(63, 0).simplify().as_u64();
+        high.zip(low)
+            .map(|(h, l)| (u128::from(h) << 64) | u128::from(l))
+    };
+    SIMPLIFIED_BV.with(|m| m.borrow_mut().insert(v.clone(), value));
+    value
+}
+
+/// The truth value of `b` when it simplifies to a constant.
 pub fn bool_value(b: &Bool) -> Option<bool> {
-    b.simplify().as_bool()
+    if let Some(known) = b.as_bool() {
+        return Some(known);
+    }
+    if let Some(known) = SIMPLIFIED_BOOL.with(|m| m.borrow().get(b).copied()) {
+        return known;
+    }
+    let value = b.simplify().as_bool();
+    SIMPLIFIED_BOOL.with(|m| m.borrow_mut().insert(b.clone(), value));
+    value
 }
 
 /// C truth value `b ? 1 : 0` in `bits` bits.
@@ -231,4 +262,29 @@ pub fn cells_to_ptr(cells: &[Cell]) -> Exec<PtrVal> {
         target: Target::Null,
         offset: bits,
     })
+}
+
+/// An upper bound on the bits `v` needs as a signed number: exact for
+/// constants, the source width for sign/zero extensions, else its width.
+/// Lets overflow checks skip operations that cannot overflow (e.g. products
+/// of values widened from `int` to `long long`), which the solver finds hard.
+pub fn signed_bits(v: &BV) -> u32 {
+    let width = v.get_size();
+    if let Some(n) = concrete(v) {
+        let value = if width < 128 && (n >> (width - 1)) & 1 == 1 {
+            !n & ((1u128 << width) - 1)
+        } else {
+            n
+        };
+        return 129 - value.leading_zeros().min(128);
+    }
+    let Ok(decl) = v.safe_decl() else {
+        return width;
+    };
+    let child = v.nth_child(0).and_then(|c| c.as_bv()).map(|c| c.get_size());
+    match (decl.kind(), child) {
+        (z3::DeclKind::SignExt, Some(bits)) => bits,
+        (z3::DeclKind::ZeroExt, Some(bits)) => bits + 1,
+        _ => width,
+    }
 }

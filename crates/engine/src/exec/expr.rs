@@ -4,7 +4,7 @@ use super::Machine;
 use crate::state::State;
 use crate::testcase::FindingKind;
 use crate::value::{
-    bool_to_bv, bv_u, is_nonzero, resize, unsupported, Exec, PtrVal, SymVal, Target,
+    bool_to_bv, bv_u, is_nonzero, resize, signed_bits, unsupported, Exec, PtrVal, SymVal, Target,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use z3::ast::{Bool, BV};
@@ -157,21 +157,21 @@ impl Machine<'_> {
         let overflow = FindingKind::SignedOverflow;
         let result = match op {
             BinOp::Add => {
-                if signed {
+                if signed && may_overflow_sum(x, y) {
                     let ok = Bool::and(&[x.bvadd_no_overflow(y, true), x.bvadd_no_underflow(y)]);
                     self.check_fault(st, overflow, &ok.not(), "signed addition overflows")?;
                 }
                 x.bvadd(y)
             }
             BinOp::Sub => {
-                if signed {
+                if signed && may_overflow_sum(x, y) {
                     let ok = Bool::and(&[x.bvsub_no_overflow(y), x.bvsub_no_underflow(y, true)]);
                     self.check_fault(st, overflow, &ok.not(), "signed subtraction overflows")?;
                 }
                 x.bvsub(y)
             }
             BinOp::Mul => {
-                if signed {
+                if signed && signed_bits(x) + signed_bits(y) > bits {
                     let ok = Bool::and(&[x.bvmul_no_overflow(y, true), x.bvmul_no_underflow(y)]);
                     self.check_fault(st, overflow, &ok.not(), "signed multiplication overflows")?;
                 }
@@ -280,6 +280,10 @@ impl Machine<'_> {
             _ => unsupported("this conversion"),
         }
     }
+}
+
+fn may_overflow_sum(x: &BV, y: &BV) -> bool {
+    signed_bits(x).max(signed_bits(y)) + 1 > x.get_size()
 }
 
 fn int_bits(ty: &Type) -> u32 {
