@@ -55,14 +55,23 @@ pub fn test_driver(
     let mut body = CodeWriter::default();
     let mut tests = Vec::with_capacity(reports.len());
     let mut runnable: Vec<String> = Vec::new();
+    // Test names stay unique even if a function has several reports or the
+    // source already uses the name.
+    let mut file_scope = NameScope::new(unit.reserved_names());
+    let mut numbers: HashMap<ir::FuncId, usize> = HashMap::new();
     for report in reports {
         let goals: HashMap<Goal, GoalInfo> = ir::function_goals(unit.program, report.func)
             .into_iter()
             .map(|g| (g.goal, g))
             .collect();
         let mut emitted = Vec::with_capacity(report.tests.len());
-        for (n, test) in report.tests.iter().enumerate() {
-            let name = format!("test_{}_{}", unit.program.function(report.func).name, n + 1);
+        for test in &report.tests {
+            let n = numbers.entry(report.func).or_default();
+            *n += 1;
+            let name = file_scope.fresh(&format!(
+                "test_{}_{n}",
+                unit.program.function(report.func).name
+            ));
             match write_test(unit, test, &name, &goals, &plans) {
                 Ok((text, object_names, checks)) => {
                     body.text(&text);
@@ -451,11 +460,12 @@ pub fn findings_driver(
     }
     let mut numbers = Vec::with_capacity(reports.len());
     let mut table: Vec<(String, String)> = Vec::new();
+    let mut file_scope = NameScope::new(unit.reserved_names());
     for report in reports {
         let mut report_numbers = Vec::with_capacity(report.findings.len());
         for finding in &report.findings {
             let number = table.len() as u32 + 1;
-            let name = format!("finding_{number}");
+            let name = file_scope.fresh(&format!("finding_{number}"));
             let location = format!(
                 "{}:{}:{}",
                 unit.program.file_name(finding.span),

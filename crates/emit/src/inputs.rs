@@ -67,11 +67,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         for (global, value) in &self.inputs.globals {
             let Some(name) = self.unit.global_name(*global) else {
                 let g = self.unit.program.global(*global);
-                sink.data.push(format!(
-                    "/* cannot set `{}`: a function's static is out of reach */",
+                return Err(format!(
+                    "it sets `{}`, a function's `static` the driver cannot reach",
                     g.name
                 ));
-                continue;
             };
             let ty = &self.unit.program.global(*global).ty;
             // Globals hold their initial values, not zeros: assign everything.
@@ -224,7 +223,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             other => (other.clone(), false),
         };
         let size = self.unit.program.size_of(&elem).max(1);
-        if offset % size == 0 {
+        if offset.is_multiple_of(size) {
             let k = offset / size;
             let base = match (is_array, k) {
                 (true, 0) => name.to_string(),
@@ -351,7 +350,7 @@ impl Objects {
     fn object_pointer(&self, object: ObjectId, offset: u64, elem_size: u64) -> (String, bool) {
         let o = &self.0[object.0 as usize];
         let elem_size = elem_size.max(1);
-        if offset % elem_size != 0 {
+        if !offset.is_multiple_of(elem_size) {
             let start = if o.single {
                 format!("&{}", o.c_name)
             } else {
