@@ -8,11 +8,17 @@
 //! character: the right operand of a multi-line `&&`/`||` on the operator's
 //! line, the left operand of an `if` on the `if` line, a multi-line `?:` on the
 //! `?` line. Claims a line cannot hold are therefore matched with spare taken
-//! branches up to [`NEARBY_LINES`] lines away. At -O0 gcc also folds some
-//! conditions away entirely (`while (1)`, `u < 0` for unsigned `u`, `a && 0`,
-//! `x > y ? x : y`, `c ? 1 : 0`): a claim on a line where gcov records no
-//! branch at all, though the line ran, cannot be measured and is reported as a
-//! note, not as a failure. A claim on a line that never ran is a failure.
+//! branches up to [`NEARBY_LINES`] lines away.
+//!
+//! Even at -O0 gcc folds some conditions away (measured with gcc 12):
+//! constant ones (`while (1)`, `for (;;)`, `if (1)`, `u < 0` for an unsigned
+//! `u`, `a && 0`), min/max/abs-like `?:` (`x > y ? x : y`, `x < lo ? lo : x`,
+//! `a < 0 ? -a : a`, `c ? 1 : 0`, `a == 0 ? 0 : a`) and range tests on one
+//! variable (`c >= 'a' && c <= 'z'` becomes one unsigned comparison: 2
+//! branches, not 4). So when a line has fewer gcov branches than cairn has
+//! edges there, that many claims cannot be measured: they are reported as
+//! notes, and only the remaining claims must fit the taken branches. A claim
+//! on a line that never ran is always a failure.
 
 use crate::gcov::FunctionCoverage;
 use emit::json::GoalJson;
