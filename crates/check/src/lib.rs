@@ -9,9 +9,9 @@
 //! runs it (60 s limit), reads its `N passed, N failed` line, runs
 //! `gcov -b --json-format --stdout` on its data, keeps the lines of the source
 //! under test and compares them per function with the engine's claims (see
-//! [`compare`] for the rule). With `sanitize`, the driver is also built with
-//! `-fsanitize=address,undefined` and run, and every findings reproducer is
-//! run under the sanitizers.
+//! `compare.rs` for the rule and the conditions gcc folds). With `sanitize`,
+//! the driver is also built with `-fsanitize=address,undefined` and run, and
+//! every findings reproducer is run under the sanitizers.
 
 mod compare;
 mod gcov;

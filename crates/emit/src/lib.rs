@@ -32,7 +32,8 @@
 //!     "name": "classify", "file": "../examples/classify.c", "line": 3,
 //!     "goals": [{ "key": "classify:5:9:T", "file": "../examples/classify.c",
 //!                 "line": 5, "col": 9, "label": "a <= 0: true",
-//!                 "site": 0, "target": 2,          // gcov edge = (site, target)
+//!                 "site": 0, "target": 2,   // one gcov arc per (site, target);
+//!                                            // target skips empty jump-only blocks
 //!                 "covered": true, "reason": null // or "infeasible", "budget: ..."
 //!     }],
 //!     "tests": [{ "name": "test_classify_1", "skipped": null,
