@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "cairn", version, about = "Generates unit tests for C functions and proves their coverage with gcc + gcov")]
+#[command(
+    name = "cairn",
+    version,
+    about = "Generates unit tests for C functions and proves their coverage with gcc + gcov"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
     if !(args.max_time.is_finite() && args.max_time > 0.0) {
-        return Err(UsageError(format!("--max-time must be a positive number of seconds, got {}", args.max_time)));
+        return Err(UsageError(format!(
+            "--max-time must be a positive number of seconds, got {}",
+            args.max_time
+        )));
     }
     let engine_config = engine::EngineConfig {
         max_time: Duration::from_secs_f64(args.max_time),
@@ -18,8 +21,12 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         check_all_globals: args.check_all_globals,
         ..engine::EngineConfig::default()
     };
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| UsageError(format!("cannot create output directory {}: {e}", args.out.display())))?;
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        UsageError(format!(
+            "cannot create output directory {}: {e}",
+            args.out.display()
+        ))
+    })?;
     // Load every file first so a bad path is reported before any long run.
     let mut loaded = Vec::new();
     for file in &args.files {
@@ -30,7 +37,10 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
     let mut summaries = Vec::new();
     for (file, output, funcs) in loaded {
         let reports = engine::generate(&output.program, &funcs, &engine_config);
-        let config = emit::EmitConfig { out_dir: args.out.clone(), source: file.clone() };
+        let config = emit::EmitConfig {
+            out_dir: args.out.clone(),
+            source: file.clone(),
+        };
         let summary = emit::write_outputs(&output.program, &reports, &config)
             .map_err(|e| UsageError(e.to_string()))?;
         summaries.push(summary);
@@ -57,12 +67,19 @@ fn print_summaries(summaries: &[emit::EmitSummary], json: bool) {
 }
 
 fn check_dir(out: &Path, cc: &str, sanitize: bool, json: bool) -> Result<Outcome, UsageError> {
-    let config = check::CheckConfig { cc: cc.to_string(), sanitize };
+    let config = check::CheckConfig {
+        cc: cc.to_string(),
+        sanitize,
+    };
     let report = check::check(out, &config).map_err(|e| UsageError(e.to_string()))?;
     if json {
         println!("{}", report.to_json());
     } else {
         print!("{}", report.table());
     }
-    Ok(if report.ok() { Outcome::Success } else { Outcome::CheckFailed })
+    Ok(if report.ok() {
+        Outcome::Success
+    } else {
+        Outcome::CheckFailed
+    })
 }

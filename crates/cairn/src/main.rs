@@ -62,7 +62,10 @@ fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutpu
 
 /// The functions to work on: the named ones (each must exist with a body), or
 /// every function with a body defined in the main file.
-fn select_functions(program: &ir::Program, names: &[String]) -> Result<Vec<ir::FuncId>, UsageError> {
+fn select_functions(
+    program: &ir::Program,
+    names: &[String],
+) -> Result<Vec<ir::FuncId>, UsageError> {
     if names.is_empty() {
         return Ok(program
             .functions
@@ -76,13 +79,20 @@ fn select_functions(program: &ir::Program, names: &[String]) -> Result<Vec<ir::F
         .iter()
         .map(|name| match program.function_by_name(name) {
             Some(id) if program.function(id).body.is_some() => Ok(id),
-            Some(_) => Err(UsageError(format!("function `{name}` has no body cairn can analyse (see the diagnostics above)"))),
-            None => Err(UsageError(format!("no function named `{name}` in the file"))),
+            Some(_) => Err(UsageError(format!(
+                "function `{name}` has no body cairn can analyse (see the diagnostics above)"
+            ))),
+            None => Err(UsageError(format!(
+                "no function named `{name}` in the file"
+            ))),
         })
         .collect()
 }
 
-fn inspect(args: &InspectArgs, show: fn(&ir::Program, &[ir::FuncId], &mut String)) -> Result<Outcome, UsageError> {
+fn inspect(
+    args: &InspectArgs,
+    show: fn(&ir::Program, &[ir::FuncId], &mut String),
+) -> Result<Outcome, UsageError> {
     let output = load(&args.file, &args.source)?;
     let funcs = select_functions(&output.program, &args.functions)?;
     let mut text = String::new();
@@ -92,7 +102,10 @@ fn inspect(args: &InspectArgs, show: fn(&ir::Program, &[ir::FuncId], &mut String
 }
 
 fn print_ir(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
-    let names: Vec<String> = funcs.iter().map(|f| program.function(*f).name.clone()).collect();
+    let names: Vec<String> = funcs
+        .iter()
+        .map(|f| program.function(*f).name.clone())
+        .collect();
     out.push_str(&ir::print::print_program(program, &names));
 }
 
@@ -108,7 +121,14 @@ fn print_goals(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
         let goals = ir::function_goals(program, *f);
         let _ = writeln!(out, "{} ({} goals)", program.function(*f).name, goals.len());
         for g in goals {
-            let _ = writeln!(out, "  {}:{}:{}  {}", program.file_name(g.span), g.span.line, g.span.col, g.label);
+            let _ = writeln!(
+                out,
+                "  {}:{}:{}  {}",
+                program.file_name(g.span),
+                g.span.line,
+                g.span.col,
+                g.label
+            );
         }
     }
 }

@@ -1,0 +1,142 @@
+//! End-to-end tests of the real `cairn` binary: exit codes, diagnostics, the
+//! inspection commands, and `gen --check` catching a driver that disagrees
+//! with the program.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cairn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .expect("run cairn")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, body).expect("write source");
+    path
+}
+
+const CLAMP: &str = "int clamp(int x, int lo, int hi)\n{\n    if (x < lo)\n        return lo;\n    if (x > hi && hi >= lo)\n        return hi;\n    return x;\n}\n";
+
+#[test]
+fn unreadable_file_and_unknown_function_are_usage_errors() {
+    let out = cairn(&["gen", "/no/such/dir/file.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("file.c"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out = cairn(&["goals", src.to_str().unwrap(), "-f", "missing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no function named `missing`"));
+}
+
+#[test]
+fn goals_lists_each_direction_with_position_and_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out = cairn(&["goals", src.to_str().unwrap()]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("clamp (6 goals)"), "{stdout}");
+    assert!(stdout.contains("clamp.c:3:9  x < lo: true"), "{stdout}");
+    assert!(stdout.contains("clamp.c:5:9  x > hi: false"), "{stdout}");
+    assert!(stdout.contains("clamp.c:5:19  hi >= lo: true"), "{stdout}");
+}
+
+#[test]
+fn ir_and_cfg_print_the_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let ir = cairn(&["ir", src.to_str().unwrap(), "-f", "clamp"]);
+    assert!(ir.status.success());
+    assert!(text(&ir.stdout).contains("fn @f0 clamp(_0 x: i32, _1 lo: i32, _2 hi: i32) -> i32 {"));
+    let cfg = cairn(&["cfg", src.to_str().unwrap(), "-f", "clamp"]);
+    assert!(cfg.status.success());
+    let dot = text(&cfg.stdout);
+    assert!(dot.starts_with("digraph \"clamp\""), "{dot}");
+    assert_eq!(dot.matches("[label=\"T\"]").count(), 3, "{dot}");
+}
+
+#[test]
+fn unsupported_construct_excludes_only_its_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let body =
+        format!("{CLAMP}int spin(int n)\n{{\n    __asm__ volatile(\"nop\");\n    return n;\n}}\n");
+    let src = write(dir.path(), "mixed.c", &body);
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("mixed.c:11:5: unsupported:"), "{stderr}");
+    let driver = std::fs::read_to_string(out_dir.join("mixed_test.c")).unwrap();
+    assert!(driver.contains("clamp("));
+    assert!(!driver.contains("spin("));
+}
+
+#[test]
+fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--check",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("0 failed"), "{stdout}");
+    assert!(stdout.contains("6/6"), "{stdout}");
+
+    // Change the source behind the generated driver: `check` must now see the
+    // driver's predictions fail and exit 1.
+    write(
+        dir.path(),
+        "clamp.c",
+        &CLAMP.replace("return lo;", "return lo + 1;"),
+    );
+    let out = cairn(&["check", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("FAIL") || text(&out.stdout).contains("1 failed"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn same_input_gives_the_same_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let mut drivers = Vec::new();
+    for run in ["a", "b"] {
+        let out_dir = dir.path().join(run);
+        let out = cairn(&[
+            "gen",
+            src.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success());
+        drivers.push(std::fs::read_to_string(out_dir.join("clamp_test.c")).unwrap());
+    }
+    assert_eq!(drivers[0], drivers[1]);
+}
