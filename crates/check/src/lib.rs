@@ -148,7 +148,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     let build = fresh_build_dir(out_dir, &format!("{stem}-coverage"))?;
     let object = build.join("driver.o");
     let binary = build.join("driver");
-    let mut compile = Command::new(&config.cc);
+    let mut compile = compiler(config, &tests.include_dirs);
     compile
         .args(["--coverage", "-O0", "-g", "-c"])
         .arg(&driver)
@@ -182,9 +182,22 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         ));
     }
     if config.sanitize {
-        sanitize_driver(out_dir, &stem, &driver, config, &mut result)?;
+        sanitize_driver(
+            out_dir,
+            &stem,
+            &driver,
+            &tests.include_dirs,
+            config,
+            &mut result,
+        )?;
         if let Some(findings) = &tests.findings_driver {
-            match build_reproducers(out_dir, &stem, &out_dir.join(findings), config)? {
+            match build_reproducers(
+                out_dir,
+                &stem,
+                &out_dir.join(findings),
+                &tests.include_dirs,
+                config,
+            )? {
                 Ok(binary) => {
                     for number in tests
                         .functions
@@ -203,6 +216,13 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         }
     }
     Ok(result)
+}
+
+/// The configured compiler with the source's include directories.
+fn compiler(config: &CheckConfig, include_dirs: &[String]) -> Command {
+    let mut command = Command::new(&config.cc);
+    command.args(include_dirs.iter().map(|d| format!("-I{d}")));
+    command
 }
 
 /// Runs a compiler step; on failure records the problem and returns false.
@@ -249,12 +269,13 @@ fn sanitize_driver(
     out_dir: &Path,
     stem: &str,
     driver: &Path,
+    include_dirs: &[String],
     config: &CheckConfig,
     result: &mut FileCheck,
 ) -> Result<(), CheckError> {
     let build = fresh_build_dir(out_dir, &format!("{stem}-sanitize"))?;
     let binary = build.join("driver");
-    let mut compile = Command::new(&config.cc);
+    let mut compile = compiler(config, include_dirs);
     compile
         .args(SANITIZE_FLAGS)
         .arg(driver)
@@ -325,8 +346,8 @@ pub fn run_reproducer(
         .findings_driver
         .ok_or_else(|| error(&out_dir, format!("{stem} has no findings reproducers")))?;
     let findings = out_dir.join(findings);
-    let binary =
-        build_reproducers(&out_dir, stem, &findings, config)?.map_err(|m| error(&findings, m))?;
+    let binary = build_reproducers(&out_dir, stem, &findings, &tests.include_dirs, config)?
+        .map_err(|m| error(&findings, m))?;
     run_reproducer_binary(&binary, number)
 }
 
@@ -336,11 +357,12 @@ fn build_reproducers(
     out_dir: &Path,
     stem: &str,
     findings: &Path,
+    include_dirs: &[String],
     config: &CheckConfig,
 ) -> Result<Result<PathBuf, String>, CheckError> {
     let build = fresh_build_dir(out_dir, &format!("{stem}-findings"))?;
     let binary = build.join("findings");
-    let mut compile = Command::new(&config.cc);
+    let mut compile = compiler(config, include_dirs);
     compile
         .args(SANITIZE_FLAGS)
         .arg(findings)

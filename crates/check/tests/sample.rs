@@ -220,3 +220,53 @@ fn front_engine_emit_and_check_agree_on_the_sample() {
         .iter()
         .any(|f| f.kind == "division-by-zero" && f.function == "ratio"));
 }
+
+/// A source that needs `-I` and `-D` to compile: the defines go into the
+/// driver, the include directory into the JSON, and check uses both.
+#[test]
+fn preprocessor_flags_reach_the_driver_and_the_check() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let include = dir.path().join("inc");
+    std::fs::create_dir(&include).expect("mkdir");
+    std::fs::write(
+        include.join("cfg.h"),
+        "#ifndef SAMPLE_OK\n#error needs -DSAMPLE_OK\n#endif\n#include <stddef.h>\n",
+    )
+    .expect("write cfg.h");
+    // Same line count as the sample: the goals keep their lines.
+    let text = SAMPLE_C.replacen("#include <stddef.h>", "#include \"cfg.h\"", 1);
+    let source = dir.path().join("sample.c");
+    std::fs::write(&source, text).expect("write sample.c");
+    let out = dir.path().join("out");
+    let flags = emit::SourceFlags {
+        defines: vec!["SAMPLE_OK".into()],
+        include_dirs: vec![include.clone()],
+    };
+    let config = EmitConfig {
+        out_dir: out.clone(),
+        source,
+    };
+    emit::write_outputs_with_flags(
+        &sample_program(),
+        &sample_reports(&sample_program()),
+        &config,
+        &flags,
+    )
+    .expect("emit");
+    let driver = std::fs::read_to_string(out.join("sample_test.c")).expect("driver");
+    assert!(driver.contains("#define SAMPLE_OK 1\n"));
+    assert!(driver.contains(&format!(
+        "cc -I{} path/to/sample_test.c",
+        include.canonicalize().unwrap().display()
+    )));
+    let report = check(
+        &out,
+        &CheckConfig {
+            cc: "gcc".into(),
+            sanitize: true,
+        },
+    )
+    .expect("check");
+    assert!(report.ok(), "{}", report.table());
+    assert_eq!(report.files[0].passed, Some(13));
+}

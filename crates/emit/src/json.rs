@@ -19,6 +19,9 @@ pub struct TestsFile {
     pub source: String,
     /// The same file relative to the output directory (what the drivers include).
     pub source_from_out: String,
+    /// Absolute `-I` directories the source needs to compile.
+    #[serde(default)]
+    pub include_dirs: Vec<String>,
     /// File name of the test driver inside the output directory.
     pub driver: String,
     /// File name of the findings reproducers, when there are findings.

@@ -25,6 +25,7 @@
 //!   "format": "cairn-tests/1",
 //!   "source": "examples/classify.c",          // as given to cairn
 //!   "source_from_out": "../examples/classify.c", // what the drivers include
+//!   "include_dirs": ["/abs/include"],          // -I the source needs
 //!   "driver": "classify_test.c",
 //!   "findings_driver": "classify_findings.c" | null,
 //!   "notes": ["test_f_2 left out: ..."],
@@ -87,6 +88,17 @@ pub struct EmitConfig {
     pub source: PathBuf,
 }
 
+/// Preprocessor flags the source needs, as given to the front end. Defines
+/// are written into the generated files before the `#include`, so that
+/// `cc OUT/<stem>_test.c` still works; include directories cannot be, so they
+/// are recorded in the JSON (for `check`) and in the drivers' build comment.
+#[derive(Clone, Debug, Default)]
+pub struct SourceFlags {
+    /// `NAME` or `NAME=VALUE`, as for `cc -D`.
+    pub defines: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+}
+
 /// A file that could not be read or written.
 #[derive(Debug)]
 pub struct EmitError {
@@ -108,6 +120,16 @@ pub fn write_outputs(
     program: &ir::Program,
     reports: &[FunctionReport],
     config: &EmitConfig,
+) -> Result<EmitSummary, EmitError> {
+    write_outputs_with_flags(program, reports, config, &SourceFlags::default())
+}
+
+/// [`write_outputs`] for a source that needs preprocessor flags.
+pub fn write_outputs_with_flags(
+    program: &ir::Program,
+    reports: &[FunctionReport],
+    config: &EmitConfig,
+    flags: &SourceFlags,
 ) -> Result<EmitSummary, EmitError> {
     let error = |path: &Path, message: String| EmitError {
         path: path.to_path_buf(),
@@ -138,11 +160,34 @@ pub fn write_outputs(
         ));
     }
 
+    let defines = flags
+        .defines
+        .iter()
+        .map(|d| support::parse_define(d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| error(&config.source, m))?;
+    let include_dirs = flags
+        .include_dirs
+        .iter()
+        .map(|d| {
+            let absolute = d.canonicalize().map_err(|e| error(d, e.to_string()))?;
+            absolute
+                .to_str()
+                .map(str::to_string)
+                .ok_or_else(|| error(d, "not valid UTF-8".into()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let source = support::SourceRef {
+        include_path: include_path.clone(),
+        stem: stem.clone(),
+        defines,
+        include_dirs,
+    };
+
     let unit = unit::Unit::new(program);
-    let driver = driver::test_driver(&unit, reports, &include_path, &stem);
+    let driver = driver::test_driver(&unit, reports, &source);
     let has_findings = reports.iter().any(|r| !r.findings.is_empty());
-    let reproducers =
-        has_findings.then(|| driver::findings_driver(&unit, reports, &include_path, &stem));
+    let reproducers = has_findings.then(|| driver::findings_driver(&unit, reports, &source));
 
     let driver_name = format!("{stem}_test.c");
     let findings_name = format!("{stem}_findings.c");
@@ -178,6 +223,7 @@ pub fn write_outputs(
         format: json::FORMAT.to_string(),
         source: config.source.display().to_string(),
         source_from_out: include_path.clone(),
+        include_dirs: source.include_dirs.clone(),
         driver: driver_name.clone(),
         findings_driver: reproducers.as_ref().map(|_| findings_name.clone()),
         functions,

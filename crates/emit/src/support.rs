@@ -28,20 +28,56 @@ impl StubNames {
     }
 }
 
-/// The `#include` of the source, renaming its `main` when it has one.
-pub fn include_source(out: &mut CodeWriter, unit: &Unit, include_path: &str) {
-    if unit.renames_main {
-        out.line(&format!("#define main {}", crate::unit::RENAMED_MAIN));
+/// How the generated files reach the source under test.
+pub struct SourceRef {
+    /// The source relative to the output directory.
+    pub include_path: String,
+    pub stem: String,
+    /// `(NAME, VALUE)` pairs written as `#define`s before the include.
+    pub defines: Vec<(String, String)>,
+    /// Absolute directories the source's includes need (`-I`).
+    pub include_dirs: Vec<String>,
+}
+
+impl SourceRef {
+    /// `cc [-I DIR]... path/to/FILE -o BINARY -lm`.
+    pub fn build_command(&self, file: &str, binary: &str) -> String {
+        let dirs: String = self
+            .include_dirs
+            .iter()
+            .map(|d| format!("-I{d} "))
+            .collect();
+        format!("cc {dirs}path/to/{file} -o {binary} -lm")
     }
-    out.line(&format!("#include \"{include_path}\""));
-    if unit.renames_main {
-        out.line("#undef main");
+
+    /// The defines, then the `#include` of the source (renaming its `main`
+    /// when it has one), then the library headers the generated code uses.
+    pub fn include(&self, out: &mut CodeWriter, unit: &Unit) {
+        for (name, value) in &self.defines {
+            out.line(&format!("#define {name} {value}"));
+        }
+        if unit.renames_main {
+            out.line(&format!("#define main {}", crate::unit::RENAMED_MAIN));
+        }
+        out.line(&format!("#include \"{}\"", self.include_path));
+        if unit.renames_main {
+            out.line("#undef main");
+        }
+        out.blank();
+        out.line("#include <stdio.h>");
+        out.line("#include <stdlib.h>");
+        out.line("#include <string.h>");
+        out.blank();
     }
-    out.blank();
-    out.line("#include <stdio.h>");
-    out.line("#include <stdlib.h>");
-    out.line("#include <string.h>");
-    out.blank();
+}
+
+/// `NAME=VALUE` -> (`NAME`, `VALUE`); `NAME` -> (`NAME`, `1`), as `cc -D` reads them.
+pub fn parse_define(define: &str) -> Result<(String, String), String> {
+    let (name, value) = define.split_once('=').unwrap_or((define, "1"));
+    if name.is_empty() || define.contains(['\n', '\r']) {
+        return Err(format!("`{define}` is not a valid -D definition"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 /// Definitions of the extern globals the source uses but does not define.
