@@ -2,7 +2,10 @@
 
 use crate::cli::{CheckArgs, GenArgs, GlobalsMode};
 use crate::{load, select_functions, Outcome, UsageError};
+use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
@@ -34,16 +37,37 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         let funcs = select_functions(&output.program, &args.functions)?;
         loaded.push((file, output, funcs));
     }
+    let interrupted = interrupt_flag();
     let mut summaries = Vec::new();
     for (file, output, funcs) in loaded {
-        let reports = engine::generate(&output.program, &funcs, &engine_config);
         let config = emit::EmitConfig {
             out_dir: args.out.clone(),
             source: file.clone(),
         };
-        let summary = emit::write_outputs(&output.program, &reports, &config)
-            .map_err(|e| UsageError(e.to_string()))?;
-        summaries.push(summary);
+        let mut reports = Vec::new();
+        for (n, func) in funcs.iter().enumerate() {
+            if interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            progress(file, n, funcs.len(), &output.program.function(*func).name);
+            reports.extend(engine::generate(&output.program, &[*func], &engine_config));
+            if n + 1 < funcs.len() {
+                // A checkpoint, so that an interruption keeps what was found so far.
+                emit::write_outputs(&output.program, &reports, &config)
+                    .map_err(|e| UsageError(e.to_string()))?;
+            }
+        }
+        summaries.push(
+            emit::write_outputs(&output.program, &reports, &config)
+                .map_err(|e| UsageError(e.to_string()))?,
+        );
+    }
+    clear_progress();
+    if interrupted.load(Ordering::SeqCst) {
+        print_summaries(&summaries, args.json);
+        return Err(UsageError(
+            "interrupted: the tests found so far are written".into(),
+        ));
     }
     print_summaries(&summaries, args.json);
     if args.check {
@@ -82,4 +106,38 @@ fn check_dir(out: &Path, cc: &str, sanitize: bool, json: bool) -> Result<Outcome
     } else {
         Outcome::CheckFailed
     })
+}
+
+/// Set by the first Ctrl-C; the run then stops after the current function.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    // A second handler cannot be installed in one process; without one, Ctrl-C
+    // just ends the run as usual, which loses at most the current function.
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ncairn: interrupted; finishing the current function (Ctrl-C again to quit now)"
+        );
+    });
+    flag
+}
+
+/// One status line on a terminal; nothing when stderr is redirected.
+fn progress(file: &Path, done: usize, total: usize, function: &str) {
+    if std::io::stderr().is_terminal() {
+        eprint!(
+            "\r\x1b[K[{}/{total}] {}: {function}",
+            done + 1,
+            file.display()
+        );
+    }
+}
+
+fn clear_progress() {
+    if std::io::stderr().is_terminal() {
+        eprint!("\r\x1b[K");
+    }
 }
