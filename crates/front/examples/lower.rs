@@ -24,6 +24,9 @@ fn main() {
             for d in &out.diagnostics {
                 eprintln!("{d}");
             }
+            for (name, _) in &out.excluded {
+                eprintln!("excluded: {name}");
+            }
             print!("{}", ir::print::print_program(&out.program, &[]));
         }
     }

@@ -19,9 +19,29 @@ fn render(path: &Path) -> String {
                 text.push_str(&format!("// excluded: {name}\n"));
             }
             text.push_str(&ir::print::print_program(&out.program, &[]));
+            text.push_str(&branch_sites(&out.program));
             text
         }
     }
+}
+
+/// Every branch site of the main file's functions: position, kind and text.
+fn branch_sites(program: &ir::Program) -> String {
+    let mut text = String::from("\nbranch sites:\n");
+    for f in &program.functions {
+        let Some(body) = &f.body else { continue };
+        if f.span.file != 0 {
+            continue;
+        }
+        for (i, site) in body.branches.iter().enumerate() {
+            let (line, col, kind) = (site.span.line, site.span.col, site.kind);
+            text.push_str(&format!(
+                "  {} br{i} {line}:{col} {kind:?}: {}\n",
+                f.name, site.text
+            ));
+        }
+    }
+    text
 }
 
 #[test]

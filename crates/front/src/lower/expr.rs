@@ -384,9 +384,45 @@ impl<'a> Lowerer<'a> {
             }
             Expression::OffsetOf(o) => self.offset_of(o, at),
             Expression::VaArg(_) => self.unsupported(at, "va_arg"),
-            Expression::Statement(_) => self.unsupported(at, "statement expression"),
+            Expression::Statement(s) => self.statement_expression(s, at),
             Expression::GenericSelection(g) => self.generic(g, at),
         }
+    }
+
+    /// GNU `({ ...; e; })` (glibc's `assert` uses one): the statements run in
+    /// order and the value of a final expression statement is the result.
+    fn statement_expression(&mut self, s: &Node<Statement>, at: usize) -> R<Val> {
+        if self.func.is_none() {
+            return self.unsupported(at, "statement expression outside a function");
+        }
+        let Statement::Compound(items) = &s.node else {
+            return self.error(at, "statement expression without a compound statement");
+        };
+        self.scopes.push(super::Scope::default());
+        let mut result = Ok(void_value());
+        for (i, item) in items.iter().enumerate() {
+            let step = match &item.node {
+                BlockItem::Statement(st) if i + 1 == items.len() => match &st.node {
+                    Statement::Expression(Some(e)) => self.expr(e).and_then(|v| match v {
+                        Val::Place(p, ty) if ty.is_scalar() => {
+                            let value = self.snapshot(Expr::load(p, ty), e.span.start)?;
+                            Ok(Val::Value(value))
+                        }
+                        other => Ok(other),
+                    }),
+                    _ => self.statement(st).map(|_| void_value()),
+                },
+                BlockItem::Statement(st) => self.statement(st).map(|_| void_value()),
+                BlockItem::Declaration(d) => self.declaration(d).map(|_| void_value()),
+                BlockItem::StaticAssert(_) => Ok(void_value()),
+            };
+            result = step;
+            if result.is_err() {
+                break;
+            }
+        }
+        self.scopes.pop();
+        result
     }
 
     /// `(T){ ... }` in a function: an unnamed local initialized in place.

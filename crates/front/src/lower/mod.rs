@@ -418,9 +418,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Source text of a node, whitespace runs collapsed, for branch labels.
+    /// (Line markers inside a macro expansion are left out.)
     fn text(&self, span: lang_c::span::Span) -> String {
         let raw = self.src.get(span.start..span.end).unwrap_or("");
-        raw.split_whitespace().collect::<Vec<_>>().join(" ")
+        raw.lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     // ----- scopes -----
