@@ -287,6 +287,12 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         code: &mut CallCode,
     ) -> Result<String, String> {
         let f = self.unit.program.function(func);
+        let (wanted, given) = (f.sig.params.len(), self.inputs.args.len());
+        if given < wanted || (given > wanted && !f.sig.variadic) {
+            return Err(format!(
+                "{given} argument value(s) for {wanted} parameter(s)"
+            ));
+        }
         let mut args = Vec::with_capacity(self.inputs.args.len());
         for (i, (ty, value)) in f.sig.params.iter().zip(&self.inputs.args).enumerate() {
             let arg = match (ty, value) {
@@ -299,7 +305,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     let param = f
                         .body
                         .as_ref()
-                        .map(|b| b.locals[i].name.clone())
+                        .and_then(|b| b.locals.get(i))
+                        .map(|l| l.name.clone())
                         .filter(|n| !n.is_empty())
                         .unwrap_or_else(|| format!("arg{}", i + 1));
                     let name = scope.fresh(&format!("{param}_arg"));
@@ -320,6 +327,19 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 }
             };
             args.push(arg);
+        }
+        // Arguments beyond the prototype (variadic): each at its own type.
+        for value in &self.inputs.args[f.sig.params.len()..] {
+            args.push(match value {
+                Value::Int { ty, bits } => format!(
+                    "({}){}",
+                    crate::ctype::int_name(*ty),
+                    int_literal(*ty, *bits)
+                ),
+                other => self
+                    .pointer_expr(other, &Type::ptr(Type::Void), &code.objects)?
+                    .unwrap_or_else(|| "0".to_string()),
+            });
         }
         Ok(format!(
             "{}({})",
