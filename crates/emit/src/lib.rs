@@ -219,6 +219,13 @@ pub fn write_outputs_with_flags(
     if let Some(r) = &reproducers {
         notes.extend(r.notes.iter().cloned());
     }
+    if let Some(previous) = previous_source(&config.out_dir.join(&json_name)) {
+        if previous != include_path {
+            notes.push(format!(
+                "replaced the tests of {previous}, another file named {stem}.c"
+            ));
+        }
+    }
     let tests_file = json::TestsFile {
         format: json::FORMAT.to_string(),
         source: config.source.display().to_string(),
@@ -258,6 +265,13 @@ pub fn write_outputs_with_flags(
         reproducers.map(|_| findings_path),
         notes,
     ))
+}
+
+/// The source an existing tests file in the output directory was written for.
+fn previous_source(json: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(json).ok()?;
+    let previous: json::TestsFile = serde_json::from_str(&text).ok()?;
+    Some(previous.source_from_out)
 }
 
 /// Writes `text` to a temporary file next to `path`, then renames it over `path`,

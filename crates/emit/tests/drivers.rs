@@ -243,3 +243,34 @@ fn a_test_the_driver_cannot_express_is_left_out_and_claims_nothing() {
     let binary = sample.compile("sample_test.c", sample.dir.path());
     assert_eq!(stdout(&run(&binary, &[])), "12 passed, 0 failed\n");
 }
+
+#[test]
+fn replacing_another_files_tests_is_noted() {
+    let sample = Sample::new();
+    sample.emit(&sample_reports(&sample_program()));
+    let other_dir = sample.dir.path().join("other");
+    std::fs::create_dir(&other_dir).expect("mkdir");
+    std::fs::write(other_dir.join("sample.c"), SAMPLE_C).expect("write");
+    let config = EmitConfig {
+        out_dir: sample.out(),
+        source: other_dir.join("sample.c"),
+    };
+    let summary = write_outputs(
+        &sample_program(),
+        &sample_reports(&sample_program()),
+        &config,
+    )
+    .expect("emit");
+    assert_eq!(
+        summary.notes,
+        ["replaced the tests of ../sample.c, another file named sample.c"]
+    );
+    // Writing the same file again replaces nothing of anyone else's.
+    let again = write_outputs(
+        &sample_program(),
+        &sample_reports(&sample_program()),
+        &config,
+    )
+    .expect("emit");
+    assert!(again.notes.is_empty());
+}
