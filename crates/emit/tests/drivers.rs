@@ -205,6 +205,16 @@ fn json_records_inputs_checks_and_claimed_coverage() {
         find.tests[1].inputs.objects[0].c_name.as_deref(),
         Some("a_in")
     );
+    let edges = &file.functions[1].tests[0].inputs.edges;
+    assert_eq!(edges.len(), 1);
+    assert_eq!(
+        (
+            edges[0].from.as_str(),
+            edges[0].to.as_str(),
+            edges[0].offset
+        ),
+        ("swapped", "*swapped", 0)
+    );
     let ratio = &file.functions[5];
     assert_eq!(ratio.findings[0].kind, "division-by-zero");
     assert_eq!(ratio.findings[0].reproducer, Some(1));
