@@ -42,6 +42,7 @@
 //!                             "globals": [{"name": "count", "value": 0}],
 //!                             "objects": [{"name": "*out", "c_name": "out_in",
 //!                                          "elem_type": "int", "len": 1, "init": [0]}],
+//!                             "edges": [{"from": "out", "to": "*out", "offset": 0}],
 //!                             "stubs": [{"function": "read", "returns": [4, -1]}] },
 //!                 "expected_return": 2,
 //!                 "checks": [{"lvalue": "out_in", "expected": 7}],
