@@ -44,12 +44,19 @@
 //! - Every statement and terminator carries the span of its source construct.
 //! - Declarations from headers become IR functions/globals only when used.
 //!
-//! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, statement
-//! expressions, computed goto, bit-fields, floating-point values, K&R
-//! definitions, `_Complex`, `_Atomic`, compound literals, `va_arg`) yield an
-//! `unsupported: <construct>` diagnostic and exclude only the functions using
-//! them; at file scope the affected name is poisoned so that only its users
-//! are excluded.
+//! - GNU statement expressions `({ ...; e; })` (glibc's `assert`) run their
+//!   statements in place; the value of the final expression is the result.
+//! - Struct layout follows System V; under `#pragma pack(n)` member alignment
+//!   is capped at `n`. Only the struct types the program uses are kept.
+//!
+//! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
+//! bit-fields, floating-point values, K&R definitions, `_Complex`, `_Atomic`,
+//! `va_start`/`va_arg`, packing attributes) yield an `unsupported: <construct>`
+//! diagnostic and exclude only the functions using them; at file scope the
+//! affected name is poisoned so that only its users are excluded. A function
+//! that calls an excluded function is excluded too. Nesting deeper than any
+//! real program (thousands of levels) is refused before parsing, since the
+//! parser's recursion could otherwise overflow the stack.
 
 mod cint;
 mod linemap;

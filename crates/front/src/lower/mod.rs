@@ -343,6 +343,7 @@ impl<'a> Lowerer<'a> {
                 decl.global.ty = Type::Array(elem.clone(), Some(1));
             }
         }
+        self.exclude_callers_of_excluded();
         for decl in &self.globals {
             if let Some(id) = decl.id {
                 if let Some(slot) = self.program.globals.get_mut(id.index()) {
@@ -362,6 +363,69 @@ impl<'a> Lowerer<'a> {
             program: self.program,
             diagnostics: self.diagnostics,
             excluded: self.excluded,
+        }
+    }
+
+    /// A function that calls an excluded one is excluded too: its behaviour
+    /// depends on a body we could not lower (and a test driver cannot stub a
+    /// function the source defines).
+    fn exclude_callers_of_excluded(&mut self) {
+        loop {
+            let excluded: HashMap<FuncId, (String, Severity)> = self
+                .funcs
+                .iter()
+                .filter_map(|d| {
+                    let (_, diag) = self.excluded.iter().find(|(n, _)| *n == d.function.name)?;
+                    Some((d.id?, (d.function.name.clone(), diag.severity.clone())))
+                })
+                .collect();
+            let mut newly = Vec::new();
+            for decl in &mut self.funcs {
+                let Some(body) = &decl.function.body else {
+                    continue;
+                };
+                let call = body
+                    .blocks
+                    .iter()
+                    .flat_map(|b| &b.stmts)
+                    .find_map(|s| match &s.kind {
+                        StmtKind::Call {
+                            callee: ir::Callee::Direct(f),
+                            ..
+                        } => excluded.get(f).map(|c| (c.clone(), s.span)),
+                        _ => None,
+                    });
+                if let Some(((callee, severity), span)) = call {
+                    decl.function.body = None;
+                    newly.push((decl.function.name.clone(), callee, severity, span));
+                }
+            }
+            if newly.is_empty() {
+                return;
+            }
+            for (name, callee, severity, span) in newly {
+                let message = match severity {
+                    Severity::Unsupported => {
+                        format!("unsupported: calls `{callee}`, which is excluded")
+                    }
+                    _ => format!("calls `{callee}`, which is excluded"),
+                };
+                let file = self
+                    .lines
+                    .files
+                    .get(span.file as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                let diag = Diagnostic {
+                    severity,
+                    file,
+                    line: span.line,
+                    col: span.col,
+                    message,
+                };
+                self.diagnostics.push(diag.clone());
+                self.excluded.push((name, diag));
+            }
         }
     }
 

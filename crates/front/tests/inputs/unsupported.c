@@ -11,3 +11,4 @@ int uses_stmt_expr(int x) { return ({ int y = x; y + 1; }); }
 int undeclared(int x) { return x + nope; }
 float takes_float_type_only(float *p) { return 0; }
 int sizes(void) { return sizeof(double) + sizeof(long double) + sizeof ratio; }
+int calls_vla(int n) { return uses_vla(n) + fine(n); }
