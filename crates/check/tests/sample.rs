@@ -270,3 +270,21 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
     assert!(report.ok(), "{}", report.table());
     assert_eq!(report.files[0].passed, Some(13));
 }
+
+#[test]
+fn a_crashing_driver_is_a_problem() {
+    let mut reports = sample_reports(&sample_program());
+    // first_bang(NULL, ...) dereferences NULL: the driver dies of SIGSEGV.
+    reports[4].tests[1].inputs.args[0] = engine::testcase::Value::Null;
+    let sample = Sample::new(&reports);
+    let report = sample.check(false);
+    assert!(!report.ok());
+    let file = &report.files[0];
+    assert_eq!(file.passed, None);
+    let crash = file
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::Crash)
+        .expect("a crash");
+    assert!(crash.message.contains("signal 11"), "{}", crash.message);
+}
