@@ -3,6 +3,7 @@
 use super::types::{layout_attribute, Declared, Specs};
 use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
 use crate::cint;
+use crate::Severity;
 use ir::{
     BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType, Place,
     Terminator, Type,
@@ -335,7 +336,23 @@ impl<'a> Lowerer<'a> {
         });
         match result {
             Ok(index) => {
-                if self.in_main_file(def.span.start) {
+                let defined_before = self
+                    .funcs
+                    .get(index)
+                    .is_some_and(|f| f.function.body.is_some());
+                if defined_before {
+                    let name = self
+                        .funcs
+                        .get(index)
+                        .map(|f| f.function.name.clone())
+                        .unwrap_or_default();
+                    let diag = self.diag(
+                        Severity::Error,
+                        def.span.start,
+                        format!("redefinition of `{name}`"),
+                    );
+                    self.diagnostics.push(diag);
+                } else if self.in_main_file(def.span.start) {
                     self.lower_function_body(index, def);
                 }
             }
