@@ -39,6 +39,9 @@
 //!   `function.name`) get an `Init::Fields` of constant scalars at byte
 //!   offsets; `init` is `None` only for `extern` declarations without a
 //!   definition (zero-initialized definitions have an empty item list).
+//! - A call to a function declared `_Noreturn` or `__attribute__((noreturn))`
+//!   (`abort`, `exit`, glibc's `__assert_fail`) ends its block with
+//!   `Terminator::Unreachable`.
 //! - Falling off the end of a function returns no value (`main` returns 0).
 //!   Blocks no path reaches are dropped.
 //! - Every statement and terminator carries the span of its source construct.

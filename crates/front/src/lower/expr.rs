@@ -573,6 +573,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         let callee_val = self.expr(&c.node.callee)?;
+        let noreturn =
+            matches!(callee_val, Val::Func(i) if self.funcs.get(i).is_some_and(|f| f.noreturn));
         let (callee, sig, loose) = match callee_val {
             Val::Func(index) => {
                 let sig = self.fn_sig_of(index);
@@ -624,7 +626,7 @@ impl<'a> Lowerer<'a> {
             };
             values.push(v);
         }
-        if sig.ret == Type::Void {
+        if sig.ret == Type::Void || noreturn {
             self.emit(
                 StmtKind::Call {
                     dest: None,
@@ -633,6 +635,11 @@ impl<'a> Lowerer<'a> {
                 },
                 at,
             )?;
+            if noreturn {
+                let span = self.span(at);
+                self.builder(at)?
+                    .terminate(ir::Terminator::Unreachable, span);
+            }
             return Ok(void_value());
         }
         if let Type::Float(_) = sig.ret {

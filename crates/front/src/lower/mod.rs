@@ -75,6 +75,8 @@ struct FuncDecl<'a> {
     unprototyped: bool,
     /// Parameter names, types and positions of the definition.
     params: Params,
+    /// Declared `_Noreturn` / `noreturn`: nothing after a call to it runs.
+    noreturn: bool,
 }
 
 /// A block being built: its terminator is `None` while it is still open.

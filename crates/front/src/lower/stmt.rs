@@ -1,6 +1,6 @@
 //! Declarations, function bodies, statements and conditions.
 
-use super::types::{layout_attribute, Declared, Specs};
+use super::types::{has_attribute, layout_attribute, Declared, Specs};
 use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
 use crate::cint;
 use crate::Severity;
@@ -100,6 +100,11 @@ impl<'a> Lowerer<'a> {
         if let Type::Function(sig) = &declared.ty {
             let is_static = specs.storage == Some(StorageClassSpecifier::Static);
             let index = self.declare_function(&name, (**sig).clone(), is_static, &declared, None);
+            let noreturn = specs.noreturn
+                || has_attribute(&init_decl.node.declarator.node.extensions, "noreturn");
+            if let Some(decl) = self.funcs.get_mut(index) {
+                decl.noreturn |= noreturn;
+            }
             self.bind(&name, Symbol::Func(index));
             return Ok(());
         }
@@ -284,6 +289,7 @@ impl<'a> Lowerer<'a> {
                     header_definition: None,
                     unprototyped: declared.unprototyped,
                     params: Vec::new(),
+                    noreturn: false,
                 });
                 let i = self.funcs.len() - 1;
                 if let Some(scope) = self.scopes.first_mut() {
@@ -327,7 +333,12 @@ impl<'a> Lowerer<'a> {
                 }
                 let is_static = specs.storage == Some(StorageClassSpecifier::Static);
                 let name = name.clone();
-                Ok(self.declare_function(&name, (**sig).clone(), is_static, &declared, Some(def)))
+                let index =
+                    self.declare_function(&name, (**sig).clone(), is_static, &declared, Some(def));
+                if let Some(decl) = self.funcs.get_mut(index) {
+                    decl.noreturn |= specs.noreturn;
+                }
+                Ok(index)
             }
             _ => self.error(
                 def.span.start,

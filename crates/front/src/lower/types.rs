@@ -13,6 +13,8 @@ pub(super) struct Specs<'s> {
     pub is_const: bool,
     /// `_Alignas`, `__attribute__((packed/aligned))`: layout changes we do not model.
     pub layout_attribute: Option<usize>,
+    /// `_Noreturn` or `__attribute__((noreturn))`.
+    pub noreturn: bool,
     pub offset: usize,
 }
 
@@ -29,7 +31,9 @@ impl<'s> Specs<'s> {
                 DeclarationSpecifier::TypeQualifier(q) => {
                     out.is_const |= q.node == TypeQualifier::Const
                 }
-                DeclarationSpecifier::Function(_) => {}
+                DeclarationSpecifier::Function(f) => {
+                    out.noreturn |= f.node == FunctionSpecifier::Noreturn
+                }
                 DeclarationSpecifier::Alignment(_) => out.layout_attribute = Some(s.span.start),
                 DeclarationSpecifier::Extension(ext) => out.note_extensions(ext),
             }
@@ -58,7 +62,14 @@ impl<'s> Specs<'s> {
         if let Some(at) = layout_attribute(ext) {
             self.layout_attribute = Some(at);
         }
+        self.noreturn |= has_attribute(ext, "noreturn");
     }
+}
+
+pub(super) fn has_attribute(ext: &[Node<Extension>], wanted: &str) -> bool {
+    ext.iter().any(
+        |e| matches!(&e.node, Extension::Attribute(a) if a.name.node.trim_matches('_') == wanted),
+    )
 }
 
 /// Position of an attribute that changes layout (`packed`, `aligned`), if any.

@@ -40,3 +40,11 @@ unsigned bits(unsigned flags, int n) {
     bytes[n & 3] = (unsigned char)(flags >> 8);
     return (flags & (1u << n)) ? bytes[0] | 0x80u : names[n % 3][0] + grid[1][1];
 }
+
+_Noreturn void die(const char *why);
+
+int checked(int x) {
+    if (x < 0) abort();
+    if (x > 100) die("too big");
+    return x;
+}
