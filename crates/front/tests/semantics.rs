@@ -109,6 +109,18 @@ fn static_locals_become_qualified_globals() {
 }
 
 #[test]
+fn statics_of_the_same_name_in_one_function_stay_distinct() {
+    let out = lower("int f(int c) { if (c) { static int n; return ++n; } else { static int n = 2; return n--; } }\n");
+    let names: Vec<&str> = out
+        .program
+        .globals
+        .iter()
+        .map(|g| g.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["f.n", "f.n.1"]);
+}
+
+#[test]
 fn unsupported_constructs_exclude_only_their_function() {
     let out = lower("int ok(int x) { return x; }\nint bad(int n) { int a[n]; return a[0]; }\n");
     assert_eq!(out.excluded.len(), 1);

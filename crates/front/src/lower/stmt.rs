@@ -213,7 +213,13 @@ impl<'a> Lowerer<'a> {
             .as_ref()
             .map(|f| f.name.clone())
             .unwrap_or_default();
-        let qualified = format!("{function}.{name}");
+        // Two blocks of one function may each have a `static` of the same name.
+        let mut qualified = format!("{function}.{name}");
+        let mut n = 1;
+        while self.globals.iter().any(|g| g.global.name == qualified) {
+            qualified = format!("{function}.{name}.{n}");
+            n += 1;
+        }
         let index = self.new_global(&qualified, &declared, specs, false);
         self.global_id(index);
         self.bind(&name, Symbol::Global(index));
