@@ -552,10 +552,22 @@ impl<'a> Lowerer<'a> {
             let name = id.node.name.as_str();
             if self.lookup(name).is_none() {
                 return match name {
-                    "__builtin_expect" if args.len() == 2 => {
+                    "__builtin_expect" | "__builtin_expect_with_probability" if args.len() >= 2 => {
                         let v = self.rvalue(&args[0])?;
-                        self.discard(&args[1])?;
+                        for a in &args[1..] {
+                            self.discard(a)?;
+                        }
                         Ok(Val::Value(v))
+                    }
+                    "__builtin_unreachable" | "__builtin_trap" | "__builtin_abort" => {
+                        let span = self.span(at);
+                        self.builder(at)?
+                            .terminate(ir::Terminator::Unreachable, span);
+                        Ok(void_value())
+                    }
+                    "__builtin_constant_p" if args.len() == 1 => {
+                        let constant = self.const_int(&args[0]).is_ok();
+                        Ok(Val::Value(Expr::int(IntType::INT, i128::from(constant))))
                     }
                     "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" | "longjmp"
                     | "siglongjmp" => self.unsupported(at, "setjmp/longjmp"),

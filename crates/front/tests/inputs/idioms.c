@@ -48,3 +48,8 @@ int checked(int x) {
     if (x > 100) die("too big");
     return x;
 }
+
+int hinted(int x) {
+    if (__builtin_expect(x == 0, 0)) __builtin_unreachable();
+    return __builtin_constant_p(3) + __builtin_constant_p(x);
+}
