@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const PROGRAMS: u64 = 25;
+const PROGRAMS: u64 = 20;
 
 fn csmith_available() -> bool {
     Command::new("csmith")

@@ -289,6 +289,10 @@ pub(crate) struct Lowerer<'a> {
     depth: u32,
     /// Where `#pragma pack` is in force.
     packed: Vec<(usize, usize, u64)>,
+    /// Set while typing the signature of an excluded definition: a poisoned
+    /// struct tag then names an opaque placeholder (see `placeholders`).
+    lenient: bool,
+    placeholders: HashMap<String, StructId>,
 }
 
 /// The lowered program with its diagnostics.
@@ -321,6 +325,8 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
         va_list_struct: None,
         depth: 0,
         packed: crate::pragma::packed_regions(src),
+        lenient: false,
+        placeholders: HashMap::new(),
     };
     for ext in &unit.0 {
         match &ext.node {

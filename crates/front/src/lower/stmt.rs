@@ -375,12 +375,29 @@ impl<'a> Lowerer<'a> {
             }
             Err(diag) => {
                 if let Some((name, _)) = declarator_name(&def.node.declarator.node) {
-                    self.bind(&name, Symbol::Poisoned(diag.clone()));
                     if self.in_main_file(def.span.start) {
-                        self.excluded.push((name, diag.clone()));
+                        self.declare_excluded_signature(def, &specs);
+                        self.excluded.push((name.clone(), diag.clone()));
                     }
+                    self.bind(&name, Symbol::Poisoned(diag.clone()));
                 }
                 self.report_file_scope(def.span.start, &diag);
+            }
+        }
+    }
+
+    /// Keeps an excluded definition in the program (without a body) when its
+    /// signature can be typed with opaque stand-ins for poisoned struct tags.
+    fn declare_excluded_signature(&mut self, def: &'a Node<FunctionDefinition>, specs: &Specs<'_>) {
+        self.lenient = true;
+        let declared = self
+            .base_type(specs)
+            .and_then(|base| self.declarator(base, &def.node.declarator));
+        self.lenient = false;
+        if let Ok(declared) = declared {
+            if let (Type::Function(sig), Some(name)) = (&declared.ty, &declared.name) {
+                let is_static = specs.storage == Some(StorageClassSpecifier::Static);
+                self.declare_function(name, (**sig).clone(), is_static, &declared, None);
             }
         }
     }

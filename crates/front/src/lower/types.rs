@@ -242,6 +242,9 @@ impl<'a> Lowerer<'a> {
             let name = tag.unwrap_or_default();
             return match self.lookup_tag(&name) {
                 Some(Tag::Struct(id)) => Ok(Type::Struct(*id)),
+                Some(Tag::Poisoned(_)) if self.lenient => {
+                    Ok(Type::Struct(self.placeholder(&name, is_union)))
+                }
                 Some(Tag::Poisoned(d)) => Err(d.clone()),
                 Some(Tag::Enum) => self.error(st.span.start, format!("`{name}` is an enum tag")),
                 None => {
@@ -303,6 +306,16 @@ impl<'a> Lowerer<'a> {
             fields.push(ir::Field { name, ty, offset });
         }
         (fields, size.div_ceil(align) * align, align)
+    }
+
+    /// An incomplete struct standing for a poisoned tag in a signature.
+    fn placeholder(&mut self, name: &str, is_union: bool) -> StructId {
+        if let Some(id) = self.placeholders.get(name) {
+            return *id;
+        }
+        let id = self.add_struct(name.to_string(), is_union);
+        self.placeholders.insert(name.to_string(), id);
+        id
     }
 
     fn bind_tag(&mut self, name: &str, tag: Tag) {
