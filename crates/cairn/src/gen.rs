@@ -40,9 +40,14 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
     let interrupted = interrupt_flag();
     let mut summaries = Vec::new();
     for (file, output, funcs) in loaded {
+        let flags = emit::SourceFlags {
+            defines: args.source.define.clone(),
+            include_dirs: args.source.include.clone(),
+        };
         let config = emit::EmitConfig {
             out_dir: args.out.clone(),
             source: file.clone(),
+            flags,
         };
         let mut reports = Vec::new();
         for (n, func) in funcs.iter().enumerate() {

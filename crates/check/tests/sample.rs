@@ -20,6 +20,7 @@ impl Sample {
         let config = EmitConfig {
             out_dir: sample.out(),
             source: sample.dir.path().join("sample.c"),
+            flags: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit");
         sample
@@ -196,6 +197,7 @@ fn front_engine_emit_and_check_agree_on_the_sample() {
         &EmitConfig {
             out_dir: out.clone(),
             source,
+            flags: Default::default(),
         },
     )
     .expect("emit");
@@ -245,12 +247,12 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
     let config = EmitConfig {
         out_dir: out.clone(),
         source,
+        flags,
     };
-    emit::write_outputs_with_flags(
+    emit::write_outputs(
         &sample_program(),
         &sample_reports(&sample_program()),
         &config,
-        &flags,
     )
     .expect("emit");
     let driver = std::fs::read_to_string(out.join("sample_test.c")).expect("driver");

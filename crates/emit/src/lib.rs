@@ -87,6 +87,7 @@ pub struct EmitConfig {
     pub out_dir: PathBuf,
     /// The C file as given on the command line.
     pub source: PathBuf,
+    pub flags: SourceFlags,
 }
 
 /// Preprocessor flags the source needs, as given to the front end. Defines
@@ -122,16 +123,7 @@ pub fn write_outputs(
     reports: &[FunctionReport],
     config: &EmitConfig,
 ) -> Result<EmitSummary, EmitError> {
-    write_outputs_with_flags(program, reports, config, &SourceFlags::default())
-}
-
-/// [`write_outputs`] for a source that needs preprocessor flags.
-pub fn write_outputs_with_flags(
-    program: &ir::Program,
-    reports: &[FunctionReport],
-    config: &EmitConfig,
-    flags: &SourceFlags,
-) -> Result<EmitSummary, EmitError> {
+    let flags = &config.flags;
     let error = |path: &Path, message: String| EmitError {
         path: path.to_path_buf(),
         message,

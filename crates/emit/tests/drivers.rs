@@ -28,6 +28,7 @@ impl Sample {
         let config = EmitConfig {
             out_dir: self.out(),
             source: self.dir.path().join("sample.c"),
+            flags: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit")
     }
@@ -264,6 +265,7 @@ fn replacing_another_files_tests_is_noted() {
     let config = EmitConfig {
         out_dir: sample.out(),
         source: other_dir.join("sample.c"),
+        flags: Default::default(),
     };
     let summary = write_outputs(
         &sample_program(),

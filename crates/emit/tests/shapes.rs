@@ -543,6 +543,7 @@ fn every_kind_of_value_compiles_cleanly_and_passes() {
         &EmitConfig {
             out_dir: out.clone(),
             source,
+            flags: Default::default(),
         },
     )
     .expect("emit");
