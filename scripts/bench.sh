@@ -39,7 +39,7 @@ for file in "${files[@]}"; do
     for fn in $functions; do
         json=$work/$fn.json timing=$work/$fn.time
         status=0
-        /usr/bin/time -v -o "$timing" "$CAIRN" gen "$file" -f "$fn" --json -o "$work/out" \
+        /usr/bin/time -v -o "$timing" "$CAIRN" gen "$file" -f "$fn" --json -o "$work/$fn" \
             "${extra_flags[@]}" >"$json" 2>"$work/$fn.stderr" || status=$?
         wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
             n = split($2, t, ":"); s = 0
@@ -51,11 +51,14 @@ for file in "${files[@]}"; do
                 "$(head -n1 "$work/$fn.stderr")"
             continue
         fi
-        # The per-function record is the object that carries the engine statistics.
-        jq -r --arg file "$(basename "$file")" --arg fn "$fn" --arg wall "$wall" --arg rss "$rss_kb" '
-            [.. | objects | select(has("solver_calls"))] | first // {} |
-            "| \($file) | \($fn) | \(.goals // "?") | \(.covered // "?") | \(.tests // "?") | \(.paths // "?") | \(.solver_calls // "?") | \(.seconds // "?") | \($wall) | \(($rss | tonumber) / 1024 | floor) |"
-        ' "$json"
+        # The summary on stdout names tests.json, which holds the engine statistics.
+        tests_json=$(jq -r '.tests_json' "$json")
+        jq -r --slurpfile summary "$json" --arg file "$(basename "$file")" --arg fn "$fn" \
+            --arg wall "$wall" --arg rss "$rss_kb" '
+            (.functions[] | select(.name == $fn)) as $f |
+            ($summary[0].functions[] | select(.name == $fn)) as $s |
+            "| \($file) | \($fn) | \($s.branches_total) | \($s.branches_covered) | \($s.tests) | \($f.stats.paths) | \($f.stats.solver_calls) | \($f.stats.elapsed_ms / 1000) | \($wall) | \(($rss | tonumber) / 1024 | floor) |"
+        ' "$tests_json"
         total_wall=$(awk -v a="$total_wall" -v b="$wall" 'BEGIN { print a + b }')
         runs=$((runs + 1))
         if ((rss_kb > worst_rss)); then worst_rss=$rss_kb; fi

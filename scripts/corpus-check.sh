@@ -12,7 +12,9 @@
 #   scripts/corpus-check.sh [FILE.c...]     (default: tests/corpus/scalar/*.c)
 #
 # Environment: CAIRN (path of the binary; default: build target/release/cairn),
-# CORPUS_FLAGS (extra flags for cairn gen).
+# CORPUS_FLAGS (flags for cairn gen; default "--max-time 60": a budget generous
+# enough that coverage does not hinge on the speed of a shared machine; the
+# figures at default budgets are in BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +23,8 @@ if [[ -z ${CAIRN:-} ]]; then
     cargo build --release --quiet -p cairn
     CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
 fi
-read -r -a extra_flags <<<"${CORPUS_FLAGS:-}"
+default_flags="--max-time 60"
+read -r -a extra_flags <<<"${CORPUS_FLAGS-$default_flags}"
 
 if (($# > 0)); then
     files=("$@")

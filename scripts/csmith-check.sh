@@ -25,7 +25,7 @@
 # (pass / N). Exits 1 when any program is panic, hang, bad-driver or mismatch.
 #
 # Environment: CSMITH_FIRST_SEED (1), CSMITH_MAX_TIME (20, engine seconds for
-# main), CAIRN (path of the binary; default: build target/release/cairn).
+# main), CSMITH_PROFILE (small or medium program settings, default small), CAIRN (path of the binary; default: build target/release/cairn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,17 +45,31 @@ if [[ -z ${CAIRN:-} ]]; then
     CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
 fi
 
-# Small programs: few functions, shallow blocks, simple expressions, no
-# floats, bitfields, unions, packed structs or volatiles; main takes no
-# arguments and, with NOT_PRINT_CHECKSUM, prints nothing.
+# No floats, bitfields, unions, packed structs or volatiles; main takes no
+# arguments and, with NOT_PRINT_CHECKSUM, prints nothing. The "small" profile
+# (the default) keeps programs to a few functions, shallow blocks and simple
+# expressions; "medium" allows larger ones.
 csmith_options=(
     --no-argc --no-checksum --concise
     --no-bitfields --no-packed-struct --no-unions --no-float
     --no-volatiles --no-volatile-pointers
-    --max-funcs 3 --max-block-depth 2 --max-block-size 3
-    --max-expr-complexity 4 --max-array-dim 1 --max-array-len-per-dim 4
-    --max-struct-fields 3 --max-pointer-depth 1
 )
+case ${CSMITH_PROFILE:-small} in
+small)
+    csmith_options+=(--max-funcs 3 --max-block-depth 2 --max-block-size 3
+        --max-expr-complexity 4 --max-array-dim 1 --max-array-len-per-dim 4
+        --max-struct-fields 3 --max-pointer-depth 1)
+    ;;
+medium)
+    csmith_options+=(--max-funcs 6 --max-block-depth 3 --max-block-size 4
+        --max-expr-complexity 8 --max-array-dim 2 --max-array-len-per-dim 5
+        --max-struct-fields 5 --max-pointer-depth 2)
+    ;;
+*)
+    echo "CSMITH_PROFILE must be small or medium" >&2
+    exit 2
+    ;;
+esac
 compile_flags=(-w -DNOT_PRINT_CHECKSUM -I"$csmith_include")
 
 work=$(mktemp -d /tmp/csmith-check.XXXXXX)
