@@ -319,13 +319,22 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         }
         let Some(st) = search.pop() else { break };
         let reachable = search.reachable(&st);
-        match machine.turn(st) {
+        let outcome = machine.turn(st);
+        if std::mem::take(&mut machine.capacity_cut) {
+            for g in &reachable {
+                search
+                    .reasons
+                    .entry(*g)
+                    .or_insert(Uncovered::Budget("max_array".to_string()));
+            }
+        }
+        match outcome {
             Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
                 for s in states {
                     search.push(s);
                 }
             }
-            Ok(Turn::Completed(st)) => search.completed(&mut machine, st),
+            Ok(Turn::Completed(st)) => search.completed(&mut machine, *st),
             Err(Stop::Dead) => {}
             Err(Stop::Ended) => search.paths += 1,
             Err(Stop::Unsupported(what)) => {

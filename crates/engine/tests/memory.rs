@@ -3,7 +3,7 @@ mod common;
 use common::*;
 use engine::testcase::{InputObject, Root, Step, TestCase, Value};
 
-fn object<'t>(t: &'t TestCase, arg: usize) -> &'t InputObject {
+fn object(t: &TestCase, arg: usize) -> &InputObject {
     match &t.inputs.args[arg] {
         Value::Pointer { object, offset: 0 } => &t.inputs.objects[object.0 as usize],
         other => panic!("argument {arg} is not a pointer to an input object: {other:?}"),

@@ -31,6 +31,8 @@ pub struct Machine<'a> {
     reported: BTreeSet<(FindingKind, Span)>,
     /// Span of the statement being executed (for findings).
     span: Span,
+    /// Set when a path was cut because input arrays may not exceed `max_array`.
+    pub capacity_cut: bool,
 }
 
 /// What one turn of a state produced.
@@ -38,7 +40,7 @@ pub enum Turn {
     /// States still running (one, or several after a fork).
     Running(Vec<State>),
     /// The function under test returned.
-    Completed(State),
+    Completed(Box<State>),
 }
 
 impl<'a> Machine<'a> {
@@ -55,6 +57,7 @@ impl<'a> Machine<'a> {
             root,
             findings: Vec::new(),
             reported: BTreeSet::new(),
+            capacity_cut: false,
             span: Span::default(),
         }
     }
@@ -63,7 +66,7 @@ impl<'a> Machine<'a> {
     pub fn turn(&mut self, mut state: State) -> Exec<Turn> {
         for _ in 0..STATEMENTS_PER_TURN {
             if state.frames.is_empty() {
-                return Ok(Turn::Completed(state));
+                return Ok(Turn::Completed(Box::new(state)));
             }
             let mut next = self.step(state)?;
             if next.len() != 1 {
@@ -72,7 +75,7 @@ impl<'a> Machine<'a> {
             state = next.pop().expect("one successor");
         }
         if state.frames.is_empty() {
-            return Ok(Turn::Completed(state));
+            return Ok(Turn::Completed(Box::new(state)));
         }
         Ok(Turn::Running(vec![state]))
     }

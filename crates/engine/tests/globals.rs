@@ -1,0 +1,134 @@
+mod common;
+
+use common::*;
+use engine::testcase::{Root, Step, Value};
+use engine::EngineConfig;
+
+const COUNTER: &str = r#"
+int limit = 10;
+static int hits;
+struct stats { int total; unsigned char last; } st = { 5, 1 };
+int bump(int v) {
+    static int calls = 3;
+    calls++;
+    if (v > limit) { hits = hits + 1; return 1; }
+    st.total += v;
+    st.last = (unsigned char)v;
+    return 0;
+}
+"#;
+
+#[test]
+fn globals_read_are_inputs_and_globals_written_are_checked() {
+    let (program, report) = run(COUNTER, "bump");
+    assert_all_covered(&report);
+    let global = |name: &str| {
+        ir::GlobalId(
+            program
+                .globals
+                .iter()
+                .position(|g| g.name == name)
+                .expect("global") as u32,
+        )
+    };
+    for t in &report.tests {
+        let v = arg(t, 0);
+        let set = |name: &str| {
+            t.inputs
+                .globals
+                .iter()
+                .find(|(g, _)| *g == global(name))
+                .map(|(_, v)| v.clone())
+        };
+        let limit = int(&set("limit").expect("limit is read, so the test sets it"));
+        assert_eq!(ret(t), i128::from(v > limit));
+        let checked = |name: &str, path: &[Step]| {
+            t.checks
+                .iter()
+                .find(|c| c.root == Root::Global(global(name)) && c.path == path)
+                .map(|c| int(&c.expected))
+        };
+        let calls = set("bump.calls")
+            .map(|v| int(&v))
+            .expect("static local is read");
+        assert_eq!(checked("bump.calls", &[]), Some(calls + 1));
+        if v > limit {
+            let hits = set("hits").map(|v| int(&v)).expect("hits is read");
+            assert_eq!(checked("hits", &[]), Some(hits + 1));
+            assert_eq!(
+                checked("st", &[Step::Field(0)]),
+                None,
+                "st is not written on this path"
+            );
+        } else {
+            let Some(Value::Struct(fields)) = set("st") else {
+                panic!("st is read")
+            };
+            let total = int(&fields[0]) as i32;
+            assert_eq!(
+                checked("st", &[Step::Field(0)]),
+                Some(i128::from(total.wrapping_add(v as i32)))
+            );
+            assert_eq!(checked("st", &[Step::Field(1)]), Some(i128::from(v as u8)));
+        }
+    }
+}
+
+#[test]
+fn whole_program_view_starts_from_initializers_and_checks_every_global() {
+    let src = r#"
+int a = 7;
+int table[3] = {1, 2, 3};
+int *p = &table[1];
+const int fixed = 4;
+int untouched = 42;
+int main(void) {
+    int i;
+    for (i = 0; i < 3; i++)
+        table[i] = table[i] * a + *p;
+    *p = *p - 1;
+    a = (a << 3) ^ 0x55;
+    return 0;
+}
+"#;
+    let config = EngineConfig {
+        globals_as_inputs: false,
+        check_all_globals: true,
+        ..config()
+    };
+    let (program, report) = run_with(src, "main", &config);
+    assert_eq!(report.tests.len(), 1);
+    let t = &report.tests[0];
+    assert!(t.inputs.globals.is_empty());
+    let mut values = std::collections::BTreeMap::new();
+    for c in &t.checks {
+        let Root::Global(g) = c.root else { continue };
+        let name = program.global(g).name.clone();
+        let key = format!("{name}{:?}", c.path);
+        values.insert(key, c.expected.clone());
+    }
+    // table[0] = 1*7 + 2 = 9; table[1] = 2*7 + 2 = 16; table[2] = 3*7 + 16 = 37; then table[1] = 15.
+    assert_eq!(int(&values["a[]"]), (7 << 3) ^ 0x55);
+    assert_eq!(int(&values["table[Index(0)]"]), 9);
+    assert_eq!(int(&values["table[Index(1)]"]), 15);
+    assert_eq!(int(&values["table[Index(2)]"]), 37);
+    assert_eq!(int(&values["untouched[]"]), 42);
+    let table = ir::GlobalId(
+        program
+            .globals
+            .iter()
+            .position(|g| g.name == "table")
+            .expect("table") as u32,
+    );
+    assert_eq!(
+        values["p[]"],
+        Value::GlobalPointer {
+            global: table,
+            offset: 4
+        }
+    );
+    assert!(
+        !values.keys().any(|k| k.starts_with("fixed")),
+        "const globals are not checked"
+    );
+}
