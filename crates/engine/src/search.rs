@@ -336,7 +336,16 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
             }
             Ok(Turn::Completed(st)) => search.completed(&mut machine, *st),
             Err(Stop::Dead) => {}
-            Err(Stop::Ended) => search.paths += 1,
+            Err(Stop::Ended) => {
+                search.paths += 1;
+                for g in std::mem::take(&mut machine.ended_trace) {
+                    let why = "only reached by paths that end in a finding, exit or abort";
+                    search
+                        .reasons
+                        .entry(g)
+                        .or_insert_with(|| Uncovered::Unsupported(why.to_string()));
+                }
+            }
             Err(Stop::Unsupported(what)) => {
                 for g in reachable {
                     search

@@ -25,6 +25,10 @@ pub enum ObjKind {
         is_input: bool,
     },
     Str(StringId),
+    /// Allocated by the code under test (seed 000's class II).
+    Heap {
+        freed: bool,
+    },
 }
 
 /// A memory object: byte-precise contents plus what the test needs to rebuild

@@ -80,6 +80,7 @@ pub enum Step {
 pub enum Root {
     Return,
     Global(GlobalId),
+    /// An input object; the path starts with `Step::Index(element)`.
     Object(ObjectId),
 }
 

@@ -248,3 +248,49 @@ struct pair swap(struct pair p) {
         assert_eq!(parts, vec![qa, qb]);
     }
 }
+
+#[test]
+fn heap_blocks_and_their_faults() {
+    let src = r#"
+typedef unsigned long size_t;
+void *malloc(size_t n);
+void free(void *p);
+int sum_squares(int n) {
+    int *sq = malloc(4 * sizeof(int));
+    for (int i = 0; i < 4; i++) sq[i] = i * i;
+    int total = 0;
+    if (n >= 0 && n < 4) total = sq[n];
+    free(sq);
+    if (n == 7) free(sq);
+    if (n == 8) return sq[0];
+    return total;
+}
+"#;
+    let (_, report) = run(src, "sum_squares");
+    let slugs: Vec<&str> = report.findings.iter().map(|f| f.kind.slug()).collect();
+    assert!(slugs.contains(&"double-free"), "{slugs:?}");
+    assert!(slugs.contains(&"use-after-free"), "{slugs:?}");
+    for f in &report.findings {
+        let n = int(&f.inputs.args[0]);
+        match f.kind.slug() {
+            "double-free" => assert_eq!(n, 7),
+            "use-after-free" => assert_eq!(n, 8),
+            other => panic!("unexpected {other}"),
+        }
+    }
+    for t in &report.tests {
+        let n = arg(t, 0);
+        assert_eq!(ret(t), if (0..4).contains(&n) { n * n } else { 0 });
+    }
+    assert_eq!(
+        report.uncovered.len(),
+        2,
+        "n == 7 and n == 8 taken only by faulting paths"
+    );
+    for (_, why) in &report.uncovered {
+        assert!(
+            matches!(why, engine::testcase::Uncovered::Unsupported(w) if w.contains("finding")),
+            "{why:?}"
+        );
+    }
+}

@@ -121,7 +121,9 @@ impl Machine<'_> {
             let c = match (&va, &vb) {
                 (SymVal::Int(x), SymVal::Int(y)) => {
                     let signed = a.ty.as_int().is_some_and(|t| t.signed);
-                    compare_ints(op, x, y, signed)
+                    // Operands have one type already; resizing guards a malformed input.
+                    let y = resize(y, x.get_size(), b.ty.as_int().is_some_and(|t| t.signed));
+                    compare_ints(op, x, &y, signed)
                 }
                 (SymVal::Ptr(p), SymVal::Ptr(q)) => self.compare_ptrs(st, op, p, q)?,
                 (SymVal::Ptr(p), SymVal::Int(y)) | (SymVal::Int(y), SymVal::Ptr(p)) => {
@@ -139,7 +141,17 @@ impl Machine<'_> {
             return unsupported("integer arithmetic on pointers");
         };
         let it = ty.as_int().unwrap_or(IntType::INT);
-        self.arith(st, op, &x, &y, it, b.ty.as_int().unwrap_or(it))
+        let rhs = b.ty.as_int().unwrap_or(it);
+        let x = resize(
+            &x,
+            u32::from(it.bits),
+            a.ty.as_int().is_some_and(|t| t.signed),
+        );
+        let y = match op {
+            BinOp::Shl | BinOp::Shr => y,
+            _ => resize(&y, u32::from(it.bits), rhs.signed),
+        };
+        self.arith(st, op, &x, &y, it, rhs)
     }
 
     fn arith(

@@ -40,7 +40,7 @@ const PATH_ENDS: &[&str] = &[
 impl Machine<'_> {
     pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
         if PATH_ENDS.contains(&name) {
-            return Err(Stop::Ended);
+            return Err(self.end(st));
         }
         if OUTPUT_ONLY.contains(&name) {
             let free = BV::new_const(st.symbol_name(&format!("{name}()")), 32);
@@ -129,9 +129,13 @@ impl Machine<'_> {
                 let c = int(1)?.extract(7, 0);
                 self.strchr(st, s, c)
             }
-            "malloc" | "calloc" | "realloc" | "free" => {
-                unsupported(format!("`{name}` (dynamic memory)"))
+            "malloc" => self.allocate(st, &resize(&int(0)?, 64, false), false),
+            "calloc" => {
+                let size = resize(&int(0)?, 64, false).bvmul(resize(&int(1)?, 64, false));
+                self.allocate(st, &size, true)
             }
+            "free" => self.free(st, &ptr(0)?),
+            "realloc" => unsupported("`realloc`"),
             _ => Ok(Model::NotLibrary),
         }
     }

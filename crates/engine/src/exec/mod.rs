@@ -3,6 +3,7 @@
 
 mod call;
 mod expr;
+mod heap;
 mod input;
 mod libc;
 mod place;
@@ -33,6 +34,8 @@ pub struct Machine<'a> {
     span: Span,
     /// Set when a path was cut because input arrays may not exceed `max_array`.
     pub capacity_cut: bool,
+    /// Goals of the last path that ended early (finding, `exit`, `abort`).
+    pub ended_trace: Vec<Goal>,
 }
 
 /// What one turn of a state produced.
@@ -58,6 +61,7 @@ impl<'a> Machine<'a> {
             findings: Vec::new(),
             reported: BTreeSet::new(),
             capacity_cut: false,
+            ended_trace: Vec::new(),
             span: Span::default(),
         }
     }
@@ -152,7 +156,7 @@ impl<'a> Machine<'a> {
                 self.return_from(&mut st, v)?;
                 Ok(vec![st])
             }
-            Terminator::Unreachable => Err(Stop::Ended),
+            Terminator::Unreachable => Err(self.end(&st)),
         }
     }
 
@@ -244,7 +248,13 @@ impl<'a> Machine<'a> {
                 None => return Err(Stop::Dead),
             }
         }
-        Err(Stop::Ended)
+        Err(self.end(st))
+    }
+
+    /// Ends the path here (no test: the driver could not run past this point).
+    pub fn end(&mut self, st: &State) -> Stop {
+        self.ended_trace = st.trace.clone();
+        Stop::Ended
     }
 
     fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {

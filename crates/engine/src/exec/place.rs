@@ -189,6 +189,7 @@ impl Machine<'_> {
     pub fn load(&mut self, st: &mut State, loc: &Loc) -> Exec<SymVal> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
+        self.check_heap_access(st, loc.obj, &loc.off, n, true)?;
         let cells = memory::read(st.object(loc.obj), &loc.off, n)?;
         match &loc.ty {
             Type::Int(_) => Ok(SymVal::Int(cells_to_int(&cells)?)),
@@ -200,6 +201,7 @@ impl Machine<'_> {
     pub fn store(&mut self, st: &mut State, loc: &Loc, value: &SymVal) -> Exec<()> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
+        self.check_heap_access(st, loc.obj, &loc.off, n, false)?;
         let mut cells = value_cells(value);
         if cells.len() as u64 != n {
             return unsupported("a store whose value and place sizes differ");
