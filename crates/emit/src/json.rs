@@ -306,7 +306,7 @@ fn inputs_json(
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| format!("arg{}", i + 1))
     };
-    let mut json = InputsJson {
+    InputsJson {
         args: f
             .sig
             .params
@@ -360,48 +360,7 @@ fn inputs_json(
                 }
             })
             .collect(),
-        edges: vec![],
-    };
-    json.edges = edges_of(&json);
-    json
-}
-
-/// Every pointer into an input object among the arguments, globals and objects.
-fn edges_of(inputs: &InputsJson) -> Vec<EdgeJson> {
-    let mut edges = Vec::new();
-    for named in inputs.args.iter().chain(&inputs.globals) {
-        collect_edges(&named.value, &named.name, &mut edges);
-    }
-    for object in &inputs.objects {
-        for (k, value) in object.init.iter().enumerate() {
-            let path = if object.len == 1 {
-                object.name.clone()
-            } else {
-                format!("{}[{k}]", object.name)
-            };
-            collect_edges(value, &path, &mut edges);
-        }
-    }
-    edges
-}
-
-fn collect_edges(value: &Json, path: &str, edges: &mut Vec<EdgeJson>) {
-    match value {
-        Json::Object(map) => match (map.get("object"), map.get("offset")) {
-            (Some(Json::String(to)), Some(offset)) if map.len() == 2 => edges.push(EdgeJson {
-                from: path.to_string(),
-                to: to.clone(),
-                offset: offset.as_u64().unwrap_or(0),
-            }),
-            _ => map
-                .iter()
-                .for_each(|(field, v)| collect_edges(v, &format!("{path}.{field}"), edges)),
-        },
-        Json::Array(items) => items
-            .iter()
-            .enumerate()
-            .for_each(|(k, v)| collect_edges(v, &format!("{path}[{k}]"), edges)),
-        _ => {}
+        edges: crate::shapes::HeapGraph::build(program, func, inputs).json_edges(),
     }
 }
 

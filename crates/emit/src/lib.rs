@@ -18,6 +18,8 @@
 //! * `OUT/<stem>_findings.c` (only when there are findings): the same include
 //!   scheme, one `finding_<k>` function per finding; `./BIN` lists them and
 //!   `./BIN k` runs finding `k`.
+//! * `OUT/shapes/<test>.dot` and `.svg` for each written test with input
+//!   objects: the input heap drawn by [`shapes`] (no Graphviz needed).
 //! * `OUT/<stem>.tests.json`:
 //!
 //! ```text
@@ -71,6 +73,7 @@ mod inputs;
 pub mod json;
 mod literal;
 mod names;
+pub mod shapes;
 mod summary;
 mod support;
 mod unit;
@@ -237,6 +240,12 @@ pub fn write_outputs(
     let findings_path = config.out_dir.join(&findings_name);
     write_atomically(&driver_path, &driver.text)?;
     write_atomically(&json_path, &(json_text + "\n"))?;
+    shapes::write_pictures(
+        program,
+        reports,
+        &driver.tests,
+        &config.out_dir.join("shapes"),
+    )?;
     match &reproducers {
         Some(r) => write_atomically(&findings_path, &r.text)?,
         None => match std::fs::remove_file(&findings_path) {
