@@ -15,9 +15,9 @@ scripts/setup.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-echo "== cargo test --workspace --release"
+echo "== cargo test --workspace --release --no-fail-fast"
 status=0
-cargo test --workspace --release 2>&1 | tee "$log" |
+cargo test --workspace --release --no-fail-fast 2>&1 | tee "$log" |
     { grep --line-buffered -E '^ *(Compiling|Finished|Running|Doc-tests) |^test result:|^error' || true; } ||
     status=$?
 

@@ -23,15 +23,17 @@ int isqrt_small(int n)
     return r;
 }
 
-/* Classifies the sign of the product x * y * y * x without computing
- * it: returns 1 when positive, 0 when zero. A square is never negative. */
+/* Sign of the product x * x * y * y for coordinates within +-1000 (so each
+ * square fits in an int): 1 when positive, 0 when zero, -2 when a
+ * coordinate is out of range. */
 int square_product_sign(int x, int y)
 {
-    long long xs = (long long)x * x;
-    long long ys = (long long)y * y;
+    if (x < -1000 || x > 1000 || y < -1000 || y > 1000)
+        return -2;
+    int xs = x * x, ys = y * y;
     if (xs == 0 || ys == 0)
         return 0;
-    if (xs < 0 || ys < 0) /* infeasible: a square of an int is never negative */
+    if (xs < 0 || ys < 0) /* infeasible: a square is never negative */
         return -1;
     return 1;
 }

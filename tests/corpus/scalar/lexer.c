@@ -12,7 +12,7 @@ enum literal_kind classify_literal(const char *buf, size_t len)
 
     for (size_t i = 0; i < len; i++) {
         char c = buf[i];
-        switch (state) { /* infeasible: the implicit default, state is always a case */
+        switch (state) {
         case START:
             if (c == '0')
                 state = ZERO;
@@ -37,8 +37,7 @@ enum literal_kind classify_literal(const char *buf, size_t len)
             if (c < '0' || c > '7')
                 return LIT_INVALID;
             break;
-        case HEX_PREFIX:
-        case HEX:
+        default: /* HEX_PREFIX or HEX */
             if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
                 state = HEX;
             else
@@ -74,7 +73,7 @@ int count_tokens(const char *buf, size_t len)
         int digit = c >= '0' && c <= '9';
         int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 
-        switch (state) { /* infeasible: the implicit default, state is always a case */
+        switch (state) {
         case IN_NUMBER:
             if (digit)
                 continue;
@@ -83,7 +82,7 @@ int count_tokens(const char *buf, size_t len)
             if (letter)
                 continue;
             break;
-        case BETWEEN:
+        default: /* BETWEEN */
             break;
         }
 
