@@ -249,6 +249,16 @@ fn assert_drawn(graph: &HeapGraph) {
     }
     let dot = graph.to_dot();
     assert_eq!(dot.matches(" -> ").count(), graph.edges.len());
+    let boxes = emit::shapes::lay_out(graph).boxes;
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let apart = a.x + a.width <= b.x
+                || b.x + b.width <= a.x
+                || a.y + a.height <= b.y
+                || b.y + b.height <= a.y;
+            assert!(apart, "boxes overlap: {a:?} {b:?}");
+        }
+    }
 }
 
 #[test]
@@ -295,6 +305,35 @@ fn singly_linked_list_ends_in_a_null_marker() {
         json[2],
         ("list->next.next".into(), "list->next->next".into(), 0)
     );
+    assert_drawn(&graph);
+}
+
+#[test]
+fn pointer_to_a_member_is_labelled_with_it() {
+    let program = program();
+    let graph = HeapGraph::build(
+        &program,
+        WALK,
+        &inputs(
+            vec![Value::Pointer {
+                object: ObjectId(0),
+                offset: 8,
+            }],
+            vec![node("list", 1, Value::Null)],
+        ),
+    );
+    assert_eq!(graph.edges.len(), 1);
+    assert_eq!(graph.edges[0].target.as_deref(), Some(".next"));
+    assert_eq!(graph.json_edges()[0].offset, 8);
+    let layout = emit::shapes::lay_out(&graph);
+    let target = &layout.boxes[index(&graph, "list")];
+    let svg = graph.to_svg();
+    // The arrow ends at the `next` row, not at the header.
+    assert!(svg.contains(&format!(
+        " {:.1},{:.1}\" marker-end",
+        target.x,
+        target.row_center(1)
+    )));
     assert_drawn(&graph);
 }
 
