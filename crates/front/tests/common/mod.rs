@@ -230,10 +230,7 @@ impl<'p> Machine<'p> {
             ExprKind::Cast(inner) => {
                 let v = self.eval(frame, body, inner);
                 match (&e.ty, v) {
-                    (Type::Int(t), Value::Int(..)) => {
-                        let (_, value) = int_of(&self.eval(frame, body, inner));
-                        make_int(*t, value)
-                    }
+                    (Type::Int(t), v @ Value::Int(..)) => make_int(*t, int_of(&v).1),
                     (Type::Int(t), Value::Ptr(p)) if t.is_bool => {
                         make_int(*t, i128::from(p != Pointer::Null))
                     }
@@ -242,9 +239,8 @@ impl<'p> Machine<'p> {
                 }
             }
             ExprKind::Unary(op, a) => {
-                let (t, v) = int_of(&self.eval(frame, body, a));
+                let (_, v) = int_of(&self.eval(frame, body, a));
                 let ty = e.ty.as_int().expect("integer");
-                let _ = t;
                 make_int(
                     ty,
                     match op {
@@ -406,7 +402,7 @@ impl Machine<'_> {
                         self.output.push(c);
                         continue;
                     }
-                    let value = rest.next().map(int_of).map(|(t, v)| (t, v));
+                    let value = rest.next().map(int_of);
                     match (chars.next(), value) {
                         (Some('X'), Some((t, v))) => self
                             .output
