@@ -17,8 +17,15 @@ fn file_error(path: &Path, message: String) -> Diagnostic {
 
 /// Runs `<cc> -E` on `path` and returns the preprocessed text.
 pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Diagnostic> {
-    if let Err(e) = std::fs::metadata(path) {
-        return Err(file_error(path, format!("cannot read file: {e}")));
+    match std::fs::metadata(path) {
+        Err(e) => return Err(file_error(path, format!("cannot read file: {e}"))),
+        Ok(m) if !m.is_file() => {
+            return Err(file_error(
+                path,
+                "cannot read file: not a regular file".into(),
+            ))
+        }
+        Ok(_) => {}
     }
     let cc = if config.cc.is_empty() {
         "cc"

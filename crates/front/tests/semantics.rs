@@ -153,6 +153,9 @@ fn syntax_errors_point_into_the_original_file() {
 fn missing_file_is_an_error() {
     let err = compile(Path::new("/nonexistent/x.c"), &FrontConfig::default()).expect_err("missing");
     assert_eq!(err.severity, Severity::Error);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let err = compile(dir.path(), &FrontConfig::default()).expect_err("a directory");
+    assert!(err.message.contains("not a regular file"), "{err}");
 }
 
 #[test]
