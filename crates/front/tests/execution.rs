@@ -20,9 +20,10 @@ fn memory_programs_run_like_the_system_compiler() {
     .expect("program exists");
     let tests: Vec<String> = source
         .lines()
+        .filter(|l| !l.starts_with(char::is_whitespace) && l.ends_with('{'))
         .filter_map(|l| {
-            l.strip_prefix("int t_")
-                .and_then(|r| r.split('(').next())
+            l.split_once(" t_")
+                .and_then(|(_, r)| r.split('(').next())
                 .map(|n| format!("t_{n}"))
         })
         .collect();
@@ -38,7 +39,7 @@ fn memory_programs_run_like_the_system_compiler() {
     for (name, args) in &calls {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         main.push_str(&format!(
-            "    printf(\"%d\\n\", {name}({}));\n",
+            "    printf(\"%lld\\n\", (long long){name}({}));\n",
             args.join(", ")
         ));
     }

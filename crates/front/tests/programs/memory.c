@@ -111,3 +111,29 @@ int t_unions(void) {
     return record.u.b[0] + bytes[3] + bytes[2] * 2;
 }
 
+
+struct shape { int kind; union { struct { short w, h; }; long radius; }; char name[6]; };
+struct shape shapes[] = {{1, .w = 3, .h = 4, "rect"}, {.kind = 2, .radius = 10, .name = {'c', 'i'}}};
+char table[][4] = {"ab", "cde", {'x'}};
+
+int t_initializers(void) {
+    struct shape local = {3, {.radius = -2}, "tri"};
+    struct point pts[] = {[2] = {.y = 5}, [0] = {1}};
+    int *literal = (int[]){7, 8, 9};
+    int area = ({ int a = shapes[0].w * shapes[0].h; a + 1; });
+    return area * 1000 + (int)shapes[1].radius * 100 + shapes[1].name[1] + table[1][2] + table[2][0]
+           + (int)local.radius + local.name[2] + pts[2].y + pts[0].x + literal[2] + (int)(sizeof pts / sizeof pts[0]);
+}
+
+unsigned t_conversions(void) {
+    signed char sc = -3;
+    unsigned char uc = 250;
+    unsigned short us = 65535;
+    long l = -1;
+    unsigned u = sc;
+    uc += 10;
+    us++;
+    _Bool b = l;
+    unsigned long big = (unsigned long)l >> 60;
+    return u + uc + us + b + (unsigned)big + (sc < u) + (l < 0u) + (unsigned char)(sc * uc);
+}
