@@ -45,8 +45,10 @@
 //! - Falling off the end of a function returns no value (`main` returns 0).
 //!   Blocks no path reaches are dropped.
 //! - Every statement and terminator carries the span of its source construct.
-//! - Declarations from headers become IR functions/globals only when used.
-//!
+//! - Declarations from headers become IR functions/globals only when used;
+//!   a function a header defines (`static inline`) gets its body then too.
+//! - Spans: `file` indexes `Program::files` (0 is the main file); columns in
+//!   the main file are measured on the original line.
 //! - GNU statement expressions `({ ...; e; })` (glibc's `assert`) run their
 //!   statements in place; the value of the final expression is the result.
 //! - Struct layout follows System V; under `#pragma pack(n)` member alignment
@@ -60,6 +62,16 @@
 //! that calls an excluded function is excluded too. Nesting deeper than any
 //! real program (thousands of levels) is refused before parsing, since the
 //! parser's recursion could otherwise overflow the stack.
+//!
+//! # Tests
+//! Golden IR snapshots (`tests/golden.rs`, inputs in `tests/inputs/`), layout
+//! and diagnostics checks (`tests/semantics.rs`, including layouts compared
+//! with the system compiler), differential runs against the system compiler
+//! (`tests/arithmetic.rs`: random integer expressions; `tests/execution.rs`:
+//! memory, control flow and calls on a small IR interpreter in
+//! `tests/common`), csmith programs (`tests/csmith.rs`: no panics, and the
+//! checksum `main` prints on the IR equals the native one) and token-level
+//! mutants that must never panic (`tests/mutations.rs`).
 
 mod cint;
 mod linemap;
