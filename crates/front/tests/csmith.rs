@@ -47,7 +47,7 @@ fn interpreted_output(program: &ir::Program) -> Result<String, String> {
     })
 }
 
-const PROGRAMS: u64 = 15;
+const PROGRAMS: u64 = 12;
 
 fn csmith_available() -> bool {
     Command::new("csmith")
