@@ -229,7 +229,7 @@ impl Search<'_, '_> {
         if new_goals.is_empty() && !self.wants_entry_test {
             return;
         }
-        let Some(model) = machine.solver.model(&st.path, None) else {
+        let Some(model) = machine.solver.readable_model(&st.path, &st.input_symbols) else {
             return;
         };
         let (inputs, ret, checks) =

@@ -3,11 +3,27 @@
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-use z3::ast::Bool;
+use z3::ast::{Bool, BV};
 use z3::{Model, Params, SatResult, Solver};
 
 /// Index of an interned constraint; a path condition is a list of them.
 pub type ConstraintId = u32;
+
+/// Longest time spent looking for a more readable model than the first one.
+const PREFERENCE_LIMIT: Duration = Duration::from_millis(500);
+
+/// `x` is a 7-bit character (8-bit values) or within `bound` of zero (signed).
+fn near_zero(x: &BV, bound: u64) -> Bool {
+    let bits = x.get_size();
+    if bits == 8 {
+        return x.bvule(BV::from_u64(127, 8));
+    }
+    let bound = bound.min((1u64 << (bits - 2).min(62)) - 1);
+    Bool::and(&[
+        x.bvsge(BV::from_i64(-(bound as i64), bits)),
+        x.bvsle(BV::from_u64(bound, bits)),
+    ])
+}
 
 pub struct PathSolver {
     solver: Solver,
@@ -94,6 +110,30 @@ impl PathSolver {
         let model = self.run(&key);
         self.cache.insert(key, model.is_some());
         model
+    }
+
+    /// A model of `path` whose `inputs` are small where possible (readable
+    /// tests): characters in ASCII, other integers near zero.
+    pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
+        if !inputs.is_empty() {
+            let gave_up = self.gave_up;
+            let limit = self.query_limit;
+            self.query_limit = limit.min(PREFERENCE_LIMIT);
+            let mut found = None;
+            for bound in [100, 30_000] {
+                let small: Vec<Bool> = inputs.iter().map(|x| near_zero(x, bound)).collect();
+                found = self.model(path, Some(&Bool::and(&small)));
+                if found.is_some() {
+                    break;
+                }
+            }
+            self.query_limit = limit;
+            self.gave_up = gave_up;
+            if found.is_some() {
+                return found;
+            }
+        }
+        self.model(path, None)
     }
 
     fn run(&mut self, key: &[ConstraintId]) -> Option<Model> {

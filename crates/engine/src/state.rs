@@ -109,6 +109,8 @@ pub struct State {
     pub blocks_run: u64,
     /// Counter making symbol names unique along the path.
     pub fresh: u32,
+    /// Every symbol the test chooses, to prefer small, readable values.
+    pub input_symbols: Vec<BV>,
 }
 
 impl State {
@@ -127,6 +129,7 @@ impl State {
             loop_level: 0,
             blocks_run: 0,
             fresh: 0,
+            input_symbols: Vec::new(),
         }
     }
 
@@ -162,6 +165,14 @@ impl State {
 
     pub fn local_object(&self, frame: usize, local: LocalId) -> ObjIdx {
         self.frames[frame].locals[local.index()]
+    }
+
+    /// A fresh input symbol of `bits` bits named after `base`.
+    pub fn fresh_input(&mut self, base: &str, bits: u32) -> BV {
+        let name = self.symbol_name(base);
+        let symbol = BV::new_const(name, bits);
+        self.input_symbols.push(symbol.clone());
+        symbol
     }
 
     /// A unique symbol name along this path.

@@ -9,7 +9,6 @@ use crate::state::State;
 use crate::testcase::FindingKind;
 use crate::value::{unsupported, Exec, PtrVal, Stop, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
-use z3::ast::BV;
 
 impl Machine<'_> {
     pub fn call(
@@ -68,7 +67,7 @@ impl Machine<'_> {
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
             Type::Void => return Ok(None),
-            Type::Int(it) => SymVal::Int(BV::new_const(st.symbol_name(&path), u32::from(it.bits))),
+            Type::Int(it) => SymVal::Int(st.fresh_input(&path, u32::from(it.bits))),
             ty @ Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(path, ty.clone()))))
             }

@@ -22,10 +22,7 @@ pub fn fresh_cells(
     sep: &str,
 ) -> Vec<Cell> {
     match ty {
-        Type::Int(it) => {
-            let name = st.symbol_name(path);
-            int_cells(&BV::new_const(name, u32::from(it.bits)))
-        }
+        Type::Int(it) => int_cells(&st.fresh_input(path, u32::from(it.bits))),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(PtrVal::to(Target::Lazy(lazy)))
@@ -56,12 +53,9 @@ pub fn fresh_cells(
         other => {
             let size = program.size_of(other);
             (0..size)
-                .map(|k| {
-                    let name = st.symbol_name(&format!("{path}.byte{k}"));
-                    Cell::Byte {
-                        src: BV::new_const(name, 8),
-                        idx: 0,
-                    }
+                .map(|k| Cell::Byte {
+                    src: st.fresh_input(&format!("{path}.byte{k}"), 8),
+                    idx: 0,
                 })
                 .collect()
         }
@@ -83,7 +77,7 @@ pub fn initial_state(program: &Program, func: FuncId) -> Exec<State> {
             .map(|l| l.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
         let value = match ty {
-            Type::Int(it) => SymVal::Int(BV::new_const(st.symbol_name(&name), u32::from(it.bits))),
+            Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
             Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
             }

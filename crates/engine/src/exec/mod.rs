@@ -233,7 +233,9 @@ impl<'a> Machine<'a> {
             return Ok(());
         }
         if !self.reported.contains(&(kind, self.span)) {
-            if let Some(model) = self.solver.model(&st.path, Some(fault)) {
+            let mut path = st.path.clone();
+            path.push(self.solver.intern(fault));
+            if let Some(model) = self.solver.readable_model(&path, &st.input_symbols) {
                 self.record(st, kind, message, &model);
             }
         }
@@ -243,7 +245,7 @@ impl<'a> Machine<'a> {
     /// Reports a fault that certainly happens on this path and ends it.
     pub fn fault<T>(&mut self, st: &State, kind: FindingKind, message: &str) -> Exec<T> {
         if !self.reported.contains(&(kind, self.span)) {
-            match self.solver.model(&st.path, None) {
+            match self.solver.readable_model(&st.path, &st.input_symbols) {
                 Some(model) => self.record(st, kind, message, &model),
                 None => return Err(Stop::Dead),
             }
