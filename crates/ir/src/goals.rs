@@ -1,6 +1,6 @@
 //! Branch goals: each direction of each condition, as gcc's coverage counts them.
 
-use crate::program::{BlockId, Body, BranchId, BranchKind, FuncId, Program, Span, Terminator};
+use crate::program::{BlockId, BranchId, BranchKind, FuncId, Program, Span, Terminator};
 use std::fmt;
 
 /// One direction of a condition.
@@ -140,31 +140,4 @@ fn info(
         label,
         target,
     }
-}
-
-/// The goal an edge from a block's terminator to `taken` covers, if any.
-/// For a switch, `case_index` is the case that matched (`None`: default).
-pub fn goal_of_switch_case(
-    body: &Body,
-    func: FuncId,
-    site: BranchId,
-    case_index: Option<usize>,
-) -> Goal {
-    let arm = match case_index {
-        None => Arm::Default,
-        Some(i) => {
-            let term = body
-                .blocks
-                .iter()
-                .find_map(|b| match &b.term {
-                    Terminator::Switch { cases, site: s, .. } if *s == site => Some(cases),
-                    _ => None,
-                })
-                .expect("switch site belongs to a switch terminator");
-            let target = term[i].1;
-            let first = term.iter().position(|c| c.1 == target).unwrap_or(i);
-            Arm::Case(first as u32)
-        }
-    };
-    Goal { func, site, arm }
 }

@@ -233,7 +233,7 @@ pub fn place_text(p: &Program, body: &Body, place: &Place) -> String {
                 format!("{l}.{name}")
             }
         }
-        PlaceBase::Global(g) => format!("{}", p.global(*g).name),
+        PlaceBase::Global(g) => p.global(*g).name.clone(),
         PlaceBase::Deref(e) => format!("(*{})", expr_text(p, body, e)),
     };
     for pr in &place.proj {
