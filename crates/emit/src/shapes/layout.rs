@@ -1,6 +1,6 @@
 //! A small layered layout, left to right: longest-path layers from the roots
 //! over the graph without its back edges, barycentric ordering inside the
-//! layers, then each box placed level with the rows pointing at it.
+//! layers, then each box placed level with the boxes pointing at it.
 
 use super::HeapGraph;
 
@@ -14,6 +14,8 @@ const NODE_GAP: f64 = 24.0;
 /// Vertical distance between the lanes that carry back edges under the graph.
 pub const LANE_GAP: f64 = 14.0;
 const ORDERING_SWEEPS: usize = 4;
+/// How far an arrow leaves its row horizontally before bending.
+pub const BEND: f64 = 40.0;
 
 /// Where everything goes.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,18 +169,16 @@ pub fn lay_out(graph: &HeapGraph) -> Placement {
         }
     }
 
-    // Coordinates: layers are columns; a box sits level with the rows that
-    // point at it when the boxes above leave room.
+    // Coordinates: layers are columns; a box sits level with the boxes that
+    // point at it when the boxes above leave room (so a list is one straight
+    // row rather than a staircase).
     let mut x = MARGIN;
     let mut bottom = MARGIN;
     for (l, members) in layers.iter().enumerate() {
         let mut next_free = MARGIN;
         for &n in members {
             // Predecessors sit in earlier layers, already placed.
-            let sources: Vec<f64> = predecessors[n]
-                .iter()
-                .map(|e| boxes[e.from].row_center(e.row) - ROW_HEIGHT * 0.5)
-                .collect();
+            let sources: Vec<f64> = predecessors[n].iter().map(|e| boxes[e.from].y).collect();
             let wanted = if sources.is_empty() {
                 next_free
             } else {
@@ -203,7 +203,8 @@ pub fn lay_out(graph: &HeapGraph) -> Placement {
     Placement {
         boxes,
         lanes_top,
-        width: x - LAYER_GAP + MARGIN,
+        // Back edges bend out right of the last column.
+        width: x - LAYER_GAP + MARGIN + if back_edges == 0 { 0.0 } else { BEND },
         height,
     }
 }

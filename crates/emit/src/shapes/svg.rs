@@ -2,11 +2,13 @@
 //! type`) and one row per member, arrows from pointer rows, `NULL` markers,
 //! shared nodes shaded, back edges routed in lanes under the graph.
 
-use super::layout::{header_text, NodeBox, Placement, CHAR_WIDTH, LANE_GAP, PADDING, ROW_HEIGHT};
+use super::layout::{
+    header_text, NodeBox, Placement, BEND, CHAR_WIDTH, LANE_GAP, PADDING, ROW_HEIGHT,
+};
 use super::{HeapEdge, HeapGraph, NodeKind};
 use std::fmt::Write;
 
-const STYLE: &str = "text { font-family: monospace; font-size: 12px; dominant-baseline: central; }
+const STYLE: &str = "text { font-family: \"DejaVu Sans Mono\", Menlo, Consolas, \"Liberation Mono\", monospace; font-size: 12px; dominant-baseline: central; }
 .header { font-weight: bold; }
 .null { fill: #888888; font-style: italic; }
 .box { fill: #ffffff; stroke: #333333; }
@@ -16,9 +18,6 @@ const STYLE: &str = "text { font-family: monospace; font-size: 12px; dominant-ba
 .edge { fill: none; stroke: #1a5fb4; stroke-width: 1.3; }
 .back { fill: none; stroke: #c01c28; stroke-width: 1.3; stroke-dasharray: 5 3; }
 .label { font-size: 10px; fill: #555555; }";
-
-/// How far an arrow leaves its row horizontally before bending.
-const BEND: f64 = 40.0;
 
 pub fn render(graph: &HeapGraph, placement: &Placement) -> String {
     let mut incoming = vec![0usize; graph.nodes.len()];
