@@ -104,3 +104,91 @@ pub fn zero_cells(size: u64) -> Vec<Cell> {
 pub fn read_int(state: &State, obj: u32, off: &BV, bits: u32) -> Exec<BV> {
     cells_to_int(&read(state.object(obj), off, u64::from(bits / 8))?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{bv_u, cells_to_int, concrete, int_cells};
+    use z3::{SatResult, Solver};
+
+    fn stack_object(values: &[u32]) -> Object {
+        let cells = values
+            .iter()
+            .flat_map(|v| int_cells(&bv_u(u128::from(*v), 32)))
+            .collect();
+        Object::new(ObjKind::Stack, cells, false)
+    }
+
+    /// Is `claim` true for every value of the free symbols?
+    fn valid(claim: &Bool) -> bool {
+        let solver = Solver::new();
+        solver.assert(claim.not());
+        solver.check() == SatResult::Unsat
+    }
+
+    #[test]
+    fn concrete_reads_return_stored_values_unchanged() {
+        let object = stack_object(&[7, 0xdead_beef]);
+        let v = cells_to_int(&read(&object, &bv_u(4, 64), 4).unwrap()).unwrap();
+        assert_eq!(concrete(&v), Some(0xdead_beef));
+        let byte = cells_to_int(&read(&object, &bv_u(5, 64), 1).unwrap()).unwrap();
+        assert_eq!(concrete(&byte), Some(0xbe));
+    }
+
+    #[test]
+    fn symbolic_read_is_exact_for_every_index() {
+        let object = stack_object(&[10, 20, 30]);
+        let i = BV::new_const("i", 64);
+        let off = i.bvmul(bv_u(4, 64));
+        let v = cells_to_int(&read(&object, &off, 4).unwrap()).unwrap();
+        for (k, expected) in [(0u128, 10u128), (1, 20), (2, 30)] {
+            assert!(valid(&i.eq(bv_u(k, 64)).implies(v.eq(bv_u(expected, 32)))));
+        }
+    }
+
+    #[test]
+    fn symbolic_write_changes_exactly_the_chosen_element() {
+        let mut object = stack_object(&[1, 2, 3]);
+        let i = BV::new_const("j", 64);
+        write(
+            &mut object,
+            &i.bvmul(bv_u(4, 64)),
+            &int_cells(&bv_u(99, 32)),
+        )
+        .unwrap();
+        // Indices whose offset stays in the object (the executor assumes it before writing).
+        let in_object = i.bvult(bv_u(3, 64));
+        for k in 0..3u128 {
+            let v = cells_to_int(&read(&object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
+            let chosen = i.eq(bv_u(k, 64));
+            assert!(valid(&chosen.implies(v.eq(bv_u(99, 32)))));
+            let other = Bool::and(&[in_object.clone(), chosen.not()]);
+            assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
+        }
+        assert!(object.written.iter().all(|w| *w));
+    }
+
+    #[test]
+    fn bounds_of_a_concrete_object() {
+        let program = ir::Program {
+            files: vec![],
+            structs: vec![],
+            globals: vec![],
+            functions: vec![],
+            strings: vec![],
+        };
+        let object = stack_object(&[1, 2]);
+        assert_eq!(
+            in_bounds(&program, &object, &bv_u(4, 64), 4).as_bool(),
+            Some(true)
+        );
+        assert_eq!(
+            in_bounds(&program, &object, &bv_u(5, 64), 4).as_bool(),
+            Some(false)
+        );
+        assert_eq!(
+            in_bounds(&program, &object, &bv_u(u128::from(u64::MAX), 64), 1).as_bool(),
+            Some(false)
+        );
+    }
+}

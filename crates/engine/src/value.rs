@@ -288,3 +288,52 @@ pub fn signed_bits(v: &BV) -> u32 {
         _ => width,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resize_truncates_and_extends_by_source_signedness() {
+        let minus_two = bv_u(0xfe, 8);
+        assert_eq!(concrete(&resize(&minus_two, 32, true)), Some(0xffff_fffe));
+        assert_eq!(concrete(&resize(&minus_two, 32, false)), Some(0xfe));
+        assert_eq!(
+            concrete(&resize(&bv_u(0x1234_5678, 32), 16, true)),
+            Some(0x5678)
+        );
+    }
+
+    #[test]
+    fn wide_constants_round_trip() {
+        let v = (1u128 << 100) | 0xabc;
+        assert_eq!(concrete(&bv_u(v, 128)), Some(v));
+    }
+
+    #[test]
+    fn signed_bits_bounds_operands() {
+        assert_eq!(signed_bits(&bv_u(0, 32)), 1);
+        assert_eq!(signed_bits(&bv_u(127, 32)), 8);
+        assert_eq!(signed_bits(&bv_u(0xffff_ff80, 32)), 8, "-128 needs 8 bits");
+        let x = BV::new_const("x", 32);
+        assert_eq!(signed_bits(&x.sign_ext(32)), 32);
+        assert_eq!(signed_bits(&x.zero_ext(32)), 33);
+        assert_eq!(signed_bits(&x), 32);
+    }
+
+    #[test]
+    fn whole_values_come_back_from_their_cells() {
+        let x = BV::new_const("y", 32);
+        let cells = int_cells(&x);
+        assert!(cells_to_int(&cells).unwrap() == x);
+        let p = PtrVal::to(Target::Null);
+        assert!(matches!(
+            cells_to_ptr(&ptr_cells(p)).unwrap().target,
+            Target::Null
+        ));
+        assert!(matches!(
+            cells_to_ptr(&int_cells(&bv_u(0, 64))).unwrap().target,
+            Target::Null
+        ));
+    }
+}

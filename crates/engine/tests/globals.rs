@@ -132,3 +132,54 @@ int main(void) {
         "const globals are not checked"
     );
 }
+
+#[test]
+fn pointer_globals_and_pointer_members_are_lazy_inputs() {
+    let src = r#"
+struct box { int *value; int scale; };
+int *current;
+int weigh(struct box b, int **pp) {
+    int r = 0;
+    if (current != 0 && *current > 3) r += 1;
+    if (b.value != 0 && *b.value * b.scale == 12) r += 2;
+    if (**pp == -5) r += 4;
+    return r;
+}
+"#;
+    let (program, report) = run(src, "weigh");
+    assert_all_covered(&report);
+    let current = ir::GlobalId(
+        program
+            .globals
+            .iter()
+            .position(|g| g.name == "current")
+            .expect("current") as u32,
+    );
+    for t in &report.tests {
+        let deref = |v: &Value| match v {
+            Value::Pointer { object, offset: 0 } => Some(&t.inputs.objects[object.0 as usize]),
+            Value::Null => None,
+            other => panic!("pointer expected: {other:?}"),
+        };
+        let mut expected = 0;
+        if let Some((_, v)) = t.inputs.globals.iter().find(|(g, _)| *g == current) {
+            if let Some(o) = deref(v) {
+                assert_eq!(o.name, "*current");
+                expected += i128::from(int(&o.init[0]) > 3);
+            }
+        }
+        let Value::Struct(fields) = &t.inputs.args[0] else {
+            panic!("struct argument")
+        };
+        if let Some(o) = deref(&fields[0]) {
+            assert_eq!(o.name, "*b.value");
+            let product = (int(&o.init[0]) as i32).wrapping_mul(int(&fields[1]) as i32);
+            expected += 2 * i128::from(product == 12);
+        }
+        let pp = deref(&t.inputs.args[1]).expect("pp is dereferenced unconditionally");
+        let p = deref(&pp.init[0]).expect("*pp is dereferenced unconditionally");
+        assert_eq!((pp.name.as_str(), p.name.as_str()), ("*pp", "**pp"));
+        expected += 4 * i128::from(int(&p.init[0]) == -5);
+        assert_eq!(ret(t), expected);
+    }
+}
