@@ -57,7 +57,7 @@ for file in "${files[@]}"; do
             --arg wall "$wall" --arg rss "$rss_kb" '
             (.functions[] | select(.name == $fn)) as $f |
             ($summary[0].functions[] | select(.name == $fn)) as $s |
-            "| \($file) | \($fn) | \($s.branches_total) | \($s.branches_covered) | \($s.tests) | \($f.stats.paths) | \($f.stats.solver_calls) | \($f.stats.elapsed_ms / 1000) | \($wall) | \(($rss | tonumber) / 1024 | floor) |"
+            "| \($file) | \($fn) | \($s.branches_total) | \($s.branches_covered) | \($s.tests) | \($f.stats.paths) | \($f.stats.solver_calls) | \($f.stats.elapsed_ms / 10 | round / 100) | \($wall) | \(($rss | tonumber) / 1024 | floor) |"
         ' "$tests_json"
         total_wall=$(awk -v a="$total_wall" -v b="$wall" 'BEGIN { print a + b }')
         runs=$((runs + 1))
