@@ -298,14 +298,7 @@ fn inputs_json(
 ) -> InputsJson {
     let program = unit.program;
     let f = program.function(func);
-    let param_name = |i: usize| {
-        f.body
-            .as_ref()
-            .and_then(|b| b.locals.get(i))
-            .map(|l| l.name.clone())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| format!("arg{}", i + 1))
-    };
+    let param_name = |i: usize| crate::shapes::param_name(f, i);
     InputsJson {
         args: f
             .sig

@@ -94,16 +94,8 @@ impl HeapGraph {
             nodes: Vec::new(),
             pointers: Vec::new(),
         };
-        let param_name = |i: usize| {
-            f.body
-                .as_ref()
-                .and_then(|b| b.locals.get(i))
-                .map(|l| l.name.clone())
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| format!("arg{}", i + 1))
-        };
         for (i, (ty, value)) in f.sig.params.iter().zip(&inputs.args).enumerate() {
-            builder.root(param_name(i), ty, value);
+            builder.root(param_name(f, i), ty, value);
         }
         for (g, value) in &inputs.globals {
             let global = program.global(*g);
@@ -117,12 +109,11 @@ impl HeapGraph {
             .pointers
             .iter()
             .filter_map(|p| {
-                let target = first_object + p.object.0 as usize;
                 let object = inputs.objects.get(p.object.0 as usize)?;
                 Some(HeapEdge {
                     from: p.node,
                     row: p.row,
-                    to: target,
+                    to: first_object + p.object.0 as usize,
                     offset: p.offset,
                     target: (p.offset != 0)
                         .then(|| place_in(program, &object.elem, object.len, p.offset)),
@@ -136,13 +127,6 @@ impl HeapGraph {
         };
         graph.mark_back_edges();
         graph
-    }
-
-    /// Whether there is anything to draw: the test has input objects.
-    pub fn has_objects(&self) -> bool {
-        self.nodes
-            .iter()
-            .any(|n| matches!(n.kind, NodeKind::Object(_)))
     }
 
     /// The edges as `tests.json` lists them: where the pointer is stored
@@ -220,6 +204,16 @@ impl HeapGraph {
             edge.back = is_back;
         }
     }
+}
+
+/// The name of parameter `i` of `f` as the user sees it (`argN` when unnamed).
+pub(crate) fn param_name(f: &ir::Function, i: usize) -> String {
+    f.body
+        .as_ref()
+        .and_then(|b| b.locals.get(i))
+        .map(|l| l.name.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("arg{}", i + 1))
 }
 
 /// Writes `dir/<test>.dot` and `dir/<test>.svg` for every test written to
