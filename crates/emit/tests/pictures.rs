@@ -575,6 +575,18 @@ fn write_outputs_draws_the_written_tests_with_input_objects() {
         "the sample has tests with input objects"
     );
     let shapes = config.out_dir.join("shapes");
+    // A picture left by an earlier run under the name of a test that now has
+    // no input objects goes away.
+    let without_objects = file
+        .functions
+        .iter()
+        .flat_map(|f| &f.tests)
+        .find(|t| t.inputs.objects.is_empty())
+        .expect("the sample has tests without input objects");
+    let stale = shapes.join(format!("{}.svg", without_objects.name));
+    std::fs::write(&stale, "<svg/>").expect("stale picture planted");
+    write_outputs(&program, &reports, &config).expect("outputs written again");
+    assert!(!stale.exists());
     let mut drawn = Vec::new();
     for entry in std::fs::read_dir(&shapes).expect("shapes directory") {
         let path = entry.expect("entry").path();

@@ -217,29 +217,41 @@ pub(crate) fn param_name(f: &ir::Function, i: usize) -> String {
 }
 
 /// Writes `dir/<test>.dot` and `dir/<test>.svg` for every test written to
-/// the driver that has input objects; `tests` are the driver's tests, per
-/// report. Returns how many pictures were written.
+/// the driver that has input objects, and removes the pictures a previous run
+/// left under the names of the other tests; `tests` are the driver's tests,
+/// per report. Returns how many pictures were written.
 pub(crate) fn write_pictures(
     program: &Program,
     reports: &[FunctionReport],
     tests: &[Vec<EmittedTest>],
     dir: &Path,
 ) -> Result<usize, EmitError> {
+    let fail = |path: &Path, e: std::io::Error| EmitError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
     let mut written = 0;
     for (report, emitted) in reports.iter().zip(tests) {
         for (test, emitted) in report.tests.iter().zip(emitted) {
+            let dot = dir.join(format!("{}.dot", emitted.name));
+            let svg = dir.join(format!("{}.svg", emitted.name));
             if emitted.skipped.is_some() || test.inputs.objects.is_empty() {
+                for stale in [&dot, &svg] {
+                    match std::fs::remove_file(stale) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            return Err(fail(stale, e))
+                        }
+                        _ => {}
+                    }
+                }
                 continue;
             }
             if written == 0 {
-                std::fs::create_dir_all(dir).map_err(|e| EmitError {
-                    path: dir.to_path_buf(),
-                    message: e.to_string(),
-                })?;
+                std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
             }
             let graph = HeapGraph::build(program, report.func, &test.inputs);
-            crate::write_atomically(&dir.join(format!("{}.dot", emitted.name)), &graph.to_dot())?;
-            crate::write_atomically(&dir.join(format!("{}.svg", emitted.name)), &graph.to_svg())?;
+            crate::write_atomically(&dot, &graph.to_dot())?;
+            crate::write_atomically(&svg, &graph.to_svg())?;
             written += 1;
         }
     }
