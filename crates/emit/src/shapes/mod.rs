@@ -402,9 +402,7 @@ fn scalar_text(program: &Program, ty: &Type, value: &Value) -> String {
         Value::Int { ty: it, bits } => {
             let v = it.value_of(*bits);
             match u8::try_from(v) {
-                Ok(byte) if is_char(ty) && (b' '..=b'~').contains(&byte) => {
-                    format!("{}", char_literal(byte))
-                }
+                Ok(byte) if is_char(ty) && (b' '..=b'~').contains(&byte) => char_literal(byte),
                 _ => v.to_string(),
             }
         }
