@@ -3,9 +3,12 @@
 //! offset the object allows, a write guards every byte it may touch.
 
 use crate::state::{ObjKind, Object, State};
-use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, Cell, Exec};
+use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, unsupported, Cell, Exec};
 use ir::Layout;
 use z3::ast::{Bool, BV};
+
+/// Largest object a symbolic offset may address: the case split grows with the size.
+const SYMBOLIC_ACCESS_LIMIT: u64 = 64 << 10;
 
 /// The offset as a concrete number, when it is one.
 pub fn concrete_offset(off: &BV) -> Option<u64> {
@@ -45,6 +48,9 @@ pub fn read(object: &Object, off: &BV, n: u64) -> Exec<Vec<Cell>> {
     if n > cap {
         return Ok(vec![Cell::zero(); n as usize]);
     }
+    if cap > SYMBOLIC_ACCESS_LIMIT {
+        return unsupported("a symbolic offset into an object larger than 64 KiB");
+    }
     // Case split at the value level: whole stored values come back unchanged.
     let mut value: Option<BV> = None;
     for start in (0..=cap - n).rev() {
@@ -73,6 +79,9 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
     }
     if n > cap {
         return Ok(());
+    }
+    if cap > SYMBOLIC_ACCESS_LIMIT as usize {
+        return unsupported("a symbolic offset into an object larger than 64 KiB");
     }
     let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Exec<_>>()?;
     for k in 0..cap {

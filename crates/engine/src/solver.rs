@@ -112,6 +112,10 @@ impl PathSolver {
         model
     }
 
+    pub fn past_deadline(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero.
     pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {

@@ -15,6 +15,9 @@ pub enum Model {
     NotLibrary,
 }
 
+/// Largest object a byte-by-byte symbolic model walks over.
+const SCAN_LIMIT: u64 = 64 << 10;
+
 /// glibc's `<ctype.h>` class bits as its classification functions return them.
 const CTYPE_UPPER: u128 = 256;
 const CTYPE_LOWER: u128 = 512;
@@ -160,6 +163,9 @@ impl Machine<'_> {
             .map(|o| st.object(*o).capacity())
             .min()
             .unwrap_or(0);
+        if max > SCAN_LIMIT {
+            return unsupported("a library scan over an object larger than 64 KiB");
+        }
         let mut alive = Vec::new();
         let mut faults = Vec::new();
         let mut stops = Vec::new();
@@ -243,6 +249,9 @@ impl Machine<'_> {
         involved.extend(s.as_ref().map(|(obj, _)| *obj));
         // Symbolic length: every byte the copy may reach is guarded by `k < n`.
         let cap = st.object(d).capacity();
+        if cap > SCAN_LIMIT {
+            return unsupported("a copy of symbolic length into an object larger than 64 KiB");
+        }
         let mut faults = Vec::new();
         for k in 0..cap {
             let taken = bv_u(u128::from(k), 64).bvult(n);

@@ -68,9 +68,12 @@ impl<'a> Machine<'a> {
 
     /// Runs `state` until it forks, completes, or has had its turn.
     pub fn turn(&mut self, mut state: State) -> Exec<Turn> {
-        for _ in 0..STATEMENTS_PER_TURN {
+        for done in 0..STATEMENTS_PER_TURN {
             if state.frames.is_empty() {
                 return Ok(Turn::Completed(Box::new(state)));
+            }
+            if done % 64 == 63 && self.solver.past_deadline() {
+                break;
             }
             let mut next = self.step(state)?;
             if next.len() != 1 {
