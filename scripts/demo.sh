@@ -11,9 +11,13 @@ out_dir=${1:-out-demo}
 
 scripts/setup.sh
 echo "== building cairn (release)"
-cargo build --release --quiet -p cairn
+cargo build --release -p cairn
 
-rm -rf "$out_dir"
-echo "== cairn gen examples/*.c -o $out_dir --check"
+# Clear what an earlier demo wrote there (only cairn's own outputs).
+for example in examples/*.c; do
+    stem=$(basename "$example" .c)
+    rm -f "$out_dir/${stem}_test.c" "$out_dir/${stem}_findings.c" "$out_dir/$stem.tests.json"
+done
+rm -rf "$out_dir/shapes"
+echo "== cairn gen examples/*.c -o $out_dir --check   (drivers and tests.json go to $out_dir/)"
 "${CARGO_TARGET_DIR:-target}"/release/cairn gen examples/*.c -o "$out_dir" --check
-echo "== drivers and test descriptions are in $out_dir/"
