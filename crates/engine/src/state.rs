@@ -111,6 +111,9 @@ pub struct State {
     pub fresh: u32,
     /// Every symbol the test chooses, to prefer small, readable values.
     pub input_symbols: Vec<BV>,
+    /// Symbolic offsets this path fixed to one value (pointer-holding memory
+    /// accessed at a symbolic offset forks once per feasible offset).
+    pub pinned: Vec<(BV, u64)>,
 }
 
 impl State {
@@ -130,6 +133,7 @@ impl State {
             blocks_run: 0,
             fresh: 0,
             input_symbols: Vec::new(),
+            pinned: Vec::new(),
         }
     }
 

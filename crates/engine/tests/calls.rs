@@ -191,3 +191,31 @@ int f(int a, int b) {
     let second = run(src, "f").1;
     assert_eq!(first.tests, second.tests);
 }
+
+#[test]
+fn table_of_function_pointers_indexed_symbolically() {
+    let src = r#"
+static int inc(int x) { return x + 1; }
+static int dbl(int x) { return x * 2; }
+static int sq(int x) { return x * x; }
+int (*const ops[3])(int) = { inc, dbl, sq };
+int run(unsigned op, int x) {
+    if (op >= 3) return -1;
+    int r = ops[op](x);
+    if (r == 36) return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "run");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let (op, x) = (arg(t, 0) as u32, arg(t, 1) as i32);
+        let expected = match op {
+            0 => i128::from(x.wrapping_add(1) == 36),
+            1 => i128::from(x.wrapping_mul(2) == 36),
+            2 => i128::from(x.wrapping_mul(x) == 36),
+            _ => -1,
+        };
+        assert_eq!(ret(t), expected, "op {op} x {x}");
+    }
+}

@@ -5,12 +5,29 @@ use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::testcase::FindingKind;
 use crate::value::{
-    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Exec,
-    ObjIdx, PtrVal, Stop, SymVal, Target,
+    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Cell,
+    Exec, ObjIdx, PtrVal, Stop, SymVal, Target,
 };
 use ir::{Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
+
+/// Most offsets one symbolic pointer access may fork into.
+const MAX_PINNED_OFFSETS: usize = 64;
+
+/// Does a value of this type contain a pointer?
+fn has_pointer(program: &ir::Program, ty: &Type) -> bool {
+    match ty {
+        Type::Pointer(_) => true,
+        Type::Array(elem, _) => has_pointer(program, elem),
+        Type::Struct(id) => program
+            .struct_def(*id)
+            .fields
+            .iter()
+            .any(|f| has_pointer(program, &f.ty)),
+        _ => false,
+    }
+}
 
 /// A place whose object is known: `ty` at byte `off` of object `obj`.
 pub struct Loc {
@@ -190,7 +207,8 @@ impl Machine<'_> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
         self.check_heap_access(st, loc.obj, &loc.off, n, true)?;
-        let cells = memory::read(st.object(loc.obj), &loc.off, n)?;
+        let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
+        let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
             Type::Int(_) => Ok(SymVal::Int(cells_to_int(&cells)?)),
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
@@ -211,7 +229,54 @@ impl Machine<'_> {
                 cells = crate::value::int_cells(&crate::value::bool_to_bv(&is_nonzero(v), 8));
             }
         }
-        memory::write(st.object_mut(loc.obj), &loc.off, &cells)
+        let has_pointer = cells.iter().any(|c| matches!(c, Cell::Ptr { .. }));
+        let off = self.settle(st, loc, has_pointer)?;
+        memory::write(st.object_mut(loc.obj), &off, &cells)
+    }
+
+    /// The offset to access: itself, unless it is symbolic and pointers are
+    /// involved (they cannot be merged into one term), in which case the path
+    /// forks once per feasible offset, each fork remembering its choice.
+    fn settle(&mut self, st: &mut State, loc: &Loc, moves_pointer: bool) -> Exec<BV> {
+        if memory::concrete_offset(&loc.off).is_some() {
+            return Ok(loc.off.clone());
+        }
+        if let Some((_, at)) = st.pinned.iter().find(|(term, _)| *term == loc.off) {
+            return Ok(bv_u(u128::from(*at), 64));
+        }
+        let holds_pointer = st
+            .object(loc.obj)
+            .cells
+            .iter()
+            .any(|c| matches!(c, Cell::Ptr { .. }));
+        if !moves_pointer && !holds_pointer {
+            return Ok(loc.off.clone());
+        }
+        let mut offsets = Vec::new();
+        let mut excluded = Vec::new();
+        while offsets.len() < MAX_PINNED_OFFSETS {
+            let mut path = st.path.clone();
+            if !excluded.is_empty() {
+                path.push(self.solver.intern(&Bool::and(&excluded)));
+            }
+            let Some(model) = self.solver.model(&path, None) else {
+                break;
+            };
+            let at = crate::extract::eval_bits(&model, &loc.off) as u64;
+            excluded.push(loc.off.eq(bv_u(u128::from(at), 64)).not());
+            offsets.push(at);
+        }
+        if offsets.len() == MAX_PINNED_OFFSETS {
+            return unsupported("a pointer access at a symbolic offset with many possible values");
+        }
+        let mut forks = Vec::new();
+        for at in offsets {
+            let mut next = st.clone();
+            self.assume(&mut next, &loc.off.eq(bv_u(u128::from(at), 64)))?;
+            next.pinned.push((loc.off.clone(), at));
+            forks.push(next);
+        }
+        Err(Stop::Fork(forks))
     }
 
     /// C truth of a scalar value (`!= 0`; for pointers `!= NULL`).
