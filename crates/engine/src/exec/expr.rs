@@ -38,7 +38,7 @@ impl Machine<'_> {
                 let index = self.eval_int(st, i)?;
                 let signed = i.ty.as_int().is_none_or(|t| t.signed);
                 let size = p.ty.pointee().map(|t| self.program.size_of(t)).unwrap_or(1);
-                let delta = resize(&index, 64, signed).bvmul(bv_u(u128::from(size), 64));
+                let delta = self.scaled_index(st, &index, signed, size)?;
                 ptr.offset = ptr.offset.bvadd(&delta);
                 Ok(SymVal::Ptr(ptr))
             }

@@ -80,14 +80,34 @@ impl Machine<'_> {
                 Proj::Index { index, elem } => {
                     let i = self.eval_int(st, index)?;
                     let signed = index.ty.as_int().is_some_and(|t| t.signed);
-                    let scaled = resize(&i, 64, signed)
-                        .bvmul(bv_u(u128::from(self.program.size_of(elem)), 64));
+                    let scaled = self.scaled_index(st, &i, signed, self.program.size_of(elem))?;
                     ptr.offset = ptr.offset.bvadd(&scaled);
                     ty = elem.clone();
                 }
             }
         }
         Ok((ptr, ty))
+    }
+
+    /// `index * size` as a 64-bit byte offset. A product that wraps around
+    /// would address far outside any object; such paths are left out.
+    pub fn scaled_index(
+        &mut self,
+        st: &mut State,
+        index: &BV,
+        signed: bool,
+        size: u64,
+    ) -> Exec<BV> {
+        let wide = resize(index, 64, signed);
+        let size = bv_u(u128::from(size), 64);
+        if index.get_size() >= 64 && concrete(index).is_none() {
+            let no_wrap = Bool::and(&[
+                wide.bvmul_no_overflow(&size, true),
+                wide.bvmul_no_underflow(&size),
+            ]);
+            self.assume(st, &no_wrap)?;
+        }
+        Ok(wide.bvmul(&size))
     }
 
     pub fn place_loc(&mut self, st: &mut State, place: &Place) -> Exec<Loc> {
