@@ -115,20 +115,42 @@ fn print_cfg(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
     }
 }
 
+/// Lists each function's goals; `*` marks the unconstrained ones, whose
+/// coverage implies every other goal's (dominance over CFG edges).
 fn print_goals(program: &ir::Program, funcs: &[ir::FuncId], out: &mut String) {
     use std::fmt::Write as _;
+    let summary = |goals: usize, unconstrained: usize| {
+        let fewer = match goals {
+            0 => 0.0,
+            n => 100.0 * (n - unconstrained) as f64 / n as f64,
+        };
+        format!("{goals} goals, {unconstrained} unconstrained ({fewer:.0}% fewer)")
+    };
+    let (mut total_goals, mut total_unconstrained) = (0, 0);
     for f in funcs {
         let goals = ir::function_goals(program, *f);
+        let unconstrained = ir::unconstrained_goals(program, *f);
         let _ = writeln!(out, "{} ({} goals)", program.function(*f).name, goals.len());
-        for g in goals {
+        for g in &goals {
+            let mark = if unconstrained.contains(&g.goal) {
+                '*'
+            } else {
+                ' '
+            };
             let _ = writeln!(
                 out,
-                "  {}:{}:{}  {}",
+                "  {mark} {}:{}:{}  {}",
                 program.file_name(g.span),
                 g.span.line,
                 g.span.col,
                 g.label
             );
         }
+        let _ = writeln!(out, "  {}", summary(goals.len(), unconstrained.len()));
+        total_goals += goals.len();
+        total_unconstrained += unconstrained.len();
+    }
+    if funcs.len() > 1 {
+        let _ = writeln!(out, "total: {}", summary(total_goals, total_unconstrained));
     }
 }

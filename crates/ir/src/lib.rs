@@ -5,12 +5,14 @@
 //! assignments, `++` and `,` are statements; `&&`, `||` and `?:` are control
 //! flow), so every condition is its own branch, as gcov counts them.
 
+pub mod analysis;
 pub mod goals;
 pub mod print;
 pub mod program;
 pub mod types;
 pub mod verify;
 
+pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
 pub use program::*;
 pub use types::{Field, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
