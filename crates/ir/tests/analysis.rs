@@ -66,6 +66,7 @@ fn hand_worked_counts() {
         ("break_out", 2, 1),
         ("spin_forever", 2, 2),
         ("abort_branch", 4, 3),
+        ("default_only_switch", 3, 2),
     ];
     for (name, goals, unconstrained) in expected {
         let f = func(&p, name);
@@ -178,6 +179,23 @@ fn a_loop_without_exit_or_with_an_abort_claims_nothing_it_cannot_deliver() {
     let imp = GoalImplications::new(&p, func(&p, "abort_branch"));
     assert!(!imp.implies(trap, later));
     assert!(imp.unconstrained().contains(&trap));
+}
+
+#[test]
+fn goals_implying_each_other_count_once() {
+    let p = shapes();
+    // Entering the `if` always takes the switch's only arm, and that arm is
+    // only reached through the `if`: one class, named by its first goal.
+    let imp = GoalImplications::new(&p, func(&p, "default_only_switch"));
+    let (guard, arm) = (
+        goal(&p, "default_only_switch", "a: true"),
+        goal(&p, "default_only_switch", "k: default"),
+    );
+    assert!(imp.implies(guard, arm) && imp.implies(arm, guard));
+    assert_eq!(
+        unconstrained_labels(&p, "default_only_switch"),
+        ["a: true", "a: false"]
+    );
 }
 
 /// One function's CFG as edges `(from, to, goal)`, `to == None` for ending the

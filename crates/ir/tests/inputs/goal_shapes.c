@@ -135,3 +135,15 @@ int abort_branch(int x)
         return 1;
     return 0;
 }
+
+int default_only_switch(int a, int k)
+{
+    int r = 0;
+    if (a) {
+        switch (k) {
+        default:
+            r = k;
+        }
+    }
+    return r;
+}
