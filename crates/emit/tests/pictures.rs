@@ -10,7 +10,6 @@ use emit::{write_outputs, EmitConfig};
 use engine::testcase::{InputObject, Inputs, ObjectId, Value};
 use ir::*;
 use quick_xml::events::Event;
-use std::time::Instant;
 
 const NODE: StructId = StructId(0);
 const DNODE: StructId = StructId(1);
@@ -519,7 +518,7 @@ fn array_of_node_pointers_and_a_pointer_into_its_middle() {
 }
 
 #[test]
-fn fifty_nodes_lay_out_and_render_quickly() {
+fn fifty_node_cycle_lays_out_in_fifty_one_columns() {
     let program = program();
     let count = 50u32;
     let names: Vec<String> = (0..count)
@@ -530,21 +529,10 @@ fn fifty_nodes_lay_out_and_render_quickly() {
         .map(|k| node(&names[k as usize], i64::from(k), to((k + 1) % count)))
         .collect();
     let inputs = inputs(vec![to(0)], objects);
-    let start = Instant::now();
     let graph = HeapGraph::build(&program, WALK, &inputs);
-    let built = start.elapsed();
-    let svg = graph.to_svg();
-    let dot = graph.to_dot();
-    let total = start.elapsed();
-    eprintln!(
-        "50-node circular list: graph {built:?}, graph + layout + SVG + DOT {total:?} ({} bytes SVG, {} bytes DOT)",
-        svg.len(),
-        dot.len()
-    );
     assert_eq!(graph.edges.iter().filter(|e| e.back).count(), 1);
     let layout = emit::shapes::lay_out(&graph);
     assert_eq!(layout.boxes.iter().map(|b| b.layer).max(), Some(50));
-    assert!(total.as_secs_f64() < 1.0, "took {total:?}");
     assert_drawn(&graph);
 }
 
