@@ -9,6 +9,19 @@ use z3::{Model, Params, SatResult, Solver};
 /// Index of an interned constraint; a path condition is a list of them.
 pub type ConstraintId = u32;
 
+/// Time the incremental solver gets before a query moves to a fresh solver.
+const INCREMENTAL_LIMIT: Duration = Duration::from_millis(200);
+
+fn millis(d: Duration) -> u32 {
+    d.as_millis().clamp(1, u128::from(u32::MAX)) as u32
+}
+
+fn timeout_params(ms: u32) -> Params {
+    let mut params = Params::new();
+    params.set_u32("timeout", ms);
+    params
+}
+
 /// Longest time spent looking for a more readable model than the first one.
 const PREFERENCE_LIMIT: Duration = Duration::from_millis(500);
 
@@ -140,29 +153,45 @@ impl PathSolver {
         self.model(path, None)
     }
 
+    /// Asks the incremental solver first (fast on the many easy queries); a
+    /// query it cannot settle quickly goes to a fresh, non-incremental solver,
+    /// whose bit-blasting is several times faster on nonlinear arithmetic.
     fn run(&mut self, key: &[ConstraintId]) -> Option<Model> {
         self.calls += 1;
         let left = self
             .deadline
             .saturating_duration_since(Instant::now())
             .min(self.query_limit);
-        let timeout_ms = left.as_millis().clamp(1, u128::from(u32::MAX)) as u32;
-        // Re-set the time-out only when it must shrink or has grown a lot.
-        if timeout_ms < self.timeout_ms || timeout_ms / 2 > self.timeout_ms {
-            let mut params = Params::new();
-            params.set_u32("timeout", timeout_ms);
-            self.solver.set_params(&params);
-            self.timeout_ms = timeout_ms;
+        let quick = millis(left.min(INCREMENTAL_LIMIT));
+        // Re-set the time-out only when it changes (setting parameters is not free).
+        if quick != self.timeout_ms {
+            self.solver.set_params(&timeout_params(quick));
+            self.timeout_ms = quick;
         }
         let assumptions: Vec<Bool> = key
             .iter()
             .map(|id| self.guards[*id as usize].clone())
             .collect();
-        match self.solver.check_assumptions(&assumptions) {
+        let (answer, solver) = match self.solver.check_assumptions(&assumptions) {
+            SatResult::Unknown if left > INCREMENTAL_LIMIT => {
+                self.calls += 1;
+                let fresh = Solver::new();
+                fresh.set_params(&timeout_params(millis(
+                    left.saturating_sub(INCREMENTAL_LIMIT),
+                )));
+                for id in key {
+                    fresh.assert(&self.constraints[*id as usize]);
+                }
+                (fresh.check(), Some(fresh))
+            }
+            answer => (answer, None),
+        };
+        let solver = solver.as_ref().unwrap_or(&self.solver);
+        match answer {
             SatResult::Sat => {
-                self.last_model = self.solver.get_model();
+                self.last_model = solver.get_model();
                 self.truth_in_last_model.clear();
-                self.solver.get_model()
+                solver.get_model()
             }
             SatResult::Unsat => None,
             SatResult::Unknown => {
