@@ -2,7 +2,7 @@
 //! fast path; a symbolic offset is exact: the read is a case split over every
 //! offset the object allows, a write guards every byte it may touch.
 
-use crate::state::{ObjKind, Object, State};
+use crate::state::{ObjKind, Object};
 use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, unsupported, Cell, Exec};
 use ir::Layout;
 use z3::ast::{Bool, BV};
@@ -109,11 +109,6 @@ pub fn zero_cells(size: u64) -> Vec<Cell> {
     vec![Cell::zero(); size as usize]
 }
 
-/// Reads an integer of `bits` from a state object (helper for library models).
-pub fn read_int(state: &State, obj: u32, off: &BV, bits: u32) -> Exec<BV> {
-    cells_to_int(&read(state.object(obj), off, u64::from(bits / 8))?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +120,7 @@ mod tests {
             .iter()
             .flat_map(|v| int_cells(&bv_u(u128::from(*v), 32)))
             .collect();
-        Object::new(ObjKind::Stack, cells, false)
+        Object::new(ObjKind::Stack, cells)
     }
 
     /// Is `claim` true for every value of the free symbols?

@@ -43,11 +43,10 @@ pub struct Object {
     pub written: Vec<bool>,
     /// Accessed beyond its first element or at a symbolic offset.
     pub indexed: bool,
-    pub read_only: bool,
 }
 
 impl Object {
-    pub fn new(kind: ObjKind, cells: Vec<Cell>, read_only: bool) -> Object {
+    pub fn new(kind: ObjKind, cells: Vec<Cell>) -> Object {
         let written = vec![false; cells.len()];
         let initial = Rc::new(cells.clone());
         Object {
@@ -56,7 +55,6 @@ impl Object {
             initial,
             written,
             indexed: false,
-            read_only,
         }
     }
 

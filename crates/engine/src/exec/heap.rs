@@ -28,7 +28,7 @@ impl Machine<'_> {
                 })
                 .collect()
         };
-        let mut object = Object::new(ObjKind::Heap { freed: false }, cells, false);
+        let mut object = Object::new(ObjKind::Heap { freed: false }, cells);
         if zeroed {
             object.written.fill(true);
         }

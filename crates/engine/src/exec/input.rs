@@ -106,7 +106,7 @@ pub fn push_frame(
     let mut locals = Vec::with_capacity(body.locals.len());
     for local in &body.locals {
         let size = program.size_of(&local.ty);
-        locals.push(st.add_object(Object::new(ObjKind::Stack, zero_cells(size), false)));
+        locals.push(st.add_object(Object::new(ObjKind::Stack, zero_cells(size))));
     }
     for (i, arg) in args
         .iter()
@@ -184,11 +184,7 @@ impl Machine<'_> {
         } else {
             init_cells(self.program, id)
         };
-        let obj = st.add_object(Object::new(
-            ObjKind::Global { id, is_input },
-            cells,
-            global.is_const,
-        ));
+        let obj = st.add_object(Object::new(ObjKind::Global { id, is_input }, cells));
         st.globals[id.index()] = Some(obj);
         Ok(obj)
     }
@@ -205,7 +201,7 @@ impl Machine<'_> {
                 idx: 0,
             })
             .collect();
-        let obj = st.add_object(Object::new(ObjKind::Str(id), cells, true));
+        let obj = st.add_object(Object::new(ObjKind::Str(id), cells));
         st.strings[id.index()] = Some(obj);
         obj
     }
@@ -260,7 +256,7 @@ impl Machine<'_> {
             len,
             is_string,
         };
-        let obj = st.add_object(Object::new(kind, cells, false));
+        let obj = st.add_object(Object::new(kind, cells));
         st.lazies[lazy as usize].resolution = Some(Target::Object(obj));
         Ok(obj)
     }
