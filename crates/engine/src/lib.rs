@@ -6,8 +6,21 @@
 //! Map: [`value`] (symbolic terms and byte cells), [`memory`] (byte-precise
 //! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
 //! objects, lazy input pointers), `exec` (statements, expressions, calls,
-//! library models, inputs), [`solver`] (incremental Z3 with caching),
+//! library models, heap, inputs), [`solver`] (incremental Z3 with caching),
 //! `search` (coverage-directed exploration), `extract` (models to tests).
+//!
+//! Modelling decisions a reader of the tests should know:
+//! - An input pointer is undecided until used: dereferenced, it becomes an
+//!   input object; compared with NULL, the path forks (NULL / object); a
+//!   function pointer forks over the file's functions of its type.
+//! - Every input object is an array of its pointee type whose length
+//!   (1..=`max_array`) the solver picks; arrays of `char` end with a NUL.
+//!   A path reading past an input array asks for a longer one (no finding);
+//!   past other objects it is an out-of-bounds finding.
+//! - A path ends without a test at a certain fault, `exit` or `abort`; a
+//!   possible fault is reported once per site and the path goes on without it.
+//! - Uninitialized locals read as zero; `malloc`ed bytes never written are a finding.
+//! - Checks of an input object start with `Step::Index(element)`.
 
 mod exec;
 mod extract;
