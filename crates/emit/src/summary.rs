@@ -62,7 +62,11 @@ pub(crate) fn summarize(
             f.findings.iter().map(|x| FindingSummary {
                 function: f.name.clone(),
                 kind: x.kind.clone(),
-                location: x.location.clone(),
+                // The JSON names files relative to OUT; a person reads them from where cairn ran.
+                location: match x.location.strip_prefix(&file.source_from_out) {
+                    Some(rest) => format!("{}{rest}", file.source),
+                    None => x.location.clone(),
+                },
                 message: x.message.clone(),
                 reproducer: x.reproducer,
             })
