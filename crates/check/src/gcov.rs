@@ -95,7 +95,11 @@ pub fn parse(text: &str, build_dir: &Path) -> Result<Coverage, String> {
                         .find(|f| (f.start_line..=f.end_line).contains(&line.line_number))
                         .map(|f| f.name.clone())
                 });
-                let Some(owner) = owner else { continue };
+                let Some(mut owner) = owner else { continue };
+                if owner == emit::RENAMED_MAIN {
+                    // The driver renamed the source's `main` to call it; report it by its own name.
+                    owner = "main".to_string();
+                }
                 let entry = functions
                     .entry(owner)
                     .or_default()

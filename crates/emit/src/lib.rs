@@ -79,6 +79,7 @@ mod support;
 mod unit;
 
 pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
+pub use unit::RENAMED_MAIN;
 
 use engine::testcase::FunctionReport;
 use std::fmt;
