@@ -77,6 +77,9 @@ pub struct GenArgs {
     /// Whether globals are inputs chosen per test or start from their initializers.
     #[arg(long, value_enum, default_value_t = GlobalsMode::Inputs)]
     pub globals: GlobalsMode,
+    /// Which goals the search targets (coverage is measured on all of them).
+    #[arg(long, value_enum, default_value_t = GoalsMode::All)]
+    pub goals: GoalsMode,
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,
@@ -93,6 +96,14 @@ pub enum GlobalsMode {
     Inputs,
     /// Globals start from their initializers (whole-program view, e.g. for `main`).
     Init,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalsMode {
+    /// Both directions of every condition.
+    All,
+    /// Only the unconstrained edges: covering them covers every branch.
+    Unconstrained,
 }
 
 #[derive(Args, Debug)]

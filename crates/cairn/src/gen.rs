@@ -1,6 +1,6 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
-use crate::cli::{CheckArgs, GenArgs, GlobalsMode};
+use crate::cli::{CheckArgs, GenArgs, GlobalsMode, GoalsMode};
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -22,6 +22,10 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         max_depth: args.max_depth,
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
+        goals: match args.goals {
+            GoalsMode::All => engine::GoalSelection::All,
+            GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,
+        },
         ..engine::EngineConfig::default()
     };
     std::fs::create_dir_all(&args.out).map_err(|e| {
@@ -61,6 +65,9 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
                 emit::write_outputs(&output.program, &reports, &config)
                     .map_err(|e| UsageError(e.to_string()))?;
             }
+        }
+        if args.goals == GoalsMode::Unconstrained {
+            report_targets(&output.program, &funcs);
         }
         summaries.push(
             emit::write_outputs(&output.program, &reports, &config)
@@ -145,4 +152,20 @@ fn clear_progress() {
     if std::io::stderr().is_terminal() {
         eprint!("\r\x1b[K");
     }
+}
+
+/// How many goals `--goals unconstrained` targeted and how many it saved.
+fn report_targets(program: &ir::Program, funcs: &[ir::FuncId]) {
+    let all: usize = funcs
+        .iter()
+        .map(|f| ir::function_goals(program, *f).len())
+        .sum();
+    let targeted: usize = funcs
+        .iter()
+        .map(|f| ir::unconstrained_goals(program, *f).len())
+        .sum();
+    eprintln!(
+        "targeted {targeted} unconstrained goals of {all} ({} saved)",
+        all - targeted
+    );
 }

@@ -140,3 +140,28 @@ fn same_input_gives_the_same_tests() {
     }
     assert_eq!(drivers[0], drivers[1]);
 }
+
+#[test]
+fn unconstrained_goals_reach_the_same_measured_coverage() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--goals",
+        "unconstrained",
+        "--check",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("targeted 4 unconstrained goals of 6 (2 saved)"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Predicted and measured columns both show every branch.
+    assert!(stdout.contains("6/6        6/6"), "{stdout}");
+}

@@ -50,6 +50,19 @@ pub struct EngineConfig {
     /// Check the final value of every non-const global, written or not
     /// (the csmith differential test compares them with native execution).
     pub check_all_globals: bool,
+    /// Which goals the search steers toward; coverage is reported for all of them.
+    pub goals: GoalSelection,
+}
+
+/// The goals a search targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GoalSelection {
+    /// Both directions of every condition.
+    #[default]
+    All,
+    /// Only the unconstrained goals (seed 003): covering them covers every
+    /// goal the others imply, with fewer targets to steer toward.
+    Unconstrained,
 }
 
 impl Default for EngineConfig {
@@ -61,6 +74,7 @@ impl Default for EngineConfig {
             max_depth: 8,
             globals_as_inputs: true,
             check_all_globals: false,
+            goals: GoalSelection::All,
         }
     }
 }

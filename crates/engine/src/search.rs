@@ -8,7 +8,7 @@ use crate::solver::PathSolver;
 use crate::state::State;
 use crate::testcase::{FunctionReport, Stats, TestCase, Uncovered};
 use crate::value::Stop;
-use crate::EngineConfig;
+use crate::{EngineConfig, GoalSelection};
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
@@ -263,6 +263,10 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         .into_iter()
         .map(|g| g.goal)
         .collect();
+    let targets = match config.goals {
+        GoalSelection::All => goals.clone(),
+        GoalSelection::Unconstrained => ir::unconstrained_goals(program, func),
+    };
     let mut report = FunctionReport {
         func,
         tests: Vec::new(),
@@ -278,8 +282,8 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         program,
         config,
         func,
-        distances: Distances::new(body, &goals),
-        uncovered: goals.iter().copied().collect(),
+        distances: Distances::new(body, &targets),
+        uncovered: targets.iter().copied().collect(),
         reasons: BTreeMap::new(),
         pending: BTreeMap::new(),
         by_coverage: BinaryHeap::new(),
@@ -368,8 +372,14 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         budget_hit = Some("max_time");
     }
     let solver_gave_up = machine.solver.gave_up;
+    // Every goal on a test's path is covered, targeted or not.
+    let covered: BTreeSet<Goal> = search
+        .tests
+        .iter()
+        .flat_map(|t| t.path_goals.iter().copied())
+        .collect();
     for g in &goals {
-        if !search.uncovered.contains(g) {
+        if covered.contains(g) {
             continue;
         }
         let reason = match (search.reasons.get(g), budget_hit) {
