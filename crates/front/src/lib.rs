@@ -196,37 +196,20 @@ fn parse_and_lower(
 ) -> Result<FrontOutput, Diagnostic> {
     let lines = linemap::LineMap::new(&text, main_file, source);
     if let Some(offset) = nesting::too_deep(&text, nesting::MAX_NESTING_ESTIMATE) {
-        let at = lines.locate(offset);
-        return Err(Diagnostic {
-            severity: Severity::Unsupported,
-            file: lines
-                .files
-                .get(at.file as usize)
-                .cloned()
-                .unwrap_or_default(),
-            line: at.line,
-            col: at.col,
-            message: "unsupported: nesting too deep to parse safely".into(),
-        });
+        return Err(lines.diagnostic(
+            offset,
+            Severity::Unsupported,
+            "unsupported: nesting too deep to parse safely".into(),
+        ));
     }
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, text) {
         Ok(p) => p,
         Err(e) => {
-            let at = lines.locate(e.offset);
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
-            return Err(Diagnostic {
-                severity: Severity::Error,
-                file: lines
-                    .files
-                    .get(at.file as usize)
-                    .cloned()
-                    .unwrap_or_default(),
-                line: at.line,
-                col: at.col,
-                message: format!("syntax error, expected one of: {}", expected.join(" ")),
-            });
+            let message = format!("syntax error, expected one of: {}", expected.join(" "));
+            return Err(lines.diagnostic(e.offset, Severity::Error, message));
         }
     };
     let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines);

@@ -81,6 +81,27 @@ impl LineMap {
         }
     }
 
+    /// A diagnostic at a byte offset of the preprocessed text.
+    pub fn diagnostic(
+        &self,
+        offset: usize,
+        severity: crate::Severity,
+        message: String,
+    ) -> crate::Diagnostic {
+        let at = self.locate(offset);
+        crate::Diagnostic {
+            severity,
+            file: self
+                .files
+                .get(at.file as usize)
+                .cloned()
+                .unwrap_or_default(),
+            line: at.line,
+            col: at.col,
+            message,
+        }
+    }
+
     pub fn locate(&self, offset: usize) -> Position {
         let seg_index = self
             .segments

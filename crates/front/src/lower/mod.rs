@@ -453,20 +453,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn diag(&self, severity: Severity, offset: usize, message: String) -> Diagnostic {
-        let p = self.lines.locate(offset);
-        let file = self
-            .lines
-            .files
-            .get(p.file as usize)
-            .cloned()
-            .unwrap_or_default();
-        Diagnostic {
-            severity,
-            file,
-            line: p.line,
-            col: p.col,
-            message,
-        }
+        self.lines.diagnostic(offset, severity, message)
     }
 
     fn error<T>(&self, offset: usize, message: impl Into<String>) -> R<T> {
