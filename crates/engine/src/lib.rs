@@ -10,9 +10,13 @@
 //! `search` (coverage-directed exploration), `extract` (models to tests).
 //!
 //! Modelling decisions a reader of the tests should know:
-//! - An input pointer is undecided until used: dereferenced, it becomes an
-//!   input object; compared with NULL, the path forks (NULL / object); a
-//!   function pointer forks over the file's functions of its type.
+//! - An input pointer is undecided until used. Dereferenced, the path forks
+//!   over an alias of each input object already materialized with its pointee
+//!   type and a fresh input object; compared (with NULL or another pointer)
+//!   or tested, NULL is a choice too. Aliases give sharing, cycles and back
+//!   pointers; `max_nodes` bounds the input objects; states with fewer input
+//!   objects run first. A function pointer forks over the file's functions
+//!   of its type. Aliases point at the start of an object.
 //! - Every input object is an array of its pointee type whose length
 //!   (1..=`max_array`) the solver picks; arrays of `char` end with a NUL.
 //!   A path reading past an input array asks for a longer one (no finding);
@@ -42,6 +46,8 @@ pub struct EngineConfig {
     pub max_paths: u64,
     /// Largest input array or string length the search may choose.
     pub max_array: u64,
+    /// Most input objects (nodes of input structures, arrays) one test may build.
+    pub max_nodes: u32,
     /// Deepest call chain (bounds recursion).
     pub max_depth: u32,
     /// Globals the function reads are inputs the test chooses (unit-test view);
@@ -71,6 +77,7 @@ impl Default for EngineConfig {
             max_time: Duration::from_secs(10),
             max_paths: 10_000,
             max_array: 8,
+            max_nodes: 8,
             max_depth: 8,
             globals_as_inputs: true,
             check_all_globals: false,

@@ -1,6 +1,6 @@
 //! Coverage-directed search over path states: fewest loop iterations first,
 //! then states carrying or closest (in the CFG) to uncovered goals, then the
-//! shortest paths. One test per completed path that covers a new goal.
+//! smallest input shapes, then the shortest paths. One test per completed path that covers a new goal.
 
 use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
@@ -93,10 +93,12 @@ fn term_site(term: &Terminator) -> Option<ir::BranchId> {
 }
 
 /// Coverage order: fewest loop iterations, then carrying or closest to an
-/// uncovered goal, then shortest path; the last field is the state's number.
-type CoverageKey = (u32, u32, u64, u64);
-/// Depth order (a max-heap): most loop iterations, longest path, newest.
-type DepthKey = (u32, u64, u64);
+/// uncovered goal, then fewest input objects (smallest shapes), then shortest
+/// path; the last field is the state's number.
+type CoverageKey = (u32, u32, usize, u64, u64);
+/// Depth order (a max-heap): most loop iterations, longest path, fewest
+/// input objects, newest.
+type DepthKey = (u32, u64, Reverse<usize>, u64);
 
 struct Search<'p, 'c> {
     program: &'p Program,
@@ -110,8 +112,13 @@ struct Search<'p, 'c> {
     pending: BTreeMap<u64, State>,
     by_coverage: BinaryHeap<Reverse<CoverageKey>>,
     by_depth: BinaryHeap<DepthKey>,
-    /// Alternates the two orders: breadth with rising loop bounds, and depth,
-    /// which reaches goals behind many iterations whose every level branches.
+    /// Statements run for states of each order (coverage, depth). The orders
+    /// share the running time equally: breadth with rising loop bounds, and
+    /// depth, which reaches goals behind many iterations whose every level
+    /// branches (sharing turns instead would let a loop spinning on a cyclic
+    /// input take nearly all the time, its turns being the longest).
+    statements: [u64; 2],
+    /// Whether the last state came from the depth order.
     deep_turn: bool,
     seq: u64,
     tests: Vec<TestCase>,
@@ -122,7 +129,7 @@ struct Search<'p, 'c> {
 
 impl Search<'_, '_> {
     /// Priority of a state, `None` when it can no longer cover anything.
-    fn key(&self, st: &State) -> Option<(u32, u32, u64)> {
+    fn key(&self, st: &State) -> Option<(u32, u32, usize, u64)> {
         let carries_new =
             self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
         let nearest = st
@@ -140,33 +147,33 @@ impl Search<'_, '_> {
         } else {
             nearest.saturating_add(1)
         };
-        Some((st.loop_level, closeness, st.blocks_run))
+        Some((st.loop_level, closeness, st.input_objects(), st.blocks_run))
     }
 
     fn push(&mut self, state: State) {
-        if let Some((level, closeness, length)) = self.key(&state) {
+        if let Some((level, closeness, nodes, length)) = self.key(&state) {
             self.seq += 1;
             self.by_coverage
-                .push(Reverse((level, closeness, length, self.seq)));
+                .push(Reverse((level, closeness, nodes, length, self.seq)));
             self.by_depth
-                .push((state.loop_level, state.blocks_run, self.seq));
+                .push((level, state.blocks_run, Reverse(nodes), self.seq));
             self.pending.insert(self.seq, state);
         }
     }
 
     /// The next state to run, taking turns between the two orders.
     fn pop(&mut self) -> Option<State> {
-        self.deep_turn = !self.deep_turn;
-        let chosen = if self.deep_turn {
+        let chosen = if self.statements[1] <= self.statements[0] {
             self.pop_deepest()
         } else {
             None
         };
+        self.deep_turn = chosen.is_some();
         chosen.or_else(|| self.pop_by_coverage())
     }
 
     fn pop_deepest(&mut self) -> Option<State> {
-        while let Some((_, _, seq)) = self.by_depth.pop() {
+        while let Some((_, _, _, seq)) = self.by_depth.pop() {
             let Some(state) = self.pending.remove(&seq) else {
                 continue;
             };
@@ -180,15 +187,15 @@ impl Search<'_, '_> {
     /// Re-ranks entries whose goals got covered since they were queued.
     fn pop_by_coverage(&mut self) -> Option<State> {
         while let Some(Reverse(queued)) = self.by_coverage.pop() {
-            let seq = queued.3;
+            let seq = queued.4;
             let Some(state) = self.pending.get(&seq) else {
                 continue;
             };
-            let Some((level, closeness, length)) = self.key(state) else {
+            let Some((level, closeness, nodes, length)) = self.key(state) else {
                 self.pending.remove(&seq);
                 continue;
             };
-            let key = (level, closeness, length, seq);
+            let key = (level, closeness, nodes, length, seq);
             let still_first = self
                 .by_coverage
                 .peek()
@@ -288,6 +295,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         pending: BTreeMap::new(),
         by_coverage: BinaryHeap::new(),
         by_depth: BinaryHeap::new(),
+        statements: [0, 0],
         deep_turn: false,
         seq: 0,
         tests: Vec::new(),
@@ -323,13 +331,15 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         }
         let Some(st) = search.pop() else { break };
         let reachable = search.reachable(&st);
+        let ran_before = machine.statements;
         let outcome = machine.turn(st);
-        if std::mem::take(&mut machine.capacity_cut) {
+        search.statements[usize::from(search.deep_turn)] += machine.statements - ran_before;
+        if let Some(name) = machine.budget_cut.take() {
             for g in &reachable {
                 search
                     .reasons
                     .entry(*g)
-                    .or_insert(Uncovered::Budget("max_array".to_string()));
+                    .or_insert(Uncovered::Budget(name.to_string()));
             }
         }
         match outcome {
@@ -382,10 +392,10 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         if covered.contains(g) {
             continue;
         }
+        // A budget that cut a path toward the goal names the limit to raise.
         let reason = match (search.reasons.get(g), budget_hit) {
-            (Some(r @ Uncovered::Unsupported(_)), _) => r.clone(),
-            (_, Some(name)) => Uncovered::Budget(name.to_string()),
-            (Some(r), None) => r.clone(),
+            (Some(r), _) => r.clone(),
+            (None, Some(name)) => Uncovered::Budget(name.to_string()),
             (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
             (None, None) => Uncovered::Infeasible,
         };

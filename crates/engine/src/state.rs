@@ -95,7 +95,7 @@ pub struct State {
     pub strings: Vec<Option<ObjIdx>>,
     pub lazies: Vec<Lazy>,
     pub path: Vec<ConstraintId>,
-    /// Goals of the function under test on this path, in order.
+    /// Goals of the function under test on this path, each once, in order of first reach.
     pub trace: Vec<Goal>,
     /// Initial parameter values of the function under test.
     pub params: Vec<SymVal>,
@@ -146,6 +146,14 @@ impl State {
 
     pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {
         Rc::make_mut(&mut self.objects[idx as usize])
+    }
+
+    /// Input objects materialized on this path (nodes the test must build).
+    pub fn input_objects(&self) -> usize {
+        self.objects
+            .iter()
+            .filter(|o| matches!(o.kind, ObjKind::Input { .. }))
+            .count()
     }
 
     pub fn add_lazy(&mut self, path: String, ty: Type) -> LazyIdx {

@@ -155,6 +155,9 @@ int weigh(struct box b, int **pp) {
             .position(|g| g.name == "current")
             .expect("current") as u32,
     );
+    // The integer pointers may alias each other; an object is named by the
+    // first path that reached it.
+    let int_objects = ["*current", "*b.value", "**pp"];
     for t in &report.tests {
         let deref = |v: &Value| match v {
             Value::Pointer { object, offset: 0 } => Some(&t.inputs.objects[object.0 as usize]),
@@ -172,13 +175,14 @@ int weigh(struct box b, int **pp) {
             panic!("struct argument")
         };
         if let Some(o) = deref(&fields[0]) {
-            assert_eq!(o.name, "*b.value");
+            assert!(int_objects.contains(&o.name.as_str()), "{}", o.name);
             let product = (int(&o.init[0]) as i32).wrapping_mul(int(&fields[1]) as i32);
             expected += 2 * i128::from(product == 12);
         }
         let pp = deref(&t.inputs.args[1]).expect("pp is dereferenced unconditionally");
         let p = deref(&pp.init[0]).expect("*pp is dereferenced unconditionally");
-        assert_eq!((pp.name.as_str(), p.name.as_str()), ("*pp", "**pp"));
+        assert_eq!(pp.name, "*pp");
+        assert!(int_objects.contains(&p.name.as_str()), "{}", p.name);
         expected += 4 * i128::from(int(&p.init[0]) == -5);
         assert_eq!(ret(t), expected);
     }

@@ -5,7 +5,8 @@ use super::Machine;
 use crate::memory::zero_cells;
 use crate::state::{Frame, ObjKind, Object, State};
 use crate::value::{
-    bv_u, int_cells, ptr_cells, unsupported, Cell, Exec, ObjIdx, PtrVal, SymVal, Target,
+    bv_u, int_cells, ptr_cells, unsupported, Cell, Exec, LazyIdx, ObjIdx, PtrVal, Stop, SymVal,
+    Target,
 };
 use crate::EngineConfig;
 use ir::{ConstValue, FuncId, GlobalId, Init, IntType, Layout, Program, StringId, Type};
@@ -206,18 +207,25 @@ impl Machine<'_> {
         obj
     }
 
+    /// The element type of the input object a lazy pointer designates
+    /// (bytes for `void *`).
+    pub fn pointee_elem(&self, st: &State, lazy: LazyIdx) -> Exec<Type> {
+        match st.lazies[lazy as usize].ty.pointee() {
+            Some(Type::Void) | None => Ok(Type::Int(IntType::UCHAR)),
+            Some(Type::Function(_)) => unsupported("data access through a function pointer"),
+            Some(t) => Ok(t.clone()),
+        }
+    }
+
     /// Creates the input object an unresolved lazy pointer points to: an array
     /// of its pointee type whose length (1..=max_array) the solver chooses,
-    /// NUL-terminated for character types.
-    pub fn materialize(&mut self, st: &mut State, lazy: u32) -> Exec<ObjIdx> {
+    /// NUL-terminated for character types. At most `max_nodes` per path.
+    pub fn materialize(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
+        if st.input_objects() >= self.config.max_nodes as usize {
+            return Err(Stop::Budget("max_nodes"));
+        }
         let lazy_ptr = st.lazies[lazy as usize].clone();
-        let elem = match lazy_ptr.ty.pointee() {
-            Some(Type::Void) | None => Type::Int(IntType::UCHAR),
-            Some(Type::Function(_)) => {
-                return unsupported("data access through a function pointer")
-            }
-            Some(t) => t.clone(),
-        };
+        let elem = self.pointee_elem(st, lazy)?;
         let esz = self.program.size_of(&elem);
         if esz == 0 {
             return unsupported(format!("pointer `{}` to an incomplete type", lazy_ptr.path));

@@ -32,10 +32,12 @@ pub struct Machine<'a> {
     reported: BTreeSet<(FindingKind, Span)>,
     /// Span of the statement being executed (for findings).
     span: Span,
-    /// Set when a path was cut because input arrays may not exceed `max_array`.
-    pub capacity_cut: bool,
+    /// The budget (`max_array`, `max_nodes`) that cut a choice during the last turn.
+    pub budget_cut: Option<&'static str>,
     /// Goals of the last path that ended early (finding, `exit`, `abort`).
     pub ended_trace: Vec<Goal>,
+    /// Statements and terminators run so far (the search shares time by it).
+    pub statements: u64,
 }
 
 /// What one turn of a state produced.
@@ -60,8 +62,9 @@ impl<'a> Machine<'a> {
             root,
             findings: Vec::new(),
             reported: BTreeSet::new(),
-            capacity_cut: false,
+            budget_cut: None,
             ended_trace: Vec::new(),
+            statements: 0,
             span: Span::default(),
         }
     }
@@ -75,6 +78,7 @@ impl<'a> Machine<'a> {
             if done % 64 == 63 && self.solver.past_deadline() {
                 break;
             }
+            self.statements += 1;
             let mut next = self.step(state)?;
             if next.len() != 1 {
                 return Ok(Turn::Running(next));
@@ -180,12 +184,14 @@ impl<'a> Machine<'a> {
             if self.assume(&mut next, &cond).is_err() {
                 continue;
             }
-            if traced {
-                next.trace.push(Goal {
-                    func: self.root,
-                    site,
-                    arm,
-                });
+            let goal = Goal {
+                func: self.root,
+                site,
+                arm,
+            };
+            // Once per goal: a loop spinning on a cyclic input would grow it without bound.
+            if traced && !next.trace.contains(&goal) {
+                next.trace.push(goal);
             }
             next.enter_block(target);
             out.push(next);

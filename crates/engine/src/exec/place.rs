@@ -6,7 +6,7 @@ use crate::state::{ObjKind, State};
 use crate::testcase::FindingKind;
 use crate::value::{
     bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Cell,
-    Exec, ObjIdx, PtrVal, Stop, SymVal, Target,
+    Exec, LazyIdx, ObjIdx, PtrVal, Stop, SymVal, Target,
 };
 use ir::{Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
@@ -138,7 +138,7 @@ impl Machine<'_> {
             Target::Object(o) => Ok(o),
             Target::Global(g) => self.global_object(st, g),
             Target::Str(s) => Ok(self.string_object(st, s)),
-            Target::Lazy(l) => self.materialize(st, l),
+            Target::Lazy(l) => self.dereferenced_lazy(st, l),
             Target::Func(_) => unsupported("data access through a function pointer"),
             Target::Null => self.fault(
                 st,
@@ -148,10 +148,31 @@ impl Machine<'_> {
         }
     }
 
-    /// Decides an undecided lazy pointer by forking: NULL, or a fresh input
-    /// object (for a function pointer: each function of the file it can hold).
-    pub fn decide(&mut self, st: &State, lazy: u32) -> Stop {
+    /// Decides an undecided lazy pointer by forking (see [`Self::choices`]).
+    pub fn decide(&mut self, st: &State, lazy: LazyIdx) -> Stop {
+        self.choices(st, lazy, true)
+    }
+
+    /// The object an undecided lazy pointer designates when dereferenced:
+    /// a fresh input object, or a fork when it may also alias one.
+    fn dereferenced_lazy(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
+        if self.alias_candidates(st, lazy)?.is_empty() {
+            return self.materialize(st, lazy);
+        }
+        Err(self.choices(st, lazy, false))
+    }
+
+    /// Forks over what an undecided lazy pointer may be, smallest shapes
+    /// first: NULL (when `with_null`), an alias of each input object of its
+    /// pointee type, then a fresh input object (within `max_nodes`). A
+    /// function pointer may be each function of the file of its type.
+    fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
+        if with_null {
+            let mut null = st.clone();
+            null.lazies[lazy as usize].resolution = Some(Target::Null);
+            choices.push(null);
+        }
         let ty = st.lazies[lazy as usize].ty.clone();
         if let Some(Type::Function(sig)) = ty.pointee() {
             for (i, f) in self.program.functions.iter().enumerate() {
@@ -162,17 +183,37 @@ impl Machine<'_> {
                     choices.push(next);
                 }
             }
-        } else {
-            let mut next = st.clone();
-            match self.materialize(&mut next, lazy) {
-                Ok(_) => choices.push(next),
-                Err(stop) => return stop,
-            }
+            return Stop::Fork(choices);
         }
-        let mut null = st.clone();
-        null.lazies[lazy as usize].resolution = Some(Target::Null);
-        choices.push(null);
+        let aliases = match self.alias_candidates(st, lazy) {
+            Ok(objects) => objects,
+            Err(stop) => return stop,
+        };
+        for obj in aliases {
+            let mut next = st.clone();
+            next.lazies[lazy as usize].resolution = Some(Target::Object(obj));
+            choices.push(next);
+        }
+        let mut fresh = st.clone();
+        match self.materialize(&mut fresh, lazy) {
+            Ok(_) => choices.push(fresh),
+            Err(Stop::Budget(name)) if !choices.is_empty() => self.budget_cut = Some(name),
+            Err(stop) => return stop,
+        }
         Stop::Fork(choices)
+    }
+
+    /// Materialized input objects an undecided lazy pointer may alias: those
+    /// whose element type is its pointee type.
+    fn alias_candidates(&self, st: &State, lazy: LazyIdx) -> Exec<Vec<ObjIdx>> {
+        let elem = self.pointee_elem(st, lazy)?;
+        Ok(st
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(&o.kind, ObjKind::Input { elem: e, .. } if *e == elem))
+            .map(|(i, _)| i as ObjIdx)
+            .collect())
     }
 
     /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
@@ -199,8 +240,8 @@ impl Machine<'_> {
         let cap = bv_u(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(bv_u(u128::from(n), 64));
         let beyond = Bool::and(&[off.bvsge(bv_u(0, 64)), end.bvsgt(&cap)]);
-        if !self.capacity_cut && self.may(st, &beyond) {
-            self.capacity_cut = true;
+        if self.budget_cut.is_none() && self.may(st, &beyond) {
+            self.budget_cut = Some("max_array");
         }
     }
 
