@@ -17,6 +17,8 @@
 //!   pointers; `max_nodes` bounds the input objects; states with fewer input
 //!   objects run first. A function pointer forks over the file's functions
 //!   of its type. Aliases point at the start of an object.
+//! - Input values the path condition never mentions (fields a path never
+//!   reads) are 0 in the test; pointers never decided are NULL.
 //! - Every input object is an array of its pointee type whose length
 //!   (1..=`max_array`) the solver picks; arrays of `char` end with a NUL.
 //!   A path reading past an input array asks for a longer one (no finding);

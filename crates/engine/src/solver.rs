@@ -1,9 +1,9 @@
 //! The one door to Z3: path conditions as sets of interned constraints, checked
 //! incrementally under assumptions, with a result cache, model reuse and counting.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{Model, Params, SatResult, Solver};
 
 /// Index of an interned constraint; a path condition is a list of them.
@@ -137,8 +137,19 @@ impl PathSolver {
             let limit = self.query_limit;
             self.query_limit = limit.min(PREFERENCE_LIMIT);
             let mut found = None;
+            let constrained = self.symbols_of(path);
             for bound in [100, 30_000] {
-                let small: Vec<Bool> = inputs.iter().map(|x| near_zero(x, bound)).collect();
+                // Inputs the path never constrains (fields it never reads) are 0.
+                let small: Vec<Bool> = inputs
+                    .iter()
+                    .map(|x| {
+                        if constrained.contains(x) {
+                            near_zero(x, bound)
+                        } else {
+                            x.eq(BV::from_u64(0, x.get_size()))
+                        }
+                    })
+                    .collect();
                 found = self.model(path, Some(&Bool::and(&small)));
                 if found.is_some() {
                     break;
@@ -151,6 +162,29 @@ impl PathSolver {
             }
         }
         self.model(path, None)
+    }
+
+    /// The bit-vector symbols occurring in the constraints of `path`.
+    fn symbols_of(&self, path: &[ConstraintId]) -> HashSet<BV> {
+        let mut symbols = HashSet::new();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<Dynamic> = path
+            .iter()
+            .map(|id| Dynamic::from_ast(&self.constraints[*id as usize]))
+            .collect();
+        while let Some(term) = stack.pop() {
+            if !seen.insert(term.clone()) {
+                continue;
+            }
+            if term.is_const() {
+                if let Some(bv) = term.as_bv() {
+                    symbols.insert(bv);
+                }
+                continue;
+            }
+            stack.extend(term.children());
+        }
+        symbols
     }
 
     /// Asks the incremental solver first (fast on the many easy queries); a

@@ -25,6 +25,7 @@ fn run(file: &str, func: &str) -> FunctionReport {
 }
 
 /// Member numbers of `struct node { int key; struct node *next; }`.
+const KEY: usize = 0;
 const NEXT: usize = 1;
 /// Member numbers of `struct dnode { int value; struct dnode *next, *prev; }`.
 const DNEXT: usize = 1;
@@ -144,6 +145,8 @@ fn two_parameters_share_a_node() {
     let b = target(&shared.inputs.args[1]).expect("b is a node");
     assert_eq!(target(member(shared, b, NEXT)), Some(a));
     assert!(shared.inputs.objects.len() <= 2);
+    // The key is never read: the test leaves it 0.
+    assert_eq!(common::int(member(shared, a, KEY)), 0);
 }
 
 #[test]
@@ -156,6 +159,12 @@ fn an_equality_after_writes_through_both_pointers_finds_the_alias() {
     assert_eq!(same.inputs.objects.len(), 1);
     let distinct = test_returning(&report, 0);
     assert_ne!(distinct.inputs.args[0], distinct.inputs.args[1]);
+    // Fields the path never reads are left NULL and 0 (the keys are written first).
+    for param in 0..2 {
+        let node = target(&distinct.inputs.args[param]).expect("a node");
+        assert_eq!(*member(distinct, node, NEXT), Value::Null);
+        assert_eq!(common::int(member(distinct, node, KEY)), 0);
+    }
 }
 
 #[test]
