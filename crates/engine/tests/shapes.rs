@@ -102,8 +102,10 @@ fn a_key_at_the_third_node_needs_a_three_node_list() {
 
 #[test]
 fn a_list_longer_than_max_nodes_is_cut_by_that_budget() {
+    // Loops over cyclic two-node lists never end: only the time budget stops them.
     let config = EngineConfig {
         max_nodes: 2,
+        max_time: std::time::Duration::from_secs(3),
         ..common::config()
     };
     let report = run_with("list_search.c", "find_third", &config);
