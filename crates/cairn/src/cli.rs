@@ -71,6 +71,9 @@ pub struct GenArgs {
     /// Largest input array or string length.
     #[arg(long, default_value_t = 8)]
     pub max_array: u64,
+    /// Most input objects (list or tree nodes, pointees) one test may build.
+    #[arg(long, default_value_t = 8)]
+    pub max_nodes: u32,
     /// Deepest call chain (bounds recursion).
     #[arg(long, default_value_t = 8)]
     pub max_depth: u32,

@@ -20,6 +20,7 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         max_paths: args.max_paths,
         max_array: args.max_array,
         max_depth: args.max_depth,
+        max_nodes: args.max_nodes,
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         goals: match args.goals {
