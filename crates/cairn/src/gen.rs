@@ -27,7 +27,6 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,
         },
-        ..engine::EngineConfig::default()
     };
     std::fs::create_dir_all(&args.out).map_err(|e| {
         UsageError(format!(
