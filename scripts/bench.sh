@@ -13,11 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
-if [[ -z ${CAIRN:-} ]]; then
-    cargo build --release --quiet -p cairn
-    CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
-fi
+source scripts/use-cairn.sh
 read -r -a extra_flags <<<"${BENCH_FLAGS:-}"
 
 if (($# > 0)); then

@@ -18,11 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
-if [[ -z ${CAIRN:-} ]]; then
-    cargo build --release --quiet -p cairn
-    CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
-fi
+source scripts/use-cairn.sh
 default_flags="--max-time 60"
 read -r -a extra_flags <<<"${CORPUS_FLAGS-$default_flags}"
 

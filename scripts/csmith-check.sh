@@ -39,11 +39,7 @@ max_time=${CSMITH_MAX_TIME:-20}
 keep_dir=${CSMITH_KEEP_DIR:-/tmp/csmith-mismatch}
 csmith_include=/usr/include/csmith
 
-scripts/setup.sh
-if [[ -z ${CAIRN:-} ]]; then
-    cargo build --release --quiet -p cairn
-    CAIRN=$(realpath "${CARGO_TARGET_DIR:-target}")/release/cairn
-fi
+source scripts/use-cairn.sh
 
 # No floats, bitfields, unions, packed structs or volatiles; main takes no
 # arguments and, with NOT_PRINT_CHECKSUM, prints nothing. The "small" profile
