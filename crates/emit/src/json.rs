@@ -4,7 +4,7 @@
 use crate::driver::EmittedTest;
 use crate::unit::Unit;
 use engine::testcase::{FunctionReport, Inputs, Uncovered, Value};
-use ir::{Goal, Layout, Type};
+use ir::{Goal, Type};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
@@ -385,18 +385,8 @@ pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Jso
         }
         Value::Func(f) => serde_json::json!({ "function": program.function(*f).name }),
         Value::Struct(members) => {
-            let fields = match ty {
-                Type::Struct(id) => program.struct_def(*id).fields.clone(),
-                _ => vec![],
-            };
             let mut map = serde_json::Map::new();
-            for (n, member) in members.iter().enumerate() {
-                let field = fields.get(n);
-                let name = field
-                    .map(|f| f.name.clone())
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or_else(|| format!("#{n}"));
-                let member_ty = field.map(|f| f.ty.clone()).unwrap_or(Type::Void);
+            for (name, member_ty, member) in crate::unit::named_members(program, ty, members) {
                 map.insert(name, value_json(unit, inputs, &member_ty, member));
             }
             Json::Object(map)

@@ -13,6 +13,32 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Name the source's own `main` gets inside a driver (`#define main ...`).
 pub const RENAMED_MAIN: &str = "cairn_original_main";
 
+/// The members of a struct value with the name a reader sees (`#n` for an
+/// anonymous member) and their types (`void` where the type has no such member).
+pub fn named_members<'v>(
+    program: &ir::Program,
+    ty: &ir::Type,
+    members: &'v [Value],
+) -> Vec<(String, ir::Type, &'v Value)> {
+    let fields: &[ir::Field] = match ty {
+        ir::Type::Struct(id) => &program.structs[id.0 as usize].fields,
+        _ => &[],
+    };
+    members
+        .iter()
+        .enumerate()
+        .map(|(n, member)| {
+            let field = fields.get(n);
+            let name = field
+                .map(|f| f.name.clone())
+                .filter(|name| !name.is_empty())
+                .unwrap_or_else(|| format!("#{n}"));
+            let member_ty = field.map(|f| f.ty.clone()).unwrap_or(ir::Type::Void);
+            (name, member_ty, member)
+        })
+        .collect()
+}
+
 /// Library functions the generated files call themselves; a stub with one of
 /// these names would replace them for the driver too.
 const DRIVER_LIBRARY: &[&str] = &["printf", "fflush", "memcpy", "strtol", "fprintf", "puts"];

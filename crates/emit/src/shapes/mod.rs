@@ -319,17 +319,9 @@ impl Builder<'_> {
     fn rows(&mut self, ty: &Type, value: &Value, path: String) {
         match value {
             Value::Struct(members) => {
-                let fields = match ty {
-                    Type::Struct(id) => self.program.struct_def(*id).fields.clone(),
-                    _ => vec![],
-                };
-                for (n, member) in members.iter().enumerate() {
-                    let field = fields.get(n);
-                    let name = field
-                        .map(|f| f.name.clone())
-                        .filter(|n| !n.is_empty())
-                        .unwrap_or_else(|| format!("#{n}"));
-                    let member_ty = field.map(|f| f.ty.clone()).unwrap_or(Type::Void);
+                for (name, member_ty, member) in
+                    crate::unit::named_members(self.program, ty, members)
+                {
                     self.rows(&member_ty, member, format!("{path}.{name}"));
                 }
             }
