@@ -12,6 +12,18 @@ fn cairn(args: &[&str]) -> Output {
         .expect("run cairn")
 }
 
+/// `cairn gen SRC -o OUT` with `extra` flags.
+fn gen(src: &Path, out_dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "gen",
+        src.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    cairn(&args)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -75,12 +87,7 @@ fn unsupported_construct_excludes_only_its_function() {
         format!("{CLAMP}int spin(int n)\n{{\n    __asm__ volatile(\"nop\");\n    return n;\n}}\n");
     let src = write(dir.path(), "mixed.c", &body);
     let out_dir = dir.path().join("out");
-    let out = cairn(&[
-        "gen",
-        src.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-    ]);
+    let out = gen(&src, &out_dir, &[]);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("mixed.c:11:5: unsupported:"), "{stderr}");
@@ -94,13 +101,7 @@ fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
     let dir = tempfile::tempdir().unwrap();
     let src = write(dir.path(), "clamp.c", CLAMP);
     let out_dir = dir.path().join("out");
-    let out = cairn(&[
-        "gen",
-        src.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-        "--check",
-    ]);
+    let out = gen(&src, &out_dir, &["--check"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("0 failed"), "{stdout}");
@@ -129,12 +130,7 @@ fn same_input_gives_the_same_tests() {
     let mut drivers = Vec::new();
     for run in ["a", "b"] {
         let out_dir = dir.path().join(run);
-        let out = cairn(&[
-            "gen",
-            src.to_str().unwrap(),
-            "-o",
-            out_dir.to_str().unwrap(),
-        ]);
+        let out = gen(&src, &out_dir, &[]);
         assert!(out.status.success());
         drivers.push(std::fs::read_to_string(out_dir.join("clamp_test.c")).unwrap());
     }
@@ -146,15 +142,7 @@ fn unconstrained_goals_reach_the_same_measured_coverage() {
     let dir = tempfile::tempdir().unwrap();
     let src = write(dir.path(), "clamp.c", CLAMP);
     let out_dir = dir.path().join("out");
-    let out = cairn(&[
-        "gen",
-        src.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-        "--goals",
-        "unconstrained",
-        "--check",
-    ]);
+    let out = gen(&src, &out_dir, &["--goals", "unconstrained", "--check"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(
