@@ -77,6 +77,14 @@ pub struct GenArgs {
     /// Deepest call chain (bounds recursion).
     #[arg(long, default_value_t = 8)]
     pub max_depth: u32,
+    /// Most entries into one block of one call on a path (bounds loops, e.g.
+    /// over a cyclic input list).
+    #[arg(long, default_value_t = 64)]
+    pub max_iterations: u32,
+    /// Let every malloc, calloc and realloc also fail (return NULL) when a
+    /// branch needs it; the driver makes exactly those calls fail.
+    #[arg(long)]
+    pub alloc_may_fail: bool,
     /// Whether globals are inputs chosen per test or start from their initializers.
     #[arg(long, value_enum, default_value_t = GlobalsMode::Inputs)]
     pub globals: GlobalsMode,

@@ -21,6 +21,8 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         max_array: args.max_array,
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
+        max_iterations: args.max_iterations,
+        allocation_may_fail: args.alloc_may_fail,
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         goals: match args.goals {

@@ -316,6 +316,8 @@ fn test(
         checks,
         new_goals: goals.clone(),
         path_goals: goals,
+        allocated: Vec::new(),
+        freed_inputs: Vec::new(),
     }
 }
 

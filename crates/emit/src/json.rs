@@ -380,6 +380,9 @@ pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Jso
                 .unwrap_or_default();
             serde_json::json!({ "object": name, "offset": offset })
         }
+        Value::Allocated { object, offset } => {
+            serde_json::json!({ "allocated": object.0, "offset": offset })
+        }
         Value::GlobalPointer { global, offset } => {
             serde_json::json!({ "global": program.global(*global).name, "offset": offset })
         }

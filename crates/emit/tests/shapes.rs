@@ -340,6 +340,8 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         checks,
         new_goals: vec![],
         path_goals: vec![],
+        allocated: vec![],
+        freed_inputs: vec![],
     };
     FunctionReport {
         func: FuncId(func),

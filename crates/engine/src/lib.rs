@@ -52,6 +52,11 @@ pub struct EngineConfig {
     pub max_nodes: u32,
     /// Deepest call chain (bounds recursion).
     pub max_depth: u32,
+    /// Most entries into one block of one call on a path (bounds loops,
+    /// e.g. a traversal of a cyclic input list).
+    pub max_iterations: u32,
+    /// Each allocation may also return NULL (an input choice of the test).
+    pub allocation_may_fail: bool,
     /// Globals the function reads are inputs the test chooses (unit-test view);
     /// when false they start from their initializers (whole-program view, as for `main`).
     pub globals_as_inputs: bool,
@@ -81,6 +86,8 @@ impl Default for EngineConfig {
             max_array: 8,
             max_nodes: 8,
             max_depth: 8,
+            max_iterations: 64,
+            allocation_may_fail: false,
             globals_as_inputs: true,
             check_all_globals: false,
             goals: GoalSelection::All,

@@ -253,6 +253,8 @@ impl Search<'_, '_> {
             checks,
             new_goals,
             path_goals,
+            allocated: Vec::new(),
+            freed_inputs: Vec::new(),
         });
     }
 }

@@ -16,6 +16,8 @@ pub enum ObjKind {
         elem: Type,
         len: BV,
         is_string: bool,
+        /// The function freed it (drivers allocate inputs with `malloc`).
+        freed: bool,
     },
     /// A local variable of a frame.
     Stack,

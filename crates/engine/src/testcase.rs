@@ -8,6 +8,10 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectId(pub u32);
 
+/// Index of an object in [`TestCase::allocated`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AllocId(pub u32);
+
 /// A concrete C value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -20,6 +24,12 @@ pub enum Value {
     /// Points `offset` bytes into an input object.
     Pointer {
         object: ObjectId,
+        offset: u64,
+    },
+    /// Points `offset` bytes into an object the function under test allocated
+    /// (output heap only).
+    Allocated {
+        object: AllocId,
         offset: u64,
     },
     /// Points `offset` bytes into a global variable.
@@ -38,7 +48,8 @@ pub enum Value {
 }
 
 /// Memory the driver must create before the call (seed 000's class I objects):
-/// the pointee of a pointer parameter, an input array or string.
+/// the pointee of a pointer parameter, an input array or string. The driver
+/// allocates it with `malloc`, so the function may free it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputObject {
     /// Access path the function reaches it by, e.g. `a`, `*out`, `s`.
@@ -66,6 +77,21 @@ pub struct Inputs {
     pub globals: Vec<(GlobalId, Value)>,
     pub objects: Vec<InputObject>,
     pub stubs: Vec<Stub>,
+    /// Allocation calls (`malloc`, `calloc`, `realloc`, counted from 0 in call
+    /// order during the call) that return NULL in this test.
+    pub failing_allocations: Vec<u32>,
+}
+
+/// An object the function under test allocated that is still live when it
+/// returns and reachable from the return value, the input objects or the
+/// globals (seed 000's class II, in the output).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllocatedObject {
+    /// Access path it is first reached by, e.g. `result`, `result->next`, `(*out)->next`.
+    pub name: String,
+    /// Element type; the object is an array of `len` elements of it.
+    pub elem: Type,
+    pub len: u64,
 }
 
 /// A step from a root to a checked scalar.
@@ -82,6 +108,8 @@ pub enum Root {
     Global(GlobalId),
     /// An input object; the path starts with `Step::Index(element)`.
     Object(ObjectId),
+    /// An allocated object of the output heap; the path starts with `Step::Index(element)`.
+    Allocated(AllocId),
 }
 
 /// One scalar of the output state and the value the engine predicts for it.
@@ -101,8 +129,17 @@ pub struct TestCase {
     /// Return value (scalar or struct), `None` for `void`.
     pub ret: Option<Value>,
     /// Scalars of the output state: return value parts, out-parameters,
-    /// input objects and globals the call modified.
+    /// input objects and globals the call modified, then the allocated objects.
+    /// A pointer check that first reaches an allocated object comes before any
+    /// check rooted at it, so a driver can name objects in check order.
     pub checks: Vec<Check>,
+    /// The output heap: allocated objects in the order the checks first reach
+    /// them (breadth-first from the return value, input objects and globals).
+    /// The driver checks and then frees them.
+    pub allocated: Vec<AllocatedObject>,
+    /// Input objects the function freed (it took ownership): the driver must
+    /// not free them, nor check them after the call.
+    pub freed_inputs: Vec<ObjectId>,
     /// Goals this test covers that no earlier test of the function covered.
     pub new_goals: Vec<Goal>,
     /// Every goal on the test's path.

@@ -263,6 +263,7 @@ impl Machine<'_> {
             elem,
             len,
             is_string,
+            freed: false,
         };
         let obj = st.add_object(Object::new(kind, cells));
         st.lazies[lazy as usize].resolution = Some(Target::Object(obj));
