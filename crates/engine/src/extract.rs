@@ -176,6 +176,7 @@ impl<'a> Solved<'a> {
                 init,
             });
         }
+        out.failing_allocations = st.failing_allocations.clone();
         for (func, value) in &st.stub_calls {
             let ret_ty = &program.function(*func).sig.ret;
             let v = self.sym_value(value, ret_ty);

@@ -114,6 +114,10 @@ pub struct State {
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
+    /// Allocation calls made so far on this path (malloc, calloc, realloc).
+    pub allocations: u32,
+    /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
+    pub failing_allocations: Vec<u32>,
 }
 
 impl State {
@@ -134,6 +138,8 @@ impl State {
             fresh: 0,
             input_symbols: Vec::new(),
             pinned: Vec::new(),
+            allocations: 0,
+            failing_allocations: Vec::new(),
         }
     }
 

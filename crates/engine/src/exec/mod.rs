@@ -93,6 +93,10 @@ impl<'a> Machine<'a> {
 
     fn step(&mut self, mut st: State) -> Exec<Vec<State>> {
         let frame = st.frame();
+        if frame.stmt == 0 && frame.visits[frame.block.index()] > self.config.max_iterations.max(1)
+        {
+            return Err(Stop::Budget("max_iterations"));
+        }
         let body = self.body(frame.func)?;
         let block = body.block(frame.block);
         if frame.stmt < block.stmts.len() {
