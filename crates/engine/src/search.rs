@@ -259,6 +259,20 @@ impl Search<'_, '_> {
     }
 }
 
+/// Records that budget `name` cut paths toward `goals`. The first reason
+/// stays, except that any other budget replaces `max_iterations`: a loop that
+/// spins on a cyclic input is cut by it while the goal needs more nodes.
+fn note_budget(reasons: &mut BTreeMap<Goal, Uncovered>, goals: &[Goal], name: &'static str) {
+    for g in goals {
+        let reason = reasons
+            .entry(*g)
+            .or_insert(Uncovered::Budget(name.to_string()));
+        if *reason == Uncovered::Budget("max_iterations".to_string()) {
+            *reason = Uncovered::Budget(name.to_string());
+        }
+    }
+}
+
 fn dedup(goals: impl Iterator<Item = Goal>) -> Vec<Goal> {
     let mut seen = BTreeSet::new();
     goals.filter(|g| seen.insert(*g)).collect()
@@ -337,12 +351,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         let outcome = machine.turn(st);
         search.statements[usize::from(search.deep_turn)] += machine.statements - ran_before;
         if let Some(name) = machine.budget_cut.take() {
-            for g in &reachable {
-                search
-                    .reasons
-                    .entry(*g)
-                    .or_insert(Uncovered::Budget(name.to_string()));
-            }
+            note_budget(&mut search.reasons, &reachable, name);
         }
         match outcome {
             Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
@@ -370,14 +379,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
                         .or_insert_with(|| Uncovered::Unsupported(what.clone()));
                 }
             }
-            Err(Stop::Budget(name)) => {
-                for g in reachable {
-                    search
-                        .reasons
-                        .entry(g)
-                        .or_insert(Uncovered::Budget(name.to_string()));
-                }
-            }
+            Err(Stop::Budget(name)) => note_budget(&mut search.reasons, &reachable, name),
         }
     }
     if budget_hit.is_none() && !search.pending.is_empty() {

@@ -102,7 +102,8 @@ fn a_key_at_the_third_node_needs_a_three_node_list() {
 
 #[test]
 fn a_list_longer_than_max_nodes_is_cut_by_that_budget() {
-    // Loops over cyclic two-node lists never end: only the time budget stops them.
+    // Loops over cyclic two-node lists are cut by max_iterations; the budget
+    // named is the one to raise, max_nodes.
     let config = EngineConfig {
         max_nodes: 2,
         max_time: std::time::Duration::from_secs(3),
