@@ -30,6 +30,9 @@ pub enum ObjKind {
     /// Allocated by the code under test (seed 000's class II).
     Heap {
         freed: bool,
+        /// Size in bytes (64-bit term): symbolic for `malloc(n)` of a
+        /// symbolic `n`, the object's cells then covering its largest value.
+        size: BV,
     },
 }
 

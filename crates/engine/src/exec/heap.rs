@@ -28,7 +28,13 @@ impl Machine<'_> {
                 })
                 .collect()
         };
-        let mut object = Object::new(ObjKind::Heap { freed: false }, cells);
+        let mut object = Object::new(
+            ObjKind::Heap {
+                freed: false,
+                size: size.clone(),
+            },
+            cells,
+        );
         if zeroed {
             object.written.fill(true);
         }
@@ -43,10 +49,10 @@ impl Machine<'_> {
             Target::Null => Ok(Model::Returns(None)),
             Target::Lazy(_) => unsupported("free of an input pointer"),
             Target::Object(obj) => match st.object(obj).kind {
-                ObjKind::Heap { freed: true } => {
+                ObjKind::Heap { freed: true, .. } => {
                     self.fault(st, FindingKind::DoubleFree, "memory freed twice")
                 }
-                ObjKind::Heap { freed: false } => {
+                ObjKind::Heap { freed: false, .. } => {
                     let not_start = ptr.offset.eq(bv_u(0, 64)).not();
                     self.check_fault(
                         st,
@@ -54,7 +60,9 @@ impl Machine<'_> {
                         &not_start,
                         "free of a pointer inside a block",
                     )?;
-                    st.object_mut(obj).kind = ObjKind::Heap { freed: true };
+                    if let ObjKind::Heap { freed, .. } = &mut st.object_mut(obj).kind {
+                        *freed = true;
+                    }
                     Ok(Model::Returns(None))
                 }
                 _ => self.fault(
@@ -81,10 +89,10 @@ impl Machine<'_> {
         read: bool,
     ) -> Exec<()> {
         match st.object(obj).kind {
-            ObjKind::Heap { freed: true } => {
+            ObjKind::Heap { freed: true, .. } => {
                 self.fault(st, FindingKind::UseAfterFree, "access to freed memory")
             }
-            ObjKind::Heap { freed: false } if read => {
+            ObjKind::Heap { freed: false, .. } if read => {
                 let Some(start) = memory::concrete_offset(off) else {
                     return Ok(());
                 };
