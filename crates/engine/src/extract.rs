@@ -1,22 +1,41 @@
 //! From a Z3 model and a final path state to plain test data: the inputs to
-//! build (seed 000's allocate / assign / link), the return value and checks.
+//! build (seed 000's allocate / assign / link), the return value and checks,
+//! and the output heap those checks reach.
 
 use crate::exec::init_cells;
 use crate::state::{ObjKind, State};
-use crate::testcase::{Check, InputObject, Inputs, ObjectId, Root, Step, Stub, Value};
-use crate::value::{cells_to_int, cells_to_ptr, Cell, PtrVal, SymVal, Target};
+use crate::testcase::{
+    AllocId, AllocatedObject, Check, InputObject, Inputs, ObjectId, Root, Step, Stub, TestCase,
+    Value,
+};
+use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
 use crate::EngineConfig;
-use ir::{GlobalId, Layout, Program, Type};
+use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use z3::ast::BV;
 use z3::Model;
 
-/// Solved view of one path: which state objects are test inputs and how long.
+/// Solved view of one path: which state objects are test inputs and how long,
+/// and which allocated objects the output reaches.
 struct Solved<'a> {
     program: &'a Program,
     st: &'a State,
     model: &'a Model,
+    /// The function under test.
+    func: FuncId,
     /// Output identity and chosen length of each input object of the state.
     inputs: Vec<Option<(ObjectId, u64)>>,
+    /// Grows while checks are made: a pointer check meeting a live allocated
+    /// object not yet numbered gives it the next [`AllocId`].
+    heap: RefCell<OutputHeap>,
+}
+
+/// The allocated objects reached so far, in order of first reach.
+#[derive(Default)]
+struct OutputHeap {
+    ids: HashMap<ObjIdx, AllocId>,
+    objects: Vec<(ObjIdx, AllocatedObject)>,
 }
 
 pub fn inputs(
@@ -24,48 +43,56 @@ pub fn inputs(
     config: &EngineConfig,
     st: &State,
     model: &Model,
-    func: ir::FuncId,
+    func: FuncId,
 ) -> Inputs {
-    Solved::new(program, config, st, model).inputs(func)
+    Solved::new(program, config, st, model, func).inputs()
 }
 
-/// The inputs, return value and output checks of a completed path.
+/// The test of a completed path: inputs, return value, checks of the output
+/// state and the output heap.
+///
+/// Check order: the return value's members, the written scalars of each input
+/// object (by [`ObjectId`]; none for the ones the function freed), of each
+/// global, then of each allocated object by [`AllocId`]. Allocated objects are
+/// numbered as those checks first point to them (the returned pointer first),
+/// so the output heap is walked breadth-first and a pointer check reaching an
+/// object always comes before the checks rooted at it.
 pub fn test_case(
     program: &Program,
     config: &EngineConfig,
     st: &State,
     model: &Model,
-    func: ir::FuncId,
-) -> (Inputs, Option<Value>, Vec<Check>) {
-    let solved = Solved::new(program, config, st, model);
-    let inputs = solved.inputs(func);
+    func: FuncId,
+    new_goals: Vec<Goal>,
+    path_goals: Vec<Goal>,
+) -> TestCase {
+    let solved = Solved::new(program, config, st, model, func);
+    let inputs = solved.inputs();
     let ret_ty = &program.function(func).sig.ret;
-    let ret = st.ret.as_ref().map(|v| solved.sym_value(v, ret_ty));
     let mut checks = Vec::new();
-    if let (Some(SymVal::Bytes(cells)), Type::Struct(_)) = (&st.ret, ret_ty) {
-        solved.leaf_checks(Root::Return, vec![], ret_ty, cells, None, &mut checks);
+    match (&st.ret, ret_ty) {
+        (Some(SymVal::Ptr(p)), Type::Pointer(pointee)) => {
+            solved.reach(p, pointee, || "result".to_string());
+        }
+        (Some(SymVal::Bytes(cells)), Type::Struct(_)) => {
+            solved.leaf_checks(Root::Return, vec![], ret_ty, cells, None, &mut checks);
+        }
+        _ => {}
     }
+    let ret = st.ret.as_ref().map(|v| solved.sym_value(v, ret_ty));
+    let mut freed_inputs = Vec::new();
     for (idx, object) in st.objects.iter().enumerate() {
         let Some((id, len)) = solved.inputs[idx] else {
             continue;
         };
-        let ObjKind::Input { elem, .. } = &object.kind else {
+        let ObjKind::Input { elem, freed, .. } = &object.kind else {
             continue;
         };
-        let esz = program.size_of(elem) as usize;
-        for i in 0..len as usize {
-            let range = i * esz..(i + 1) * esz;
-            let cells = &object.cells[range.clone()];
-            let written = &object.written[range];
-            solved.leaf_checks(
-                Root::Object(id),
-                vec![Step::Index(i as u64)],
-                elem,
-                cells,
-                Some(written),
-                &mut checks,
-            );
+        if *freed {
+            freed_inputs.push(id);
+            continue;
         }
+        solved.element_checks(Root::Object(id), elem, len, idx as ObjIdx, &mut checks);
     }
     for (g, global) in program.globals.iter().enumerate() {
         if global.is_const {
@@ -103,11 +130,40 @@ pub fn test_case(
             None => {}
         }
     }
-    (inputs, ret, checks)
+    // Checking an allocated object may reach (and number) further ones.
+    let mut next = 0;
+    while let Some((obj, elem, len)) = solved.allocated(next) {
+        let root = Root::Allocated(AllocId(next as u32));
+        solved.element_checks(root, &elem, len, obj, &mut checks);
+        next += 1;
+    }
+    let allocated = solved
+        .heap
+        .into_inner()
+        .objects
+        .into_iter()
+        .map(|(_, object)| object)
+        .collect();
+    TestCase {
+        func,
+        inputs,
+        ret,
+        checks,
+        allocated,
+        freed_inputs,
+        new_goals,
+        path_goals,
+    }
 }
 
 impl<'a> Solved<'a> {
-    fn new(program: &'a Program, config: &EngineConfig, st: &'a State, model: &'a Model) -> Self {
+    fn new(
+        program: &'a Program,
+        config: &EngineConfig,
+        st: &'a State,
+        model: &'a Model,
+        func: FuncId,
+    ) -> Self {
         let mut inputs = vec![None; st.objects.len()];
         let mut next = 0u32;
         for (idx, object) in st.objects.iter().enumerate() {
@@ -127,15 +183,155 @@ impl<'a> Solved<'a> {
             program,
             st,
             model,
+            func,
             inputs,
+            heap: RefCell::default(),
         }
     }
 
-    fn inputs(&self, func: ir::FuncId) -> Inputs {
+    /// Whether input object `idx` is one element only used as such (named `*p`).
+    fn single_input(&self, idx: usize) -> bool {
+        matches!(self.inputs[idx], Some((_, 1))) && !self.st.objects[idx].indexed
+    }
+
+    /// A check for every written scalar of each of the `len` elements of `elem`
+    /// of state object `obj`, rooted at `root` with `Step::Index(element)`.
+    fn element_checks(&self, root: Root, elem: &Type, len: u64, obj: ObjIdx, out: &mut Vec<Check>) {
+        let object = self.st.object(obj);
+        let esz = self.program.size_of(elem) as usize;
+        for i in 0..len as usize {
+            let range = i * esz..(i + 1) * esz;
+            let (Some(cells), Some(written)) =
+                (object.cells.get(range.clone()), object.written.get(range))
+            else {
+                break;
+            };
+            self.leaf_checks(
+                root.clone(),
+                vec![Step::Index(i as u64)],
+                elem,
+                cells,
+                Some(written),
+                out,
+            );
+        }
+    }
+
+    /// Allocated object number `n`: its state object, element type and length.
+    fn allocated(&self, n: usize) -> Option<(ObjIdx, Type, u64)> {
+        let heap = self.heap.borrow();
+        heap.objects
+            .get(n)
+            .map(|(obj, a)| (*obj, a.elem.clone(), a.len))
+    }
+
+    /// Numbers the live allocated object `p` points to, if new: `name` is the
+    /// access path of `p`, `pointee` the type `p` points to.
+    fn reach(&self, p: &PtrVal, pointee: &Type, name: impl FnOnce() -> String) {
+        let Target::Object(obj) = self.resolved(&p.target) else {
+            return;
+        };
+        let object = self.st.object(obj);
+        let ObjKind::Heap {
+            freed: false, size, ..
+        } = &object.kind
+        else {
+            return;
+        };
+        if self.heap.borrow().ids.contains_key(&obj) {
+            return;
+        }
+        // `void *` and pointers to incomplete types see bytes.
+        let elem = match pointee {
+            Type::Void | Type::Function(_) => Type::Int(IntType::UCHAR),
+            _ if self.program.size_of(pointee) == 0 => Type::Int(IntType::UCHAR),
+            _ => pointee.clone(),
+        };
+        let bytes = (eval_bits(self.model, size) as u64).min(object.capacity());
+        let len = (bytes / self.program.size_of(&elem)).max(1);
+        // Named before the table is borrowed: naming reads it.
+        let name = name();
+        let mut heap = self.heap.borrow_mut();
+        let id = AllocId(heap.objects.len() as u32);
+        heap.ids.insert(obj, id);
+        heap.objects.push((obj, AllocatedObject { name, elem, len }));
+    }
+
+    /// `target` with decided lazy pointers followed.
+    fn resolved(&self, target: &Target) -> Target {
+        let mut target = target.clone();
+        while let Target::Lazy(l) = target {
+            target = self.st.lazies[l as usize]
+                .resolution
+                .clone()
+                .unwrap_or(Target::Null);
+        }
+        target
+    }
+
+    /// The C expression of the scalar at `path` from `root`, e.g.
+    /// `result->next`, `(*head)->next`, `g.list`, `a[2].key`.
+    fn access_name(&self, root: &Root, path: &[Step]) -> String {
+        let program = self.program;
+        // The root expression, its type, and the steps left to apply.
+        let (mut access, mut ty, steps) = match (root, path.split_first()) {
+            (Root::Return, _) => {
+                let ret = &program.function(self.func).sig.ret;
+                (Access::Plain("result".to_string()), ret.clone(), path)
+            }
+            (Root::Global(id), _) => {
+                let global = program.global(*id);
+                (Access::Plain(global.name.clone()), global.ty.clone(), path)
+            }
+            (Root::Object(id), Some((Step::Index(i), rest))) => {
+                let Some(idx) = self
+                    .inputs
+                    .iter()
+                    .position(|o| matches!(o, Some((oid, _)) if oid == id))
+                else {
+                    return String::new();
+                };
+                let ObjKind::Input { origin, elem, .. } = &self.st.objects[idx].kind else {
+                    return String::new();
+                };
+                let pointer = &self.st.lazies[*origin as usize].path;
+                let single = self.single_input(idx);
+                (Access::element(pointer, single, *i), elem.clone(), rest)
+            }
+            (Root::Allocated(id), Some((Step::Index(i), rest))) => {
+                let heap = self.heap.borrow();
+                let Some((_, object)) = heap.objects.get(id.0 as usize) else {
+                    return String::new();
+                };
+                let access = Access::element(&object.name, object.len == 1, *i);
+                (access, object.elem.clone(), rest)
+            }
+            _ => return String::new(),
+        };
+        for step in steps {
+            match (step, &ty) {
+                (Step::Field(n), Type::Struct(sid)) => {
+                    let Some(field) = program.struct_def(*sid).fields.get(*n as usize) else {
+                        break;
+                    };
+                    access = access.member(&field.name);
+                    ty = field.ty.clone();
+                }
+                (Step::Index(i), Type::Array(elem, _)) => {
+                    access = access.index(*i);
+                    ty = elem.as_ref().clone();
+                }
+                _ => break,
+            }
+        }
+        access.text()
+    }
+
+    fn inputs(&self) -> Inputs {
         let program = self.program;
         let st = self.st;
         let mut out = Inputs::default();
-        let params = &program.function(func).sig.params;
+        let params = &program.function(self.func).sig.params;
         out.args = st
             .params
             .iter()
@@ -160,8 +356,7 @@ impl<'a> Solved<'a> {
             };
             let esz = program.size_of(elem) as usize;
             let path = &st.lazies[*origin as usize].path;
-            let single = len == 1 && !object.indexed;
-            let name = if single {
+            let name = if self.single_input(idx) {
                 format!("*{path}")
             } else {
                 path.clone()
@@ -199,20 +394,18 @@ impl<'a> Solved<'a> {
         }
     }
 
+    /// A pointer as test data: allocated objects must have been reached (see
+    /// [`Self::reach`]); pointers to freed or stack memory are unknown.
     fn ptr_value(&self, p: &PtrVal) -> Value {
-        let mut target = p.target.clone();
-        while let Target::Lazy(l) = target {
-            target = self.st.lazies[l as usize]
-                .resolution
-                .clone()
-                .unwrap_or(Target::Null);
-        }
         let offset = eval_bits(self.model, &p.offset) as u64;
-        match target {
+        match self.resolved(&p.target) {
             Target::Null if offset == 0 => Value::Null,
             Target::Object(o) => match self.inputs.get(o as usize).copied().flatten() {
                 Some((object, _)) => Value::Pointer { object, offset },
-                None => Value::Unknown,
+                None => match self.heap.borrow().ids.get(&o) {
+                    Some(&object) => Value::Allocated { object, offset },
+                    None => Value::Unknown,
+                },
             },
             Target::Global(global) => Value::GlobalPointer { global, offset },
             Target::Func(f) => Value::Func(f),
@@ -277,6 +470,9 @@ impl<'a> Solved<'a> {
         }
         match ty {
             Type::Int(_) | Type::Pointer(_) => {
+                if let (Type::Pointer(pointee), Ok(p)) = (ty, cells_to_ptr(&cells[..size])) {
+                    self.reach(&p, pointee, || self.access_name(&root, &path));
+                }
                 let expected = self.cells_value(&cells[..size], ty);
                 if expected != Value::Unknown {
                     out.push(Check {
@@ -326,6 +522,57 @@ impl<'a> Solved<'a> {
             }
             _ => {}
         }
+    }
+}
+
+/// A C expression under construction. `*p` stays apart so that a member of
+/// it reads `p->m`.
+enum Access {
+    Plain(String),
+    /// `*p`, holding `p` ready to be an operand.
+    Deref(String),
+}
+
+impl Access {
+    /// Element `i` of the object pointer `p` points to: `*p` when the object
+    /// is one element used as such, else `p[i]`.
+    fn element(pointer: &str, single: bool, i: u64) -> Access {
+        if single {
+            Access::Deref(operand(pointer))
+        } else {
+            Access::Plain(format!("{}[{i}]", operand(pointer)))
+        }
+    }
+
+    fn member(self, name: &str) -> Access {
+        match self {
+            Access::Deref(p) => Access::Plain(format!("{p}->{name}")),
+            Access::Plain(e) => Access::Plain(format!("{}.{name}", operand(&e))),
+        }
+    }
+
+    fn index(self, i: u64) -> Access {
+        let base = match self {
+            Access::Deref(p) => format!("(*{p})"),
+            Access::Plain(e) => operand(&e),
+        };
+        Access::Plain(format!("{base}[{i}]"))
+    }
+
+    fn text(self) -> String {
+        match self {
+            Access::Deref(p) => format!("*{p}"),
+            Access::Plain(e) => e,
+        }
+    }
+}
+
+/// `e` ready to take a postfix operator: parenthesized when it is a prefix expression.
+fn operand(e: &str) -> String {
+    if e.starts_with('*') || e.starts_with('&') {
+        format!("({e})")
+    } else {
+        e.to_string()
     }
 }
 

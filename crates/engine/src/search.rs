@@ -239,23 +239,20 @@ impl Search<'_, '_> {
         let Some(model) = machine.solver.readable_model(&st.path, &st.input_symbols) else {
             return;
         };
-        let (inputs, ret, checks) =
-            extract::test_case(self.program, self.config, &st, &model, self.func);
+        let path_goals = dedup(st.trace.iter().copied());
         for g in &new_goals {
             self.uncovered.remove(g);
         }
         self.wants_entry_test = false;
-        let path_goals = dedup(st.trace.iter().copied());
-        self.tests.push(TestCase {
-            func: self.func,
-            inputs,
-            ret,
-            checks,
+        self.tests.push(extract::test_case(
+            self.program,
+            self.config,
+            &st,
+            &model,
+            self.func,
             new_goals,
             path_goals,
-            allocated: Vec::new(),
-            freed_inputs: Vec::new(),
-        });
+        ));
     }
 }
 

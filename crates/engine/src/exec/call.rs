@@ -1,13 +1,14 @@
 //! Calls: functions with a body run in a new frame; library functions have
 //! models (see `libc`); any other bodiless function is a stub whose return
-//! values are inputs, recorded in call order.
+//! values are inputs, recorded in call order. The return of the function
+//! under test checks for leaked allocations.
 
 use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
-use crate::state::State;
+use crate::state::{ObjKind, State};
 use crate::testcase::FindingKind;
-use crate::value::{unsupported, Exec, PtrVal, Stop, SymVal, Target};
+use crate::value::{unsupported, value_cells, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 
 impl Machine<'_> {
@@ -89,6 +90,7 @@ impl Machine<'_> {
         };
         if st.frames.is_empty() {
             st.ret = value;
+            self.report_leaks(st);
             return Ok(());
         }
         if let (Some(place), Some(v)) = (&frame.dest, value) {
@@ -107,5 +109,81 @@ impl Machine<'_> {
             self.store(st, &loc, &v)?;
         }
         Ok(())
+    }
+
+    /// A leak finding when allocated objects are still live after the function
+    /// under test returned but unreachable: the path goes on to its test.
+    fn report_leaks(&mut self, st: &State) {
+        let leaked = self.unreachable_heap(st);
+        if leaked.is_empty() {
+            return;
+        }
+        // A block of a symbolic size counts with its largest size.
+        let mut exact = true;
+        let mut bytes = 0;
+        for o in &leaked {
+            let object = st.object(*o);
+            let size = match &object.kind {
+                ObjKind::Heap { size, .. } => Self::concrete_u64(size),
+                _ => None,
+            };
+            exact &= size.is_some();
+            bytes += size.unwrap_or(object.capacity());
+        }
+        let objects = match leaked.len() {
+            1 => "1 allocated object".to_string(),
+            n => format!("{n} allocated objects"),
+        };
+        let up_to = if exact { "" } else { "up to " };
+        let message = format!("{objects} ({up_to}{bytes} bytes) unreachable after return");
+        // An infeasible path has no test either: nothing to report.
+        self.report(st, FindingKind::Leak, &message);
+    }
+
+    /// Live allocated objects that no pointer reaches from the return value,
+    /// the input objects the function did not free or the globals, directly
+    /// or through other allocated objects. Every stored pointer counts,
+    /// whatever the type of the memory holding it; frames are gone, so their
+    /// locals do not.
+    fn unreachable_heap(&self, st: &State) -> Vec<ObjIdx> {
+        let live = |kind: &ObjKind| matches!(kind, ObjKind::Heap { freed: false, .. });
+        if !st.objects.iter().any(|o| live(&o.kind)) {
+            return Vec::new();
+        }
+        // Any byte of a stored pointer keeps its target (no false leak).
+        let pointees = |cells: &[Cell]| -> Vec<ObjIdx> {
+            cells
+                .iter()
+                .filter_map(|cell| match cell {
+                    Cell::Ptr { ptr, .. } => match self.resolved(st, &ptr.target) {
+                        Target::Object(o) if live(&st.object(o).kind) => Some(o),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut pending = st
+            .ret
+            .as_ref()
+            .map_or(Vec::new(), |v| pointees(&value_cells(v)));
+        for object in &st.objects {
+            if matches!(
+                object.kind,
+                ObjKind::Input { freed: false, .. } | ObjKind::Global { .. }
+            ) {
+                pending.extend(pointees(&object.cells));
+            }
+        }
+        let mut reached = vec![false; st.objects.len()];
+        while let Some(o) = pending.pop() {
+            if !reached[o as usize] {
+                reached[o as usize] = true;
+                pending.extend(pointees(&st.object(o).cells));
+            }
+        }
+        (0..st.objects.len() as ObjIdx)
+            .filter(|o| live(&st.object(*o).kind) && !reached[*o as usize])
+            .collect()
     }
 }

@@ -257,13 +257,25 @@ impl<'a> Machine<'a> {
 
     /// Reports a fault that certainly happens on this path and ends it.
     pub fn fault<T>(&mut self, st: &State, kind: FindingKind, message: &str) -> Exec<T> {
-        if !self.reported.contains(&(kind, self.span)) {
-            match self.solver.readable_model(&st.path, &st.input_symbols) {
-                Some(model) => self.record(st, kind, message, &model),
-                None => return Err(Stop::Dead),
-            }
+        if !self.report(st, kind, message) {
+            return Err(Stop::Dead);
         }
         Err(self.end(st))
+    }
+
+    /// Reports a fault that certainly happens on this path (once per kind and
+    /// site), leaving the path to go on; false when the path is infeasible.
+    pub fn report(&mut self, st: &State, kind: FindingKind, message: &str) -> bool {
+        if self.reported.contains(&(kind, self.span)) {
+            return true;
+        }
+        match self.solver.readable_model(&st.path, &st.input_symbols) {
+            Some(model) => {
+                self.record(st, kind, message, &model);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Ends the path here (no test: the driver could not run past this point).

@@ -1,0 +1,272 @@
+//! The output heap: objects the function allocated and left reachable are
+//! numbered, named and checked; those it left unreachable are leaks.
+
+mod common;
+
+use common::{int, ret};
+use engine::testcase::{
+    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
+};
+use ir::{IntType, Program, Type};
+use std::path::PathBuf;
+
+fn source(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/output_heap")
+        .join(file)
+}
+
+/// Runs the engine on `func` of `tests/output_heap/<file>` (preprocessed).
+fn run(file: &str, func: &str) -> (Program, FunctionReport) {
+    let out = front::compile(&source(file), &front::FrontConfig::default())
+        .expect("test source compiles");
+    let id = out.program.function_by_name(func).expect("function exists");
+    let mut reports = engine::generate(&out.program, &[id], &common::config());
+    let report = reports.pop().expect("one report");
+    for t in &report.tests {
+        assert_heap_order(t);
+    }
+    (out.program, report)
+}
+
+/// Line (1-based) of the first line of `file` containing `text`.
+fn line_of(file: &str, text: &str) -> u32 {
+    let src = std::fs::read_to_string(source(file)).expect("test source reads");
+    let at = src
+        .lines()
+        .position(|l| l.contains(text))
+        .expect("text in file");
+    at as u32 + 1
+}
+
+/// Member numbers of `struct node { int key; struct node *next; }`.
+const KEY: u32 = 0;
+const NEXT: u32 = 1;
+
+fn alloc(n: u32) -> Value {
+    Value::Allocated {
+        object: AllocId(n),
+        offset: 0,
+    }
+}
+
+/// The contract of `TestCase::allocated`: objects are numbered in the order
+/// the return value and then the checks first point to them, every one is
+/// pointed to, and no check rooted at an object comes before that pointer.
+fn assert_heap_order(t: &TestCase) {
+    let mut reached = 0u32;
+    let note = |v: &Value, reached: &mut u32| {
+        if let Value::Allocated { object, .. } = v {
+            assert!(
+                object.0 <= *reached,
+                "object {} reached before {reached}",
+                object.0
+            );
+            if object.0 == *reached {
+                *reached += 1;
+            }
+        }
+    };
+    if let Some(v) = &t.ret {
+        note(v, &mut reached);
+    }
+    for c in &t.checks {
+        if let Root::Allocated(id) = c.root {
+            assert!(id.0 < reached, "check {c:?} before a pointer to its object");
+            assert!(matches!(c.path.first(), Some(Step::Index(_))), "{c:?}");
+        }
+        note(&c.expected, &mut reached);
+    }
+    assert_eq!(reached as usize, t.allocated.len(), "{:?}", t.allocated);
+}
+
+fn check<'t>(t: &'t TestCase, root: Root, path: &[Step]) -> Option<&'t Check> {
+    t.checks.iter().find(|c| c.root == root && c.path == path)
+}
+
+/// Expected value of member `field` of allocated object `n` (element 0).
+fn member(t: &TestCase, n: u32, field: u32) -> &Value {
+    let path = [Step::Index(0), Step::Field(field)];
+    match check(t, Root::Allocated(AllocId(n)), &path) {
+        Some(c) => &c.expected,
+        None => panic!("no check of member {field} of object {n}: {:?}", t.checks),
+    }
+}
+
+fn node_type(program: &Program) -> Type {
+    let id = program
+        .structs
+        .iter()
+        .position(|s| s.name == "node")
+        .expect("struct node");
+    Type::Struct(ir::StructId(id as u32))
+}
+
+#[test]
+fn a_returned_list_is_named_from_the_result_and_checked_link_by_link() {
+    let (program, report) = run("lists.c", "pair");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(!report.tests.is_empty(), "{report:?}");
+    let t = &report.tests[0];
+    assert_eq!(t.ret, Some(alloc(0)));
+    let names: Vec<&str> = t.allocated.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["result", "result->next"]);
+    for a in &t.allocated {
+        assert_eq!((&a.elem, a.len), (&node_type(&program), 1));
+    }
+    assert_eq!(int(member(t, 0, KEY)), 1);
+    assert_eq!(member(t, 0, NEXT), &alloc(1));
+    assert_eq!(int(member(t, 1, KEY)), 2);
+    assert_eq!(member(t, 1, NEXT), &Value::Null);
+}
+
+#[test]
+fn a_node_linked_into_an_input_list_is_named_by_the_input_path() {
+    let (_, report) = run("lists.c", "insert_second");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let mut names = Vec::new();
+    for t in &report.tests {
+        assert_eq!(t.allocated.len(), 1, "{t:?}");
+        assert_eq!(int(member(t, 0, KEY)), int(&t.inputs.args[1]));
+        names.push((ret(t), t.allocated[0].name.clone()));
+        // The input pointer `*head` or the first node's `next` now points to it.
+        let reaching: Vec<&Check> = t.checks.iter().filter(|c| c.expected == alloc(0)).collect();
+        assert_eq!(reaching.len(), 1, "{:?}", t.checks);
+        assert!(matches!(reaching[0].root, Root::Object(_)));
+        if ret(t) == 1 {
+            // It took over the first node's old successor.
+            let first = &t.inputs.objects[match &reaching[0].root {
+                Root::Object(id) => id.0 as usize,
+                _ => unreachable!(),
+            }];
+            let Value::Struct(fields) = &first.init[0] else {
+                panic!("not a node: {first:?}");
+            };
+            assert_eq!(member(t, 0, NEXT), &fields[NEXT as usize]);
+        } else {
+            assert_eq!(member(t, 0, NEXT), &Value::Null);
+        }
+    }
+    names.sort();
+    assert_eq!(
+        names,
+        [(0, "*head".to_string()), (1, "(*head)->next".to_string())]
+    );
+}
+
+#[test]
+fn a_node_pushed_on_a_global_list_is_named_by_the_global_member() {
+    let (program, report) = run("lists.c", "remember");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let reg = program
+        .globals
+        .iter()
+        .position(|g| g.name == "reg")
+        .expect("global reg");
+    let t = &report.tests[0];
+    assert_eq!(t.allocated.len(), 1);
+    assert_eq!(t.allocated[0].name, "reg.list");
+    let list = check(t, Root::Global(ir::GlobalId(reg as u32)), &[Step::Field(1)]);
+    assert_eq!(list.map(|c| &c.expected), Some(&alloc(0)));
+    assert_eq!(int(member(t, 0, KEY)), int(&t.inputs.args[0]));
+}
+
+#[test]
+fn an_array_through_an_out_parameter_has_its_elements_checked() {
+    let (_, report) = run("lists.c", "fill");
+    let t = report
+        .tests
+        .iter()
+        .find(|t| ret(t) == 3)
+        .expect("a test filling the array");
+    assert_eq!(t.allocated.len(), 1);
+    let array = &t.allocated[0];
+    assert_eq!((array.name.as_str(), array.len), ("*out", 3));
+    assert_eq!(array.elem, Type::Int(IntType::INT));
+    for i in 0..3 {
+        let c = check(t, Root::Allocated(AllocId(0)), &[Step::Index(i)]).expect("element check");
+        assert_eq!(int(&c.expected), i as i128 * 10);
+    }
+}
+
+#[test]
+fn memory_reached_through_void_pointer_is_checked_as_bytes() {
+    let (_, report) = run("lists.c", "bytes");
+    let t = &report.tests[0];
+    assert_eq!(t.ret, Some(alloc(0)));
+    let bytes = &t.allocated[0];
+    assert_eq!((bytes.name.as_str(), bytes.len), ("result", 3));
+    assert_eq!(bytes.elem, Type::Int(IntType::UCHAR));
+    let values: Vec<i128> = t
+        .checks
+        .iter()
+        .filter(|c| c.root == Root::Allocated(AllocId(0)))
+        .map(|c| int(&c.expected))
+        .collect();
+    assert_eq!(values, [7, 8, 9]);
+}
+
+#[test]
+fn a_pointer_to_freed_memory_is_neither_checked_nor_an_object() {
+    let (_, report) = run("lists.c", "dangling");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let t = &report.tests[0];
+    assert!(t.allocated.is_empty(), "{:?}", t.allocated);
+    let next = [Step::Index(0), Step::Field(NEXT)];
+    assert_eq!(check(t, Root::Object(ObjectId(0)), &next), None);
+}
+
+fn leaks(report: &FunctionReport) -> Vec<(u32, &str)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::Leak)
+        .map(|f| (f.span.line, f.message.as_str()))
+        .collect()
+}
+
+#[test]
+fn an_early_return_leaks_the_block_and_still_yields_its_test() {
+    let (_, report) = run("leaks.c", "early_return");
+    let line = line_of("leaks.c", "return -1;");
+    assert_eq!(
+        leaks(&report),
+        [(
+            line,
+            "1 allocated object (4 bytes) unreachable after return"
+        )]
+    );
+    let finding = &report.findings[0];
+    assert!(int(&finding.inputs.args[0]) < 0, "{:?}", finding.inputs);
+    // The leaking path is a test of its own (the leak is no crash).
+    assert!(report.tests.iter().any(|t| ret(t) == -1));
+    assert!(report.tests.iter().any(|t| ret(t) == 0));
+}
+
+#[test]
+fn a_chain_kept_only_by_locals_leaks_whole() {
+    let (_, report) = run("leaks.c", "lost_chain");
+    let line = line_of("leaks.c", "return 1;");
+    assert_eq!(
+        leaks(&report),
+        [(
+            line,
+            "2 allocated objects (32 bytes) unreachable after return"
+        )]
+    );
+    assert!(report.tests.iter().any(|t| ret(t) == 1));
+}
+
+#[test]
+fn memory_reachable_from_the_result_or_an_input_is_no_leak() {
+    for func in ["kept_chain", "attach"] {
+        let (_, report) = run("leaks.c", func);
+        assert!(report.findings.is_empty(), "{func}: {:?}", report.findings);
+    }
+    let (_, report) = run("leaks.c", "attach");
+    let t = &report.tests[0];
+    assert_eq!(t.allocated.len(), 1);
+    assert_eq!(t.allocated[0].name, "n->next");
+    assert_eq!(int(member(t, 0, KEY)), 5);
+    assert_eq!(member(t, 0, NEXT), &Value::Null);
+}
