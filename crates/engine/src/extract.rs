@@ -254,7 +254,8 @@ impl<'a> Solved<'a> {
         let mut heap = self.heap.borrow_mut();
         let id = AllocId(heap.objects.len() as u32);
         heap.ids.insert(obj, id);
-        heap.objects.push((obj, AllocatedObject { name, elem, len }));
+        heap.objects
+            .push((obj, AllocatedObject { name, elem, len }));
     }
 
     /// `target` with decided lazy pointers followed.
