@@ -15,12 +15,19 @@ pub fn concrete_offset(off: &BV) -> Option<u64> {
     concrete(off).map(|v| v as u64)
 }
 
+/// The object's size in bytes (64-bit term): symbolic for input arrays of a
+/// length the test chooses and allocations of a symbolic size.
+pub fn size(program: &ir::Program, object: &Object) -> BV {
+    match &object.kind {
+        ObjKind::Input { elem, len, .. } => len.bvmul(bv_u(u128::from(program.size_of(elem)), 64)),
+        ObjKind::Heap { size, .. } => size.clone(),
+        _ => bv_u(u128::from(object.capacity()), 64),
+    }
+}
+
 /// The bytes an access may use: `0 <= off` and `off + n <= size` (signed 64-bit).
 pub fn in_bounds(program: &ir::Program, object: &Object, off: &BV, n: u64) -> Bool {
-    let limit = match &object.kind {
-        ObjKind::Input { elem, len, .. } => len.bvmul(bv_u(u128::from(program.size_of(elem)), 64)),
-        _ => bv_u(u128::from(object.capacity()), 64),
-    };
+    let limit = size(program, object);
     if let (Some(o), Some(l)) = (concrete_offset(off), concrete(&limit)) {
         let ok = (o as i64) >= 0 && o.checked_add(n).is_some_and(|end| u128::from(end) <= l);
         return Bool::from_bool(ok);

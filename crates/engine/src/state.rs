@@ -76,6 +76,9 @@ pub struct Lazy {
     /// The pointer's type.
     pub ty: Type,
     pub resolution: Option<Target>,
+    /// A link of an input linked structure: a pointer member of a list or
+    /// tree node (e.g. `head->next`), for which NULL is a natural value.
+    pub link: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -172,6 +175,7 @@ impl State {
             path,
             ty,
             resolution: None,
+            link: false,
         });
         (self.lazies.len() - 1) as LazyIdx
     }

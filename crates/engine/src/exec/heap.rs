@@ -1,27 +1,169 @@
-//! `malloc`, `calloc` and `free` (seed 000's class II objects): allocation of
-//! a concrete size, use after free, double free, invalid free, and reads of
-//! memory never written since `malloc`.
+//! `malloc`, `calloc`, `realloc` and `free` (seed 000's class II objects):
+//! allocations of a concrete or symbolic size, which may also fail when the
+//! configuration lets them; use after free, double free, invalid free, and
+//! reads of memory never written since `malloc`. Input objects are heap
+//! objects too (the driver allocates them), so the function may free them.
 
 use super::libc::Model;
 use super::Machine;
 use crate::memory::{self, zero_cells};
 use crate::state::{ObjKind, Object, State};
 use crate::testcase::FindingKind;
-use crate::value::{bv_u, unsupported, Cell, Exec, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{
+    bv_u, cell_byte, is_nonzero, unsupported, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target,
+};
 use z3::ast::BV;
 
+/// Largest value a symbolic allocation size may take: the object's cells
+/// cover it, and symbolic accesses split over every one of them.
+const SYMBOLIC_ALLOCATION_LIMIT: u64 = 4096;
+/// The budget named for paths whose symbolic allocation size exceeds it.
+const SYMBOLIC_ALLOCATION_BUDGET: &str = "symbolic allocation size (at most 4096 bytes)";
+/// Largest concrete allocation modelled byte by byte.
+const CONCRETE_ALLOCATION_LIMIT: u64 = 1 << 20;
+
 impl Machine<'_> {
-    /// Allocates `size` bytes; `zeroed` for `calloc`. Allocation always succeeds.
+    /// `malloc(size)`, or `calloc` when `zeroed` (`size` is the product).
     pub fn allocate(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<Model> {
-        let Some(n) = Self::concrete_u64(size) else {
-            return unsupported("an allocation of a symbolic size");
+        let failed = self.count_allocation(st);
+        let allocated = self
+            .new_heap_object(st, size, zeroed)
+            .map(|obj| PtrVal::to(Target::Object(obj)));
+        self.allocation_result(st, allocated, failed)
+    }
+
+    /// `realloc(ptr, size)`: `malloc` for NULL; otherwise a new object holding
+    /// the old contents up to the smaller size, the old object freed. A
+    /// failing call returns NULL and leaves the old object alone.
+    pub fn reallocate(&mut self, st: &mut State, ptr: &PtrVal, size: &BV) -> Exec<Model> {
+        let old = match self.resolved(st, &ptr.target) {
+            Target::Null => None,
+            Target::Lazy(l) => return Err(self.decide(st, l)),
+            Target::Object(obj) => {
+                self.check_release(st, obj, &ptr.offset, "realloc")?;
+                Some(obj)
+            }
+            _ => {
+                return self.fault(
+                    st,
+                    FindingKind::InvalidFree,
+                    "realloc of memory not from malloc",
+                )
+            }
         };
+        let failed = self.count_allocation(st);
+        let moved = self.new_heap_object(st, size, false).and_then(|obj| {
+            if let Some(old) = old {
+                self.copy_contents(st, old, obj, size)?;
+                mark_freed(st, old);
+            }
+            Ok(PtrVal::to(Target::Object(obj)))
+        });
+        self.allocation_result(st, moved, failed)
+    }
+
+    pub fn free(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Model> {
+        match self.resolved(st, &ptr.target) {
+            Target::Null => self.check_fault(
+                st,
+                FindingKind::InvalidFree,
+                &is_nonzero(&ptr.offset),
+                "free of an address not from malloc",
+            )?,
+            Target::Lazy(l) => return Err(self.decide(st, l)),
+            Target::Object(obj) => {
+                self.check_release(st, obj, &ptr.offset, "free")?;
+                mark_freed(st, obj);
+            }
+            _ => {
+                return self.fault(
+                    st,
+                    FindingKind::InvalidFree,
+                    "free of memory not from malloc",
+                )
+            }
+        }
+        Ok(Model::Returns(None))
+    }
+
+    /// Faults of handing object `obj` (through a pointer `offset` bytes in)
+    /// back to the allocator: freed already, not from the allocator, or not
+    /// the start of its block.
+    fn check_release(&mut self, st: &mut State, obj: ObjIdx, offset: &BV, by: &str) -> Exec<()> {
+        match st.object(obj).kind {
+            ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
+                return self.fault(
+                    st,
+                    FindingKind::DoubleFree,
+                    &format!("{by} of memory freed before"),
+                )
+            }
+            ObjKind::Heap { .. } | ObjKind::Input { .. } => {}
+            _ => {
+                return self.fault(
+                    st,
+                    FindingKind::InvalidFree,
+                    &format!("{by} of memory not from malloc"),
+                )
+            }
+        }
+        let inside = is_nonzero(offset);
+        self.check_fault(
+            st,
+            FindingKind::InvalidFree,
+            &inside,
+            &format!("{by} of a pointer inside a block"),
+        )
+    }
+
+    /// Numbers an allocation call (from 0, in call order, callees included);
+    /// when allocations may fail, also the state in which this one returns NULL.
+    fn count_allocation(&mut self, st: &mut State) -> Option<State> {
+        let number = st.allocations;
+        st.allocations += 1;
+        self.config.allocation_may_fail.then(|| {
+            let mut failed = st.clone();
+            failed.failing_allocations.push(number);
+            failed
+        })
+    }
+
+    /// The call's result: the allocated pointer, forked with the failing
+    /// state (success first) when there is one. A success the path cannot
+    /// reach leaves the failure alone.
+    fn allocation_result(
+        &mut self,
+        st: &mut State,
+        allocated: Exec<PtrVal>,
+        failed: Option<State>,
+    ) -> Exec<Model> {
+        let null = PtrVal::to(Target::Null);
+        match (allocated, failed) {
+            (Ok(ptr), None) => Ok(Model::Returns(Some(SymVal::Ptr(ptr)))),
+            (Ok(ptr), Some(failed)) => {
+                let outcomes = vec![(st.clone(), ptr), (failed, null)];
+                Err(Stop::Fork(self.finish_calls(outcomes)?))
+            }
+            (Err(stop @ (Stop::Dead | Stop::Budget(_))), Some(failed)) => {
+                if let Stop::Budget(name) = stop {
+                    self.budget_cut = Some(name);
+                }
+                *st = failed;
+                Ok(Model::Returns(Some(SymVal::Ptr(null))))
+            }
+            (Err(stop), _) => Err(stop),
+        }
+    }
+
+    /// A fresh object of `size` bytes, zero-filled or indeterminate.
+    fn new_heap_object(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<ObjIdx> {
+        let capacity = self.allocation_capacity(st, size)?;
         let cells = if zeroed {
-            zero_cells(n)
+            zero_cells(capacity)
         } else {
             // Indeterminate contents: a path reading them gets a finding.
             let name = st.symbol_name("malloc");
-            (0..n)
+            (0..capacity)
                 .map(|_| Cell::Byte {
                     src: BV::new_const(name.clone(), 8),
                     idx: 0,
@@ -38,48 +180,91 @@ impl Machine<'_> {
         if zeroed {
             object.written.fill(true);
         }
-        let obj = st.add_object(object);
-        Ok(Model::Returns(Some(SymVal::Ptr(PtrVal::to(
-            Target::Object(obj),
-        )))))
+        Ok(st.add_object(object))
     }
 
-    pub fn free(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Model> {
-        match self.resolved(st, &ptr.target) {
-            Target::Null => Ok(Model::Returns(None)),
-            Target::Lazy(_) => unsupported("free of an input pointer"),
-            Target::Object(obj) => match st.object(obj).kind {
-                ObjKind::Heap { freed: true, .. } => {
-                    self.fault(st, FindingKind::DoubleFree, "memory freed twice")
+    /// Bytes to model for an allocation of `size`: the size itself, or for
+    /// a symbolic size the largest value it may take on this path. Sizes
+    /// beyond [`SYMBOLIC_ALLOCATION_LIMIT`] are cut as a budget.
+    fn allocation_capacity(&mut self, st: &mut State, size: &BV) -> Exec<u64> {
+        if let Some(n) = Self::concrete_u64(size) {
+            if n > CONCRETE_ALLOCATION_LIMIT {
+                return unsupported("an allocation larger than 1 MiB");
+            }
+            return Ok(n);
+        }
+        let beyond = size.bvugt(bv_u(u128::from(SYMBOLIC_ALLOCATION_LIMIT), 64));
+        if self.may(st, &beyond) {
+            if !self.may(st, &beyond.not()) {
+                return Err(Stop::Budget(SYMBOLIC_ALLOCATION_BUDGET));
+            }
+            self.budget_cut = Some(SYMBOLIC_ALLOCATION_BUDGET);
+            self.assume(st, &beyond.not())?;
+        }
+        let (mut low, mut high) = (0, SYMBOLIC_ALLOCATION_LIMIT);
+        while low < high {
+            let mid = low + (high - low).div_ceil(2);
+            if self.may(st, &size.bvuge(bv_u(u128::from(mid), 64))) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        Ok(low)
+    }
+
+    /// Copies the first `min(size of from, new_size)` bytes of `from` into
+    /// the fresh object `to`, with what they say about initialization.
+    fn copy_contents(
+        &mut self,
+        st: &mut State,
+        from: ObjIdx,
+        to: ObjIdx,
+        new_size: &BV,
+    ) -> Exec<()> {
+        let old_size = memory::size(self.program, st.object(from));
+        let kept = if !self.may(st, &new_size.bvult(&old_size)) {
+            old_size
+        } else if !self.may(st, &old_size.bvult(new_size)) {
+            new_size.clone()
+        } else {
+            new_size.bvult(&old_size).ite(new_size, &old_size)
+        };
+        let source = st.objects[from as usize].clone();
+        let from_input = matches!(source.kind, ObjKind::Input { .. });
+        let reach = source.capacity().min(st.object(to).capacity()) as usize;
+        let kept_bytes = Self::concrete_u64(&kept);
+        let target = st.object_mut(to);
+        for k in 0..reach {
+            let cell = match kept_bytes {
+                Some(n) if k as u64 >= n => break,
+                Some(_) => source.cells[k].clone(),
+                // Symbolic: byte by byte, the old one where `k < kept`.
+                None => {
+                    let copied = bv_u(k as u128, 64).bvult(&kept);
+                    let byte =
+                        copied.ite(&cell_byte(&source.cells[k])?, &cell_byte(&target.cells[k])?);
+                    Cell::Byte { src: byte, idx: 0 }
                 }
-                ObjKind::Heap { freed: false, .. } => {
-                    let not_start = ptr.offset.eq(bv_u(0, 64)).not();
-                    self.check_fault(
-                        st,
-                        FindingKind::InvalidFree,
-                        &not_start,
-                        "free of a pointer inside a block",
-                    )?;
-                    if let ObjKind::Heap { freed, .. } = &mut st.object_mut(obj).kind {
-                        *freed = true;
-                    }
-                    Ok(Model::Returns(None))
-                }
-                _ => self.fault(
-                    st,
-                    FindingKind::InvalidFree,
-                    "free of memory not from malloc",
-                ),
-            },
-            _ => self.fault(
-                st,
-                FindingKind::InvalidFree,
-                "free of memory not from malloc",
-            ),
+            };
+            target.cells[k] = cell;
+            target.written[k] = from_input || source.written[k];
+        }
+        Ok(())
+    }
+
+    /// A use-after-free fault when `obj` was freed.
+    pub fn check_live(&mut self, st: &State, obj: ObjIdx) -> Exec<()> {
+        match st.object(obj).kind {
+            ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
+                self.fault(st, FindingKind::UseAfterFree, "access to freed memory")
+            }
+            _ => Ok(()),
         }
     }
 
-    /// Faults of an access to an allocated object: after `free`, or reading bytes never written.
+    /// Faults of an access to an object: after `free`, or reading allocated
+    /// bytes never written (input and `calloc`ed bytes always are).
     pub fn check_heap_access(
         &mut self,
         st: &mut State,
@@ -88,26 +273,30 @@ impl Machine<'_> {
         n: u64,
         read: bool,
     ) -> Exec<()> {
-        match st.object(obj).kind {
-            ObjKind::Heap { freed: true, .. } => {
-                self.fault(st, FindingKind::UseAfterFree, "access to freed memory")
-            }
-            ObjKind::Heap { freed: false, .. } if read => {
-                let Some(start) = memory::concrete_offset(off) else {
-                    return Ok(());
-                };
-                let written = &st.object(obj).written;
-                let range = start as usize..(start + n) as usize;
-                if written.get(range).is_some_and(|w| w.iter().all(|b| *b)) {
-                    return Ok(());
-                }
-                self.fault(
-                    st,
-                    FindingKind::UninitializedRead,
-                    "read of allocated memory never written",
-                )
-            }
-            _ => Ok(()),
+        self.check_live(st, obj)?;
+        if !read || !matches!(st.object(obj).kind, ObjKind::Heap { .. }) {
+            return Ok(());
         }
+        let Some(start) = memory::concrete_offset(off) else {
+            return Ok(());
+        };
+        let written = &st.object(obj).written;
+        let range = start as usize..(start + n) as usize;
+        if written.get(range).is_some_and(|w| w.iter().all(|b| *b)) {
+            return Ok(());
+        }
+        self.fault(
+            st,
+            FindingKind::UninitializedRead,
+            "read of allocated memory never written",
+        )
+    }
+}
+
+/// Ends the life of a heap or input object.
+fn mark_freed(st: &mut State, obj: ObjIdx) {
+    if let ObjKind::Heap { freed, .. } | ObjKind::Input { freed, .. } = &mut st.object_mut(obj).kind
+    {
+        *freed = true;
     }
 }

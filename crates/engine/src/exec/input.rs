@@ -63,6 +63,35 @@ pub fn fresh_cells(
     }
 }
 
+/// Is `ty` a node type of a linked structure: a struct that can reach a
+/// struct of its own type through pointer members (list and tree nodes,
+/// also through other struct types, as a graph's vertices and arcs)?
+pub fn is_linked(program: &Program, ty: &Type) -> bool {
+    let Type::Struct(node) = ty else {
+        return false;
+    };
+    let mut seen = Vec::new();
+    let mut pending = vec![*node];
+    while let Some(id) = pending.pop() {
+        for field in &program.struct_def(id).fields {
+            let mut inner = &field.ty;
+            while let Type::Pointer(t) | Type::Array(t, _) = inner {
+                inner = t;
+            }
+            if let Type::Struct(next) = inner {
+                if next == node {
+                    return true;
+                }
+                if !seen.contains(next) {
+                    seen.push(*next);
+                    pending.push(*next);
+                }
+            }
+        }
+    }
+    false
+}
+
 /// The state at the entry of `func`, parameters as fresh inputs.
 pub fn initial_state(program: &Program, func: FuncId) -> Exec<State> {
     let f = program.function(func);
@@ -233,6 +262,7 @@ impl Machine<'_> {
         let max = self.config.max_array.max(1);
         let path = &lazy_ptr.path;
         let mut cells = Vec::with_capacity((esz * max) as usize);
+        let first_member = st.lazies.len();
         for i in 0..max {
             let (name, sep) = match (i, &elem) {
                 (0, Type::Struct(_)) => (path.clone(), "->"),
@@ -240,6 +270,11 @@ impl Machine<'_> {
                 _ => (format!("{path}[{i}]"), "."),
             };
             cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
+        }
+        if is_linked(self.program, &elem) {
+            for member in &mut st.lazies[first_member..] {
+                member.link = true;
+            }
         }
         let len = BV::new_const(st.symbol_name(&format!("len({path})")), 64);
         let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);

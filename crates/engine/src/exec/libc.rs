@@ -134,11 +134,13 @@ impl Machine<'_> {
             }
             "malloc" => self.allocate(st, &resize(&int(0)?, 64, false), false),
             "calloc" => {
-                let size = resize(&int(0)?, 64, false).bvmul(resize(&int(1)?, 64, false));
-                self.allocate(st, &size, true)
+                let (count, size) = (resize(&int(0)?, 64, false), resize(&int(1)?, 64, false));
+                // Paths where `count * size` overflows (calloc fails) are left out.
+                self.assume(st, &count.bvmul_no_overflow(&size, false))?;
+                self.allocate(st, &count.bvmul(&size), true)
             }
             "free" => self.free(st, &ptr(0)?),
-            "realloc" => unsupported("`realloc`"),
+            "realloc" => self.reallocate(st, &ptr(0)?, &resize(&int(1)?, 64, false)),
             _ => Ok(Model::NotLibrary),
         }
     }
@@ -156,7 +158,9 @@ impl Machine<'_> {
     ) -> Exec<BV> {
         let mut objects = Vec::new();
         for p in ptrs {
-            objects.push(self.deref(st, p)?);
+            let obj = self.deref(st, p)?;
+            self.check_live(st, obj)?;
+            objects.push(obj);
         }
         let max = objects
             .iter()
@@ -222,8 +226,13 @@ impl Machine<'_> {
 
     fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &BV) -> Exec<()> {
         let d = self.deref(st, dst)?;
+        self.check_live(st, d)?;
         let s = match source {
-            Fill::From(p) => Some((self.deref(st, p)?, p.offset.clone())),
+            Fill::From(p) => {
+                let obj = self.deref(st, p)?;
+                self.check_live(st, obj)?;
+                Some((obj, p.offset.clone()))
+            }
             Fill::Byte(_) => None,
         };
         if let Some(count) = Self::concrete_u64(n) {
@@ -335,7 +344,7 @@ impl Machine<'_> {
     }
 
     /// Completes the current call statement in each forked state with its result.
-    fn finish_calls(&mut self, outcomes: Vec<(State, PtrVal)>) -> Exec<Vec<State>> {
+    pub(super) fn finish_calls(&mut self, outcomes: Vec<(State, PtrVal)>) -> Exec<Vec<State>> {
         let mut done = Vec::new();
         for (mut next, result) in outcomes {
             let frame = next.frame();

@@ -138,13 +138,39 @@ impl Machine<'_> {
             Target::Object(o) => Ok(o),
             Target::Global(g) => self.global_object(st, g),
             Target::Str(s) => Ok(self.string_object(st, s)),
-            Target::Lazy(l) => self.dereferenced_lazy(st, l),
+            Target::Lazy(l) => {
+                self.report_null_link(st, l);
+                self.dereferenced_lazy(st, l)
+            }
             Target::Func(_) => unsupported("data access through a function pointer"),
             Target::Null => self.fault(
                 st,
                 FindingKind::NullDereference,
                 "NULL pointer dereferenced",
             ),
+        }
+    }
+
+    /// A link of an input linked structure (`head->next`) dereferenced before
+    /// anything decided it may be NULL, the structure's natural end: a NULL
+    /// dereference finding, reported with the link NULL. The path goes on
+    /// with the link non-NULL. Other pointers (parameters, pointers to
+    /// non-linked types) are the caller's precondition.
+    fn report_null_link(&mut self, st: &State, lazy: LazyIdx) {
+        let kind = FindingKind::NullDereference;
+        let link = &st.lazies[lazy as usize];
+        let linked = link
+            .ty
+            .pointee()
+            .is_some_and(|t| super::input::is_linked(self.program, t));
+        if !link.link || !linked || self.reported.contains(&(kind, self.span)) {
+            return;
+        }
+        let message = format!("`{}` may be NULL (the end of the structure)", link.path);
+        let mut null = st.clone();
+        null.lazies[lazy as usize].resolution = Some(Target::Null);
+        if let Some(model) = self.solver.readable_model(&null.path, &null.input_symbols) {
+            self.record(&null, kind, &message, &model);
         }
     }
 
@@ -204,14 +230,22 @@ impl Machine<'_> {
     }
 
     /// Materialized input objects an undecided lazy pointer may alias: those
-    /// whose element type is its pointee type.
+    /// whose element type is its pointee type. A link of a linked structure
+    /// decided after the function freed a node does not lead back to it: such
+    /// a cycle would make every loop that frees a list's nodes a use after
+    /// free, against the precondition of such functions. Other pointers (two
+    /// parameters) may still alias a freed object.
     fn alias_candidates(&self, st: &State, lazy: LazyIdx) -> Exec<Vec<ObjIdx>> {
         let elem = self.pointee_elem(st, lazy)?;
+        let link = st.lazies[lazy as usize].link;
         Ok(st
             .objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| matches!(&o.kind, ObjKind::Input { elem: e, .. } if *e == elem))
+            .filter(|(_, o)| match &o.kind {
+                ObjKind::Input { elem: e, freed, .. } => *e == elem && !(link && *freed),
+                _ => false,
+            })
             .map(|(i, _)| i as ObjIdx)
             .collect())
     }

@@ -1,0 +1,304 @@
+//! Memory inside the function: free of input objects, allocation failure as
+//! a test input, realloc, allocations of a symbolic size, and NULL links of
+//! input linked structures.
+
+mod common;
+
+use common::{arg, assert_all_covered, int, ret};
+use engine::testcase::{Finding, FindingKind, FunctionReport, TestCase, Uncovered, Value};
+use engine::EngineConfig;
+use std::path::PathBuf;
+
+/// Runs the engine on `func` of `tests/heap_ops/<file>` (preprocessed).
+fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/heap_ops")
+        .join(file);
+    let out = front::compile(&path, &front::FrontConfig::default()).expect("test source compiles");
+    let id = out.program.function_by_name(func).expect("function exists");
+    let mut reports = engine::generate(&out.program, &[id], config);
+    reports.pop().expect("one report")
+}
+
+fn run(file: &str, func: &str) -> FunctionReport {
+    run_with(file, func, &common::config())
+}
+
+/// The configuration under which every allocation may also fail.
+fn failing() -> EngineConfig {
+    EngineConfig {
+        allocation_may_fail: true,
+        ..common::config()
+    }
+}
+
+fn kinds(report: &FunctionReport) -> Vec<FindingKind> {
+    report.findings.iter().map(|f| f.kind).collect()
+}
+
+fn finding(report: &FunctionReport, kind: FindingKind) -> &Finding {
+    report
+        .findings
+        .iter()
+        .find(|f| f.kind == kind)
+        .unwrap_or_else(|| panic!("no {kind:?} finding: {:#?}", report.findings))
+}
+
+fn test_returning(report: &FunctionReport, value: i128) -> &TestCase {
+    report
+        .tests
+        .iter()
+        .find(|t| ret(t) == value)
+        .unwrap_or_else(|| panic!("no test returns {value}: {:#?}", report.tests))
+}
+
+/// Member `n` of the first element of the input object `v` points to.
+fn member<'a>(objects: &'a [engine::testcase::InputObject], v: &Value, n: usize) -> &'a Value {
+    let Value::Pointer { object, offset: 0 } = v else {
+        panic!("not a pointer to an input object: {v:?}")
+    };
+    match &objects[object.0 as usize].init[0] {
+        Value::Struct(fields) => &fields[n],
+        other => panic!("not a struct: {other:?}"),
+    }
+}
+
+const KEY: usize = 0;
+const NEXT: usize = 1;
+
+#[test]
+fn freeing_an_input_node_is_valid_and_the_path_goes_on() {
+    let report = run("free_inputs.c", "drop");
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let freed = test_returning(&report, 1);
+    let Value::Pointer { object, .. } = freed.inputs.args[0] else {
+        panic!("the freed node is an input object")
+    };
+    assert_eq!(freed.freed_inputs, vec![object]);
+    assert!(test_returning(&report, 0).freed_inputs.is_empty());
+}
+
+#[test]
+fn free_of_an_undecided_input_forks_over_null_and_a_node() {
+    let report = run("free_inputs.c", "drop_unchecked");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_eq!(report.tests.len(), 1, "a function without branches");
+    assert!(report.stats.paths >= 1);
+}
+
+#[test]
+fn an_input_freed_twice_is_a_double_free() {
+    let report = run("free_inputs.c", "free_twice");
+    let f = finding(&report, FindingKind::DoubleFree);
+    assert_ne!(f.inputs.args[0], Value::Null, "free(NULL) twice is fine");
+    assert_eq!(kinds(&report), vec![FindingKind::DoubleFree]);
+    assert_eq!(ret(test_returning(&report, 0)), 0);
+}
+
+#[test]
+fn two_parameters_freed_may_be_one_node() {
+    let report = run("free_inputs.c", "free_both");
+    assert_all_covered(&report);
+    let f = finding(&report, FindingKind::DoubleFree);
+    assert_ne!(f.inputs.args[0], Value::Null);
+    assert_eq!(f.inputs.args[0], f.inputs.args[1]);
+    let distinct = test_returning(&report, 1);
+    assert_ne!(distinct.inputs.args[0], distinct.inputs.args[1]);
+    assert_eq!(distinct.freed_inputs.len(), 2);
+}
+
+#[test]
+fn reading_a_freed_input_is_a_use_after_free() {
+    let report = run("free_inputs.c", "read_after_free");
+    let f = finding(&report, FindingKind::UseAfterFree);
+    assert_ne!(f.inputs.args[0], Value::Null);
+    assert_eq!(kinds(&report), vec![FindingKind::UseAfterFree]);
+}
+
+#[test]
+fn only_the_start_of_an_input_block_may_be_freed() {
+    let report = run("free_inputs.c", "free_element");
+    let f = finding(&report, FindingKind::InvalidFree);
+    assert!((1..=3).contains(&int(&f.inputs.args[1])), "{f:?}");
+    let valid = test_returning(&report, 0);
+    assert_eq!(arg(valid, 1), 0);
+    assert_eq!(valid.freed_inputs.len(), 1);
+    assert!(
+        report.tests.iter().all(|t| ret(t) <= 0),
+        "a free inside the block ends the path"
+    );
+}
+
+#[test]
+fn free_of_a_local_is_invalid() {
+    let report = run("free_inputs.c", "free_local");
+    assert_eq!(kinds(&report), vec![FindingKind::InvalidFree]);
+    assert!(report.tests.is_empty());
+}
+
+#[test]
+fn branches_after_freeing_an_input_node_are_covered() {
+    let report = run("free_inputs.c", "pop_front");
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    for value in [0, 1, 2] {
+        let t = test_returning(&report, value);
+        assert_eq!(t.freed_inputs.len(), 1, "the first node is freed");
+        let Value::Pointer { object, .. } = t.inputs.args[0] else {
+            panic!("head is a pointer cell")
+        };
+        let first = &t.inputs.objects[object.0 as usize].init[0];
+        let second = member(&t.inputs.objects, first, NEXT);
+        match value {
+            0 => assert_eq!(*second, Value::Null),
+            key_sign => {
+                let key = int(member(&t.inputs.objects, second, KEY));
+                assert_eq!(key > 0, key_sign == 2, "key {key}");
+            }
+        }
+    }
+}
+
+#[test]
+fn allocation_fails_only_when_the_flag_lets_it() {
+    let never = run("allocations.c", "try_alloc");
+    assert_eq!(never.uncovered.len(), 1, "{:?}", never.uncovered);
+    assert_eq!(never.uncovered[0].1, Uncovered::Infeasible);
+    assert!(never
+        .tests
+        .iter()
+        .all(|t| t.inputs.failing_allocations.is_empty()));
+
+    let report = run_with("allocations.c", "try_alloc", &failing());
+    assert_all_covered(&report);
+    assert_eq!(
+        test_returning(&report, -1).inputs.failing_allocations,
+        vec![0]
+    );
+    assert!(test_returning(&report, 0)
+        .inputs
+        .failing_allocations
+        .is_empty());
+}
+
+#[test]
+fn allocations_in_callees_are_numbered_in_call_order() {
+    let report = run_with("allocations.c", "two_through_callee", &failing());
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    for (value, failing) in [(-1, vec![0]), (-2, vec![1]), (0, vec![])] {
+        assert_eq!(
+            test_returning(&report, value).inputs.failing_allocations,
+            failing
+        );
+    }
+}
+
+#[test]
+fn realloc_keeps_contents_frees_the_old_block_and_may_fail() {
+    let report = run_with("allocations.c", "grow", &failing());
+    let unreached: Vec<&Uncovered> = report.uncovered.iter().map(|(_, why)| why).collect();
+    let infeasible = unreached
+        .iter()
+        .filter(|w| ***w == Uncovered::Infeasible)
+        .count();
+    assert_eq!(infeasible, 1, "only b[1] != n: {unreached:?}");
+    assert_eq!(
+        test_returning(&report, -2).inputs.failing_allocations,
+        vec![1]
+    );
+    assert!(test_returning(&report, 7)
+        .inputs
+        .failing_allocations
+        .is_empty());
+    assert!(report.tests.iter().all(|t| ret(t) != 99));
+    let uninit = finding(&report, FindingKind::UninitializedRead);
+    assert_eq!(int(&uninit.inputs.args[0]), 5);
+    let stale = finding(&report, FindingKind::UseAfterFree);
+    assert_eq!(int(&stale.inputs.args[0]), 6);
+}
+
+#[test]
+fn realloc_of_an_input_moves_it() {
+    let report = run("allocations.c", "shrink");
+    let moved = report
+        .tests
+        .iter()
+        .find(|t| t.inputs.args[0] != Value::Null)
+        .expect("a test with an input array");
+    let Value::Pointer { object, .. } = moved.inputs.args[0] else {
+        panic!("a is an input array")
+    };
+    let first = int(&moved.inputs.objects[object.0 as usize].init[0]);
+    assert_eq!(ret(moved), i128::from((first as i32).wrapping_add(1)));
+    assert_eq!(moved.freed_inputs, vec![object]);
+    // realloc(NULL, ...) allocates: its element is read before any write.
+    let fresh = finding(&report, FindingKind::UninitializedRead);
+    assert_eq!(fresh.inputs.args[0], Value::Null);
+}
+
+#[test]
+fn blocks_of_a_symbolic_size_are_allocated() {
+    let report = run("allocations.c", "sized");
+    assert_eq!(
+        report.uncovered.len(),
+        1,
+        "only p == NULL: {:?}",
+        report.uncovered
+    );
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let t = test_returning(&report, 1);
+    assert!((1..=4).contains(&arg(t, 0)));
+}
+
+#[test]
+fn accesses_past_a_block_of_symbolic_size_are_found() {
+    let report = run("allocations.c", "zeroed_element");
+    assert_eq!(kinds(&report), vec![FindingKind::OutOfBounds]);
+    let f = &report.findings[0];
+    let (n, i) = (int(&f.inputs.args[0]), int(&f.inputs.args[1]));
+    assert!(
+        (1..=16).contains(&n) && !(0..n).contains(&i),
+        "n {n}, i {i}"
+    );
+    for t in report.tests.iter().filter(|t| ret(t) != -1) {
+        assert_eq!(ret(t), 0, "calloc zeroes");
+        assert!((0..arg(t, 0)).contains(&arg(t, 1)));
+    }
+}
+
+#[test]
+fn uninitialized_counters_of_a_symbolic_count_are_found() {
+    let report = run("allocations.c", "sum_fresh");
+    let f = finding(&report, FindingKind::UninitializedRead);
+    assert!((1..=8).contains(&int(&f.inputs.args[0])));
+}
+
+#[test]
+fn an_unchecked_link_may_be_null() {
+    let report = run("links.c", "second_key");
+    let f = finding(&report, FindingKind::NullDereference);
+    assert!(f.message.contains("head->next"), "{}", f.message);
+    assert_eq!(
+        *member(&f.inputs.objects, &f.inputs.args[0], NEXT),
+        Value::Null
+    );
+    assert_eq!(report.findings.len(), 1);
+    assert_all_covered(&report);
+    for t in &report.tests {
+        if t.inputs.args[0] != Value::Null {
+            let second = member(&t.inputs.objects, &t.inputs.args[0], NEXT);
+            assert_eq!(ret(t), int(member(&t.inputs.objects, second, KEY)));
+        }
+    }
+}
+
+#[test]
+fn parameters_and_pointers_to_other_types_are_preconditions() {
+    for func in ["first_key", "first_slot", "checked_second"] {
+        let report = run("links.c", func);
+        assert!(report.findings.is_empty(), "{func}: {:?}", report.findings);
+        assert!(!report.tests.is_empty(), "{func}");
+    }
+}

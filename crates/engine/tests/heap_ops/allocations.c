@@ -1,0 +1,113 @@
+/* Allocation calls: failure (an input choice behind a flag), calloc,
+   realloc and sizes the test chooses. */
+#include <stddef.h>
+#include <stdlib.h>
+
+int try_alloc(void)
+{
+    int *p = malloc(sizeof *p);
+    if (p == NULL)
+        return -1;
+    free(p);
+    return 0;
+}
+
+static int *make(void)
+{
+    return malloc(sizeof(int));
+}
+
+/* Allocations in a callee count in call order with the caller's own. */
+int two_through_callee(void)
+{
+    int *a = make();
+    if (a == NULL)
+        return -1;
+    int *b = malloc(sizeof *b);
+    if (b == NULL) {
+        free(a);
+        return -2;
+    }
+    free(a);
+    free(b);
+    return 0;
+}
+
+/* Grows a block holding 7 and n: both survive, the new element is not
+   initialized, and the old block is freed. */
+int grow(int n)
+{
+    int *a = malloc(2 * sizeof *a);
+    if (a == NULL)
+        return -1;
+    a[0] = 7;
+    a[1] = n;
+    int *b = realloc(a, 4 * sizeof *b);
+    if (b == NULL) {
+        free(a);
+        return -2;
+    }
+    if (b[1] != n) /* infeasible: realloc keeps the contents */
+        return 99;
+    if (n == 5)
+        return b[3]; /* uninitialized */
+    if (n == 6)
+        return a[0]; /* use after free */
+    int r = b[0];
+    free(b);
+    return r;
+}
+
+/* realloc of an input array to one element (realloc of NULL allocates). */
+int shrink(int *a)
+{
+    int *b = realloc(a, sizeof *b);
+    if (b == NULL)
+        return -1;
+    b[0] = b[0] + 1;
+    int v = b[0];
+    free(b);
+    return v;
+}
+
+/* A block of a size the test chooses. */
+int sized(int n)
+{
+    if (n <= 0 || n > 4)
+        return 0;
+    char *p = malloc(n);
+    if (p == NULL)
+        return 0;
+    p[0] = 1;
+    int v = p[0];
+    free(p);
+    return v;
+}
+
+/* Element i of a zeroed block of n ints: reads past the end are found. */
+int zeroed_element(int n, int i)
+{
+    if (n <= 0 || n > 16)
+        return -1;
+    int *p = calloc(n, sizeof *p);
+    if (p == NULL)
+        return -1;
+    int v = p[i];
+    free(p);
+    return v;
+}
+
+/* Sum of n counters never initialized. */
+int sum_fresh(int n)
+{
+    if (n <= 0 || n > 8)
+        return 0;
+    int *c = malloc((size_t)n * sizeof *c);
+    if (c == NULL)
+        return 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += c[i];
+    free(c);
+    return sum;
+}

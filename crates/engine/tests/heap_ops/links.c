@@ -1,0 +1,40 @@
+/* Unchecked links of input linked structures may be NULL. */
+#include <stddef.h>
+
+struct node {
+    int key;
+    struct node *next;
+};
+
+struct ring {
+    int len;
+    int *buf;
+};
+
+/* Forgets that the list may have one node. */
+int second_key(const struct node *head)
+{
+    if (head == NULL)
+        return -1;
+    return head->next->key;
+}
+
+/* A parameter dereferenced unchecked is the caller's precondition. */
+int first_key(const struct node *head)
+{
+    return head->key;
+}
+
+/* So is a pointer to a type that is not a linked structure's node. */
+int first_slot(const struct ring *r)
+{
+    return r->buf[0];
+}
+
+/* Checked links give no finding. */
+int checked_second(const struct node *head)
+{
+    if (head == NULL || head->next == NULL)
+        return -1;
+    return head->next->key;
+}
