@@ -270,3 +270,39 @@ fn memory_reachable_from_the_result_or_an_input_is_no_leak() {
     assert_eq!(int(member(t, 0, KEY)), 5);
     assert_eq!(member(t, 0, NEXT), &Value::Null);
 }
+
+#[test]
+fn members_of_a_returned_struct_name_what_they_point_to() {
+    let (_, report) = run("lists.c", "two_ends");
+    let t = report
+        .tests
+        .iter()
+        .find(|t| !t.allocated.is_empty())
+        .expect("a test with a node");
+    // Both members share the one node: it is numbered once, by the first.
+    assert_eq!(t.allocated.len(), 1);
+    assert_eq!(t.allocated[0].name, "result.first");
+    let first = check(t, Root::Return, &[Step::Field(0)]).expect("first checked");
+    let last = check(t, Root::Return, &[Step::Field(1)]).expect("last checked");
+    assert_eq!((&first.expected, &last.expected), (&alloc(0), &alloc(0)));
+    assert_eq!(int(member(t, 0, KEY)), int(&t.inputs.args[0]));
+}
+
+#[test]
+fn elements_of_an_allocated_table_name_their_nodes_by_index() {
+    let (program, report) = run("lists.c", "table");
+    let t = report
+        .tests
+        .iter()
+        .find(|t| t.allocated.len() == 3)
+        .expect("a test with a full table");
+    let names: Vec<&str> = t.allocated.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["result", "result[0]", "result[1]"]);
+    assert_eq!(t.allocated[0].len, 2);
+    assert_eq!(t.allocated[0].elem, Type::ptr(node_type(&program)));
+    for i in 0..2u32 {
+        let slot = check(t, Root::Allocated(AllocId(0)), &[Step::Index(i.into())]);
+        assert_eq!(slot.map(|c| &c.expected), Some(&alloc(i + 1)));
+        assert_eq!(int(member(t, i + 1, KEY)), i128::from(i));
+    }
+}

@@ -95,3 +95,38 @@ void dangling(struct node *n)
     free(gone);
     n->next = gone;
 }
+
+struct ends {
+    struct node *first;
+    struct node *last;
+};
+
+/* A struct returned by value whose members point to fresh nodes. */
+struct ends two_ends(int key)
+{
+    struct ends e = {NULL, NULL};
+    struct node *n = malloc(sizeof *n);
+    if (n == NULL)
+        return e;
+    n->key = key;
+    n->next = NULL;
+    e.first = n;
+    e.last = n;
+    return e;
+}
+
+/* A fresh table of two node pointers, each to a fresh node. */
+struct node **table(void)
+{
+    struct node **t = malloc(2 * sizeof *t);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < 2; i++) {
+        t[i] = malloc(sizeof **t);
+        if (t[i] == NULL)
+            return NULL; /* leaks: not what this test is about */
+        t[i]->key = i;
+        t[i]->next = NULL;
+    }
+    return t;
+}
