@@ -306,3 +306,55 @@ fn elements_of_an_allocated_table_name_their_nodes_by_index() {
         assert_eq!(int(member(t, i + 1, KEY)), i128::from(i));
     }
 }
+
+#[test]
+fn an_input_node_the_function_freed_is_listed_and_not_checked() {
+    let (_, report) = run("ownership.c", "pop");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let popped: Vec<&TestCase> = report
+        .tests
+        .iter()
+        .filter(|t| t.inputs.args[0] != Value::Null)
+        .collect();
+    assert!(!popped.is_empty(), "{:?}", report.uncovered);
+    for t in popped {
+        let head = ObjectId(0);
+        assert_eq!(t.freed_inputs, [head]);
+        assert!(
+            t.checks.iter().all(|c| c.root != Root::Object(head)),
+            "{t:?}"
+        );
+        let Value::Struct(fields) = &t.inputs.objects[0].init[0] else {
+            panic!("not a node: {t:?}");
+        };
+        assert_eq!(t.ret.as_ref(), Some(&fields[NEXT as usize]));
+    }
+}
+
+#[test]
+fn a_reallocated_input_node_is_freed_and_its_copy_allocated() {
+    let (_, report) = run("ownership.c", "renew");
+    let t = report
+        .tests
+        .iter()
+        .find(|t| t.inputs.args[0] != Value::Null)
+        .expect("a test moving a node");
+    assert_eq!(t.freed_inputs, [ObjectId(0)]);
+    assert_eq!(t.ret, Some(alloc(0)));
+    assert_eq!(t.allocated[0].name, "result");
+    assert_eq!(int(member(t, 0, KEY)), 7);
+    assert!(leaks(&report).is_empty(), "{:?}", report.findings);
+}
+
+#[test]
+fn memory_only_reachable_from_a_freed_input_leaks() {
+    let (_, report) = run("ownership.c", "stash_then_free");
+    let line = line_of("ownership.c", "free(n);") + 1;
+    assert_eq!(
+        leaks(&report),
+        [(
+            line,
+            "1 allocated object (16 bytes) unreachable after return"
+        )]
+    );
+}
