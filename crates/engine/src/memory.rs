@@ -27,6 +27,16 @@ pub fn size(program: &ir::Program, object: &Object) -> BV {
 
 /// The bytes an access may use: `0 <= off` and `off + n <= size` (signed 64-bit).
 pub fn in_bounds(program: &ir::Program, object: &Object, off: &BV, n: u64) -> Bool {
+    if let (ObjKind::Input { elem, len, .. }, Some(o)) = (&object.kind, concrete_offset(off)) {
+        // Needs `len` elements reaching byte `o + n`: a comparison, not a
+        // 64-bit multiplication for the solver. Every input has one element.
+        let esz = program.size_of(elem).max(1);
+        return match o.checked_add(n).map(|end| end.div_ceil(esz)) {
+            Some(elems) if (o as i64) >= 0 && elems <= 1 => Bool::from_bool(true),
+            Some(elems) if (o as i64) >= 0 => len.bvuge(bv_u(u128::from(elems), 64)),
+            _ => Bool::from_bool(false),
+        };
+    }
     let limit = size(program, object);
     if let (Some(o), Some(l)) = (concrete_offset(off), concrete(&limit)) {
         let ok = (o as i64) >= 0 && o.checked_add(n).is_some_and(|end| u128::from(end) <= l);

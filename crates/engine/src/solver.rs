@@ -38,11 +38,35 @@ fn near_zero(x: &BV, bound: u64) -> Bool {
     ])
 }
 
+/// The bit-vector symbols occurring in `terms`.
+fn symbols_in(terms: &[Bool]) -> HashSet<BV> {
+    let mut symbols = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<Dynamic> = terms.iter().map(|t| Dynamic::from_ast(t)).collect();
+    while let Some(term) = stack.pop() {
+        if !seen.insert(term.clone()) {
+            continue;
+        }
+        if term.is_const() {
+            if let Some(bv) = term.as_bv() {
+                symbols.insert(bv);
+            }
+            continue;
+        }
+        stack.extend(term.children());
+    }
+    symbols
+}
+
 pub struct PathSolver {
     solver: Solver,
     /// Guard literal of each interned constraint; `guard => constraint` is asserted once.
     guards: Vec<Bool>,
     constraints: Vec<Bool>,
+    /// The input symbols each constraint mentions (numbered by `symbol_ids`),
+    /// for slicing a query down to the constraints it depends on.
+    symbols: Vec<Vec<u32>>,
+    symbol_ids: HashMap<BV, u32>,
     interned: HashMap<Bool, ConstraintId>,
     cache: HashMap<Vec<ConstraintId>, bool>,
     last_model: Option<Model>,
@@ -64,6 +88,8 @@ impl PathSolver {
             solver: Solver::new(),
             guards: Vec::new(),
             constraints: Vec::new(),
+            symbols: Vec::new(),
+            symbol_ids: HashMap::new(),
             interned: HashMap::new(),
             cache: HashMap::new(),
             last_model: None,
@@ -84,17 +110,34 @@ impl PathSolver {
         let guard = Bool::new_const(format!("pc!{id}"));
         self.solver.assert(guard.implies(c));
         self.guards.push(guard);
+        let mut symbols: Vec<u32> = symbols_in(std::slice::from_ref(c))
+            .into_iter()
+            .map(|x| {
+                let next = self.symbol_ids.len() as u32;
+                *self.symbol_ids.entry(x).or_insert(next)
+            })
+            .collect();
+        symbols.sort_unstable();
+        self.symbols.push(symbols);
         self.constraints.push(c.clone());
         self.interned.insert(c.clone(), id);
         id
     }
 
     /// Is `path` (plus `extra`) satisfiable? Unknown counts as no and sets `gave_up`.
+    /// With `extra`, `path` must be satisfiable (the path condition of a live
+    /// state): then only the constraints sharing symbols with `extra`, directly
+    /// or through others, can make it unsatisfiable, and only they are asked.
     pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
-        let mut key: Vec<ConstraintId> = path.to_vec();
-        if let Some(c) = extra {
-            key.push(self.intern(c));
-        }
+        let mut key: Vec<ConstraintId> = match extra {
+            Some(c) => {
+                let id = self.intern(c);
+                let mut slice = self.slice(path, id);
+                slice.push(id);
+                slice
+            }
+            None => path.to_vec(),
+        };
         key.sort_unstable();
         key.dedup();
         if let Some(known) = self.cache.get(&key) {
@@ -104,7 +147,7 @@ impl PathSolver {
             self.cache.insert(key, true);
             return true;
         }
-        let answer = self.run(&key).is_some();
+        let answer = self.run(&key, None).is_some();
         self.cache.insert(key, answer);
         answer
     }
@@ -120,7 +163,7 @@ impl PathSolver {
         if self.cache.get(&key) == Some(&false) {
             return None;
         }
-        let model = self.run(&key);
+        let model = self.run(&key, None);
         self.cache.insert(key, model.is_some());
         model
     }
@@ -132,12 +175,20 @@ impl PathSolver {
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero.
     pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
+        // Most questions asked here (can this fault happen?) are answered no:
+        // settle that once, from the cache or the last model when possible.
+        if !self.feasible(path, None) {
+            return None;
+        }
         if !inputs.is_empty() {
             let gave_up = self.gave_up;
             let limit = self.query_limit;
             self.query_limit = limit.min(PREFERENCE_LIMIT);
             let mut found = None;
             let constrained = self.symbols_of(path);
+            let mut key = path.to_vec();
+            key.sort_unstable();
+            key.dedup();
             for bound in [100, 30_000] {
                 // Inputs the path never constrains (fields it never reads) are 0.
                 let small: Vec<Bool> = inputs
@@ -150,7 +201,7 @@ impl PathSolver {
                         }
                     })
                     .collect();
-                found = self.model(path, Some(&Bool::and(&small)));
+                found = self.run(&key, Some(&Bool::and(&small)));
                 if found.is_some() {
                     break;
                 }
@@ -164,33 +215,49 @@ impl PathSolver {
         self.model(path, None)
     }
 
+    /// The constraints of `path` connected to constraint `to` by shared symbols.
+    fn slice(&self, path: &[ConstraintId], to: ConstraintId) -> Vec<ConstraintId> {
+        let mut reached: HashSet<u32> = self.symbols[to as usize].iter().copied().collect();
+        let mut rest: Vec<ConstraintId> = path.iter().copied().filter(|id| *id != to).collect();
+        let mut slice = Vec::new();
+        loop {
+            let before = slice.len();
+            rest.retain(|id| {
+                let linked = self.symbols[*id as usize]
+                    .iter()
+                    .any(|x| reached.contains(x));
+                if linked {
+                    reached.extend(self.symbols[*id as usize].iter().copied());
+                    slice.push(*id);
+                }
+                !linked
+            });
+            if slice.len() == before {
+                return slice;
+            }
+        }
+    }
+
     /// The bit-vector symbols occurring in the constraints of `path`.
     fn symbols_of(&self, path: &[ConstraintId]) -> HashSet<BV> {
-        let mut symbols = HashSet::new();
-        let mut seen = HashSet::new();
-        let mut stack: Vec<Dynamic> = path
+        let id_symbols: HashSet<u32> = path
             .iter()
-            .map(|id| Dynamic::from_ast(&self.constraints[*id as usize]))
+            .flat_map(|id| self.symbols[*id as usize].iter().copied())
             .collect();
-        while let Some(term) = stack.pop() {
-            if !seen.insert(term.clone()) {
-                continue;
-            }
-            if term.is_const() {
-                if let Some(bv) = term.as_bv() {
-                    symbols.insert(bv);
-                }
-                continue;
-            }
-            stack.extend(term.children());
-        }
-        symbols
+        self.symbol_ids
+            .iter()
+            .filter(|(_, id)| id_symbols.contains(id))
+            .map(|(x, _)| x.clone())
+            .collect()
     }
 
     /// Asks the incremental solver first (fast on the many easy queries); a
     /// query it cannot settle quickly goes to a fresh, non-incremental solver,
     /// whose bit-blasting is several times faster on nonlinear arithmetic.
-    fn run(&mut self, key: &[ConstraintId]) -> Option<Model> {
+    /// A `preference` is asserted for this query only, in a scope popped
+    /// after it: interned, every path's preference would stay in the solver
+    /// and slow down all later queries.
+    fn run(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
         self.calls += 1;
         let left = self
             .deadline
@@ -206,7 +273,12 @@ impl PathSolver {
             .iter()
             .map(|id| self.guards[*id as usize].clone())
             .collect();
-        let (answer, solver) = match self.solver.check_assumptions(&assumptions) {
+        if let Some(p) = preference {
+            self.solver.push();
+            self.solver.assert(p);
+        }
+        let incremental = self.solver.check_assumptions(&assumptions);
+        let (answer, solver) = match incremental {
             SatResult::Unknown if left > INCREMENTAL_LIMIT => {
                 self.calls += 1;
                 let fresh = Solver::new();
@@ -216,13 +288,16 @@ impl PathSolver {
                 for id in key {
                     fresh.assert(&self.constraints[*id as usize]);
                 }
+                if let Some(p) = preference {
+                    fresh.assert(p);
+                }
                 (fresh.check(), Some(fresh))
             }
             answer => (answer, None),
         };
-        let solver = solver.as_ref().unwrap_or(&self.solver);
-        match answer {
+        let model = match answer {
             SatResult::Sat => {
+                let solver = solver.as_ref().unwrap_or(&self.solver);
                 self.last_model = solver.get_model();
                 self.truth_in_last_model.clear();
                 solver.get_model()
@@ -232,7 +307,11 @@ impl PathSolver {
                 self.gave_up = true;
                 None
             }
+        };
+        if preference.is_some() {
+            self.solver.pop(1);
         }
+        model
     }
 
     fn last_model_satisfies(&mut self, key: &[ConstraintId]) -> bool {
