@@ -7,6 +7,7 @@ use common::{int, ret};
 use engine::testcase::{
     AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
 };
+use engine::EngineConfig;
 use ir::{IntType, Program, Type};
 use std::path::PathBuf;
 
@@ -18,10 +19,14 @@ fn source(file: &str) -> PathBuf {
 
 /// Runs the engine on `func` of `tests/output_heap/<file>` (preprocessed).
 fn run(file: &str, func: &str) -> (Program, FunctionReport) {
+    run_with(file, func, &common::config())
+}
+
+fn run_with(file: &str, func: &str, config: &EngineConfig) -> (Program, FunctionReport) {
     let out = front::compile(&source(file), &front::FrontConfig::default())
         .expect("test source compiles");
     let id = out.program.function_by_name(func).expect("function exists");
-    let mut reports = engine::generate(&out.program, &[id], &common::config());
+    let mut reports = engine::generate(&out.program, &[id], config);
     let report = reports.pop().expect("one report");
     for t in &report.tests {
         assert_heap_order(t);
@@ -357,4 +362,37 @@ fn memory_only_reachable_from_a_freed_input_leaks() {
             "1 allocated object (16 bytes) unreachable after return"
         )]
     );
+}
+
+#[test]
+fn a_failing_allocation_midway_leaks_what_was_built_and_cleanup_does_not() {
+    let config = EngineConfig {
+        allocation_may_fail: true,
+        ..common::config()
+    };
+    let (_, report) = run_with("lists.c", "table", &config);
+    let line = line_of("lists.c", "return NULL; /* leaks");
+    // Reported once for the site, by the first path: the table alone when
+    // the first node's allocation (call 1) fails, with that node when the
+    // second one's (call 2) does.
+    let found = leaks(&report);
+    assert_eq!(found.len(), 1, "{:?}", report.findings);
+    let finding = &report.findings[0];
+    let expected = match finding.inputs.failing_allocations[..] {
+        [1] => "1 allocated object (16 bytes) unreachable after return",
+        [2] => "2 allocated objects (32 bytes) unreachable after return",
+        ref other => panic!("failing allocations {other:?}"),
+    };
+    assert_eq!(found[0], (line, expected));
+    let (_, report) = run_with("lists.c", "pair", &config);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let failed: Vec<&TestCase> = report
+        .tests
+        .iter()
+        .filter(|t| !t.inputs.failing_allocations.is_empty())
+        .collect();
+    assert_eq!(failed.len(), 2, "{:?}", report.tests);
+    for t in failed {
+        assert_eq!((&t.ret, t.allocated.len()), (&Some(Value::Null), 0));
+    }
 }
