@@ -161,6 +161,15 @@ fn branches_after_freeing_an_input_node_are_covered() {
 }
 
 #[test]
+fn freeing_loops_come_back_to_freed_nodes_only_on_cyclic_lists() {
+    let report = run("free_inputs.c", "remove_duplicates");
+    assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let removed = test_returning(&report, 1);
+    assert_eq!(removed.freed_inputs.len(), 1);
+}
+
+#[test]
 fn allocation_fails_only_when_the_flag_lets_it() {
     let never = run("allocations.c", "try_alloc");
     assert_eq!(never.uncovered.len(), 1, "{:?}", never.uncovered);

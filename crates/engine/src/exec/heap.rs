@@ -92,8 +92,9 @@ impl Machine<'_> {
     fn check_release(&mut self, st: &mut State, obj: ObjIdx, offset: &BV, by: &str) -> Exec<()> {
         match st.object(obj).kind {
             ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
-                return self.fault(
+                return self.freed_fault(
                     st,
+                    obj,
                     FindingKind::DoubleFree,
                     &format!("{by} of memory freed before"),
                 )
@@ -257,10 +258,59 @@ impl Machine<'_> {
     pub fn check_live(&mut self, st: &State, obj: ObjIdx) -> Exec<()> {
         match st.object(obj).kind {
             ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
-                self.fault(st, FindingKind::UseAfterFree, "access to freed memory")
+                self.freed_fault(st, obj, FindingKind::UseAfterFree, "access to freed memory")
             }
             _ => Ok(()),
         }
+    }
+
+    /// The fault of using the freed object `obj` again. When `obj` is an
+    /// input node on a cycle of the input structure, the path is left out
+    /// instead: a function that frees the nodes it walks (delete, remove
+    /// duplicates, free a list) comes back to a freed node only when its
+    /// list is cyclic, against its precondition.
+    fn freed_fault(
+        &mut self,
+        st: &State,
+        obj: ObjIdx,
+        kind: FindingKind,
+        message: &str,
+    ) -> Exec<()> {
+        if matches!(st.object(obj).kind, ObjKind::Input { .. }) && self.on_input_cycle(st, obj) {
+            return Err(Stop::Dead);
+        }
+        self.fault(st, kind, message)
+    }
+
+    /// Can input object `obj` reach itself through the pointers the input
+    /// objects held when the function was called?
+    fn on_input_cycle(&self, st: &State, obj: ObjIdx) -> bool {
+        let successors = |o: ObjIdx| -> Vec<ObjIdx> {
+            st.object(o)
+                .initial
+                .iter()
+                .filter_map(|cell| match cell {
+                    Cell::Ptr { ptr, idx: 0 } => match self.resolved(st, &ptr.target) {
+                        Target::Object(t) if matches!(st.object(t).kind, ObjKind::Input { .. }) => {
+                            Some(t)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut seen = vec![false; st.objects.len()];
+        let mut pending = successors(obj);
+        while let Some(o) = pending.pop() {
+            if o == obj {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[o as usize], true) {
+                pending.extend(successors(o));
+            }
+        }
+        false
     }
 
     /// Faults of an access to an object: after `free`, or reading allocated

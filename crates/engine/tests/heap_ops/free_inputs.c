@@ -84,3 +84,22 @@ int pop_front(struct node **head)
         return 0;
     return (*head)->key > 0 ? 2 : 1;
 }
+
+/* Removes adjacent duplicates, freeing them: only a cyclic list (outside
+   the function's domain) makes it come back to a freed node. */
+int remove_duplicates(struct node *head)
+{
+    int removed = 0;
+    struct node *p = head;
+    while (p != NULL && p->next != NULL) {
+        if (p->key == p->next->key) {
+            struct node *dup = p->next;
+            p->next = dup->next;
+            free(dup);
+            removed++;
+        } else {
+            p = p->next;
+        }
+    }
+    return removed;
+}
