@@ -229,6 +229,16 @@ fn realloc_keeps_contents_frees_the_old_block_and_may_fail() {
 }
 
 #[test]
+fn realloc_to_zero_bytes_frees_and_returns_null() {
+    let report = run("allocations.c", "resize");
+    assert_eq!(arg(test_returning(&report, -2), 0), 0);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let kept = test_returning(&report, 5);
+    assert!((1..=4).contains(&arg(kept, 0)));
+    assert_eq!(report.uncovered.len(), 1, "only a == NULL");
+}
+
+#[test]
 fn realloc_of_an_input_moves_it() {
     let report = run("allocations.c", "shrink");
     let moved = report

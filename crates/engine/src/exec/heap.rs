@@ -33,8 +33,9 @@ impl Machine<'_> {
     }
 
     /// `realloc(ptr, size)`: `malloc` for NULL; otherwise a new object holding
-    /// the old contents up to the smaller size, the old object freed. A
-    /// failing call returns NULL and leaves the old object alone.
+    /// the old contents up to the smaller size, the old object freed, or as
+    /// glibc does for a size of 0, the old object freed and NULL returned.
+    /// A failing call returns NULL and leaves the old object alone.
     pub fn reallocate(&mut self, st: &mut State, ptr: &PtrVal, size: &BV) -> Exec<Model> {
         let old = match self.resolved(st, &ptr.target) {
             Target::Null => None,
@@ -51,15 +52,44 @@ impl Machine<'_> {
                 )
             }
         };
+        let frees_only = match old {
+            Some(_) => self.size_is_zero(st, size)?,
+            None => false,
+        };
         let failed = self.count_allocation(st);
-        let moved = self.new_heap_object(st, size, false).and_then(|obj| {
-            if let Some(old) = old {
-                self.copy_contents(st, old, obj, size)?;
+        let moved = match old {
+            Some(old) if frees_only => {
                 mark_freed(st, old);
+                Ok(PtrVal::to(Target::Null))
             }
-            Ok(PtrVal::to(Target::Object(obj)))
-        });
+            _ => self.new_heap_object(st, size, false).and_then(|obj| {
+                if let Some(old) = old {
+                    self.copy_contents(st, old, obj, size)?;
+                    mark_freed(st, old);
+                }
+                Ok(PtrVal::to(Target::Object(obj)))
+            }),
+        };
         self.allocation_result(st, moved, failed)
+    }
+
+    /// Whether `size` is 0 on this path, forking (nonzero first) when both may hold.
+    fn size_is_zero(&mut self, st: &State, size: &BV) -> Exec<bool> {
+        let zero = size.eq(bv_u(0, 64));
+        match (self.may(st, &zero.not()), self.may(st, &zero)) {
+            (true, false) => Ok(false),
+            (false, true) => Ok(true),
+            (false, false) => Err(Stop::Dead),
+            (true, true) => {
+                let mut forks = Vec::new();
+                for cond in [zero.not(), zero] {
+                    let mut next = st.clone();
+                    self.assume(&mut next, &cond)?;
+                    forks.push(next);
+                }
+                Err(Stop::Fork(forks))
+            }
+        }
     }
 
     pub fn free(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Model> {

@@ -111,3 +111,21 @@ int sum_fresh(int n)
     free(c);
     return sum;
 }
+
+/* Resizes a block of two ints to n: n == 0 frees it and gives NULL, as
+   glibc's realloc does. */
+int resize(int n)
+{
+    if (n < 0 || n > 4)
+        return -3;
+    int *a = malloc(2 * sizeof *a);
+    if (a == NULL)
+        return -1;
+    a[0] = 5;
+    int *b = realloc(a, (size_t)n * sizeof *b);
+    if (b == NULL)
+        return -2; /* a is freed when n == 0 */
+    int v = b[0];
+    free(b);
+    return v;
+}
