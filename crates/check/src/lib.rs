@@ -10,8 +10,11 @@
 //! `gcov -b --json-format --stdout` on its data, keeps the lines of the source
 //! under test and compares them per function with the engine's claims (see
 //! `compare.rs` for the rule and the conditions gcc folds). With `sanitize`,
-//! the driver is also built with `-fsanitize=address,undefined` and run, and
-//! every findings reproducer is run under the sanitizers.
+//! the driver is also built with `-fsanitize=address,undefined` and run with
+//! leak detection on (drivers free everything they and the code under test
+//! allocated, so any report is a problem), and every findings reproducer is
+//! run under the sanitizers and judged by the evidence its kind calls for
+//! (see [`confirmation`]).
 
 mod compare;
 mod gcov;
@@ -199,14 +202,20 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
                 config,
             )? {
                 Ok(binary) => {
-                    for number in tests
-                        .functions
-                        .iter()
-                        .flat_map(|f| f.findings.iter().filter_map(|x| x.reproducer))
-                    {
-                        result
-                            .reproducers
-                            .push(run_reproducer_binary(&binary, number)?);
+                    for function in &tests.functions {
+                        for finding in &function.findings {
+                            let Some(number) = finding.reproducer else {
+                                continue;
+                            };
+                            let about = Finding {
+                                number,
+                                kind: &finding.kind,
+                                function: &function.name,
+                            };
+                            result
+                                .reproducers
+                                .push(run_reproducer_binary(&binary, &about)?);
+                        }
                     }
                 }
                 Err(message) => result
@@ -286,7 +295,7 @@ fn sanitize_driver(
         return Ok(());
     }
     let ran = run::run(
-        sanitized(&mut Command::new(&binary)),
+        sanitized(&mut Command::new(&binary), Leaks::Detect),
         &build,
         "driver",
         RUN_LIMIT,
@@ -309,11 +318,24 @@ fn sanitize_driver(
     Ok(())
 }
 
-/// Environment for sanitized runs: the driver does not free what the code
-/// under test allocates, so leak reports would be noise.
-fn sanitized(command: &mut Command) -> &mut Command {
+/// Whether a sanitized run looks for leaks at exit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Leaks {
+    Detect,
+    Ignore,
+}
+
+/// Environment for sanitized runs.
+fn sanitized(command: &mut Command, leaks: Leaks) -> &mut Command {
+    let detect = match leaks {
+        Leaks::Detect => 1,
+        Leaks::Ignore => 0,
+    };
     command
-        .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
+        .env(
+            "ASAN_OPTIONS",
+            format!("detect_leaks={detect}:abort_on_error=0"),
+        )
         .env("UBSAN_OPTIONS", "print_stacktrace=1")
 }
 
@@ -325,10 +347,49 @@ fn sanitizer_report(ran: &Ran) -> Option<String> {
         .filter(|l| {
             l.contains("runtime error:")
                 || l.contains("ERROR: AddressSanitizer")
+                || l.contains("ERROR: LeakSanitizer")
                 || l.starts_with("SUMMARY:")
         })
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// A finding as the reproducers file numbers it.
+struct Finding<'a> {
+    number: u32,
+    /// Kind slug, e.g. `leak`.
+    kind: &'a str,
+    function: &'a str,
+}
+
+/// What in a reproducer's run confirms its finding, if anything does:
+/// a leak needs LeakSanitizer's report with a stack through the function;
+/// an uninitialized read needs the reproducer's own `CONFIRMED:` line (the
+/// result changed with the fill of new memory); any other fault needs a
+/// sanitizer report or a crash on a signal.
+pub fn confirmation(kind: &str, function: &str, ran: &Ran) -> Option<String> {
+    match kind {
+        "leak" => {
+            let frame = format!(" in {function} ");
+            (ran.stderr
+                .contains("ERROR: LeakSanitizer: detected memory leaks")
+                && ran.stderr.lines().any(|l| l.contains(&frame)))
+            .then(|| format!("LeakSanitizer reports memory {function} allocated and lost"))
+        }
+        "uninitialized-read" => ran
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("CONFIRMED: "))
+            .map(str::to_string),
+        _ => match (sanitizer_report(ran), ran.status) {
+            (Some(report), _) => Some(format!(
+                "the sanitizers report: {}",
+                report.lines().next().unwrap_or_default().trim()
+            )),
+            (None, Ending::Signal(signal)) => Some(format!("it crashes on signal {signal}")),
+            (None, _) => None,
+        },
+    }
 }
 
 /// Builds `OUT/<stem>_findings.c` with the sanitizers and runs reproducer `number`.
@@ -344,11 +405,27 @@ pub fn run_reproducer(
     let tests = read_tests_file(&out_dir.join(format!("{stem}.tests.json")))?;
     let findings = tests
         .findings_driver
+        .as_ref()
         .ok_or_else(|| error(&out_dir, format!("{stem} has no findings reproducers")))?;
     let findings = out_dir.join(findings);
+    let (function, finding) = tests
+        .functions
+        .iter()
+        .find_map(|f| {
+            f.findings
+                .iter()
+                .find(|x| x.reproducer == Some(number))
+                .map(|x| (f, x))
+        })
+        .ok_or_else(|| error(&findings, format!("no reproducer number {number}")))?;
     let binary = build_reproducers(&out_dir, stem, &findings, &tests.include_dirs, config)?
         .map_err(|m| error(&findings, m))?;
-    run_reproducer_binary(&binary, number)
+    let about = Finding {
+        number,
+        kind: &finding.kind,
+        function: &function.name,
+    };
+    run_reproducer_binary(&binary, &about)
 }
 
 /// Compiles the reproducers with the sanitizers in a fresh build directory;
@@ -382,22 +459,30 @@ fn build_reproducers(
     })
 }
 
-fn run_reproducer_binary(binary: &Path, number: u32) -> Result<ReproducerRun, CheckError> {
+fn run_reproducer_binary(binary: &Path, finding: &Finding) -> Result<ReproducerRun, CheckError> {
     let build = binary.parent().unwrap_or(Path::new("."));
+    let number = finding.number;
+    let leaks = if finding.kind == "leak" {
+        Leaks::Detect
+    } else {
+        Leaks::Ignore
+    };
     let mut command = Command::new(binary);
     command.arg(number.to_string());
     let ran = run::run(
-        sanitized(&mut command),
+        sanitized(&mut command, leaks),
         build,
         &format!("finding-{number}"),
         RUN_LIMIT,
     )
     .map_err(|m| error(binary, m))?;
-    let report = sanitizer_report(&ran);
+    let evidence = confirmation(finding.kind, finding.function, &ran);
     Ok(ReproducerRun {
         number,
-        confirmed: report.is_some() || !ran.success(),
-        output: ran.stderr,
+        kind: finding.kind.to_string(),
+        confirmed: evidence.is_some(),
+        evidence,
+        output: format!("{}{}", ran.stdout, ran.stderr),
         ending: ran.status,
     })
 }

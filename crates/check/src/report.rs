@@ -73,8 +73,14 @@ pub struct FunctionCheck {
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproducerRun {
     pub number: u32,
-    /// The sanitizers reported an error or the run crashed.
+    /// The finding's kind slug, e.g. `leak`.
+    pub kind: String,
+    /// The run shows the fault the way its kind calls for (see
+    /// [`crate::confirmation`]).
     pub confirmed: bool,
+    /// What confirmed it.
+    pub evidence: Option<String>,
+    /// The run's standard output, then its standard error.
     pub output: String,
     #[serde(skip)]
     pub ending: Ending,
@@ -281,12 +287,11 @@ impl FileCheck {
             }
         }
         for r in &self.reproducers {
-            let verdict = if r.confirmed {
-                "confirmed by the sanitizers"
-            } else {
-                "NOT confirmed (ran cleanly)"
+            let verdict = match &r.evidence {
+                Some(evidence) => format!("confirmed: {evidence}"),
+                None => format!("NOT confirmed (ended with {:?}, no evidence)", r.ending),
             };
-            let _ = writeln!(out, "  finding {}: {verdict}", r.number);
+            let _ = writeln!(out, "  finding {} ({}): {verdict}", r.number, r.kind);
         }
     }
 }

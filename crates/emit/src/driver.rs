@@ -1,13 +1,17 @@
 //! `<stem>_test.c` (one checked test per engine test case) and
 //! `<stem>_findings.c` (one reproducer per finding, chosen by argument).
 
-use crate::inputs::{step_lvalue, CallCode, InputWriter, Objects};
+use crate::inputs::{
+    step_lvalue, Allocation, CallCode, HeapNames, HeapObject, HeapRef, InputWriter,
+};
 use crate::literal::{comment_text, escape_string, int_literal};
-use crate::names::NameScope;
-use crate::support::{self, SourceRef};
+use crate::names::{identifier_from_path, NameScope};
+use crate::support::{self, SourceRef, Wrappers};
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use engine::testcase::{Check, FunctionReport, Root, Step, TestCase, Value};
+use engine::testcase::{
+    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
+};
 use ir::{Goal, GoalInfo, Layout, Type};
 use std::collections::HashMap;
 
@@ -20,6 +24,8 @@ pub struct EmittedTest {
     pub skipped: Option<String>,
     /// C name of each input object, by object index.
     pub object_names: Vec<String>,
+    /// C name of each object of the output heap, by allocation index (empty: never named).
+    pub allocated_names: Vec<String>,
     /// The checks as written: C lvalue and expected value.
     pub checks: Vec<(String, Check)>,
 }
@@ -51,7 +57,16 @@ pub fn test_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceRef) 
         source.stem
     ));
     out.line(" * Prints one FAIL line per failed check and ends with \"N passed, N failed\". */");
-    source.include(&mut out, unit);
+    let wraps_allocations = reports
+        .iter()
+        .flat_map(|r| &r.tests)
+        .any(|t| !t.inputs.failing_allocations.is_empty());
+    let wrappers = if wraps_allocations {
+        Wrappers::Failing
+    } else {
+        Wrappers::None
+    };
+    source.include(&mut out, unit, wrappers);
     let mut body = CodeWriter::default();
     let mut tests = Vec::with_capacity(reports.len());
     let mut runnable: Vec<String> = Vec::new();
@@ -72,16 +87,23 @@ pub fn test_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceRef) 
                 "test_{}_{n}",
                 unit.program.function(report.func).name
             ));
-            match write_test(unit, test, &name, &goals, &plans) {
-                Ok((text, object_names, checks)) => {
-                    body.text(&text);
+            match write_test(unit, test, &name, &goals, &plans, wraps_allocations) {
+                Ok(written) => {
+                    body.text(&written.text);
                     body.blank();
                     runnable.push(name.clone());
+                    if !written.unreached.is_empty() {
+                        notes.push(format!(
+                            "{name}: no check reaches {}, so the driver cannot free it",
+                            written.unreached.join(", ")
+                        ));
+                    }
                     emitted.push(EmittedTest {
                         name,
                         skipped: None,
-                        object_names,
-                        checks,
+                        object_names: written.object_names,
+                        allocated_names: written.allocated_names,
+                        checks: written.checks,
                     });
                 }
                 Err(reason) => {
@@ -90,6 +112,7 @@ pub fn test_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceRef) 
                         name,
                         skipped: Some(reason),
                         object_names: vec![],
+                        allocated_names: vec![],
                         checks: vec![],
                     });
                 }
@@ -118,7 +141,15 @@ pub fn test_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceRef) 
 /// Longest call text repeated in failure messages.
 const SHOWN_CALL_LENGTH: usize = 40;
 
-type WrittenTest = (String, Vec<String>, Vec<(String, Check)>);
+/// A test as written: its text and what [`EmittedTest`] records of it.
+struct WrittenTest {
+    text: String,
+    object_names: Vec<String>,
+    allocated_names: Vec<String>,
+    checks: Vec<(String, Check)>,
+    /// Output objects no written check reaches: the driver cannot free them.
+    unreached: Vec<String>,
+}
 
 fn write_test(
     unit: &Unit,
@@ -126,6 +157,7 @@ fn write_test(
     name: &str,
     goals: &HashMap<Goal, GoalInfo>,
     plans: &[StubPlan],
+    wraps_allocations: bool,
 ) -> Result<WrittenTest, String> {
     check_stubs_planned(unit, &test.inputs, plans)?;
     let mut scope = NameScope::new(unit.reserved_names());
@@ -133,8 +165,9 @@ fn write_test(
     let writer = InputWriter {
         unit,
         inputs: &test.inputs,
+        allocation: Allocation::Checked,
     };
-    let code = writer.write(test.func, &mut scope)?;
+    let mut code = writer.write(test.func, &mut scope)?;
     let f = unit.program.function(test.func);
     let mut out = CodeWriter::default();
     goal_comment(&mut out, unit, &f.name, test, goals);
@@ -143,6 +176,9 @@ fn write_test(
     out.line(&format!("int {failures} = 0;"));
     out.blank();
     set_up(&mut out, &code);
+    if wraps_allocations {
+        failing_allocations(&mut out, &test.inputs.failing_allocations);
+    }
 
     let returns = f.sig.ret != Type::Void;
     let result = scope.fresh("result");
@@ -163,6 +199,10 @@ fn write_test(
     };
     let mut written = Vec::new();
     for check in all_checks(unit, test) {
+        // What the function freed is gone: neither read nor compared with.
+        if touches_freed(&check, &test.freed_inputs) {
+            continue;
+        }
         let lvalue = match &check.root {
             Root::Return if returns => step_lvalue(unit, result.clone(), &f.sig.ret, &check.path)?,
             Root::Return => continue,
@@ -177,11 +217,10 @@ fn write_test(
                     &check.path,
                 )?
             }
-            Root::Object(o) => code
+            Root::Object(o) => code.objects.lvalue(unit, HeapRef::Input(*o), &check.path)?,
+            Root::Allocated(a) => code
                 .objects
-                .object_lvalue(unit, &test.inputs, *o, &check.path)?,
-            // The output heap is not checked yet.
-            Root::Allocated(_) => continue,
+                .lvalue(unit, HeapRef::Allocated(*a), &check.path)?,
         };
         let what = match &check.root {
             Root::Return => {
@@ -194,22 +233,217 @@ fn write_test(
             }
             _ => format!("{lvalue} is"),
         };
-        if let Some(line) = check_line(&writer, &code.objects, &failures, &what, &lvalue, &check)? {
-            out.line(&line);
-            written.push((lvalue, check));
+        match &check.expected {
+            Value::Allocated { object, offset } if !code.objects.is_bound(*object) => {
+                let first_reach = FirstReach {
+                    object: *object,
+                    offset: *offset,
+                    lvalue: &lvalue,
+                    what: &what,
+                };
+                name_output_object(
+                    &mut out,
+                    unit,
+                    test,
+                    &mut code.objects,
+                    &mut scope,
+                    first_reach,
+                )?;
+            }
+            _ => match check_line(&writer, &code.objects, &failures, &what, &lvalue, &check)? {
+                Some(line) => out.line(&line),
+                None => continue,
+            },
         }
+        written.push((lvalue, check));
     }
+    let unreached = free_everything(&mut out, test, &code.objects);
     out.line(&format!("return {failures} != 0;"));
     out.close("}");
-    let object_names = (0..test.inputs.objects.len())
+    let object_names = code
+        .objects
+        .inputs()
+        .iter()
+        .map(|o| o.c_name.clone())
+        .collect();
+    let allocated_names = (0..test.allocated.len())
         .map(|i| {
             code.objects
-                .name(engine::testcase::ObjectId(i as u32))
+                .allocated()
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|o| o.c_name.clone())
                 .unwrap_or_default()
-                .to_string()
         })
         .collect();
-    Ok((out.finish(), object_names, written))
+    Ok(WrittenTest {
+        text: out.finish(),
+        object_names,
+        allocated_names,
+        checks: written,
+        unreached,
+    })
+}
+
+/// A check reads a freed input object or expects a pointer into one.
+fn touches_freed(check: &Check, freed: &[ObjectId]) -> bool {
+    let reads_freed = matches!(check.root, Root::Object(o) if freed.contains(&o));
+    let expects_freed =
+        matches!(check.expected, Value::Pointer { object, .. } if freed.contains(&object));
+    reads_freed || expects_freed
+}
+
+/// The check that first reaches an object of the output heap.
+struct FirstReach<'a> {
+    object: AllocId,
+    offset: u64,
+    /// The pointer lvalue that leads to it, and how failures describe it.
+    lvalue: &'a str,
+    what: &'a str,
+}
+
+/// Names an object of the output heap where a check first reaches it:
+/// `struct node *result_out = (struct node *)result;`, then a check that it
+/// is a new object (not NULL, not an input, not one named before); the test
+/// ends there when it is not, since later checks read through the name.
+fn name_output_object(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    test: &TestCase,
+    objects: &mut HeapNames,
+    scope: &mut NameScope,
+    reach: FirstReach,
+) -> Result<(), String> {
+    let allocated = test
+        .allocated
+        .get(reach.object.0 as usize)
+        .ok_or_else(|| format!("pointer to missing output object {}", reach.object.0))?;
+    let c_name = scope.fresh(&format!("{}_out", identifier_from_path(&allocated.name)));
+    let pointer = Type::ptr(allocated.elem.clone());
+    let cast = unit.spell(&pointer, "")?;
+    let start = match reach.offset {
+        0 => format!("({cast}){}", reach.lvalue),
+        offset => format!("({cast})((char *){} - {offset})", reach.lvalue),
+    };
+    let known: Vec<&str> = objects
+        .inputs()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
+        .map(|(_, o)| o.c_name.as_str())
+        .chain(
+            objects
+                .allocated()
+                .iter()
+                .flatten()
+                .map(|o| o.c_name.as_str()),
+        )
+        .collect();
+    let known_list = if known.is_empty() {
+        "NULL, 0".to_string()
+    } else {
+        format!(
+            "(const void *[]){{ {} }}, {}",
+            known.join(", "),
+            known.len()
+        )
+    };
+    out.line(&format!(
+        "{} = {start}; /* {}, allocated by the call */",
+        unit.spell(&pointer, &c_name)?,
+        comment_text(&allocated.name)
+    ));
+    out.line(&format!(
+        "if (cairn_expect_new(__func__, \"{}\", {c_name}, \"{}\", {known_list}))",
+        escape_string(reach.what),
+        escape_string(&allocated.name)
+    ));
+    out.line("    return 1;");
+    objects.bind(
+        reach.object,
+        HeapObject {
+            c_name,
+            elem: allocated.elem.clone(),
+            len: allocated.len,
+        },
+    );
+    Ok(())
+}
+
+/// Frees the input objects the function did not free and every named
+/// object of the output heap; returns the output objects left unnamed.
+fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -> Vec<String> {
+    let freed: Vec<&str> = test
+        .freed_inputs
+        .iter()
+        .filter_map(|o| test.inputs.objects.get(o.0 as usize))
+        .map(|o| o.name.as_str())
+        .collect();
+    let inputs: Vec<&str> = objects
+        .inputs()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
+        .map(|(_, o)| o.c_name.as_str())
+        .collect();
+    let outputs: Vec<&str> = objects
+        .allocated()
+        .iter()
+        .flatten()
+        .map(|o| o.c_name.as_str())
+        .collect();
+    let unreached = test
+        .allocated
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !objects.is_bound(AllocId(*i as u32)))
+        .map(|(_, a)| a.name.clone())
+        .collect();
+    if inputs.is_empty() && outputs.is_empty() && freed.is_empty() {
+        return unreached;
+    }
+    let mut freeing = Vec::new();
+    if !inputs.is_empty() {
+        freeing.push("the input objects");
+    }
+    if !outputs.is_empty() {
+        freeing.push("the objects the call allocated");
+    }
+    let mut sentences = Vec::new();
+    if !freeing.is_empty() {
+        sentences.push(format!("Free {}", freeing.join(" and ")));
+    }
+    if !freed.is_empty() {
+        sentences.push(format!("The call freed {}", freed.join(", ")));
+    }
+    let heading = sentences.join(". ");
+    out.blank();
+    out.line(&format!("/* {}. */", comment_text(&heading)));
+    for name in inputs.iter().chain(&outputs) {
+        out.line(&format!("free({name});"));
+    }
+    unreached
+}
+
+/// Right before the call: which allocation calls of the code under test
+/// return NULL (counted from 0), or none.
+fn failing_allocations(out: &mut CodeWriter, numbers: &[u32]) {
+    if numbers.is_empty() {
+        out.line("cairn_fail_allocations(NULL, 0); /* every allocation succeeds */");
+        return;
+    }
+    let list: Vec<String> = numbers.iter().map(u32::to_string).collect();
+    out.line(&format!(
+        "/* Allocation call{} {} of the code under test (malloc, calloc, realloc; from 0) return{} NULL. */",
+        if numbers.len() == 1 { "" } else { "s" },
+        list.join(", "),
+        if numbers.len() == 1 { "s" } else { "" },
+    ));
+    out.line(&format!(
+        "cairn_fail_allocations((const unsigned[]){{ {} }}, {});",
+        list.join(", "),
+        numbers.len()
+    ));
 }
 
 /// Every stub a test scripts must have been planned (the driver defines it).
@@ -264,8 +498,10 @@ fn goal_comment(
 
 /// The three input steps and the stub scripts, each under a short heading.
 fn set_up(out: &mut CodeWriter, code: &CallCode) {
+    let mut declarations = code.declarations.clone();
+    declarations.extend(code.allocation_check.iter().cloned());
     let sections = [
-        ("Input objects.", &code.declarations),
+        ("Input objects.", &declarations),
         ("Input values.", &code.data),
         ("Pointers.", &code.links),
         (
@@ -340,7 +576,7 @@ fn flatten(unit: &Unit, ty: &Type, value: &Value, path: &mut Vec<Step>, out: &mu
 /// One `failures += cairn_expect_...(...);` line, or `None` when nothing is known to check.
 fn check_line(
     writer: &InputWriter,
-    objects: &Objects,
+    objects: &HeapNames,
     failures: &str,
     what: &str,
     lvalue: &str,
@@ -436,7 +672,16 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
             .iter()
             .flat_map(|r| r.findings.iter().map(|f| &f.inputs))
     };
+    let all_findings = || reports.iter().flat_map(|r| &r.findings);
     let (plans, mut notes) = unit.stub_plans(all_inputs());
+    let fills = all_findings().any(|f| compares_fills(unit, f));
+    let wrappers = if fills {
+        Wrappers::FailingAndFill
+    } else if all_inputs().any(|i| !i.failing_allocations.is_empty()) {
+        Wrappers::Failing
+    } else {
+        Wrappers::None
+    };
     let mut out = CodeWriter::default();
     let file = format!("{}_findings.c", source.stem);
     let binary = format!("{}_findings", source.stem);
@@ -451,12 +696,22 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     out.line(&format!(
         " * List them: ./{binary}    Run finding K: ./{binary} K */"
     ));
-    source.include(&mut out, unit);
+    source.include(&mut out, unit, wrappers);
     if let Err(reason) = support::extern_definitions(&mut out, unit, all_inputs()) {
         notes.push(format!("extern globals not defined: {reason}"));
     }
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
+    }
+    let kept = all_findings()
+        .map(|f| f.inputs.objects.len() * if compares_fills(unit, f) { 2 } else { 1 })
+        .max()
+        .unwrap_or(0);
+    let keeps_result = all_findings().any(|f| keeps_result(unit, f));
+    support::kept_inputs(&mut out, kept, keeps_result);
+    if fills {
+        out.text(support::COMPARE_FILLS);
+        out.blank();
     }
     let mut numbers = Vec::with_capacity(reports.len());
     let mut table: Vec<(String, String)> = Vec::new();
@@ -478,22 +733,15 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
                 unit.program.function(finding.func).name,
                 finding.message
             );
-            let written = check_stubs_planned(unit, &finding.inputs, &plans).and_then(|()| {
-                let mut scope = NameScope::new(unit.reserved_names());
-                InputWriter {
-                    unit,
-                    inputs: &finding.inputs,
-                }
-                .write(finding.func, &mut scope)
-            });
-            match written {
-                Ok(code) => {
-                    out.line(&format!("/* Finding {number}: {} */", comment_text(&about)));
-                    out.line(&format!("static void {name}(void)"));
-                    out.open("{");
-                    set_up(&mut out, &code);
-                    out.line(&format!("(void){};", code.call));
-                    out.close("}");
+            let reproducer = Reproducer {
+                name: &name,
+                about: &about,
+                number,
+                wraps_allocations: wrappers != Wrappers::None,
+            };
+            match write_reproducer(unit, finding, &reproducer, &plans, &mut file_scope) {
+                Ok(text) => {
+                    out.text(&text);
                     out.blank();
                     table.push((name, about));
                     report_numbers.push(Some(number));
@@ -524,6 +772,88 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
         numbers,
         notes,
     }
+}
+
+/// An uninitialized read is confirmed by running the function twice, with
+/// the memory the code under test allocates filled with different bytes,
+/// and comparing the results: that needs an integer result.
+fn compares_fills(unit: &Unit, finding: &engine::testcase::Finding) -> bool {
+    finding.kind == FindingKind::UninitializedRead
+        && matches!(unit.program.function(finding.func).sig.ret, Type::Int(_))
+}
+
+/// A reproducer keeps a returned object pointer reachable (the function
+/// returning new memory does not leak it).
+fn keeps_result(unit: &Unit, finding: &engine::testcase::Finding) -> bool {
+    !compares_fills(unit, finding)
+        && matches!(&unit.program.function(finding.func).sig.ret,
+            Type::Pointer(to) if !matches!(**to, Type::Function(_)))
+}
+
+/// How one reproducer is named and announced.
+struct Reproducer<'a> {
+    name: &'a str,
+    about: &'a str,
+    number: u32,
+    wraps_allocations: bool,
+}
+
+/// One reproducer: its inputs built on the heap and kept reachable, the call,
+/// and the returned pointer kept (LeakSanitizer must report only what the
+/// function lost). Uninitialized reads run twice and compare.
+fn write_reproducer(
+    unit: &Unit,
+    finding: &engine::testcase::Finding,
+    reproducer: &Reproducer,
+    plans: &[StubPlan],
+    file_scope: &mut NameScope,
+) -> Result<String, String> {
+    check_stubs_planned(unit, &finding.inputs, plans)?;
+    let mut scope = NameScope::new(unit.reserved_names());
+    let code = InputWriter {
+        unit,
+        inputs: &finding.inputs,
+        allocation: Allocation::Kept,
+    }
+    .write(finding.func, &mut scope)?;
+    let mut out = CodeWriter::default();
+    let name = reproducer.name;
+    out.line(&format!(
+        "/* Finding {}: {} */",
+        reproducer.number,
+        comment_text(reproducer.about)
+    ));
+    let prepare_call = |out: &mut CodeWriter| {
+        set_up(out, &code);
+        if reproducer.wraps_allocations {
+            failing_allocations(out, &finding.inputs.failing_allocations);
+        }
+    };
+    if compares_fills(unit, finding) {
+        let call = file_scope.fresh(&format!("{name}_call"));
+        out.line(&format!("static long long {call}(int fill)"));
+        out.open("{");
+        prepare_call(&mut out);
+        out.line("cairn_fill_new_memory(fill);");
+        out.line(&format!("return {};", code.call));
+        out.close("}");
+        out.blank();
+        out.line(&format!("static void {name}(void)"));
+        out.open("{");
+        out.line(&format!("cairn_compare_fills({call});"));
+        out.close("}");
+        return Ok(out.finish());
+    }
+    out.line(&format!("static void {name}(void)"));
+    out.open("{");
+    prepare_call(&mut out);
+    if keeps_result(unit, finding) {
+        out.line(&format!("cairn_kept_result = {};", code.call));
+    } else {
+        out.line(&format!("(void){};", code.call));
+    }
+    out.close("}");
+    Ok(out.finish())
 }
 
 const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)

@@ -10,6 +10,8 @@ use engine::testcase::*;
 use ir::*;
 use std::time::Duration;
 
+pub mod heap;
+
 pub const SAMPLE_C: &str = r#"#include <stddef.h>
 
 struct pair {
@@ -94,13 +96,16 @@ const CALLS: GlobalId = GlobalId(0);
 const PAIR: StructId = StructId(0);
 
 /// Line and column (1-based) of the first occurrence of `needle` after the
-/// line holding `after`.
+/// line holding `after` in the sample.
 fn position(after: &str, needle: &str) -> Span {
-    let start = SAMPLE_C
-        .lines()
-        .position(|l| l.contains(after))
-        .unwrap_or(0);
-    for (i, line) in SAMPLE_C.lines().enumerate().skip(start) {
+    position_in(SAMPLE_C, after, needle)
+}
+
+/// Line and column (1-based) of the first occurrence of `needle` after the
+/// line holding `after` in `source`.
+fn position_in(source: &str, after: &str, needle: &str) -> Span {
+    let start = source.lines().position(|l| l.contains(after)).unwrap_or(0);
+    for (i, line) in source.lines().enumerate().skip(start) {
         if let Some(col) = line.find(needle) {
             return Span {
                 file: 0,
@@ -124,10 +129,22 @@ fn pair() -> Type {
     Type::Struct(PAIR)
 }
 
-/// A function whose body is a chain of the given conditions: condition `i`
-/// jumps to a return block when true and to condition `i + 1` when false.
+/// A function of the sample whose body is a chain of the given conditions.
 fn function(name: &str, ret: Type, params: &[(&str, Type)], conditions: &[&str]) -> Function {
-    let span = position(&format!("{name}("), name);
+    function_in(SAMPLE_C, name, ret, params, conditions)
+}
+
+/// A function of `source` whose body is a chain of the given conditions:
+/// condition `i` jumps to a return block when true and to condition `i + 1`
+/// when false.
+fn function_in(
+    source: &str,
+    name: &str,
+    ret: Type,
+    params: &[(&str, Type)],
+    conditions: &[&str],
+) -> Function {
+    let span = position_in(source, &format!("{name}("), name);
     let locals = params
         .iter()
         .map(|(n, t)| Local {
@@ -141,7 +158,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], conditions: &[&str])
     let mut branches = Vec::new();
     for (i, text) in conditions.iter().enumerate() {
         let site = BranchId(i as u32);
-        let at = position(&format!("{name}("), text);
+        let at = position_in(source, &format!("{name}("), text);
         branches.push(BranchSite {
             span: at,
             text: text.to_string(),

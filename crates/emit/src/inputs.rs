@@ -1,28 +1,65 @@
 //! C statements that build one test's inputs in seed 000's three steps
-//! (declare the input objects, assign their data, link the pointers), script
-//! the stubs, and spell the call.
+//! (allocate every input object on the heap, assign their data, link the
+//! pointers), script the stubs, and spell the call; and the C names of the
+//! heap objects a test knows (its inputs, and the objects of the output heap
+//! the driver names as its checks reach them).
 
+use crate::ctype::is_identifier;
 use crate::literal::{char_literal, comment_text, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
-use engine::testcase::{Inputs, ObjectId, Step, Value};
+use engine::testcase::{AllocId, Inputs, ObjectId, Step, Value};
 use ir::{FuncId, GlobalId, IntType, Layout, Type};
 
 /// The code that sets up one call.
 #[derive(Debug, Default)]
 pub struct CallCode {
     pub declarations: Vec<String>,
+    /// Lines that end the test when an input allocation failed (may be empty).
+    pub allocation_check: Vec<String>,
     pub data: Vec<String>,
     pub links: Vec<String>,
     pub script: Vec<String>,
     /// `classify(3, 4, 5)`.
     pub call: String,
-    pub objects: Objects,
+    pub objects: HeapNames,
 }
 
-/// The C names of a test's input objects.
+/// How the set-up allocates the input objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allocation {
+    /// `T *x_in = calloc(n, sizeof *x_in);`, then one check that ends the
+    /// test with a FAIL line when any of them is NULL (test drivers).
+    Checked,
+    /// `T *x_in = cairn_input(n, sizeof *x_in);`, a helper that exits when
+    /// memory runs out and keeps every input reachable from a global, so
+    /// that LeakSanitizer reports only what the code under test lost
+    /// (reproducers, which never free their inputs).
+    Kept,
+}
+
+/// A heap object a test knows: an input object or a named object of the output heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapRef {
+    Input(ObjectId),
+    Allocated(AllocId),
+}
+
+/// The C names of a test's heap objects: each is a pointer variable to the
+/// object's first element.
 #[derive(Debug, Default)]
-pub struct Objects(Vec<ObjectName>);
+pub struct HeapNames {
+    inputs: Vec<HeapObject>,
+    /// By allocation index; `None` until a check first reaches the object.
+    allocated: Vec<Option<HeapObject>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct HeapObject {
+    pub c_name: String,
+    pub elem: Type,
+    pub len: u64,
+}
 
 /// Where [`InputWriter::assign`] puts scalar and pointer assignments.
 struct Sink<'a> {
@@ -30,17 +67,11 @@ struct Sink<'a> {
     links: &'a mut Vec<String>,
 }
 
-#[derive(Debug)]
-struct ObjectName {
-    c_name: String,
-    /// Declared as a single variable (`int out_in;`) rather than an array.
-    single: bool,
-}
-
 /// Writes the set-up of one call of `func` with `inputs`.
 pub struct InputWriter<'u, 'p> {
     pub unit: &'u Unit<'p>,
     pub inputs: &'u Inputs,
+    pub allocation: Allocation,
 }
 
 impl<'u, 'p> InputWriter<'u, 'p> {
@@ -51,15 +82,17 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             data: &mut code.data,
             links: &mut code.links,
         };
+        // The objects come from calloc: zeros need no assignment.
         for (id, object) in self.inputs.objects.iter().enumerate() {
-            let array = Type::Array(Box::new(object.elem.clone()), Some(object.len));
-            if code.objects.0[id].single {
-                let lvalue = code.objects.element(ObjectId(id as u32), 0);
+            let input = HeapRef::Input(ObjectId(id as u32));
+            if object.len == 1 {
+                let lvalue = code.objects.element(input, 0)?;
                 if let Some(value) = object.init.first() {
                     self.assign(&code.objects, &lvalue, &object.elem, value, true, &mut sink)?;
                 }
             } else {
-                let name = code.objects.0[id].c_name.clone();
+                let array = Type::Array(Box::new(object.elem.clone()), Some(object.len));
+                let name = code.objects.inputs[id].c_name.clone();
                 let value = Value::Array(object.init.clone());
                 self.assign(&code.objects, &name, &array, &value, true, &mut sink)?;
             }
@@ -82,30 +115,32 @@ impl<'u, 'p> InputWriter<'u, 'p> {
     }
 
     fn declare_objects(&self, scope: &mut NameScope, code: &mut CallCode) -> Result<(), String> {
+        let allocator = match self.allocation {
+            Allocation::Checked => "calloc",
+            Allocation::Kept => "cairn_input",
+        };
         for object in &self.inputs.objects {
             let c_name = scope.fresh(&format!("{}_in", identifier_from_path(&object.name)));
-            let single = object.len == 1;
-            let declaration = if single {
-                let zero = if matches!(object.elem, Type::Struct(_) | Type::Array(..)) {
-                    "{0}"
-                } else {
-                    "0"
-                };
-                format!("{} = {zero};", self.unit.spell(&object.elem, &c_name)?)
-            } else {
-                let array = Type::Array(Box::new(object.elem.clone()), Some(object.len));
-                let init = if object.len == 0 { "" } else { " = {0}" };
-                format!("{}{init};", self.unit.spell(&array, &c_name)?)
-            };
+            let variable = self.unit.spell(&Type::ptr(object.elem.clone()), &c_name)?;
             // A one-character object is as likely a `char` out-parameter as an empty string.
             let about = if object.len > 1 && string_length(&object.elem, &object.init).is_some() {
                 format!("{} = {}", object.name, string_text(&object.init))
             } else {
                 object.name.clone()
             };
-            code.declarations
-                .push(format!("{declaration} /* {} */", comment_text(&about)));
-            code.objects.0.push(ObjectName { c_name, single });
+            code.declarations.push(format!(
+                "{variable} = {allocator}({}, sizeof *{c_name}); /* {} */",
+                object.len,
+                comment_text(&about)
+            ));
+            code.objects.inputs.push(HeapObject {
+                c_name,
+                elem: object.elem.clone(),
+                len: object.len,
+            });
+        }
+        if self.allocation == Allocation::Checked {
+            code.allocation_check = allocation_check(&code.objects.inputs);
         }
         Ok(())
     }
@@ -114,7 +149,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
     /// pointers into the link step; unknown parts stay zero.
     fn assign(
         &self,
-        objects: &Objects,
+        objects: &HeapNames,
         lvalue: &str,
         ty: &Type,
         value: &Value,
@@ -140,7 +175,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             (Type::Array(elem, _), Value::Array(items)) => {
                 let string = string_length(elem, items);
                 for (k, item) in items.iter().enumerate() {
-                    let element = format!("{lvalue}[{k}]");
+                    let element = index_lvalue(lvalue, k as u64);
                     match (string, elem.as_ref(), item) {
                         // Characters up to the terminator read as characters.
                         (Some(n), Type::Int(it), Value::Int { bits, .. }) if k <= n => {
@@ -182,7 +217,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         &self,
         value: &Value,
         ty: &Type,
-        objects: &Objects,
+        objects: &HeapNames,
     ) -> Result<Option<String>, String> {
         let pointee = ty.pointee().cloned().unwrap_or(Type::Void);
         Ok(Some(match value {
@@ -190,21 +225,37 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             Value::Null => "NULL".to_string(),
             Value::Func(f) => self.unit.function_name(*f).to_string(),
             Value::Pointer { object, offset } => {
-                let elem = self
-                    .inputs
-                    .objects
-                    .get(object.0 as usize)
-                    .map(|o| o.elem.clone())
-                    .ok_or_else(|| format!("pointer to missing input object {}", object.0))?;
-                let (base_ptr, natural) =
-                    objects.object_pointer(*object, *offset, self.unit.program.size_of(&elem));
-                self.cast_pointer(base_ptr, natural.then_some(&elem), *offset, &pointee)?
+                self.heap_pointer(objects, HeapRef::Input(*object), *offset, &pointee)?
+            }
+            Value::Allocated { object, offset } => {
+                self.heap_pointer(objects, HeapRef::Allocated(*object), *offset, &pointee)?
             }
             Value::GlobalPointer { global, offset } => {
                 self.global_pointer(*global, *offset, &pointee)?
             }
             other => return Err(format!("value {other:?} is not a pointer")),
         }))
+    }
+
+    /// A pointer `offset` bytes into a named heap object, as a `pointee *`.
+    fn heap_pointer(
+        &self,
+        objects: &HeapNames,
+        object: HeapRef,
+        offset: u64,
+        pointee: &Type,
+    ) -> Result<String, String> {
+        let o = objects.get(object)?;
+        let elem_size = self.unit.program.size_of(&o.elem).max(1);
+        if offset.is_multiple_of(elem_size) {
+            let base = match offset / elem_size {
+                0 => o.c_name.clone(),
+                k => format!("&{}[{k}]", o.c_name),
+            };
+            self.cast_pointer(base, Some(&o.elem), offset, pointee)
+        } else {
+            self.cast_pointer(o.c_name.clone(), None, offset, pointee)
+        }
     }
 
     fn global_pointer(
@@ -349,64 +400,89 @@ impl<'u, 'p> InputWriter<'u, 'p> {
     }
 }
 
-impl Objects {
-    pub fn name(&self, object: ObjectId) -> Option<&str> {
-        self.0.get(object.0 as usize).map(|o| o.c_name.as_str())
+impl HeapNames {
+    /// The input objects in object order.
+    pub fn inputs(&self) -> &[HeapObject] {
+        &self.inputs
     }
 
-    /// Lvalue of element `k` of an input object.
-    pub fn element(&self, object: ObjectId, k: u64) -> String {
-        let o = &self.0[object.0 as usize];
-        match (o.single, k) {
-            (true, 0) => o.c_name.clone(),
-            (true, k) => format!("(&{})[{k}]", o.c_name),
-            (false, k) => format!("{}[{k}]", o.c_name),
+    /// The named output objects, by allocation index (`None`: never reached).
+    pub fn allocated(&self) -> &[Option<HeapObject>] {
+        &self.allocated
+    }
+
+    pub fn is_bound(&self, object: AllocId) -> bool {
+        matches!(self.allocated.get(object.0 as usize), Some(Some(_)))
+    }
+
+    /// Names an object of the output heap from now on.
+    pub fn bind(&mut self, object: AllocId, named: HeapObject) {
+        let index = object.0 as usize;
+        if self.allocated.len() <= index {
+            self.allocated.resize(index + 1, None);
+        }
+        self.allocated[index] = Some(named);
+    }
+
+    pub fn get(&self, object: HeapRef) -> Result<&HeapObject, String> {
+        match object {
+            HeapRef::Input(o) => self
+                .inputs
+                .get(o.0 as usize)
+                .ok_or_else(|| format!("pointer to missing input object {}", o.0)),
+            HeapRef::Allocated(a) => self
+                .allocated
+                .get(a.0 as usize)
+                .and_then(Option::as_ref)
+                .ok_or_else(|| format!("output object {} is used before a check reaches it", a.0)),
         }
     }
 
-    /// A pointer `offset` bytes into an object of elements of `elem_size`
-    /// bytes, and whether it points at an element start (else it is the
-    /// object's start and needs a byte offset).
-    fn object_pointer(&self, object: ObjectId, offset: u64, elem_size: u64) -> (String, bool) {
-        let o = &self.0[object.0 as usize];
-        let elem_size = elem_size.max(1);
-        if !offset.is_multiple_of(elem_size) {
-            let start = if o.single {
-                format!("&{}", o.c_name)
-            } else {
-                o.c_name.clone()
-            };
-            return (start, false);
-        }
-        let k = offset / elem_size;
-        let text = match (o.single, k) {
-            (true, 0) => format!("&{}", o.c_name),
-            (true, k) => format!("&{} + {k}", o.c_name),
-            (false, 0) => o.c_name.clone(),
-            (false, k) => format!("&{}[{k}]", o.c_name),
-        };
-        (text, true)
+    /// Lvalue of element `k` of a heap object: `*n_in` for a single object
+    /// (its members read `n_in->key`), `a_in[2]` for an element of an array.
+    pub fn element(&self, object: HeapRef, k: u64) -> Result<String, String> {
+        let o = self.get(object)?;
+        Ok(if o.len == 1 && k == 0 {
+            format!("*{}", o.c_name)
+        } else {
+            format!("{}[{k}]", o.c_name)
+        })
     }
 
-    /// The lvalue a check path reaches from an input object, and its type.
-    pub fn object_lvalue(
-        &self,
-        unit: &Unit,
-        inputs: &Inputs,
-        object: ObjectId,
-        path: &[Step],
-    ) -> Result<String, String> {
-        let elem = &inputs
-            .objects
-            .get(object.0 as usize)
-            .ok_or("check of a missing input object")?
-            .elem;
+    /// The lvalue a check path reaches from a heap object (the path starts
+    /// with the element index).
+    pub fn lvalue(&self, unit: &Unit, object: HeapRef, path: &[Step]) -> Result<String, String> {
+        let elem = self.get(object)?.elem.clone();
         let (k, rest) = match path.first() {
             Some(Step::Index(k)) => (*k, &path[1..]),
             _ => (0, path),
         };
-        step_lvalue(unit, self.element(object, k), elem, rest)
+        step_lvalue(unit, self.element(object, k)?, &elem, rest)
     }
+}
+
+/// `if (a_in == NULL || ...) { free...; return cairn_out_of_memory(__func__); }`
+/// over the objects of non-zero length (`calloc(0, ...)` may return NULL).
+fn allocation_check(objects: &[HeapObject]) -> Vec<String> {
+    let tested: Vec<String> = objects
+        .iter()
+        .filter(|o| o.len > 0)
+        .map(|o| format!("{} == NULL", o.c_name))
+        .collect();
+    if tested.is_empty() {
+        return Vec::new();
+    }
+    let condition = format!("if ({})", tested.join(" || "));
+    let fail = "return cairn_out_of_memory(__func__);";
+    if objects.len() == 1 {
+        return vec![condition, format!("    {fail}")];
+    }
+    // Free the ones that were allocated (free(NULL) does nothing).
+    let mut lines = vec![format!("{condition} {{")];
+    lines.extend(objects.iter().map(|o| format!("    free({});", o.c_name)));
+    lines.push(format!("    {fail}"));
+    lines.push("}".to_string());
+    lines
 }
 
 /// Follows `path` from `base` of type `ty` and returns the C lvalue.
@@ -426,7 +502,7 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
                 field.ty.clone()
             }
             (Step::Index(k), Type::Array(elem, _)) => {
-                text = format!("{text}[{k}]");
+                text = index_lvalue(&text, *k);
                 (**elem).clone()
             }
             (step, ty) => return Err(format!("cannot apply {step:?} to `{text}` of type {ty:?}")),
@@ -435,12 +511,22 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
     Ok(text)
 }
 
-/// `base.name`; an anonymous member's own members are reached directly.
+/// `base.name`, or `p->name` when `base` is `*p`; an anonymous member's own
+/// members are reached directly.
 fn member_lvalue(base: &str, name: &str) -> String {
-    if name.is_empty() {
-        base.to_string()
+    match base.strip_prefix('*') {
+        _ if name.is_empty() => base.to_string(),
+        Some(pointer) if is_identifier(pointer) => format!("{pointer}->{name}"),
+        _ => format!("{base}.{name}"),
+    }
+}
+
+/// `base[k]`, with `*p` parenthesized: `(*p)[k]`.
+fn index_lvalue(base: &str, k: u64) -> String {
+    if base.starts_with('*') {
+        format!("({base})[{k}]")
     } else {
-        format!("{base}.{name}")
+        format!("{base}[{k}]")
     }
 }
 

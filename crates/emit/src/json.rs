@@ -3,7 +3,9 @@
 
 use crate::driver::EmittedTest;
 use crate::unit::Unit;
-use engine::testcase::{FunctionReport, Inputs, Uncovered, Value};
+use engine::testcase::{
+    AllocId, AllocatedObject, FunctionReport, Inputs, Root, Step, TestCase, Uncovered, Value,
+};
 use ir::{Goal, Type};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -72,6 +74,14 @@ pub struct TestJson {
     pub inputs: InputsJson,
     pub expected_return: Option<Json>,
     pub checks: Vec<CheckJson>,
+    /// The output heap: objects the function allocated that are reachable
+    /// when it returns, in the order the checks first reach them.
+    #[serde(default)]
+    pub allocated: Vec<AllocatedJson>,
+    /// Access paths of the input objects the function freed (it took
+    /// ownership): the driver neither checks nor frees them after the call.
+    #[serde(default)]
+    pub freed_inputs: Vec<String>,
     /// Goal keys this test covers first.
     pub covers: Vec<String>,
     /// Every goal key on the test's path.
@@ -89,6 +99,23 @@ pub struct InputsJson {
     #[serde(default)]
     pub edges: Vec<EdgeJson>,
     pub stubs: Vec<StubJson>,
+    /// Allocation calls of the code under test (malloc, calloc, realloc,
+    /// counted from 0 during the call) that return NULL.
+    #[serde(default)]
+    pub failing_allocations: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AllocatedJson {
+    /// Access path it is first reached by, e.g. `result`, `result->next`.
+    pub name: String,
+    /// The pointer variable the driver names it with (`None`: never named).
+    pub c_name: Option<String>,
+    pub elem_type: String,
+    pub len: u64,
+    /// Predicted contents, one value per element; members no check
+    /// covers are `"unknown"`.
+    pub values: Vec<Json>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -214,14 +241,27 @@ pub fn function_json(
             expected_return: test
                 .ret
                 .as_ref()
-                .map(|v| value_json(unit, &test.inputs, &f.sig.ret, v)),
+                .map(|v| value_json(unit, &test.inputs, &test.allocated, &f.sig.ret, v)),
             checks: emitted
                 .checks
                 .iter()
                 .map(|(lvalue, check)| CheckJson {
                     lvalue: lvalue.clone(),
-                    expected: value_json(unit, &test.inputs, &check.ty, &check.expected),
+                    expected: value_json(
+                        unit,
+                        &test.inputs,
+                        &test.allocated,
+                        &check.ty,
+                        &check.expected,
+                    ),
                 })
+                .collect(),
+            allocated: allocated_json(unit, test, &emitted.allocated_names),
+            freed_inputs: test
+                .freed_inputs
+                .iter()
+                .filter_map(|o| test.inputs.objects.get(o.0 as usize))
+                .map(|o| o.name.clone())
                 .collect(),
             covers: test.new_goals.iter().map(key).collect(),
             path_goals: test.path_goals.iter().map(key).collect(),
@@ -308,7 +348,7 @@ fn inputs_json(
             .enumerate()
             .map(|(i, (ty, v))| NamedValue {
                 name: param_name(i),
-                value: value_json(unit, inputs, ty, v),
+                value: value_json(unit, inputs, &[], ty, v),
             })
             .collect(),
         globals: inputs
@@ -318,7 +358,7 @@ fn inputs_json(
                 let global = program.global(*g);
                 NamedValue {
                     name: global.name.clone(),
-                    value: value_json(unit, inputs, &global.ty, v),
+                    value: value_json(unit, inputs, &[], &global.ty, v),
                 }
             })
             .collect(),
@@ -334,7 +374,7 @@ fn inputs_json(
                 init: o
                     .init
                     .iter()
-                    .map(|v| value_json(unit, inputs, &o.elem, v))
+                    .map(|v| value_json(unit, inputs, &[], &o.elem, v))
                     .collect(),
             })
             .collect(),
@@ -348,20 +388,97 @@ fn inputs_json(
                     returns: s
                         .returns
                         .iter()
-                        .map(|v| value_json(unit, inputs, &callee.sig.ret, v))
+                        .map(|v| value_json(unit, inputs, &[], &callee.sig.ret, v))
                         .collect(),
                 }
             })
             .collect(),
         edges: crate::shapes::HeapGraph::build(program, func, inputs).json_edges(),
+        failing_allocations: inputs.failing_allocations.clone(),
+    }
+}
+
+/// The output heap of a test with the values its checks predict.
+fn allocated_json(unit: &Unit, test: &TestCase, c_names: &[String]) -> Vec<AllocatedJson> {
+    test.allocated
+        .iter()
+        .enumerate()
+        .map(|(i, object)| {
+            let mut values = vec![Value::Unknown; object.len as usize];
+            for check in &test.checks {
+                if check.root != Root::Allocated(AllocId(i as u32)) {
+                    continue;
+                }
+                if let Some((Step::Index(k), rest)) = check.path.split_first() {
+                    if let Some(element) = values.get_mut(*k as usize) {
+                        place(unit.program, element, &object.elem, rest, &check.expected);
+                    }
+                }
+            }
+            AllocatedJson {
+                name: object.name.clone(),
+                c_name: c_names.get(i).filter(|n| !n.is_empty()).cloned(),
+                elem_type: crate::ctype::type_name(unit.program, &object.elem)
+                    .unwrap_or_else(|e| e.0),
+                len: object.len,
+                values: values
+                    .iter()
+                    .map(|v| value_json(unit, &test.inputs, &test.allocated, &object.elem, v))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Sets the part of `value` (of type `ty`) that `path` leads to, opening
+/// unknown structs and arrays one level at a time.
+fn place(program: &ir::Program, value: &mut Value, ty: &Type, path: &[Step], scalar: &Value) {
+    let Some((step, rest)) = path.split_first() else {
+        *value = scalar.clone();
+        return;
+    };
+    match (step, ty) {
+        (Step::Field(n), Type::Struct(id)) => {
+            let Some(def) = program.structs.get(id.0 as usize) else {
+                return;
+            };
+            let fields = &def.fields;
+            if !matches!(value, Value::Struct(_)) {
+                *value = Value::Struct(vec![Value::Unknown; fields.len()]);
+            }
+            if let (Value::Struct(members), Some(field)) = (value, fields.get(*n as usize)) {
+                if let Some(member) = members.get_mut(*n as usize) {
+                    place(program, member, &field.ty, rest, scalar);
+                }
+            }
+        }
+        (Step::Index(k), Type::Array(elem, Some(len))) => {
+            if !matches!(value, Value::Array(_)) {
+                *value = Value::Array(vec![Value::Unknown; *len as usize]);
+            }
+            if let Value::Array(items) = value {
+                if let Some(item) = items.get_mut(*k as usize) {
+                    place(program, item, elem, rest, scalar);
+                }
+            }
+        }
+        // A path that does not fit the type: nothing to show.
+        _ => {}
     }
 }
 
 /// A value as JSON: integers as numbers, NULL as `null`, pointers as
-/// `{"object": path, "offset": bytes}` / `{"global": name, "offset": bytes}`,
-/// functions as `{"function": name}`, structs as objects by member name,
-/// arrays as lists, unknown values as the string `"unknown"`.
-pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Json {
+/// `{"object": path, "offset": bytes}` / `{"allocated": path, "offset": bytes}`
+/// / `{"global": name, "offset": bytes}`, functions as `{"function": name}`,
+/// structs as objects by member name, arrays as lists, unknown values as the
+/// string `"unknown"`. `allocated` is the test's output heap.
+pub fn value_json(
+    unit: &Unit,
+    inputs: &Inputs,
+    allocated: &[AllocatedObject],
+    ty: &Type,
+    value: &Value,
+) -> Json {
     let program = unit.program;
     match value {
         Value::Int { ty: it, bits } => {
@@ -381,7 +498,11 @@ pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Jso
             serde_json::json!({ "object": name, "offset": offset })
         }
         Value::Allocated { object, offset } => {
-            serde_json::json!({ "allocated": object.0, "offset": offset })
+            let name = allocated
+                .get(object.0 as usize)
+                .map(|o| o.name.clone())
+                .unwrap_or_default();
+            serde_json::json!({ "allocated": name, "offset": offset })
         }
         Value::GlobalPointer { global, offset } => {
             serde_json::json!({ "global": program.global(*global).name, "offset": offset })
@@ -390,7 +511,10 @@ pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Jso
         Value::Struct(members) => {
             let mut map = serde_json::Map::new();
             for (name, member_ty, member) in crate::unit::named_members(program, ty, members) {
-                map.insert(name, value_json(unit, inputs, &member_ty, member));
+                map.insert(
+                    name,
+                    value_json(unit, inputs, allocated, &member_ty, member),
+                );
             }
             Json::Object(map)
         }
@@ -402,7 +526,7 @@ pub fn value_json(unit: &Unit, inputs: &Inputs, ty: &Type, value: &Value) -> Jso
             Json::Array(
                 items
                     .iter()
-                    .map(|v| value_json(unit, inputs, &elem, v))
+                    .map(|v| value_json(unit, inputs, allocated, &elem, v))
                     .collect(),
             )
         }

@@ -9,15 +9,32 @@
 //!   in the source is renamed `cairn_original_main`), defines stubs for the
 //!   bodiless functions the tests script, and one `static int test_<fn>_<n>(void)`
 //!   per test: a comment with the branches it newly covers, the inputs built in
-//!   three steps (declare the input objects, assign their contents, link the
-//!   pointers), stub scripts, the call, and a check of the return value and of
-//!   every output the engine predicted. `main` restores the globals before each
-//!   test, prints a `FAIL` line per failed check and ends with
-//!   `N passed, N failed`; it exits 0 only when all pass.
+//!   three steps (allocate every input object with `calloc`, assign their
+//!   contents, link the pointers; a failed `calloc` ends the test with a FAIL
+//!   line), stub scripts, the call, and a check of the return value and of
+//!   every output the engine predicted. An object of the output heap gets a
+//!   pointer variable named after its access path (`result_next_out`) where a
+//!   check first reaches it, after a check that it is new (not NULL, not an
+//!   input, not named before); later pointers to it are compared with that
+//!   name, so sharing and cycles are checked. Checks never read an input
+//!   object the function freed. The test then frees the input objects the
+//!   function did not free and every named output object. `main` restores the
+//!   globals before each test, prints a `FAIL` line per failed check and ends
+//!   with `N passed, N failed`; it exits 0 only when all pass.
 //!   Build from any directory: `cc OUT/<stem>_test.c -o BIN -lm`.
+//!   When a test makes allocations fail, the code under test calls counting
+//!   wrappers of `malloc`, `calloc` and `realloc` (macros around the
+//!   `#include`, so the driver's own set-up allocates for real), and each test
+//!   lists the failing call numbers right before its call.
 //! * `OUT/<stem>_findings.c` (only when there are findings): the same include
 //!   scheme, one `finding_<k>` function per finding; `./BIN` lists them and
-//!   `./BIN k` runs finding `k`.
+//!   `./BIN k` runs finding `k`. Reproducers allocate their inputs through
+//!   `cairn_input`, which keeps them (and a returned pointer) reachable from a
+//!   global and never frees them, so LeakSanitizer reports only memory the
+//!   function lost. An uninitialized read whose function returns an integer
+//!   is run twice, with the memory the code under test allocates filled with
+//!   0x00 and then 0x01 bytes, and prints `CONFIRMED: ...` when the results
+//!   differ.
 //! * `OUT/shapes/<test>.dot` and `.svg` for each written test with input
 //!   objects: the input heap drawn by [`shapes`] (no Graphviz needed).
 //! * `OUT/<stem>.tests.json`:
@@ -45,9 +62,16 @@
 //!                             "objects": [{"name": "*out", "c_name": "out_in",
 //!                                          "elem_type": "int", "len": 1, "init": [0]}],
 //!                             "edges": [{"from": "out", "to": "*out", "offset": 0}],
-//!                             "stubs": [{"function": "read", "returns": [4, -1]}] },
-//!                 "expected_return": 2,
-//!                 "checks": [{"lvalue": "out_in", "expected": 7}],
+//!                             "stubs": [{"function": "read", "returns": [4, -1]}],
+//!                             "failing_allocations": [0, 2] }, // malloc/calloc/realloc
+//!                                                 // calls (from 0) that return NULL
+//!                 "expected_return": {"allocated": "result", "offset": 0},
+//!                 "checks": [{"lvalue": "*out_in", "expected": 7},
+//!                            {"lvalue": "result_out->next", "expected": null}],
+//!                 "allocated": [{"name": "result", "c_name": "result_out", // the output heap
+//!                                "elem_type": "struct node", "len": 1,
+//!                                "values": [{"key": 7, "next": null}]}],
+//!                 "freed_inputs": ["*head"],     // input objects the function freed
 //!                 "covers": ["classify:5:9:T"], "path_goals": ["classify:5:9:T"] }],
 //!     "findings": [{ "kind": "division-by-zero", "location": "../examples/classify.c:9:14",
 //!                    "line": 9, "col": 14, "message": "divisor b is 0",
@@ -58,7 +82,9 @@
 //! ```
 //!
 //! Values: integers are numbers, NULL is `null`, a pointer is
-//! `{"object": "<access path>", "offset": <bytes>}` or
+//! `{"object": "<access path>", "offset": <bytes>}` (an input object),
+//! `{"allocated": "<access path>", "offset": <bytes>}` (an object of the
+//! test's output heap, named by the path that first reaches it) or
 //! `{"global": "<name>", "offset": <bytes>}`, a function is
 //! `{"function": "<name>"}`, a struct is an object by member name, an array a
 //! list, and a value the engine does not know is `"unknown"` (never checked).

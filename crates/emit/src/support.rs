@@ -50,11 +50,23 @@ impl SourceRef {
         format!("cc {dirs}path/to/{file} -o {binary} -lm")
     }
 
-    /// The defines, then the `#include` of the source (renaming its `main`
-    /// when it has one), then the library headers the generated code uses.
-    pub fn include(&self, out: &mut CodeWriter, unit: &Unit) {
+    /// The defines, the allocation wrappers when wanted, then the `#include`
+    /// of the source (renaming its `main` when it has one), then the library
+    /// headers the generated code uses.
+    pub fn include(&self, out: &mut CodeWriter, unit: &Unit, wrappers: Wrappers) {
         for (name, value) in &self.defines {
             out.line(&format!("#define {name} {value}"));
+        }
+        if wrappers != Wrappers::None {
+            out.text(ALLOCATION_WRAPPERS);
+            if wrappers == Wrappers::FailingAndFill {
+                out.text(FILL_WRAPPERS);
+            } else {
+                out.text(PLAIN_WRAPPERS);
+            }
+            out.line("#define malloc(size) cairn_malloc(size)");
+            out.line("#define calloc(count, size) cairn_calloc(count, size)");
+            out.line("#define realloc(old, size) cairn_realloc(old, size)");
         }
         if unit.renames_main {
             out.line(&format!("#define main {}", crate::unit::RENAMED_MAIN));
@@ -63,6 +75,9 @@ impl SourceRef {
         if unit.renames_main {
             out.line("#undef main");
         }
+        if wrappers != Wrappers::None {
+            out.text(UNWRAP);
+        }
         out.blank();
         out.line("#include <stdio.h>");
         out.line("#include <stdlib.h>");
@@ -70,6 +85,158 @@ impl SourceRef {
         out.blank();
     }
 }
+
+/// Whether the code under test allocates through counting wrappers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wrappers {
+    None,
+    /// Tests choose which allocation calls return NULL.
+    Failing,
+    /// And new memory can be filled with a chosen byte (uninitialized reads).
+    FailingAndFill,
+}
+
+/// Wrappers the code under test calls instead of `malloc`, `calloc` and
+/// `realloc` (macros defined before its `#include`, undefined after, so the
+/// driver's own set-up allocates for real). Written before any header, with
+/// compiler builtins only, so the source's own includes and feature macros
+/// are untouched.
+const ALLOCATION_WRAPPERS: &str = r#"
+/* The code under test allocates through these wrappers: each test chooses
+ * which of its malloc, calloc and realloc calls (counted from 0) return NULL. */
+static unsigned cairn_allocation_calls;
+static const unsigned *cairn_failing_calls;
+static __SIZE_TYPE__ cairn_failing_count;
+
+static void cairn_fail_allocations(const unsigned *calls, __SIZE_TYPE__ count)
+{
+    cairn_allocation_calls = 0;
+    cairn_failing_calls = calls;
+    cairn_failing_count = count;
+}
+
+static int cairn_allocation_fails(void)
+{
+    unsigned call = cairn_allocation_calls++;
+    for (__SIZE_TYPE__ i = 0; i < cairn_failing_count; i++)
+        if (cairn_failing_calls[i] == call)
+            return 1;
+    return 0;
+}
+
+__attribute__((unused)) static void *cairn_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
+{
+    return cairn_allocation_fails() ? (void *)0 : __builtin_calloc(count, size);
+}
+"#;
+
+const PLAIN_WRAPPERS: &str = r#"
+__attribute__((unused)) static void *cairn_malloc(__SIZE_TYPE__ size)
+{
+    return cairn_allocation_fails() ? (void *)0 : __builtin_malloc(size);
+}
+
+__attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size)
+{
+    return cairn_allocation_fails() ? (void *)0 : __builtin_realloc(old, size);
+}
+
+"#;
+
+/// Wrappers that also fill new memory (not calloc's) with a chosen byte.
+const FILL_WRAPPERS: &str = r#"
+/* Byte that memory new from malloc or realloc starts with; -1: as it comes. */
+static int cairn_fill_byte = -1;
+extern __SIZE_TYPE__ malloc_usable_size(void *object);
+
+static void cairn_fill_new_memory(int byte)
+{
+    cairn_fill_byte = byte;
+}
+
+__attribute__((unused)) static void *cairn_malloc(__SIZE_TYPE__ size)
+{
+    if (cairn_allocation_fails())
+        return (void *)0;
+    void *object = __builtin_malloc(size);
+    if (object != (void *)0 && cairn_fill_byte >= 0)
+        __builtin_memset(object, cairn_fill_byte, size);
+    return object;
+}
+
+__attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size)
+{
+    if (cairn_allocation_fails())
+        return (void *)0;
+    __SIZE_TYPE__ kept = old == (void *)0 ? 0 : malloc_usable_size(old);
+    char *object = __builtin_realloc(old, size);
+    if (object != (void *)0 && cairn_fill_byte >= 0 && size > kept)
+        __builtin_memset(object + kept, cairn_fill_byte, size - kept);
+    return object;
+}
+
+"#;
+
+/// After the source: the real functions again, declared in case the
+/// source's `<stdlib.h>` declared only the wrappers' names.
+const UNWRAP: &str = r#"#undef malloc
+#undef calloc
+#undef realloc
+void *malloc(__SIZE_TYPE__ size);
+void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size);
+void *realloc(void *old, __SIZE_TYPE__ size);"#;
+
+/// Reproducers never free their inputs (the function may have freed some):
+/// `cairn_input` allocates each one and keeps it in a global, as is a
+/// returned pointer, so LeakSanitizer counts them reachable and reports only
+/// memory the code under test lost. `capacity`: most input objects one
+/// reproducer allocates.
+pub fn kept_inputs(out: &mut CodeWriter, capacity: usize, keeps_result: bool) {
+    if capacity == 0 && !keeps_result {
+        return;
+    }
+    out.line(
+        "/* Inputs and results stay reachable from here: LeakSanitizer then reports only what the code under test lost. */",
+    );
+    if capacity > 0 {
+        out.line(&format!("void *cairn_kept[{capacity}];"));
+    }
+    if keeps_result {
+        out.line("const void *cairn_kept_result;");
+    }
+    out.blank();
+    if capacity > 0 {
+        out.text(KEPT_INPUT);
+        out.blank();
+    }
+}
+
+const KEPT_INPUT: &str = r#"static void *cairn_input(size_t count, size_t size)
+{
+    static size_t kept;
+    void *object = calloc(count, size);
+    if (object == NULL && count != 0) {
+        printf("cairn: out of memory while building the inputs; the finding did not run\n");
+        exit(2);
+    }
+    if (kept < sizeof cairn_kept / sizeof cairn_kept[0])
+        cairn_kept[kept++] = object;
+    return object;
+}"#;
+
+/// Runs a reproducer's call with new memory filled with 0x00, then 0x01
+/// bytes: a different result confirms a read of uninitialized memory.
+pub const COMPARE_FILLS: &str = r#"/* An uninitialized read shows when the result depends on what new memory holds. */
+static void cairn_compare_fills(long long (*call)(int fill))
+{
+    long long zeros = call(0x00);
+    long long ones = call(0x01);
+    if (zeros != ones)
+        printf("CONFIRMED: the result depends on uninitialized memory: %lld when new memory holds 0x00 bytes, %lld when it holds 0x01 bytes\n",
+               zeros, ones);
+    else
+        printf("not confirmed: the result is %lld whether new memory holds 0x00 or 0x01 bytes\n", zeros);
+}"#;
 
 /// `NAME=VALUE` -> (`NAME`, `VALUE`); `NAME` -> (`NAME`, `1`), as `cc -D` reads them.
 pub fn parse_define(define: &str) -> Result<(String, String), String> {
@@ -233,7 +400,35 @@ pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
     }
 }
 
-const HELPERS: [(&str, &str); 4] = [
+const HELPERS: [(&str, &str); 6] = [
+    (
+        "cairn_out_of_memory(",
+        r#"static int cairn_out_of_memory(const char *test)
+{
+    printf("FAIL %s: out of memory while building the inputs\n", test);
+    return 1;
+}"#,
+    ),
+    (
+        "cairn_expect_new(",
+        r#"/* An object the call allocated: not NULL, and none the test already knows. */
+static int cairn_expect_new(const char *test, const char *what, const void *actual, const char *expected_text,
+                            const void *const *known, size_t count)
+{
+    if (actual == NULL) {
+        printf("FAIL %s: %s NULL, expected a new object (%s)\n", test, what, expected_text);
+        return 1;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (actual == known[i]) {
+            printf("FAIL %s: %s %p, an object the test already knows, expected a new one (%s)\n", test, what,
+                   actual, expected_text);
+            return 1;
+        }
+    }
+    return 0;
+}"#,
+    ),
     (
         "cairn_expect_signed(",
         r#"static int cairn_expect_signed(const char *test, const char *what, long long actual, long long expected)

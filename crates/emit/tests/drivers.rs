@@ -127,7 +127,7 @@ fn wrong_expectations_fail_with_one_line_each() {
         lines[0],
         "FAIL test_classify_1: classify(3, 1) returned 1, expected 0"
     );
-    assert_eq!(lines[1], "FAIL test_order_1: swapped_in is 1, expected 0");
+    assert_eq!(lines[1], "FAIL test_order_1: *swapped_in is 1, expected 0");
     assert!(
         lines[2].starts_with("FAIL test_find_2: find(a_in, 3, 5) returned 0x"),
         "{}",

@@ -1,0 +1,100 @@
+//! `check --sanitize` over the heap fixture (see `emit::fixture::heap`):
+//! the driver runs with leak detection on, and each reproducer is judged by
+//! the evidence its kind calls for.
+
+use check::{check, CheckConfig, CheckReport, ProblemKind};
+use emit::fixture::heap::{heap_program, heap_reports, HEAP_C};
+use emit::fixture::int_value;
+use emit::{write_outputs, EmitConfig};
+use engine::testcase::FunctionReport;
+
+fn checked(reports: &[FunctionReport]) -> CheckReport {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("heap.c"), HEAP_C).expect("write heap.c");
+    let out = dir.path().join("out");
+    let config = EmitConfig {
+        out_dir: out.clone(),
+        source: dir.path().join("heap.c"),
+        flags: Default::default(),
+    };
+    write_outputs(&heap_program(), reports, &config).expect("emit");
+    check(
+        &out,
+        &CheckConfig {
+            cc: "gcc".into(),
+            sanitize: true,
+        },
+    )
+    .expect("check")
+}
+
+#[test]
+fn heap_driver_is_clean_with_leak_detection_and_every_finding_is_confirmed() {
+    let report = checked(&heap_reports());
+    assert!(report.ok(), "{}", report.table());
+    let file = &report.files[0];
+    assert_eq!((file.passed, file.failed), (Some(9), Some(0)));
+    let runs = &file.reproducers;
+    let kinds: Vec<&str> = runs.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(kinds, ["leak", "uninitialized-read", "use-after-free"]);
+    assert!(runs.iter().all(|r| r.confirmed), "{}", report.table());
+    assert_eq!(
+        runs[0].evidence.as_deref(),
+        Some("LeakSanitizer reports memory lose allocated and lost")
+    );
+    assert!(runs[1]
+        .evidence
+        .as_deref()
+        .is_some_and(|e| e.starts_with("the result depends on uninitialized memory")));
+    assert!(runs[2]
+        .evidence
+        .as_deref()
+        .is_some_and(|e| e.contains("heap-use-after-free")));
+    let table = report.table();
+    assert!(
+        table.contains(
+            "finding 1 (leak): confirmed: LeakSanitizer reports memory lose allocated and lost"
+        ),
+        "{table}"
+    );
+}
+
+#[test]
+fn findings_without_their_evidence_are_not_confirmed() {
+    let mut reports = heap_reports();
+    // lose(1) frees its buffer: no leak to see.
+    reports[4].findings[0].inputs.args[0] = int_value(1);
+    // sum_fresh(0) reads nothing: the result is 0 whatever the fill.
+    reports[5].findings[0].inputs.args[0] = int_value(0);
+    let report = checked(&reports);
+    let runs = &report.files[0].reproducers;
+    assert!(!runs[0].confirmed, "{}", report.table());
+    assert!(!runs[1].confirmed, "{}", report.table());
+    assert!(runs[1].output.contains("not confirmed: the result is 0"));
+    assert!(report
+        .table()
+        .contains("finding 2 (uninitialized-read): NOT confirmed"));
+    assert!(runs[2].confirmed);
+}
+
+#[test]
+fn a_driver_that_leaks_fails_the_sanitize_check() {
+    let mut reports = heap_reports();
+    // push(NULL, 7) with the output heap left out: its node is never freed.
+    let push = &mut reports[0].tests[1];
+    push.allocated.clear();
+    push.checks.clear();
+    push.ret = Some(engine::testcase::Value::Unknown);
+    let report = checked(&reports);
+    assert!(!report.ok());
+    let problems = &report.files[0].problems;
+    assert_eq!(problems.len(), 1, "{}", report.table());
+    assert_eq!(problems[0].kind, ProblemKind::Sanitizer);
+    assert!(
+        problems[0]
+            .message
+            .contains("ERROR: LeakSanitizer: detected memory leaks"),
+        "{}",
+        problems[0].message
+    );
+}
