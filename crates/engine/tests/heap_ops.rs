@@ -205,6 +205,22 @@ fn allocations_in_callees_are_numbered_in_call_order() {
 }
 
 #[test]
+fn an_allocation_stored_through_an_unchecked_link_may_fail() {
+    let report = run_with("allocations.c", "attach_data", &failing());
+    assert_all_covered(&report);
+    assert_eq!(
+        test_returning(&report, -1).inputs.failing_allocations,
+        vec![0]
+    );
+    assert_eq!(
+        kinds(&report),
+        vec![FindingKind::NullDereference],
+        "h->next unchecked: {:#?}",
+        report.findings
+    );
+}
+
+#[test]
 fn realloc_keeps_contents_frees_the_old_block_and_may_fail() {
     let report = run_with("allocations.c", "grow", &failing());
     let unreached: Vec<&Uncovered> = report.uncovered.iter().map(|(_, why)| why).collect();

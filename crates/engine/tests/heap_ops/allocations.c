@@ -129,3 +129,20 @@ int resize(int n)
     free(b);
     return v;
 }
+
+struct holder {
+    int *data;
+    struct holder *next;
+};
+
+/* Stores a fresh block through a link it never checked. */
+int attach_data(struct holder *h)
+{
+    if (h == NULL)
+        return 0;
+    h->next->data = malloc(sizeof(int));
+    if (h->next->data == NULL)
+        return -1;
+    *h->next->data = 3;
+    return 1;
+}
