@@ -185,14 +185,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         ));
     }
     if config.sanitize {
-        sanitize_driver(
-            out_dir,
-            &stem,
-            &driver,
-            &tests.include_dirs,
-            config,
-            &mut result,
-        )?;
+        sanitize_driver(out_dir, &stem, &driver, &tests, config, &mut result)?;
         if let Some(findings) = &tests.findings_driver {
             match build_reproducers(
                 out_dir,
@@ -278,13 +271,13 @@ fn sanitize_driver(
     out_dir: &Path,
     stem: &str,
     driver: &Path,
-    include_dirs: &[String],
+    tests: &TestsFile,
     config: &CheckConfig,
     result: &mut FileCheck,
 ) -> Result<(), CheckError> {
     let build = fresh_build_dir(out_dir, &format!("{stem}-sanitize"))?;
     let binary = build.join("driver");
-    let mut compile = compiler(config, include_dirs);
+    let mut compile = compiler(config, &tests.include_dirs);
     compile
         .args(SANITIZE_FLAGS)
         .arg(driver)
@@ -301,10 +294,22 @@ fn sanitize_driver(
         RUN_LIMIT,
     )
     .map_err(|m| error(&binary, m))?;
+    let leaking: Vec<&str> = tests
+        .functions
+        .iter()
+        .filter(|f| f.findings.iter().any(|x| x.kind == "leak"))
+        .map(|f| f.name.as_str())
+        .collect();
     if let Some(report) = sanitizer_report(&ran) {
-        result
-            .problems
-            .push(Problem::new(ProblemKind::Sanitizer, report));
+        match leaks_of_reported_functions(&ran.stderr, &leaking) {
+            Some(functions) => result.notes.push(format!(
+                "the sanitized driver leaks only memory lost by {}, as the leak findings say",
+                functions.join(", ")
+            )),
+            None => result
+                .problems
+                .push(Problem::new(ProblemKind::Sanitizer, report)),
+        }
     } else if !ran.success() {
         let message = format!(
             "the sanitized driver ended with {:?}:\n{}",
@@ -352,6 +357,43 @@ fn sanitizer_report(ran: &Ran) -> Option<String> {
         })
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// When a sanitizer report holds nothing but leaks, each allocated through
+/// one of the functions that have leak findings (a test on a leaking path
+/// loses what the function loses), those functions; else `None`.
+fn leaks_of_reported_functions<'a>(stderr: &str, leaking: &[&'a str]) -> Option<Vec<&'a str>> {
+    let other_error = stderr
+        .lines()
+        .any(|l| l.contains("runtime error:") || l.contains("ERROR: AddressSanitizer"));
+    if other_error || !stderr.contains("ERROR: LeakSanitizer") {
+        return None;
+    }
+    let mut blames = Vec::new();
+    let mut blocks = 0;
+    let mut lines = stderr.lines().peekable();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if !(trimmed.starts_with("Direct leak of") || trimmed.starts_with("Indirect leak of")) {
+            continue;
+        }
+        blocks += 1;
+        let mut culprit = None;
+        while let Some(frame) = lines.next_if(|l| l.trim_start().starts_with('#')) {
+            culprit = culprit.or_else(|| {
+                leaking
+                    .iter()
+                    .find(|f| frame.contains(&format!(" in {f} ")))
+                    .copied()
+            });
+        }
+        match culprit {
+            Some(function) if !blames.contains(&function) => blames.push(function),
+            Some(_) => {}
+            None => return None,
+        }
+    }
+    (blocks > 0).then_some(blames)
 }
 
 /// A finding as the reproducers file numbers it.
@@ -485,4 +527,79 @@ fn run_reproducer_binary(binary: &Path, finding: &Finding) -> Result<ReproducerR
         output: format!("{}{}", ran.stdout, ran.stderr),
         ending: ran.status,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEAK_IN_COPY_HEAD: &str = "
+=================================================================
+==1==ERROR: LeakSanitizer: detected memory leaks
+
+Direct leak of 16 byte(s) in 1 object(s) allocated from:
+    #0 0x7fe2e36b89cf in __interceptor_malloc asan_malloc_linux.cpp:69
+    #1 0x55ff26293400 in cairn_malloc faults_test.c:34
+    #2 0x55ff26293812 in copy_head faults.c:49
+    #3 0x55ff26295337 in test_copy_head_3 faults_test.c:268
+
+Indirect leak of 16 byte(s) in 1 object(s) allocated from:
+    #0 0x7fe2e36b89cf in __interceptor_malloc asan_malloc_linux.cpp:69
+    #1 0x55ff26293812 in copy_head faults.c:50
+
+SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
+";
+
+    #[test]
+    fn leaks_are_blamed_on_functions_with_leak_findings_only() {
+        assert_eq!(
+            leaks_of_reported_functions(LEAK_IN_COPY_HEAD, &["copy_head"]),
+            Some(vec!["copy_head"])
+        );
+        // A leak through another function is the driver's problem.
+        assert_eq!(
+            leaks_of_reported_functions(LEAK_IN_COPY_HEAD, &["copy"]),
+            None
+        );
+        let with_error = format!("{LEAK_IN_COPY_HEAD}x.c:3:5: runtime error: division by zero\n");
+        assert_eq!(
+            leaks_of_reported_functions(&with_error, &["copy_head"]),
+            None
+        );
+        assert_eq!(leaks_of_reported_functions("", &["copy_head"]), None);
+    }
+
+    #[test]
+    fn each_kind_needs_its_own_evidence() {
+        let ran = |status, stdout: &str, stderr: &str| Ran {
+            status,
+            stdout: stdout.to_string(),
+            stderr: stderr.to_string(),
+        };
+        let leaked = ran(Ending::Exited(23), "", LEAK_IN_COPY_HEAD);
+        assert!(confirmation("leak", "copy_head", &leaked).is_some());
+        assert!(confirmation("leak", "copy_tail", &leaked).is_none());
+        let clean = ran(Ending::Exited(0), "running finding 1\n", "");
+        assert!(confirmation("leak", "copy_head", &clean).is_none());
+        assert!(confirmation("null-dereference", "f", &clean).is_none());
+        // An exit code alone is no evidence; a signal is.
+        assert!(confirmation("null-dereference", "f", &ran(Ending::Exited(2), "", "")).is_none());
+        assert_eq!(
+            confirmation("null-dereference", "f", &ran(Ending::Signal(11), "", "")).as_deref(),
+            Some("it crashes on signal 11")
+        );
+        let differs = ran(Ending::Exited(0), "CONFIRMED: it differs\n", "");
+        assert_eq!(
+            confirmation("uninitialized-read", "f", &differs).as_deref(),
+            Some("it differs")
+        );
+        // A sanitizer report is no evidence of an uninitialized read.
+        let overflow = ran(
+            Ending::Exited(0),
+            "",
+            "x.c:1:1: runtime error: signed integer overflow",
+        );
+        assert!(confirmation("uninitialized-read", "f", &overflow).is_none());
+        assert!(confirmation("signed-overflow", "f", &overflow).is_some());
+    }
 }

@@ -97,6 +97,8 @@ pub struct FileCheck {
     /// The driver's `FAIL ...` lines.
     pub failures: Vec<String>,
     pub reproducers: Vec<ReproducerRun>,
+    /// Facts worth knowing that are not problems.
+    pub notes: Vec<String>,
 }
 
 impl CheckReport {
@@ -137,6 +139,7 @@ impl FileCheck {
             problems: vec![],
             failures: vec![],
             reproducers: vec![],
+            notes: vec![],
         }
     }
 
@@ -285,6 +288,9 @@ impl FileCheck {
             for note in &f.unmeasurable {
                 let _ = writeln!(out, "  note: {}: {note}", f.name);
             }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "  note: {note}");
         }
         for r in &self.reproducers {
             let verdict = match &r.evidence {
