@@ -22,6 +22,9 @@ fn timeout_params(ms: u32) -> Params {
     params
 }
 
+/// Most constraints the incremental solver holds before it starts afresh.
+const SOLVER_CAPACITY: usize = 400;
+
 /// Longest time spent looking for a more readable model than the first one.
 const PREFERENCE_LIMIT: Duration = Duration::from_millis(500);
 
@@ -68,6 +71,9 @@ pub struct PathSolver {
     symbols: Vec<Vec<u32>>,
     symbol_ids: HashMap<BV, u32>,
     interned: HashMap<Bool, ConstraintId>,
+    /// Whether `guard => constraint` is asserted in `solver` (done on first use).
+    asserted: Vec<bool>,
+    asserted_count: usize,
     cache: HashMap<Vec<ConstraintId>, bool>,
     last_model: Option<Model>,
     /// Truth of each constraint in `last_model`, filled as asked.
@@ -91,6 +97,8 @@ impl PathSolver {
             symbols: Vec::new(),
             symbol_ids: HashMap::new(),
             interned: HashMap::new(),
+            asserted: Vec::new(),
+            asserted_count: 0,
             cache: HashMap::new(),
             last_model: None,
             truth_in_last_model: Vec::new(),
@@ -108,7 +116,6 @@ impl PathSolver {
         }
         let id = self.constraints.len() as ConstraintId;
         let guard = Bool::new_const(format!("pc!{id}"));
-        self.solver.assert(guard.implies(c));
         self.guards.push(guard);
         let mut symbols: Vec<u32> = symbols_in(std::slice::from_ref(c))
             .into_iter()
@@ -175,44 +182,44 @@ impl PathSolver {
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero.
     pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
-        // Most questions asked here (can this fault happen?) are answered no:
-        // settle that once, from the cache or the last model when possible.
-        if !self.feasible(path, None) {
-            return None;
+        // Most questions asked here (can this fault happen?) are answered no,
+        // and a first model is often readable already: one query settles both.
+        let first = self.model(path, None)?;
+        if inputs.is_empty() {
+            return Some(first);
         }
-        if !inputs.is_empty() {
-            let gave_up = self.gave_up;
-            let limit = self.query_limit;
-            self.query_limit = limit.min(PREFERENCE_LIMIT);
-            let mut found = None;
-            let constrained = self.symbols_of(path);
-            let mut key = path.to_vec();
-            key.sort_unstable();
-            key.dedup();
-            for bound in [100, 30_000] {
-                // Inputs the path never constrains (fields it never reads) are 0.
-                let small: Vec<Bool> = inputs
-                    .iter()
-                    .map(|x| {
-                        if constrained.contains(x) {
-                            near_zero(x, bound)
-                        } else {
-                            x.eq(BV::from_u64(0, x.get_size()))
-                        }
-                    })
-                    .collect();
-                found = self.run(&key, Some(&Bool::and(&small)));
-                if found.is_some() {
-                    break;
-                }
-            }
-            self.query_limit = limit;
-            self.gave_up = gave_up;
-            if found.is_some() {
-                return found;
-            }
+        let constrained = self.symbols_of(path);
+        // Inputs the path never constrains (fields it never reads) are 0.
+        let small = |bound: u64| -> Bool {
+            let each: Vec<Bool> = inputs
+                .iter()
+                .map(|x| {
+                    if constrained.contains(x) {
+                        near_zero(x, bound)
+                    } else {
+                        x.eq(BV::from_u64(0, x.get_size()))
+                    }
+                })
+                .collect();
+            Bool::and(&each)
+        };
+        let preferred = small(100);
+        if first.eval(&preferred, true).and_then(|b| b.as_bool()) == Some(true) {
+            return Some(first);
         }
-        self.model(path, None)
+        let gave_up = self.gave_up;
+        let limit = self.query_limit;
+        self.query_limit = limit.min(PREFERENCE_LIMIT);
+        let mut key = path.to_vec();
+        key.sort_unstable();
+        key.dedup();
+        let mut found = self.run(&key, Some(&preferred));
+        if found.is_none() {
+            found = self.run(&key, Some(&small(30_000)));
+        }
+        self.query_limit = limit;
+        self.gave_up = gave_up;
+        found.or(Some(first))
     }
 
     /// The constraints of `path` connected to constraint `to` by shared symbols.
@@ -269,6 +276,7 @@ impl PathSolver {
             self.solver.set_params(&timeout_params(quick));
             self.timeout_ms = quick;
         }
+        self.assert_guarded(key);
         let assumptions: Vec<Bool> = key
             .iter()
             .map(|id| self.guards[*id as usize].clone())
@@ -312,6 +320,28 @@ impl PathSolver {
             self.solver.pop(1);
         }
         model
+    }
+
+    /// Asserts `guard => constraint` for the constraints of `key` not yet in
+    /// the solver. A solver holding too many starts afresh: every query pays
+    /// for every constraint it holds, used or not.
+    fn assert_guarded(&mut self, key: &[ConstraintId]) {
+        if self.asserted_count + key.len() > SOLVER_CAPACITY {
+            self.solver = Solver::new();
+            self.timeout_ms = 0;
+            self.asserted.clear();
+            self.asserted_count = 0;
+        }
+        self.asserted.resize(self.constraints.len(), false);
+        for id in key {
+            let i = *id as usize;
+            if !self.asserted[i] {
+                self.asserted[i] = true;
+                self.asserted_count += 1;
+                self.solver
+                    .assert(self.guards[i].implies(&self.constraints[i]));
+            }
+        }
     }
 
     fn last_model_satisfies(&mut self, key: &[ConstraintId]) -> bool {
