@@ -5,7 +5,7 @@
 use crate::state::{ObjKind, Object};
 use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, unsupported, Cell, Exec};
 use ir::Layout;
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, BV};
 
 /// Largest object a symbolic offset may address: the case split grows with the size.
 const SYMBOLIC_ACCESS_LIMIT: u64 = 64 << 10;
@@ -111,7 +111,9 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
                 Some(c) => c,
                 None => cell_byte(&object.cells[k])?,
             };
-            cell = Some(off.eq(bv_u((k - j) as u128, 64)).ite(byte, &old));
+            let here = off.eq(bv_u((k - j) as u128, 64));
+            let old = without_writes_at(&here, &old, OVERWRITE_DEPTH);
+            cell = Some(here.ite(byte, &old));
         }
         if let Some(new) = cell {
             object.cells[k] = Cell::Byte { src: new, idx: 0 };
@@ -119,6 +121,34 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
         }
     }
     Ok(())
+}
+
+/// How many earlier symbolic writes to one byte [`without_writes_at`] looks through.
+const OVERWRITE_DEPTH: u32 = 16;
+
+/// The byte `old` with earlier writes under the same condition `here`
+/// dropped: under `here` the new write wins, so in `ite(here, _, rest)` only
+/// `rest` matters. A loop writing at one symbolic offset again and again
+/// (e.g. over a cyclic input list) then keeps each byte's term small.
+fn without_writes_at(here: &Bool, old: &BV, depth: u32) -> BV {
+    let is_ite = old.safe_decl().is_ok_and(|d| d.kind() == z3::DeclKind::Ite);
+    if depth == 0 || !is_ite {
+        return old.clone();
+    }
+    let parts = (
+        old.nth_child(0).and_then(|c| c.as_bool()),
+        old.nth_child(1).and_then(|c| c.as_bv()),
+        old.nth_child(2).and_then(|c| c.as_bv()),
+    );
+    let (Some(cond), Some(then), Some(rest)) = parts else {
+        return old.clone();
+    };
+    let rest = without_writes_at(here, &rest, depth - 1);
+    if cond == *here {
+        rest
+    } else {
+        cond.ite(&then, &rest)
+    }
 }
 
 /// Zero-filled cells for a fresh object of `size` bytes.
@@ -187,6 +217,46 @@ mod tests {
             assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
         }
         assert!(object.written.iter().all(|w| *w));
+    }
+
+    /// Nesting of if-then-else along the else branches of `v`.
+    fn ite_depth(v: &BV) -> usize {
+        match v.safe_decl() {
+            Ok(d) if d.kind() == z3::DeclKind::Ite => {
+                1 + v
+                    .nth_child(2)
+                    .and_then(|c| c.as_bv())
+                    .map_or(0, |rest| ite_depth(&rest))
+            }
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn repeated_writes_at_one_symbolic_offset_stay_small_and_exact() {
+        let mut object = stack_object(&[1, 2, 3]);
+        let i = BV::new_const("k", 64);
+        let off = i.bvmul(bv_u(4, 64));
+        for v in 0..50u128 {
+            write(&mut object, &off, &int_cells(&bv_u(v + 10, 32))).unwrap();
+        }
+        let in_object = i.bvult(bv_u(3, 64));
+        for k in 0..3u128 {
+            let v = cells_to_int(&read(&object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
+            let chosen = i.eq(bv_u(k, 64));
+            assert!(valid(&chosen.implies(v.eq(bv_u(59, 32)))));
+            let other = Bool::and(&[in_object.clone(), chosen.not()]);
+            assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
+        }
+        for cell in &object.cells {
+            let Cell::Byte { src, .. } = cell else {
+                panic!("integer bytes")
+            };
+            assert!(
+                ite_depth(src) <= 4,
+                "one choice per offset covering the byte"
+            );
+        }
     }
 
     #[test]

@@ -294,3 +294,44 @@ int sum_squares(int n) {
         );
     }
 }
+
+#[test]
+fn a_key_repeated_on_a_list_is_found_through_a_table_at_symbolic_indices() {
+    // Each iteration writes `seen` at a symbolic index: on a cyclic input
+    // list the same index again and again, which must not grow the terms
+    // until the time budget runs out.
+    let src = r#"
+struct node { int key; struct node *next; };
+int distinct(const struct node *h) {
+    int seen[8] = {0};
+    int d = 0;
+    for (; h; h = h->next) {
+        if (h->key < 0 || h->key > 7) continue;
+        if (seen[h->key] == 0) d++;
+        seen[h->key] = 1;
+    }
+    return d;
+}
+"#;
+    let config = engine::EngineConfig {
+        max_time: std::time::Duration::from_secs(5),
+        ..config()
+    };
+    let (_, report) = run_with(src, "distinct", &config);
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let mut keys = Vec::new();
+        let mut at = t.inputs.args[0].clone();
+        while let Value::Pointer { object, offset: 0 } = at {
+            let Value::Struct(fields) = &t.inputs.objects[object.0 as usize].init[0] else {
+                panic!("a node")
+            };
+            keys.push(int(&fields[0]));
+            at = fields[1].clone();
+        }
+        keys.retain(|k| (0..8).contains(k));
+        keys.sort();
+        keys.dedup();
+        assert_eq!(ret(t), keys.len() as i128, "{:?}", t.inputs);
+    }
+}
