@@ -565,3 +565,63 @@ fn string_text(values: &[Value]) -> String {
         .collect();
     format!("\"{}\"", crate::literal::escape_string(&text))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_and_elements_of_a_pointed_object_read_naturally() {
+        assert_eq!(member_lvalue("*n_in", "key"), "n_in->key");
+        assert_eq!(member_lvalue("n_in->pos", "x"), "n_in->pos.x");
+        assert_eq!(member_lvalue("*n_in", ""), "*n_in");
+        assert_eq!(member_lvalue("arg", "lo"), "arg.lo");
+        assert_eq!(index_lvalue("*row_in", 2), "(*row_in)[2]");
+        assert_eq!(index_lvalue("a_in", 3), "a_in[3]");
+    }
+
+    #[test]
+    fn output_objects_are_known_only_once_named() {
+        let mut names = HeapNames::default();
+        let first = HeapRef::Allocated(AllocId(1));
+        assert!(names.element(first, 0).is_err());
+        names.bind(
+            AllocId(1),
+            HeapObject {
+                c_name: "result_next_out".into(),
+                elem: Type::Int(IntType::INT),
+                len: 4,
+            },
+        );
+        assert!(names.is_bound(AllocId(1)) && !names.is_bound(AllocId(0)));
+        assert_eq!(names.element(first, 2).as_deref(), Ok("result_next_out[2]"));
+        assert!(names.allocated()[0].is_none());
+    }
+
+    #[test]
+    fn allocation_check_skips_empty_objects_and_frees_the_rest() {
+        let object = |name: &str, len| HeapObject {
+            c_name: name.into(),
+            elem: Type::Int(IntType::INT),
+            len,
+        };
+        assert!(allocation_check(&[object("a_in", 0)]).is_empty());
+        assert_eq!(
+            allocation_check(&[object("a_in", 1)]),
+            [
+                "if (a_in == NULL)",
+                "    return cairn_out_of_memory(__func__);"
+            ]
+        );
+        assert_eq!(
+            allocation_check(&[object("a_in", 0), object("b_in", 2)]),
+            [
+                "if (b_in == NULL) {",
+                "    free(a_in);",
+                "    free(b_in);",
+                "    return cairn_out_of_memory(__func__);",
+                "}"
+            ]
+        );
+    }
+}
