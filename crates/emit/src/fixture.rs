@@ -376,6 +376,7 @@ fn report(func: FuncId, tests: Vec<TestCase>, program: &Program) -> FunctionRepo
         stats: Stats {
             paths: 3,
             solver_calls: 7,
+            statements: 63,
             elapsed: Duration::from_millis(12),
         },
     }

@@ -175,6 +175,8 @@ pub struct FindingJson {
 pub struct StatsJson {
     pub paths: u64,
     pub solver_calls: u64,
+    #[serde(default)]
+    pub statements: u64,
     pub elapsed_ms: u64,
 }
 
@@ -296,6 +298,7 @@ pub fn function_json(
         stats: StatsJson {
             paths: report.stats.paths,
             solver_calls: report.stats.solver_calls,
+            statements: report.stats.statements,
             elapsed_ms: u64::try_from(report.stats.elapsed.as_millis()).unwrap_or(u64::MAX),
         },
     }

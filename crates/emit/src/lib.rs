@@ -76,7 +76,7 @@
 //!     "findings": [{ "kind": "division-by-zero", "location": "../examples/classify.c:9:14",
 //!                    "line": 9, "col": 14, "message": "divisor b is 0",
 //!                    "inputs": {...}, "reproducer": 1 }],
-//!     "stats": { "paths": 12, "solver_calls": 40, "elapsed_ms": 35 }
+//!     "stats": { "paths": 12, "solver_calls": 40, "statements": 310, "elapsed_ms": 35 }
 //!   }]
 //! }
 //! ```

@@ -352,6 +352,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         stats: Stats {
             paths: 1,
             solver_calls: 0,
+            statements: 0,
             elapsed: Duration::ZERO,
         },
     }

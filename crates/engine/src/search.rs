@@ -405,6 +405,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     report.stats = Stats {
         paths: search.paths,
         solver_calls: machine.solver.calls,
+        statements: machine.statements,
         elapsed: start.elapsed(),
     };
     report.tests = search.tests;

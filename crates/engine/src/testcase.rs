@@ -203,6 +203,8 @@ pub enum Uncovered {
 pub struct Stats {
     pub paths: u64,
     pub solver_calls: u64,
+    /// Statements and terminators executed, over all paths (shared prefixes once).
+    pub statements: u64,
     pub elapsed: Duration,
 }
 
