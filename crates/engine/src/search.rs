@@ -125,6 +125,8 @@ struct Search<'p, 'c> {
     paths: u64,
     /// A function without conditions still gets one test (of its only path).
     wants_entry_test: bool,
+    /// A function without goals runs every path it has, for findings.
+    runs_every_path: bool,
 }
 
 impl Search<'_, '_> {
@@ -139,7 +141,7 @@ impl Search<'_, '_> {
             .map(|f| self.distances.nearest(f.block, &self.uncovered))
             .min()
             .unwrap_or(FAR);
-        if !carries_new && nearest == FAR {
+        if !carries_new && nearest == FAR && !self.runs_every_path {
             return None;
         }
         let closeness = if carries_new {
@@ -314,6 +316,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         tests: Vec::new(),
         paths: 0,
         wants_entry_test: goals.is_empty(),
+        runs_every_path: goals.is_empty(),
     };
     let mut machine = Machine::new(
         program,
@@ -333,7 +336,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         }
         Err(_) => {}
     }
-    while !search.uncovered.is_empty() || search.wants_entry_test {
+    while !search.uncovered.is_empty() || search.wants_entry_test || search.runs_every_path {
         if Instant::now() >= deadline {
             budget_hit = Some("max_time");
             break;
@@ -360,11 +363,26 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
             Err(Stop::Dead) => {}
             Err(Stop::Ended) => {
                 search.paths += 1;
-                for g in std::mem::take(&mut machine.ended_trace) {
-                    let why = "only reached by paths that end in a finding, exit or abort";
+                let reached = std::mem::take(&mut machine.ended_trace);
+                let ahead = reachable.iter().filter(|g| !reached.contains(g));
+                let explained = reached
+                    .iter()
+                    .map(|g| {
+                        (
+                            g,
+                            "only reached by paths that end in a finding, exit or abort",
+                        )
+                    })
+                    .chain(ahead.map(|g| {
+                        (
+                            g,
+                            "the paths toward it end in a finding, exit or abort first",
+                        )
+                    }));
+                for (g, why) in explained {
                     search
                         .reasons
-                        .entry(g)
+                        .entry(*g)
                         .or_insert_with(|| Uncovered::Unsupported(why.to_string()));
                 }
             }

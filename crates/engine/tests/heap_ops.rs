@@ -337,3 +337,24 @@ fn parameters_and_pointers_to_other_types_are_preconditions() {
         assert!(!report.tests.is_empty(), "{func}");
     }
 }
+
+#[test]
+fn a_function_without_branches_runs_every_path_for_findings() {
+    let report = run("free_inputs.c", "release_twice");
+    assert_eq!(kinds(&report), vec![FindingKind::DoubleFree]);
+    assert_eq!(report.tests.len(), 1, "the path with p == NULL is the test");
+}
+
+#[test]
+fn goals_behind_a_fault_are_not_called_infeasible() {
+    let report = run("free_inputs.c", "branch_after_free");
+    assert_eq!(kinds(&report), vec![FindingKind::UseAfterFree]);
+    let behind: Vec<&Uncovered> = report.uncovered.iter().map(|(_, why)| why).collect();
+    assert_eq!(behind.len(), 3, "{:?}", report.uncovered);
+    assert!(
+        behind
+            .iter()
+            .all(|why| matches!(why, Uncovered::Unsupported(text) if text.contains("finding"))),
+        "{behind:?}"
+    );
+}

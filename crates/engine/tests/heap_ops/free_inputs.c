@@ -103,3 +103,21 @@ int remove_duplicates(struct node *head)
     }
     return removed;
 }
+
+/* No branch at all: only running every path finds the second free. */
+void release_twice(int *p)
+{
+    free(p);
+    free(p);
+}
+
+/* Both arms of the test come after the use after free. */
+int branch_after_free(struct node *n)
+{
+    if (n == NULL)
+        return 0;
+    free(n);
+    if (n->key > 0)
+        return 1;
+    return 2;
+}
