@@ -14,7 +14,8 @@
 //! leak detection on (drivers free everything they and the code under test
 //! allocated, so any report is a problem), and every findings reproducer is
 //! run under the sanitizers and judged by the evidence its kind calls for
-//! (see [`confirmation`]).
+//! (see [`confirmation`]); an uninitialized read the reproducer's own fill
+//! comparison cannot confirm is run under valgrind's memcheck when installed.
 
 mod compare;
 mod gcov;
@@ -187,14 +188,8 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     if config.sanitize {
         sanitize_driver(out_dir, &stem, &driver, &tests, config, &mut result)?;
         if let Some(findings) = &tests.findings_driver {
-            match build_reproducers(
-                out_dir,
-                &stem,
-                &out_dir.join(findings),
-                &tests.include_dirs,
-                config,
-            )? {
-                Ok(binary) => {
+            match build_reproducers(out_dir, &stem, &out_dir.join(findings), &tests, config)? {
+                Ok(binaries) => {
                     for function in &tests.functions {
                         for finding in &function.findings {
                             let Some(number) = finding.reproducer else {
@@ -207,7 +202,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
                             };
                             result
                                 .reproducers
-                                .push(run_reproducer_binary(&binary, &about)?);
+                                .push(run_reproducer_binary(&binaries, &about)?);
                         }
                     }
                 }
@@ -460,30 +455,78 @@ pub fn run_reproducer(
                 .map(|x| (f, x))
         })
         .ok_or_else(|| error(&findings, format!("no reproducer number {number}")))?;
-    let binary = build_reproducers(&out_dir, stem, &findings, &tests.include_dirs, config)?
+    let binaries = build_reproducers(&out_dir, stem, &findings, &tests, config)?
         .map_err(|m| error(&findings, m))?;
     let about = Finding {
         number,
         kind: &finding.kind,
         function: &function.name,
     };
-    run_reproducer_binary(&binary, &about)
+    run_reproducer_binary(&binaries, &about)
 }
 
-/// Compiles the reproducers with the sanitizers in a fresh build directory;
-/// the inner error is the compiler's complaint.
+/// The reproducers, built with the sanitizers, and without them for
+/// valgrind's memcheck when it is installed and some finding is an
+/// uninitialized read (the sanitizers do not see those).
+struct ReproducerBinaries {
+    sanitized: PathBuf,
+    plain: Option<PathBuf>,
+}
+
+/// Compiles the reproducers in fresh build directories; the inner error is
+/// the compiler's complaint.
 fn build_reproducers(
     out_dir: &Path,
     stem: &str,
     findings: &Path,
+    tests: &TestsFile,
+    config: &CheckConfig,
+) -> Result<Result<ReproducerBinaries, String>, CheckError> {
+    let sanitized = match compile_reproducers(
+        out_dir,
+        &format!("{stem}-findings"),
+        findings,
+        &tests.include_dirs,
+        config,
+        SANITIZE_FLAGS,
+    )? {
+        Ok(binary) => binary,
+        Err(message) => return Ok(Err(message)),
+    };
+    let wants_memcheck = tests
+        .functions
+        .iter()
+        .flat_map(|f| &f.findings)
+        .any(|f| f.kind == "uninitialized-read");
+    let plain = if wants_memcheck && valgrind_installed() {
+        compile_reproducers(
+            out_dir,
+            &format!("{stem}-findings-plain"),
+            findings,
+            &tests.include_dirs,
+            config,
+            &["-g", "-O0"],
+        )?
+        .ok()
+    } else {
+        None
+    };
+    Ok(Ok(ReproducerBinaries { sanitized, plain }))
+}
+
+fn compile_reproducers(
+    out_dir: &Path,
+    build_name: &str,
+    findings: &Path,
     include_dirs: &[String],
     config: &CheckConfig,
+    flags: &[&str],
 ) -> Result<Result<PathBuf, String>, CheckError> {
-    let build = fresh_build_dir(out_dir, &format!("{stem}-findings"))?;
+    let build = fresh_build_dir(out_dir, build_name)?;
     let binary = build.join("findings");
     let mut compile = compiler(config, include_dirs);
     compile
-        .args(SANITIZE_FLAGS)
+        .args(flags)
         .arg(findings)
         .arg("-o")
         .arg(&binary)
@@ -501,7 +544,18 @@ fn build_reproducers(
     })
 }
 
-fn run_reproducer_binary(binary: &Path, finding: &Finding) -> Result<ReproducerRun, CheckError> {
+fn valgrind_installed() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn run_reproducer_binary(
+    binaries: &ReproducerBinaries,
+    finding: &Finding,
+) -> Result<ReproducerRun, CheckError> {
+    let binary = &binaries.sanitized;
     let build = binary.parent().unwrap_or(Path::new("."));
     let number = finding.number;
     let leaks = if finding.kind == "leak" {
@@ -518,15 +572,62 @@ fn run_reproducer_binary(binary: &Path, finding: &Finding) -> Result<ReproducerR
         RUN_LIMIT,
     )
     .map_err(|m| error(binary, m))?;
-    let evidence = confirmation(finding.kind, finding.function, &ran);
+    let mut evidence = confirmation(finding.kind, finding.function, &ran);
+    let mut output = format!("{}{}", ran.stdout, ran.stderr);
+    if let (None, "uninitialized-read", Some(plain)) = (&evidence, finding.kind, &binaries.plain) {
+        let build = plain.parent().unwrap_or(Path::new("."));
+        let mut command = Command::new("valgrind");
+        command
+            .args(["--error-exitcode=99", "--track-origins=yes"])
+            .arg(plain)
+            .arg(number.to_string());
+        let memcheck = run::run(
+            &mut command,
+            build,
+            &format!("memcheck-{number}"),
+            RUN_LIMIT,
+        )
+        .map_err(|m| error(plain, m))?;
+        evidence = memcheck_confirmation(finding.function, &memcheck.stderr);
+        output.push_str(&memcheck.stderr);
+    }
     Ok(ReproducerRun {
         number,
         kind: finding.kind.to_string(),
         confirmed: evidence.is_some(),
         evidence,
-        output: format!("{}{}", ran.stdout, ran.stderr),
+        output,
         ending: ran.status,
     })
+}
+
+/// valgrind's memcheck confirms an uninitialized read when one of its
+/// "uninitialised value" errors has `function` on the error's stack.
+fn memcheck_confirmation(function: &str, stderr: &str) -> Option<String> {
+    let frame = format!(": {function} (");
+    let mut lines = stderr.lines().map(strip_pid).peekable();
+    while let Some(line) = lines.next() {
+        if !line.contains("uninitialised value") {
+            continue;
+        }
+        let header = line.trim();
+        while let Some(frame_line) = lines.next_if(|l| {
+            let l = l.trim_start();
+            l.starts_with("at ") || l.starts_with("by ")
+        }) {
+            if frame_line.contains(&frame) {
+                return Some(format!("valgrind: {header} in {function}"));
+            }
+        }
+    }
+    None
+}
+
+/// A valgrind line without its `==PID== ` prefix.
+fn strip_pid(line: &str) -> &str {
+    line.strip_prefix("==")
+        .and_then(|rest| rest.split_once("== "))
+        .map_or(line, |(_, text)| text)
 }
 
 #[cfg(test)]
@@ -567,6 +668,25 @@ SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
             None
         );
         assert_eq!(leaks_of_reported_functions("", &["copy_head"]), None);
+    }
+
+    #[test]
+    fn memcheck_errors_count_when_the_function_is_on_their_stack() {
+        let report = "==7== Memcheck, a memory error detector
+==7== Conditional jump or move depends on uninitialised value(s)
+==7==    at 0x109234: count_fresh (heap.c:95)
+==7==    by 0x10A001: finding_4 (heap_findings.c:160)
+==7==
+";
+        assert_eq!(
+            memcheck_confirmation("count_fresh", report).as_deref(),
+            Some("valgrind: Conditional jump or move depends on uninitialised value(s) in count_fresh")
+        );
+        assert_eq!(memcheck_confirmation("finding", report), None);
+        assert_eq!(
+            memcheck_confirmation("count_fresh", "==7== All heap blocks were freed\n"),
+            None
+        );
     }
 
     #[test]
