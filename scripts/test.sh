@@ -3,8 +3,11 @@
 #   1. unit, golden and end-to-end tests of every crate (cargo test), built in
 #      release mode because symbolic execution tests are slow in debug;
 #   2. the corpus acceptance check (scripts/corpus-check.sh): cairn on every
-#      file of tests/corpus/scalar, drivers pass, gcov sees every branch that
-#      is not marked infeasible.
+#      file of tests/corpus/scalar and tests/corpus/heap, drivers pass (the
+#      heap ones under AddressSanitizer, UBSan and LeakSanitizer too), gcov
+#      sees every branch that is not marked infeasible;
+#   3. the faulty corpus check (scripts/faults-check.sh): every planted fault
+#      is reported with a reproducer that confirms it.
 # Prints compile progress and the summary lines; exits non-zero on any
 # failure, after printing what failed.
 set -euo pipefail
@@ -34,4 +37,8 @@ fi
 
 echo "== corpus check (scripts/corpus-check.sh)"
 scripts/corpus-check.sh
+echo "== heap corpus check, allocations may fail, drivers sanitized"
+CORPUS_FLAGS="--max-time 60 --alloc-may-fail --sanitize" scripts/corpus-check.sh tests/corpus/heap/*.c
+echo "== faulty corpus check (scripts/faults-check.sh)"
+scripts/faults-check.sh
 echo "== all tests passed"

@@ -97,7 +97,7 @@ struct node *delete_key(struct node *head, int key, int *status)
         *status = 0;
         return NULL;
     }
-    struct node *prev = head; /* fault: skips the first node (should start before head) */
+    struct node *prev = head; /* fault (wrong output): skips the first node (should start before head) */
     while (prev->next != NULL) {
         if (prev->next->key == key) {
             struct node *victim = prev->next;
@@ -107,7 +107,7 @@ struct node *delete_key(struct node *head, int key, int *status)
             prev = prev->next;
         }
     }
-    *status = contains(head, key) ? -1 : 0;
+    *status = contains(head, key) ? -1 : 0; /* -1: reached only through the fault */
     return head;
 }
 
