@@ -263,11 +263,17 @@ impl Machine<'_> {
         let path = &lazy_ptr.path;
         let mut cells = Vec::with_capacity((esz * max) as usize);
         let first_member = st.lazies.len();
+        // `*head` needs parentheses before a postfix operator: `(*head)->next`.
+        let operand = if path.starts_with('*') {
+            format!("({path})")
+        } else {
+            path.clone()
+        };
         for i in 0..max {
             let (name, sep) = match (i, &elem) {
-                (0, Type::Struct(_)) => (path.clone(), "->"),
+                (0, Type::Struct(_)) => (operand.clone(), "->"),
                 (0, _) => (format!("*{path}"), "."),
-                _ => (format!("{path}[{i}]"), "."),
+                _ => (format!("{operand}[{i}]"), "."),
             };
             cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
         }
