@@ -40,7 +40,7 @@ fn heap_driver_is_clean_with_leak_detection_and_every_finding_is_confirmed() {
     let report = checked(&heap_reports());
     assert!(report.ok(), "{}", report.table());
     let file = &report.files[0];
-    assert_eq!((file.passed, file.failed), (Some(9), Some(0)));
+    assert_eq!((file.passed, file.failed), (Some(10), Some(0)));
     let runs = &file.reproducers;
     let kinds: Vec<&str> = runs.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(
@@ -139,5 +139,40 @@ fn a_driver_leaking_only_what_a_leak_finding_reports_is_noted_not_failed() {
     assert_eq!(
         report.files[0].notes,
         ["the sanitized driver leaks only memory lost by lose, as the leak findings say"]
+    );
+}
+
+#[test]
+fn returned_memory_is_no_leak_for_a_reproducer() {
+    use emit::fixture::heap::{BUFFER_NEW, PUSH};
+    use engine::testcase::{Finding, FindingKind, Inputs, Value};
+    let mut reports = heap_reports();
+    // Claim leaks where the functions return their new memory: the
+    // reproducers keep what is returned (a pointer, a struct holding one),
+    // so LeakSanitizer must not confirm them.
+    let claim = |func, args| Finding {
+        func,
+        kind: FindingKind::Leak,
+        span: Default::default(),
+        message: "claimed".to_string(),
+        inputs: Inputs {
+            args,
+            ..Inputs::default()
+        },
+    };
+    let push_claim = claim(PUSH, vec![Value::Null, int_value(1)]);
+    let buffer_claim = claim(BUFFER_NEW, vec![int_value(8)]);
+    reports[0].findings.push(push_claim);
+    reports[7].findings.push(buffer_claim);
+    let report = checked(&reports);
+    let runs = &report.files[0].reproducers;
+    let claimed: Vec<_> = runs.iter().filter(|r| r.kind == "leak").collect();
+    assert_eq!(claimed.len(), 3, "{}", report.table());
+    // lose() really leaks; push and buffer_new do not.
+    assert_eq!(
+        claimed.iter().map(|r| r.confirmed).collect::<Vec<_>>(),
+        [false, true, false],
+        "{}",
+        report.table()
     );
 }

@@ -844,11 +844,25 @@ fn write_reproducer(
         out.close("}");
         return Ok(out.finish());
     }
+    // A returned struct may hold pointers to new memory: a global keeps it.
+    let ret = &unit.program.function(finding.func).sig.ret;
+    let kept_struct = match ret {
+        Type::Struct(_) => {
+            let kept = file_scope.fresh(&format!("{name}_returned"));
+            unit.spell(ret, &kept).ok().map(|declaration| {
+                out.line(&format!("{declaration};"));
+                kept
+            })
+        }
+        _ => None,
+    };
     out.line(&format!("static void {name}(void)"));
     out.open("{");
     prepare_call(&mut out);
     if keeps_result(unit, finding) {
         out.line(&format!("cairn_kept_result = {};", code.call));
+    } else if let Some(kept) = &kept_struct {
+        out.line(&format!("{kept} = {};", code.call));
     } else {
         out.line(&format!("(void){};", code.call));
     }

@@ -92,12 +92,12 @@ fn heap_driver_text_is_stable() {
 fn heap_driver_passes_and_is_clean_under_address_and_leak_sanitizers() {
     let heap = Heap::new(&heap_reports());
     let plain = run(&heap.compile("heap_test.c", &[]), &[], false);
-    assert_eq!(text(&plain.stdout), "9 passed, 0 failed\n");
+    assert_eq!(text(&plain.stdout), "10 passed, 0 failed\n");
     assert!(plain.status.success());
     let sanitized = run(&heap.compile("heap_test.c", SANITIZE), &[], true);
     assert_eq!(
         text(&sanitized.stdout),
-        "9 passed, 0 failed\n",
+        "10 passed, 0 failed\n",
         "{}",
         text(&sanitized.stderr)
     );
@@ -179,7 +179,7 @@ fn wrong_output_heap_predictions_fail_with_one_line_each() {
             && lines[3].ends_with("expected NULL ((nil))"),
         "{out}"
     );
-    assert_eq!(lines[4], "5 passed, 4 failed");
+    assert_eq!(lines[4], "6 passed, 4 failed");
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn a_new_object_that_is_an_input_or_null_fails_without_crashing() {
             && out.contains(", an object the test already knows, expected a new one (result)\n"),
         "{out}"
     );
-    assert!(out.ends_with("7 passed, 2 failed\n"), "{out}");
+    assert!(out.ends_with("8 passed, 2 failed\n"), "{out}");
     assert_eq!(text(&output.stderr), "");
 }
 
