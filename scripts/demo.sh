@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The demo: builds cairn, generates tests for the C files in examples/, then
-# compiles and runs the generated drivers with gcov and prints the measured
-# coverage next to what cairn predicted.
+# The demo: builds cairn, generates tests for the C files in examples/ (scalar
+# code and a linked-list playlist), then compiles and runs the generated
+# drivers with gcov and the sanitizers and prints the measured coverage next
+# to what cairn predicted.
 #
 #   scripts/demo.sh [OUT_DIR]      (default: ./out-demo)
 set -euo pipefail
@@ -19,5 +20,7 @@ for example in examples/*.c; do
     rm -f "$out_dir/${stem}_test.c" "$out_dir/${stem}_findings.c" "$out_dir/$stem.tests.json"
 done
 rm -rf "$out_dir/shapes"
-echo "== cairn gen examples/*.c -o $out_dir --check   (drivers and tests.json go to $out_dir/)"
-"${CARGO_TARGET_DIR:-target}"/release/cairn gen examples/*.c -o "$out_dir" --check
+# --sanitize also runs every driver under AddressSanitizer, UBSan and
+# LeakSanitizer; --alloc-may-fail lets malloc return NULL where a branch needs it.
+echo "== cairn gen examples/*.c -o $out_dir --check --sanitize --alloc-may-fail   (drivers, tests.json and shapes/ go to $out_dir/)"
+"${CARGO_TARGET_DIR:-target}"/release/cairn gen examples/*.c -o "$out_dir" --check --sanitize --alloc-may-fail
