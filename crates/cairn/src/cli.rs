@@ -26,6 +26,9 @@ pub enum Command {
     Cfg(InspectArgs),
     /// List branch goals: each direction of each condition.
     Goals(InspectArgs),
+    /// Find an input that executes a line (or takes a branch) at least K times,
+    /// or prove that none exists. Exit 0: found; 3: unreachable; 4: bounds hit.
+    Reach(ReachArgs),
 }
 
 /// Compiler-style flags for reading a C file.
@@ -130,6 +133,60 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReachArgs {
+    pub file: PathBuf,
+    /// The function under test.
+    #[arg(short = 'f', long = "function", value_name = "FN")]
+    pub function: String,
+    /// Source line whose code must run.
+    #[arg(
+        long,
+        value_name = "LINE",
+        required_unless_present = "branch",
+        conflicts_with = "branch"
+    )]
+    pub line: Option<u32>,
+    /// One direction of a condition, as `cairn goals` names it: LINE:COL:T or
+    /// LINE:COL:F (switches: C<n>, D).
+    #[arg(long, value_name = "LINE:COL:ARM")]
+    pub branch: Option<String>,
+    /// Executions needed.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub times: u32,
+    /// Output directory for the test (written only when one is found).
+    #[arg(short = 'o', long = "out", default_value = "cairn-out")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+/// The search's bounds (those of `gen`, for one goal-oriented search).
+#[derive(Args, Debug, Clone)]
+pub struct BudgetArgs {
+    /// Time budget, in seconds.
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    pub max_time: f64,
+    /// Completed paths.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_paths: u64,
+    /// Largest input array or string length.
+    #[arg(long, default_value_t = 8)]
+    pub max_array: u64,
+    /// Most input objects (list or tree nodes, pointees) one test may build.
+    #[arg(long, default_value_t = 8)]
+    pub max_nodes: u32,
+    /// Deepest call chain (bounds recursion).
+    #[arg(long, default_value_t = 8)]
+    pub max_depth: u32,
+    /// Most entries into one block of one call on a path; `reach` raises it
+    /// to at least 2 K + 16.
+    #[arg(long, default_value_t = 64)]
+    pub max_iterations: u32,
 }
 
 #[derive(Args, Debug)]

@@ -13,6 +13,10 @@ enum Outcome {
     Success,
     /// Tests were generated but checking them found a problem (exit 1).
     CheckFailed,
+    /// The search proved that no input exists (exit 3).
+    Disproved,
+    /// Bounds stopped the search before it found an input or a proof (exit 4).
+    BoundsHit,
 }
 
 /// Bad usage or unreadable input (exit 2); the message is already user-facing.
@@ -32,10 +36,13 @@ fn main() -> ExitCode {
         Command::Ir(args) => inspect(&args, print_ir),
         Command::Cfg(args) => inspect(&args, print_cfg),
         Command::Goals(args) => inspect(&args, print_goals),
+        Command::Reach(args) => reach::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::CheckFailed) => ExitCode::from(1),
+        Ok(Outcome::Disproved) => ExitCode::from(3),
+        Ok(Outcome::BoundsHit) => ExitCode::from(4),
         Err(UsageError(msg)) => {
             eprintln!("cairn: {msg}");
             ExitCode::from(2)
@@ -44,6 +51,7 @@ fn main() -> ExitCode {
 }
 
 mod gen;
+mod reach;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {

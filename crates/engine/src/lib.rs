@@ -31,6 +31,7 @@
 mod exec;
 mod extract;
 pub mod memory;
+pub mod reach;
 mod search;
 pub mod solver;
 pub mod state;

@@ -124,6 +124,11 @@ pub struct State {
     pub allocations: u32,
     /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
     pub failing_allocations: Vec<u32>,
+    /// The edges a goal-oriented search counts (`reach`); `None` otherwise.
+    /// Shared by every state of that search, never changed.
+    pub watch: Option<Rc<crate::reach::Watch>>,
+    /// Traversals of the watched edges on this path so far.
+    pub watch_hits: u32,
 }
 
 impl State {
@@ -146,6 +151,8 @@ impl State {
             pinned: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
+            watch: None,
+            watch_hits: 0,
         }
     }
 
@@ -206,8 +213,14 @@ impl State {
         format!("{base}#{}", self.fresh)
     }
 
-    /// Enters `block` in the top frame, counting loop iterations.
+    /// Enters `block` in the top frame, counting loop iterations and
+    /// traversals of watched edges.
     pub fn enter_block(&mut self, block: BlockId) {
+        let watched = self
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.counts(self.frame(), block));
+        self.watch_hits += u32::from(watched);
         let frame = self.frame_mut();
         frame.block = block;
         frame.stmt = 0;

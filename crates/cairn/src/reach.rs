@@ -1,0 +1,119 @@
+//! `cairn reach`: one goal-oriented search, a one-line verdict, and the test
+//! (when found) written under the driver contract of `cairn gen`.
+
+use crate::cli::{BudgetArgs, ReachArgs};
+use crate::{load, select_functions, Outcome, UsageError};
+use engine::reach::{Objective, ReachTarget, Verdict};
+use std::time::Duration;
+
+pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
+    let config = engine_config(&args.budgets)?;
+    let output = load(&args.file, &args.source)?;
+    let program = &output.program;
+    let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
+    let (objective, what) = match (&args.line, &args.branch) {
+        (_, Some(spec)) => (
+            Objective::Branch(parse_branch(program, func, spec)?),
+            format!("branch {spec}"),
+        ),
+        (Some(line), None) => (Objective::Line(*line), format!("line {line}")),
+        (None, None) => return Err(UsageError("give --line or --branch".into())),
+    };
+    let target = ReachTarget {
+        objective,
+        times: args.times,
+    };
+    let outcome = engine::reach::reach(program, func, &target, &config)?;
+    let seconds = outcome.report.stats.elapsed.as_secs_f64();
+    let name = &args.function;
+    match outcome.verdict {
+        Verdict::Reached { hits } => {
+            std::fs::create_dir_all(&args.out).map_err(|e| {
+                UsageError(format!(
+                    "cannot create output directory {}: {e}",
+                    args.out.display()
+                ))
+            })?;
+            let emit_config = emit::EmitConfig {
+                out_dir: args.out.clone(),
+                source: args.file.clone(),
+                flags: emit::SourceFlags {
+                    defines: args.source.define.clone(),
+                    include_dirs: args.source.include.clone(),
+                },
+            };
+            let summary = emit::write_outputs(program, &[outcome.report], &emit_config)
+                .map_err(|e| UsageError(e.to_string()))?;
+            for note in &summary.notes {
+                eprintln!("cairn: {note}");
+            }
+            println!(
+                "reached: {name} {what} executed {hits} times (asked {}) in {seconds:.2} s; test in {}",
+                args.times,
+                summary.driver.display()
+            );
+            Ok(Outcome::Success)
+        }
+        Verdict::Unreachable => {
+            println!(
+                "unreachable: no input runs {name} {what} {} time(s); every path was explored \
+                 (the most on any path: {}) in {seconds:.2} s",
+                args.times, outcome.best_hits
+            );
+            Ok(Outcome::Disproved)
+        }
+        Verdict::NotReached { bound } => {
+            println!(
+                "not reached within bounds ({bound}): {name} {what} ran at most {} of {} time(s) \
+                 on a finished path in {seconds:.2} s",
+                outcome.best_hits, args.times
+            );
+            Ok(Outcome::BoundsHit)
+        }
+    }
+}
+
+fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
+    if !(budgets.max_time.is_finite() && budgets.max_time > 0.0) {
+        return Err(UsageError(format!(
+            "--max-time must be a positive number of seconds, got {}",
+            budgets.max_time
+        )));
+    }
+    Ok(engine::EngineConfig {
+        max_time: Duration::from_secs_f64(budgets.max_time),
+        max_paths: budgets.max_paths,
+        max_array: budgets.max_array,
+        max_nodes: budgets.max_nodes,
+        max_depth: budgets.max_depth,
+        max_iterations: budgets.max_iterations,
+        ..engine::EngineConfig::default()
+    })
+}
+
+/// `LINE:COL:ARM` as `cairn goals` prints it (without the function name).
+fn parse_branch(
+    program: &ir::Program,
+    func: ir::FuncId,
+    spec: &str,
+) -> Result<ir::Goal, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "--branch wants LINE:COL:ARM with ARM one of T, F, C<n>, D (see `cairn goals`), got `{spec}`"
+        ))
+    };
+    let mut parts = spec.split(':');
+    let (Some(line), Some(col), Some(arm), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad());
+    };
+    let line: u32 = line.parse().map_err(|_| bad())?;
+    let col: u32 = col.parse().map_err(|_| bad())?;
+    engine::reach::goal_at(program, func, line, col, arm).ok_or_else(|| {
+        UsageError(format!(
+            "`{}` has no condition direction {spec} (see `cairn goals`)",
+            program.function(func).name
+        ))
+    })
+}
