@@ -65,29 +65,8 @@ pub struct GenArgs {
     /// With --check: also run under AddressSanitizer and UndefinedBehaviorSanitizer.
     #[arg(long)]
     pub sanitize: bool,
-    /// Time budget per function, in seconds.
-    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
-    pub max_time: f64,
-    /// Completed paths per function.
-    #[arg(long, default_value_t = 10_000)]
-    pub max_paths: u64,
-    /// Largest input array or string length.
-    #[arg(long, default_value_t = 8)]
-    pub max_array: u64,
-    /// Most input objects (list or tree nodes, pointees) one test may build.
-    #[arg(long, default_value_t = 8)]
-    pub max_nodes: u32,
-    /// Deepest call chain (bounds recursion).
-    #[arg(long, default_value_t = 8)]
-    pub max_depth: u32,
-    /// Most entries into one block of one call on a path (bounds loops, e.g.
-    /// over a cyclic input list).
-    #[arg(long, default_value_t = 64)]
-    pub max_iterations: u32,
-    /// Let every malloc, calloc and realloc also fail (return NULL) when a
-    /// branch needs it; the driver makes exactly those calls fail.
-    #[arg(long)]
-    pub alloc_may_fail: bool,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
     /// Whether globals are inputs chosen per test or start from their initializers.
     #[arg(long, value_enum, default_value_t = GlobalsMode::Inputs)]
     pub globals: GlobalsMode,
@@ -165,13 +144,13 @@ pub struct ReachArgs {
     pub source: SourceArgs,
 }
 
-/// The search's bounds (those of `gen`, for one goal-oriented search).
+/// The search's bounds and modelling choices, shared by `gen`, `reach` and `path`.
 #[derive(Args, Debug, Clone)]
 pub struct BudgetArgs {
-    /// Time budget, in seconds.
+    /// Time budget (per function for `gen`), in seconds.
     #[arg(long, default_value_t = 10.0, value_name = "SECS")]
     pub max_time: f64,
-    /// Completed paths.
+    /// Completed paths (per function for `gen`).
     #[arg(long, default_value_t = 10_000)]
     pub max_paths: u64,
     /// Largest input array or string length.
@@ -183,10 +162,14 @@ pub struct BudgetArgs {
     /// Deepest call chain (bounds recursion).
     #[arg(long, default_value_t = 8)]
     pub max_depth: u32,
-    /// Most entries into one block of one call on a path; `reach` raises it
-    /// to at least 2 K + 16.
+    /// Most entries into one block of one call on a path (bounds loops, e.g.
+    /// over a cyclic input list); `reach` raises it to at least 2 K + 16.
     #[arg(long, default_value_t = 64)]
     pub max_iterations: u32,
+    /// Let every malloc, calloc and realloc also fail (return NULL) when a
+    /// branch needs it; the driver makes exactly those calls fail.
+    #[arg(long)]
+    pub alloc_may_fail: bool,
 }
 
 #[derive(Args, Debug)]

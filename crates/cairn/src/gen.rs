@@ -9,20 +9,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
-    if !(args.max_time.is_finite() && args.max_time > 0.0) {
+    if !(args.budgets.max_time.is_finite() && args.budgets.max_time > 0.0) {
         return Err(UsageError(format!(
             "--max-time must be a positive number of seconds, got {}",
-            args.max_time
+            args.budgets.max_time
         )));
     }
     let engine_config = engine::EngineConfig {
-        max_time: Duration::from_secs_f64(args.max_time),
-        max_paths: args.max_paths,
-        max_array: args.max_array,
-        max_depth: args.max_depth,
-        max_nodes: args.max_nodes,
-        max_iterations: args.max_iterations,
-        allocation_may_fail: args.alloc_may_fail,
+        max_time: Duration::from_secs_f64(args.budgets.max_time),
+        max_paths: args.budgets.max_paths,
+        max_array: args.budgets.max_array,
+        max_depth: args.budgets.max_depth,
+        max_nodes: args.budgets.max_nodes,
+        max_iterations: args.budgets.max_iterations,
+        allocation_may_fail: args.budgets.alloc_may_fail,
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         goals: match args.goals {
