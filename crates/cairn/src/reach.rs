@@ -24,7 +24,13 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
         times: args.times,
     };
     let outcome = engine::reach::reach(program, func, &target, &config)?;
-    let seconds = outcome.report.stats.elapsed.as_secs_f64();
+    let stats = &outcome.report.stats;
+    let effort = format!(
+        "in {:.2} s ({} paths, {} solver calls)",
+        stats.elapsed.as_secs_f64(),
+        stats.paths,
+        stats.solver_calls
+    );
     let name = &args.function;
     match outcome.verdict {
         Verdict::Reached { hits } => {
@@ -48,7 +54,7 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
                 eprintln!("cairn: {note}");
             }
             println!(
-                "reached: {name} {what} executed {hits} times (asked {}) in {seconds:.2} s; test in {}",
+                "reached: {name} {what} executed {hits} times (asked {}) {effort}; test in {}",
                 args.times,
                 summary.driver.display()
             );
@@ -57,7 +63,7 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
         Verdict::Unreachable => {
             println!(
                 "unreachable: no input runs {name} {what} {} time(s); every path was explored \
-                 (the most on any path: {}) in {seconds:.2} s",
+                 (the most on any path: {}) {effort}",
                 args.times, outcome.best_hits
             );
             Ok(Outcome::Disproved)
@@ -65,7 +71,7 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
         Verdict::NotReached { bound } => {
             println!(
                 "not reached within bounds ({bound}): {name} {what} ran at most {} of {} time(s) \
-                 on a finished path in {seconds:.2} s",
+                 on a finished path {effort}",
                 outcome.best_hits, args.times
             );
             Ok(Outcome::BoundsHit)

@@ -15,10 +15,14 @@
 //! far (most first: a state in the target's loop keeps iterating it), then
 //! share the running time equally between two orders, as the coverage search
 //! does: loop iterations raised step by step with the CFG distance to the
-//! target next (short paths first), and depth (most loop iterations, longest
-//! path), which reaches targets behind long loops such as a list of K nodes
-//! built first. A state from which the target cannot be executed again is
-//! dropped when that is certain: the function cannot re-enter itself.
+//! target next (short paths first), and depth: most iterations of loops
+//! outside the target's own loop (iterating a loop nested in it only delays
+//! the next execution; a loop before it, such as one building a list of n
+//! nodes, decides how often it runs), then the longest path. On Josephus the
+//! depth order builds the longest list first and eliminates with m = 1: its
+//! cost grows linearly with K (a search by loop level grew as K^3). A state
+//! from which the target cannot be executed again is dropped when that is
+//! certain: the function cannot re-enter itself.
 //!
 //! Loops: a run executing a line K times enters some blocks K times or more,
 //! so the iteration bound becomes at least `2 K + 16` (the search's
@@ -202,31 +206,74 @@ impl Watch {
         let from = (!entering_call).then_some(frame.block);
         self.edges.contains(&(from, to))
     }
+}
 
-    /// Shortest CFG distance from each block to the start of a watched edge.
-    fn distances(&self, body: &Body) -> Vec<u32> {
-        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); body.blocks.len()];
+/// What the search knows of the function's CFG relative to the target.
+struct TargetMap {
+    /// Shortest distance (in edges) from each block to the start of a watched edge.
+    distance: Vec<u32>,
+    /// Blocks on a cycle through the target (the target's own loop and the
+    /// loops nested in it): iterating them only delays the next execution.
+    in_target_loop: Vec<bool>,
+}
+
+impl TargetMap {
+    fn new(watch: &Watch, body: &Body) -> TargetMap {
+        let n = body.blocks.len();
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (b, block) in body.blocks.iter().enumerate() {
             for s in block.term.successors() {
+                successors[b].push(s.index());
                 predecessors[s.index()].push(b);
             }
         }
-        let mut dist = vec![FAR; body.blocks.len()];
-        let mut queue = VecDeque::new();
-        for from in self.edges.iter().filter_map(|(from, _)| *from) {
-            dist[from.index()] = 0;
-            queue.push_back(from.index());
+        let sources = watch.edges.iter().filter_map(|(from, _)| *from);
+        let distance = bfs(&predecessors, sources.map(BlockId::index));
+        let targets: Vec<usize> = watch.edges.iter().map(|(_, to)| to.index()).collect();
+        let after_target = bfs(&successors, targets.iter().copied());
+        let before_target = bfs(&predecessors, targets.iter().copied());
+        let in_target_loop = (0..n)
+            .map(|b| after_target[b] != FAR && before_target[b] != FAR)
+            .collect();
+        TargetMap {
+            distance,
+            in_target_loop,
         }
-        while let Some(at) = queue.pop_front() {
-            for &p in &predecessors[at] {
-                if dist[p] == FAR {
-                    dist[p] = dist[at] + 1;
-                    queue.push_back(p);
-                }
+    }
+
+    /// Extra entries into blocks outside the target's loop (summed: the arm
+    /// that stays in a loop gets ahead of the one that leaves it), in the
+    /// frames of the function under test.
+    fn outer_iterations(&self, state: &State, func: FuncId) -> u32 {
+        state
+            .frames
+            .iter()
+            .filter(|f| f.func == func)
+            .flat_map(|f| f.visits.iter().enumerate())
+            .filter(|(b, _)| !self.in_target_loop[*b])
+            .map(|(_, v)| v.saturating_sub(1))
+            .sum()
+    }
+}
+
+/// Breadth-first distances over `edges` from `starts` (0 at each start).
+fn bfs(edges: &[Vec<usize>], starts: impl Iterator<Item = usize>) -> Vec<u32> {
+    let mut dist = vec![FAR; edges.len()];
+    let mut queue = VecDeque::new();
+    for s in starts {
+        dist[s] = 0;
+        queue.push_back(s);
+    }
+    while let Some(at) = queue.pop_front() {
+        for &next in &edges[at] {
+            if dist[next] == FAR {
+                dist[next] = dist[at] + 1;
+                queue.push_back(next);
             }
         }
-        dist
     }
+    dist
 }
 
 const FAR: u32 = u32::MAX;
@@ -267,13 +314,13 @@ fn may_reenter(program: &Program, func: FuncId) -> bool {
 /// Breadth order (a min-heap): most executions, fewest loop iterations,
 /// closest to the target, fewest input objects, shortest path, oldest.
 type BreadthKey = (Reverse<u32>, u32, u32, usize, u64, u64);
-/// Depth order (a max-heap): most executions, most loop iterations, longest
-/// path, fewest input objects, newest.
+/// Depth order (a max-heap): most executions, most iterations of loops
+/// outside the target's loop, longest path, fewest input objects, newest.
 type DepthKey = (u32, u32, u64, Reverse<usize>, u64);
 
 struct Queue {
     times: u32,
-    distance: Vec<u32>,
+    map: TargetMap,
     func: FuncId,
     /// Whether a state that can no longer reach the target may be dropped.
     prune: bool,
@@ -302,7 +349,7 @@ impl Queue {
             .frames
             .iter()
             .filter(|f| f.func == self.func)
-            .map(|f| self.distance[f.block.index()])
+            .map(|f| self.map.distance[f.block.index()])
             .min()
             .unwrap_or(FAR);
         if distance == FAR && self.prune {
@@ -318,8 +365,9 @@ impl Queue {
             length,
             self.seq,
         )));
+        let outer = self.map.outer_iterations(&state, self.func);
         self.by_depth
-            .push((hits, level, length, Reverse(nodes), self.seq));
+            .push((hits, outer, length, Reverse(nodes), self.seq));
         self.pending.insert(self.seq, state);
     }
 
@@ -393,13 +441,16 @@ fn search(
         uncovered: Vec::new(),
         stats: Stats::default(),
     };
-    let distance = match &program.function(func).body {
-        Some(body) => watch.distances(body),
-        None => Vec::new(),
+    let Some(body) = &program.function(func).body else {
+        return ReachOutcome {
+            verdict: Verdict::Unreachable,
+            report,
+            best_hits: 0,
+        };
     };
     let mut queue = Queue {
         times,
-        distance,
+        map: TargetMap::new(&watch, body),
         func,
         prune: !may_reenter(program, func),
         pending: BTreeMap::new(),
@@ -515,4 +566,133 @@ pub fn goal_at(program: &Program, func: FuncId, line: u32, col: u32, arm: &str) 
             info.span.line == line && info.span.col == col && info.goal.arm.to_string() == arm
         })
         .map(|info| info.goal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testcase::Value;
+
+    /// Compiles `source` (written to a temporary file) and returns the program
+    /// and the function `name`.
+    fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
+        let path =
+            std::env::temp_dir().join(format!("cairn-reach-{}-{test}.c", std::process::id()));
+        std::fs::write(&path, source).expect("write test source");
+        let out = front::compile(&path, &front::FrontConfig::default()).expect("source compiles");
+        let _ = std::fs::remove_file(&path);
+        let func = out.program.function_by_name(name).expect("function exists");
+        (out.program, func)
+    }
+
+    /// The line of `source` holding `marker`.
+    fn line_of(source: &str, marker: &str) -> u32 {
+        let index = source.lines().position(|l| l.contains(marker));
+        index.expect("marker in source") as u32 + 1
+    }
+
+    fn reach_line(test: &str, source: &str, name: &str, marker: &str, times: u32) -> ReachOutcome {
+        let (program, func) = compile(test, source, name);
+        let target = ReachTarget {
+            objective: Objective::Line(line_of(source, marker)),
+            times,
+        };
+        reach(&program, func, &target, &EngineConfig::default()).expect("target has code")
+    }
+
+    fn int_arg(outcome: &ReachOutcome, n: usize) -> i128 {
+        match &outcome.report.tests[0].inputs.args[n] {
+            Value::Int { ty, bits } if ty.signed => {
+                let shift = 128 - u32::from(ty.bits);
+                ((*bits as i128) << shift) >> shift
+            }
+            other => panic!("argument {n} is not a signed int: {other:?}"),
+        }
+    }
+
+    const SUM: &str = "int sum(int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; i++)\n        s += i; /* body */\n    return s;\n}\n";
+
+    #[test]
+    fn a_loop_body_is_reached_k_times_with_an_input_that_runs_it_that_often() {
+        let outcome = reach_line("sum", SUM, "sum", "/* body */", 12);
+        let Verdict::Reached { hits } = outcome.verdict else {
+            panic!("not reached: {:?}", outcome.verdict);
+        };
+        assert!(hits >= 12);
+        assert_eq!(outcome.report.tests.len(), 1);
+        assert!(int_arg(&outcome, 0) >= 12, "n must be at least 12");
+    }
+
+    #[test]
+    fn contradictory_conditions_are_a_proof_of_unreachability() {
+        let source = "int f(int x)\n{\n    if (x > 5 && x < 3)\n        return 1; /* never */\n    return 0;\n}\n";
+        let outcome = reach_line("contra", source, "f", "/* never */", 1);
+        assert_eq!(outcome.verdict, Verdict::Unreachable);
+        assert!(outcome.report.tests.is_empty());
+    }
+
+    #[test]
+    fn pointer_facts_that_contradict_are_a_proof_of_unreachability() {
+        let source = "int f(int *p, int *q)\n{\n    if (p == q && p != 0 && q == 0)\n        return *p; /* never */\n    return 0;\n}\n";
+        let outcome = reach_line("pointers", source, "f", "/* never */", 1);
+        assert_eq!(outcome.verdict, Verdict::Unreachable);
+    }
+
+    #[test]
+    fn a_loop_bounded_below_k_iterations_is_proved_unreachable_k_times() {
+        let source = "int f(int n)\n{\n    int s = 0;\n    for (int i = 0; i < n && i < 3; i++)\n        s++; /* body */\n    return s;\n}\n";
+        let three = reach_line("bounded3", source, "f", "/* body */", 3);
+        assert_eq!(three.verdict, Verdict::Reached { hits: 3 });
+        let four = reach_line("bounded4", source, "f", "/* body */", 4);
+        assert_eq!(four.verdict, Verdict::Unreachable);
+        assert_eq!(four.best_hits, 3);
+    }
+
+    #[test]
+    fn a_bound_that_cuts_the_search_is_named_instead_of_a_proof() {
+        let source = "struct node { int v; struct node *next; };\nint length(struct node *p)\n{\n    int n = 0;\n    while (p) {\n        n++; /* body */\n        p = p->next;\n    }\n    return n;\n}\n";
+        let outcome = reach_line("list", source, "length", "/* body */", 20);
+        assert!(
+            matches!(&outcome.verdict, Verdict::NotReached { bound } if bound == "max_nodes"),
+            "{:?}",
+            outcome.verdict
+        );
+    }
+
+    #[test]
+    fn recursive_calls_count_in_every_frame() {
+        let source = "int depth(int n)\n{\n    if (n <= 0)\n        return 0;\n    return 1 + depth(n - 1); /* call */\n}\n";
+        let outcome = reach_line("recursion", source, "depth", "/* call */", 4);
+        assert!(matches!(outcome.verdict, Verdict::Reached { hits } if hits >= 4));
+        assert!(int_arg(&outcome, 0) >= 4);
+    }
+
+    #[test]
+    fn a_branch_direction_is_counted_per_traversal() {
+        let (program, func) = compile("branch", SUM, "sum");
+        let line = line_of(SUM, "for (");
+        let info = ir::function_goals(&program, func)
+            .into_iter()
+            .find(|g| g.span.line == line)
+            .expect("loop condition goal");
+        let goal = goal_at(&program, func, line, info.span.col, "T").expect("true arm");
+        let target = ReachTarget {
+            objective: Objective::Branch(goal),
+            times: 5,
+        };
+        let outcome = reach(&program, func, &target, &EngineConfig::default()).expect("goal");
+        assert!(matches!(outcome.verdict, Verdict::Reached { hits } if hits >= 5));
+        assert!(int_arg(&outcome, 0) >= 5);
+    }
+
+    #[test]
+    fn a_line_without_code_is_an_error() {
+        let (program, func) = compile("nocode", SUM, "sum");
+        let target = ReachTarget {
+            objective: Objective::Line(2),
+            times: 1,
+        };
+        let error = reach(&program, func, &target, &EngineConfig::default()).unwrap_err();
+        assert!(error.0.contains("line 2"), "{error}");
+    }
 }

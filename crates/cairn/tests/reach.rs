@@ -1,0 +1,236 @@
+//! End-to-end tests of `cairn reach`: verdicts and exit codes, and a found
+//! test that passes `cairn check` and whose run, measured by gcov, executes
+//! the target line at least K times.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cairn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .expect("run cairn")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/corpus/reach")
+        .join(name)
+}
+
+/// The line of `file` holding `marker`, as a string for the command line.
+fn line_of(file: &Path, marker: &str) -> String {
+    let source = std::fs::read_to_string(file).expect("read corpus file");
+    let index = source.lines().position(|l| l.contains(marker));
+    (index.expect("marker in file") + 1).to_string()
+}
+
+/// Builds the driver in `out` with `gcc --coverage`, runs it and returns how
+/// many times gcov saw line `line` of the source under test run.
+fn measured_count(out: &Path, stem: &str, line: u32) -> u64 {
+    let build = tempfile::tempdir().expect("temp dir");
+    let binary = build.path().join("driver");
+    let driver = out.join(format!("{stem}_test.c"));
+    let status = Command::new("gcc")
+        .arg("--coverage")
+        .arg(&driver)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm")
+        .status()
+        .expect("run gcc");
+    assert!(status.success(), "driver compiles");
+    let run = Command::new(&binary).output().expect("run driver");
+    assert!(run.status.success(), "{}", text(&run.stdout));
+    let gcov = Command::new("gcov")
+        .args(["--json-format", "-t"])
+        .arg(format!("driver-{stem}_test.gcda"))
+        .current_dir(build.path())
+        .output()
+        .expect("run gcov");
+    // One JSON document per data file, each listing the sources it covers.
+    let files: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(&gcov.stdout)
+        .into_iter::<serde_json::Value>()
+        .map(|report| report.expect("gcov json"))
+        .flat_map(|report| report["files"].as_array().cloned().unwrap_or_default())
+        .collect();
+    let source = files
+        .iter()
+        .find(|f| {
+            f["file"]
+                .as_str()
+                .is_some_and(|n| n.ends_with(&format!("{stem}.c")))
+        })
+        .expect("source under test in gcov report");
+    source["lines"]
+        .as_array()
+        .expect("gcov lines")
+        .iter()
+        .find(|l| l["line_number"] == line)
+        .and_then(|l| l["count"].as_u64())
+        .unwrap_or(0)
+}
+
+#[test]
+fn josephus_elimination_body_runs_five_times_measured_by_gcov() {
+    let src = corpus("josephus.c");
+    let line = line_of(&src, "reach: elimination");
+    let out = tempfile::tempdir().expect("temp dir");
+    let out_dir = out.path().to_str().expect("utf-8 path");
+    let found = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "josephus",
+        "--line",
+        &line,
+        "--times",
+        "5",
+        "-o",
+        out_dir,
+    ]);
+    let stdout = text(&found.stdout);
+    assert_eq!(
+        found.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text(&found.stderr)
+    );
+    assert!(stdout.starts_with("reached: josephus line"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 1, "one-line verdict: {stdout}");
+
+    let checked = cairn(&["check", out_dir]);
+    assert_eq!(
+        checked.status.code(),
+        Some(0),
+        "{}{}",
+        text(&checked.stdout),
+        text(&checked.stderr)
+    );
+    let count = measured_count(out.path(), "josephus", line.parse().unwrap());
+    assert!(count >= 5, "gcov saw line {line} run {count} times");
+}
+
+#[test]
+fn contradictory_guards_are_unreachable_with_exit_3() {
+    let src = corpus("contradictions.c");
+    for (function, marker) in [
+        ("narrow", "reach: contradictory integers"),
+        ("pointer_facts", "reach: contradictory pointers"),
+    ] {
+        let line = line_of(&src, marker);
+        let out = tempfile::tempdir().expect("temp dir");
+        let verdict = cairn(&[
+            "reach",
+            src.to_str().unwrap(),
+            "-f",
+            function,
+            "--line",
+            &line,
+            "-o",
+            out.path().to_str().unwrap(),
+        ]);
+        let stdout = text(&verdict.stdout);
+        assert_eq!(verdict.status.code(), Some(3), "{function}: {stdout}");
+        assert!(stdout.starts_with("unreachable"), "{stdout}");
+        assert!(
+            !out.path().join("contradictions_test.c").exists(),
+            "no test is written without an input"
+        );
+    }
+}
+
+#[test]
+fn a_bound_that_stops_the_search_is_named_with_exit_4() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("list.c");
+    std::fs::write(
+        &src,
+        "struct node { int v; struct node *next; };\n\
+         int length(struct node *p)\n{\n    int n = 0;\n    while (p) {\n        n++;\n        p = p->next;\n    }\n    return n;\n}\n",
+    )
+    .expect("write source");
+    let verdict = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "length",
+        "--line",
+        "6",
+        "--times",
+        "4",
+        "--max-nodes",
+        "3",
+        "-o",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let stdout = text(&verdict.stdout);
+    assert_eq!(verdict.status.code(), Some(4), "{stdout}");
+    assert!(
+        stdout.starts_with("not reached within bounds (max_nodes)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_branch_direction_can_be_the_target() {
+    let src = corpus("contradictions.c");
+    let out = tempfile::tempdir().expect("temp dir");
+    let goals = cairn(&["goals", src.to_str().unwrap(), "-f", "narrow"]);
+    // The second condition of `narrow` (`x > 5` after the contradiction).
+    let line = line_of(&src, "r += 2").parse::<u32>().unwrap() - 1;
+    let listed = text(&goals.stdout);
+    let col = listed
+        .lines()
+        .find_map(|l| {
+            let position = l.split_whitespace().nth(1)?;
+            let mut parts = position.rsplit(':');
+            let col = parts.next()?;
+            (parts.next()? == line.to_string()).then(|| col.to_string())
+        })
+        .expect("goal on the line");
+    let spec = format!("{line}:{col}:T");
+    let verdict = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "narrow",
+        "--branch",
+        &spec,
+        "-o",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
+    let bad = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "narrow",
+        "--branch",
+        "1:1:X",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn a_line_without_code_is_a_usage_error() {
+    let src = corpus("contradictions.c");
+    let verdict = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "narrow",
+        "--line",
+        "1",
+    ]);
+    assert_eq!(verdict.status.code(), Some(2));
+    assert!(
+        text(&verdict.stderr).contains("line 1"),
+        "{}",
+        text(&verdict.stderr)
+    );
+}
