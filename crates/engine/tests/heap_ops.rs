@@ -7,17 +7,10 @@ mod common;
 use common::{arg, assert_all_covered, int, ret};
 use engine::testcase::{Finding, FindingKind, FunctionReport, TestCase, Uncovered, Value};
 use engine::EngineConfig;
-use std::path::PathBuf;
 
-/// Runs the engine on `func` of `tests/heap_ops/<file>` (preprocessed).
+/// Runs the engine on `func` of `tests/heap_ops/<file>`.
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/heap_ops")
-        .join(file);
-    let out = front::compile(&path, &front::FrontConfig::default()).expect("test source compiles");
-    let id = out.program.function_by_name(func).expect("function exists");
-    let mut reports = engine::generate(&out.program, &[id], config);
-    reports.pop().expect("one report")
+    common::run_file("heap_ops", file, func, config).1
 }
 
 fn run(file: &str, func: &str) -> FunctionReport {

@@ -23,15 +23,11 @@ fn run(file: &str, func: &str) -> (Program, FunctionReport) {
 }
 
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> (Program, FunctionReport) {
-    let out = front::compile(&source(file), &front::FrontConfig::default())
-        .expect("test source compiles");
-    let id = out.program.function_by_name(func).expect("function exists");
-    let mut reports = engine::generate(&out.program, &[id], config);
-    let report = reports.pop().expect("one report");
+    let (program, report) = common::run_file("output_heap", file, func, config);
     for t in &report.tests {
         assert_heap_order(t);
     }
-    (out.program, report)
+    (program, report)
 }
 
 /// Line (1-based) of the first line of `file` containing `text`.

@@ -6,18 +6,10 @@ mod common;
 use common::{assert_all_covered, ret};
 use engine::testcase::{FunctionReport, ObjectId, TestCase, Uncovered, Value};
 use engine::EngineConfig;
-use std::path::PathBuf;
 
-/// Runs the engine on `func` of `tests/shapes/<file>` (preprocessed: the
-/// files carry comments and are also inputs of `cairn gen --check`).
+/// Runs the engine on `func` of `tests/shapes/<file>`.
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/shapes")
-        .join(file);
-    let out = front::compile(&path, &front::FrontConfig::default()).expect("shape source compiles");
-    let id = out.program.function_by_name(func).expect("function exists");
-    let mut reports = engine::generate(&out.program, &[id], config);
-    reports.pop().expect("one report")
+    common::run_file("shapes", file, func, config).1
 }
 
 fn run(file: &str, func: &str) -> FunctionReport {

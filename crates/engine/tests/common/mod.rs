@@ -17,6 +17,25 @@ pub fn compile(src: &str) -> Program {
     out.program
 }
 
+/// Compiles `tests/<dir>/<file>` (preprocessed: such files carry includes and
+/// comments) and runs the engine on `func`.
+pub fn run_file(
+    dir: &str,
+    file: &str,
+    func: &str,
+    config: &EngineConfig,
+) -> (Program, FunctionReport) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(dir)
+        .join(file);
+    let out = front::compile(&path, &front::FrontConfig::default()).expect("test source compiles");
+    let id = out.program.function_by_name(func).expect("function exists");
+    let mut reports = engine::generate(&out.program, &[id], config);
+    let report = reports.pop().expect("one report");
+    (out.program, report)
+}
+
 pub fn config() -> EngineConfig {
     EngineConfig {
         max_time: std::time::Duration::from_secs(20),
