@@ -79,7 +79,8 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     }
 }
 
-fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
+/// The engine's budgets from the command line's (`gen` could share it).
+pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
     if !(budgets.max_time.is_finite() && budgets.max_time > 0.0) {
         return Err(UsageError(format!(
             "--max-time must be a positive number of seconds, got {}",
@@ -93,6 +94,7 @@ fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageErro
         max_nodes: budgets.max_nodes,
         max_depth: budgets.max_depth,
         max_iterations: budgets.max_iterations,
+        allocation_may_fail: budgets.alloc_may_fail,
         ..engine::EngineConfig::default()
     })
 }
