@@ -325,19 +325,8 @@ fn name_output_object(
         0 => format!("({cast}){}", reach.lvalue),
         offset => format!("({cast})((char *){} - {offset})", reach.lvalue),
     };
-    let known: Vec<&str> = objects
-        .inputs()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
-        .map(|(_, o)| o.c_name.as_str())
-        .chain(
-            objects
-                .allocated()
-                .iter()
-                .flatten()
-                .map(|o| o.c_name.as_str()),
-        )
+    let known: Vec<&str> = live_inputs(objects, test)
+        .chain(named_outputs(objects))
         .collect();
     let known_list = if known.is_empty() {
         "NULL, 0".to_string()
@@ -372,6 +361,25 @@ fn name_output_object(
 
 /// Frees the input objects the function did not free and every named
 /// object of the output heap; returns the output objects left unnamed.
+/// C names of the input objects the function did not free.
+fn live_inputs<'a>(objects: &'a HeapNames, test: &'a TestCase) -> impl Iterator<Item = &'a str> {
+    objects
+        .inputs()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
+        .map(|(_, o)| o.c_name.as_str())
+}
+
+/// C names of the allocated objects the checks named so far.
+fn named_outputs(objects: &HeapNames) -> impl Iterator<Item = &str> {
+    objects
+        .allocated()
+        .iter()
+        .flatten()
+        .map(|o| o.c_name.as_str())
+}
+
 fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -> Vec<String> {
     let freed: Vec<&str> = test
         .freed_inputs
@@ -379,19 +387,8 @@ fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -
         .filter_map(|o| test.inputs.objects.get(o.0 as usize))
         .map(|o| o.name.as_str())
         .collect();
-    let inputs: Vec<&str> = objects
-        .inputs()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
-        .map(|(_, o)| o.c_name.as_str())
-        .collect();
-    let outputs: Vec<&str> = objects
-        .allocated()
-        .iter()
-        .flatten()
-        .map(|o| o.c_name.as_str())
-        .collect();
+    let inputs: Vec<&str> = live_inputs(objects, test).collect();
+    let outputs: Vec<&str> = named_outputs(objects).collect();
     let unreached = test
         .allocated
         .iter()
