@@ -207,16 +207,22 @@ mod tests {
             &int_cells(&bv_u(99, 32)),
         )
         .unwrap();
-        // Indices whose offset stays in the object (the executor assumes it before writing).
+        assert_only_element_i_is(&object, &i, 99);
+        assert!(object.written.iter().all(|w| *w));
+    }
+
+    /// Element `i` of the object `[1, 2, 3]` of ints now holds `value`, and
+    /// the others kept theirs, for every `i` whose offset stays in the object
+    /// (the executor assumes that before writing).
+    fn assert_only_element_i_is(object: &Object, i: &BV, value: u128) {
         let in_object = i.bvult(bv_u(3, 64));
         for k in 0..3u128 {
-            let v = cells_to_int(&read(&object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
+            let v = cells_to_int(&read(object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
             let chosen = i.eq(bv_u(k, 64));
-            assert!(valid(&chosen.implies(v.eq(bv_u(99, 32)))));
+            assert!(valid(&chosen.implies(v.eq(bv_u(value, 32)))));
             let other = Bool::and(&[in_object.clone(), chosen.not()]);
             assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
         }
-        assert!(object.written.iter().all(|w| *w));
     }
 
     /// Nesting of if-then-else along the else branches of `v`.
@@ -240,14 +246,7 @@ mod tests {
         for v in 0..50u128 {
             write(&mut object, &off, &int_cells(&bv_u(v + 10, 32))).unwrap();
         }
-        let in_object = i.bvult(bv_u(3, 64));
-        for k in 0..3u128 {
-            let v = cells_to_int(&read(&object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
-            let chosen = i.eq(bv_u(k, 64));
-            assert!(valid(&chosen.implies(v.eq(bv_u(59, 32)))));
-            let other = Bool::and(&[in_object.clone(), chosen.not()]);
-            assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
-        }
+        assert_only_element_i_is(&object, &i, 59);
         for cell in &object.cells {
             let Cell::Byte { src, .. } = cell else {
                 panic!("integer bytes")
