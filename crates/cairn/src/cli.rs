@@ -132,9 +132,16 @@ pub struct ReachArgs {
     /// LINE:COL:F (switches: C<n>, D).
     #[arg(long, value_name = "LINE:COL:ARM")]
     pub branch: Option<String>,
-    /// Executions needed.
+    /// Executions needed (at least this many, or exactly with --exact).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub times: u32,
+    /// Exactly --times executions, not at least.
+    #[arg(long)]
+    pub exact: bool,
+    /// Count only the executions before line BEFORE first runs (the run must
+    /// reach it): e.g. an inner loop's iterations in the outer loop's first round.
+    #[arg(long, value_name = "BEFORE")]
+    pub before: Option<u32>,
     /// Output directory for the test (written only when one is found).
     #[arg(short = 'o', long = "out", default_value = "cairn-out")]
     pub out: PathBuf,

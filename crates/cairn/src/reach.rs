@@ -22,7 +22,17 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let target = ReachTarget {
         objective,
         times: args.times,
+        exact: args.exact,
+        before: args.before.map(Objective::Line),
     };
+    let asked = format!(
+        "{}{} time(s){}",
+        if args.exact { "exactly " } else { "" },
+        args.times,
+        args.before
+            .map(|line| format!(" before line {line}"))
+            .unwrap_or_default()
+    );
     let outcome = engine::reach::reach(program, func, &target, &config)?;
     let stats = &outcome.report.stats;
     let effort = format!(
@@ -54,25 +64,24 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
                 eprintln!("cairn: {note}");
             }
             println!(
-                "reached: {name} {what} executed {hits} times (asked {}) {effort}; test in {}",
-                args.times,
+                "reached: {name} {what} executed {hits} times (asked {asked}) {effort}; test in {}",
                 summary.driver.display()
             );
             Ok(Outcome::Success)
         }
         Verdict::Unreachable => {
             println!(
-                "unreachable: no input runs {name} {what} {} time(s); every path was explored \
-                 (the most on any path: {}) {effort}",
-                args.times, outcome.best_hits
+                "unreachable: no input runs {name} {what} {asked}; every path was explored \
+                 (the most on any finished path: {}) {effort}",
+                outcome.best_hits
             );
             Ok(Outcome::Disproved)
         }
         Verdict::NotReached { bound } => {
             println!(
-                "not reached within bounds ({bound}): {name} {what} ran at most {} of {} time(s) \
-                 on a finished path {effort}",
-                outcome.best_hits, args.times
+                "not reached within bounds ({bound}): {name} {what} asked {asked}, ran at most {} \
+                 time(s) on a finished path {effort}",
+                outcome.best_hits
             );
             Ok(Outcome::BoundsHit)
         }

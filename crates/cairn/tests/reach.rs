@@ -234,3 +234,34 @@ fn a_line_without_code_is_a_usage_error() {
         text(&verdict.stderr)
     );
 }
+
+/// Seed 002: the inner loop runs exactly four times during the outer loop's
+/// first round; only m = 5 does that.
+#[test]
+fn josephus_inner_loop_exactly_four_times_before_the_first_elimination() {
+    let src = corpus("josephus.c");
+    let inner = line_of(&src, "last = last->next;");
+    let elimination = line_of(&src, "reach: elimination");
+    let out = tempfile::tempdir().expect("temp dir");
+    let verdict = cairn(&[
+        "reach",
+        src.to_str().unwrap(),
+        "-f",
+        "josephus",
+        "--line",
+        &inner,
+        "--times",
+        "4",
+        "--exact",
+        "--before",
+        &elimination,
+        "-o",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
+    let json = std::fs::read(out.path().join("josephus.tests.json")).expect("tests.json");
+    let report: serde_json::Value = serde_json::from_slice(&json).expect("json");
+    let args = &report["functions"][0]["tests"][0]["inputs"]["args"];
+    assert_eq!(args[1]["name"], "m");
+    assert_eq!(args[1]["value"], 5);
+}

@@ -56,6 +56,23 @@ pub struct ReachTarget {
     pub objective: Objective,
     /// Executions needed (at least 1).
     pub times: u32,
+    /// Exactly `times` executions, not at least.
+    pub exact: bool,
+    /// Count only the executions before this one's first execution, which
+    /// the run must reach (e.g. iterations of an inner loop during the first
+    /// iteration of the outer one).
+    pub before: Option<Objective>,
+}
+
+impl ReachTarget {
+    /// Does a final count of `hits` executions meet the target?
+    fn met_by(&self, hits: u32) -> bool {
+        if self.exact {
+            hits == self.times
+        } else {
+            hits >= self.times
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,8 +109,9 @@ impl fmt::Display for ReachError {
 
 impl std::error::Error for ReachError {}
 
-/// Searches for an input of `func` that executes `target` at least
-/// `target.times` times. Runs on its own thread (fresh Z3 context, deep stack).
+/// Searches for an input of `func` that executes `target.objective`
+/// `target.times` times (at least, or exactly), before `target.before` if
+/// given. Runs on its own thread (fresh Z3 context, deep stack).
 pub fn reach(
     program: &Program,
     func: FuncId,
@@ -106,8 +124,19 @@ pub fn reach(
             program.function(func).name
         )));
     };
-    let watch = Watch::new(program, func, body, target.objective)?;
-    let times = target.times.max(1);
+    let watch = Watch {
+        func,
+        counted: edges(program, func, body, target.objective)?,
+        closing: match target.before {
+            Some(objective) => edges(program, func, body, objective)?,
+            None => BTreeSet::new(),
+        },
+    };
+    let target = ReachTarget {
+        times: target.times.max(1),
+        ..*target
+    };
+    let times = target.times;
     let config = EngineConfig {
         max_iterations: config
             .max_iterations
@@ -118,7 +147,7 @@ pub fn reach(
         std::thread::Builder::new()
             .name("cairn-reach".into())
             .stack_size(crate::EXPLORER_STACK)
-            .spawn_scoped(scope, || search(program, func, watch, times, &config))
+            .spawn_scoped(scope, || search(program, func, watch, &target, &config))
             .map(|handle| handle.join())
     });
     match outcome {
@@ -128,90 +157,113 @@ pub fn reach(
     }
 }
 
-/// The CFG edges whose traversals count as executions of the target.
+/// A CFG edge of the function under test; `from == None` is the entry of a call.
+type Edge = (Option<BlockId>, BlockId);
+
+/// The CFG edges whose traversals count as executions of the target, and
+/// those whose first traversal ends the counting (`before`).
 #[derive(Debug)]
 pub struct Watch {
     func: FuncId,
-    /// `(from, to)`; `from == None` is the entry of a call.
-    edges: BTreeSet<(Option<BlockId>, BlockId)>,
+    counted: BTreeSet<Edge>,
+    closing: BTreeSet<Edge>,
+}
+
+/// What entering a block does to the count.
+pub struct Crossing {
+    pub counted: bool,
+    pub closes: bool,
 }
 
 impl Watch {
-    fn new(
-        program: &Program,
-        func: FuncId,
-        body: &Body,
-        objective: Objective,
-    ) -> Result<Watch, ReachError> {
-        let name = &program.function(func).name;
-        let mut edges = BTreeSet::new();
-        match objective {
-            Objective::Line(line) => {
-                let file = program.function(func).span.file;
-                let on_line: Vec<bool> = body
-                    .blocks
-                    .iter()
-                    .map(|b| {
-                        b.stmts
-                            .iter()
-                            .map(|s| s.span)
-                            .chain([b.term_span])
-                            .any(|span| span.file == file && span.line == line)
-                    })
-                    .collect();
-                if !on_line.contains(&true) {
-                    return Err(ReachError(format!(
-                        "line {line} has no code of `{name}` (a blank line, a brace, a comment \
-                         or a declaration without initializer?)"
-                    )));
-                }
-                if on_line[0] {
-                    edges.insert((None, BlockId(0)));
-                }
-                for (from, block) in body.blocks.iter().enumerate() {
-                    for to in block.term.successors() {
-                        if on_line[to.index()] && !on_line[from] {
-                            edges.insert((Some(BlockId(from as u32)), to));
-                        }
+    /// Entering `to` from `frame`'s current position.
+    pub fn crossing(&self, frame: &Frame, to: BlockId) -> Crossing {
+        if frame.func != self.func {
+            return Crossing {
+                counted: false,
+                closes: false,
+            };
+        }
+        let entering_call = to.index() == 0 && frame.visits.first() == Some(&0);
+        self.crossing_edge(((!entering_call).then_some(frame.block), to))
+    }
+
+    fn crossing_edge(&self, edge: Edge) -> Crossing {
+        Crossing {
+            counted: self.counted.contains(&edge),
+            closes: self.closing.contains(&edge),
+        }
+    }
+}
+
+/// The edges that execute `objective` (see the module documentation).
+fn edges(
+    program: &Program,
+    func: FuncId,
+    body: &Body,
+    objective: Objective,
+) -> Result<BTreeSet<Edge>, ReachError> {
+    let name = &program.function(func).name;
+    let mut edges = BTreeSet::new();
+    match objective {
+        Objective::Line(line) => {
+            let file = program.function(func).span.file;
+            let on_line: Vec<bool> = body
+                .blocks
+                .iter()
+                .map(|b| {
+                    b.stmts
+                        .iter()
+                        .map(|s| s.span)
+                        .chain([b.term_span])
+                        .any(|span| span.file == file && span.line == line)
+                })
+                .collect();
+            if !on_line.contains(&true) {
+                return Err(ReachError(format!(
+                    "line {line} has no code of `{name}` (a blank line, a brace, a comment \
+                     or a declaration without initializer?)"
+                )));
+            }
+            if on_line[0] {
+                edges.insert((None, BlockId(0)));
+            }
+            for (from, block) in body.blocks.iter().enumerate() {
+                for to in block.term.successors() {
+                    if on_line[to.index()] && !on_line[from] {
+                        edges.insert((Some(BlockId(from as u32)), to));
                     }
                 }
             }
-            Objective::Branch(goal) => {
-                let info = ir::function_goals(program, func)
-                    .into_iter()
-                    .find(|info| info.goal == goal)
-                    .ok_or_else(|| ReachError(format!("no such condition in `{name}`")))?;
-                let site = body
-                    .blocks
-                    .iter()
-                    .position(|b| match &b.term {
-                        Terminator::Branch { site, .. } | Terminator::Switch { site, .. } => {
-                            *site == goal.site
-                        }
-                        _ => false,
-                    })
-                    .ok_or_else(|| ReachError(format!("no such condition in `{name}`")))?;
-                edges.insert((Some(BlockId(site as u32)), info.target));
-            }
         }
-        Ok(Watch { func, edges })
-    }
-
-    /// Does entering `to` from `frame`'s current position traverse a watched edge?
-    pub fn counts(&self, frame: &Frame, to: BlockId) -> bool {
-        if frame.func != self.func {
-            return false;
+        Objective::Branch(goal) => {
+            let missing = || ReachError(format!("no such condition in `{name}`"));
+            let info = ir::function_goals(program, func)
+                .into_iter()
+                .find(|info| info.goal == goal)
+                .ok_or_else(missing)?;
+            let site = body
+                .blocks
+                .iter()
+                .position(|b| match &b.term {
+                    Terminator::Branch { site, .. } | Terminator::Switch { site, .. } => {
+                        *site == goal.site
+                    }
+                    _ => false,
+                })
+                .ok_or_else(missing)?;
+            edges.insert((Some(BlockId(site as u32)), info.target));
         }
-        let entering_call = to.index() == 0 && frame.visits.first() == Some(&0);
-        let from = (!entering_call).then_some(frame.block);
-        self.edges.contains(&(from, to))
     }
+    Ok(edges)
 }
 
 /// What the search knows of the function's CFG relative to the target.
 struct TargetMap {
-    /// Shortest distance (in edges) from each block to the start of a watched edge.
+    /// Shortest distance (in edges) from each block to the start of a counted edge.
     distance: Vec<u32>,
+    /// The same to a closing edge (`FAR` everywhere without `before`).
+    to_close: Vec<u32>,
     /// Blocks on a cycle through the target (the target's own loop and the
     /// loops nested in it): iterating them only delays the next execution.
     in_target_loop: Vec<bool>,
@@ -228,9 +280,17 @@ impl TargetMap {
                 predecessors[s.index()].push(b);
             }
         }
-        let sources = watch.edges.iter().filter_map(|(from, _)| *from);
-        let distance = bfs(&predecessors, sources.map(BlockId::index));
-        let targets: Vec<usize> = watch.edges.iter().map(|(_, to)| to.index()).collect();
+        let sources = |edges: &BTreeSet<Edge>| {
+            let starts: Vec<usize> = edges
+                .iter()
+                .filter_map(|(from, _)| *from)
+                .map(BlockId::index)
+                .collect();
+            bfs(&predecessors, starts.into_iter())
+        };
+        let distance = sources(&watch.counted);
+        let to_close = sources(&watch.closing);
+        let targets: Vec<usize> = watch.counted.iter().map(|(_, to)| to.index()).collect();
         let after_target = bfs(&successors, targets.iter().copied());
         let before_target = bfs(&predecessors, targets.iter().copied());
         let in_target_loop = (0..n)
@@ -238,8 +298,20 @@ impl TargetMap {
             .collect();
         TargetMap {
             distance,
+            to_close,
             in_target_loop,
         }
+    }
+
+    /// Nearest distance from the frames of the function under test.
+    fn nearest(distances: &[u32], state: &State, func: FuncId) -> u32 {
+        state
+            .frames
+            .iter()
+            .filter(|f| f.func == func)
+            .map(|f| distances[f.block.index()])
+            .min()
+            .unwrap_or(FAR)
     }
 
     /// Extra entries into blocks outside the target's loop (summed: the arm
@@ -318,8 +390,18 @@ type BreadthKey = (Reverse<u32>, u32, u32, usize, u64, u64);
 /// outside the target's loop, longest path, fewest input objects, newest.
 type DepthKey = (u32, u32, u64, Reverse<usize>, u64);
 
+/// Where a path stands with respect to the target.
+#[derive(PartialEq, Eq)]
+enum Standing {
+    /// Any completion of it meets the target.
+    Met,
+    /// No completion of it can (certain, not a bound).
+    Failed,
+    Open,
+}
+
 struct Queue {
-    times: u32,
+    target: ReachTarget,
     map: TargetMap,
     func: FuncId,
     /// Whether a state that can no longer reach the target may be dropped.
@@ -337,24 +419,51 @@ struct Queue {
 }
 
 impl Queue {
+    /// Where `state` stands now; `Open` ones get the distance to rank them by.
+    fn standing(&self, state: &State) -> (Standing, u32) {
+        let (target, hits) = (&self.target, state.watch_hits);
+        if target.before.is_some() && state.watch_closed {
+            let standing = match target.met_by(hits) {
+                true => Standing::Met,
+                false => Standing::Failed,
+            };
+            return (standing, 0);
+        }
+        if target.exact && hits > target.times {
+            return (Standing::Failed, 0);
+        }
+        if target.before.is_none() && !target.exact && hits >= target.times {
+            return (Standing::Met, 0);
+        }
+        let to_count = TargetMap::nearest(&self.map.distance, state, self.func);
+        let to_close = TargetMap::nearest(&self.map.to_close, state, self.func);
+        // Only the function under test counts and (unless it can re-enter
+        // itself) its blocks alone lead to the target.
+        let hopeless = (to_count == FAR && hits < target.times)
+            || (target.before.is_some() && to_close == FAR);
+        if hopeless && self.prune {
+            return (Standing::Failed, 0);
+        }
+        let distance = match target.before {
+            Some(_) if hits >= target.times => to_close,
+            _ => to_count,
+        };
+        (Standing::Open, distance)
+    }
+
     fn push(&mut self, state: State) {
         self.seq += 1;
+        let (standing, distance) = self.standing(&state);
+        match standing {
+            Standing::Failed => return,
+            Standing::Met => {
+                self.finishing.push(self.seq);
+                self.pending.insert(self.seq, state);
+                return;
+            }
+            Standing::Open => {}
+        }
         let hits = state.watch_hits;
-        if hits >= self.times {
-            self.finishing.push(self.seq);
-            self.pending.insert(self.seq, state);
-            return;
-        }
-        let distance = state
-            .frames
-            .iter()
-            .filter(|f| f.func == self.func)
-            .map(|f| self.map.distance[f.block.index()])
-            .min()
-            .unwrap_or(FAR);
-        if distance == FAR && self.prune {
-            return;
-        }
         let nodes = state.input_objects();
         let (level, length) = (state.loop_level, state.blocks_run);
         self.by_breadth.push(Reverse((
@@ -425,7 +534,7 @@ fn search(
     program: &Program,
     func: FuncId,
     watch: Watch,
-    times: u32,
+    target: &ReachTarget,
     config: &EngineConfig,
 ) -> ReachOutcome {
     let start = Instant::now();
@@ -449,7 +558,7 @@ fn search(
         };
     };
     let mut queue = Queue {
-        times,
+        target: *target,
         map: TargetMap::new(&watch, body),
         func,
         prune: !may_reenter(program, func),
@@ -471,8 +580,9 @@ fn search(
     match initial_state(program, func) {
         Ok(mut st) => {
             // The call's entry happened before the watch was attached.
-            let entry_watched = watch.edges.contains(&(None, BlockId(0)));
-            st.watch_hits = u32::from(entry_watched);
+            let entry = watch.crossing_edge((None, BlockId(0)));
+            st.watch_hits = u32::from(entry.counted);
+            st.watch_closed = entry.closes;
             st.watch = Some(Rc::new(watch));
             queue.push(st);
         }
@@ -507,7 +617,8 @@ fn search(
             Ok(Turn::Completed(st)) => {
                 paths += 1;
                 best_hits = best_hits.max(st.watch_hits);
-                if st.watch_hits >= times {
+                let closed = target.before.is_none() || st.watch_closed;
+                if closed && target.met_by(st.watch_hits) {
                     reached = solved_test(program, config, &mut machine, &st, func);
                 }
             }
@@ -596,6 +707,8 @@ mod tests {
         let target = ReachTarget {
             objective: Objective::Line(line_of(source, marker)),
             times,
+            exact: false,
+            before: None,
         };
         reach(&program, func, &target, &EngineConfig::default()).expect("target has code")
     }
@@ -679,6 +792,8 @@ mod tests {
         let target = ReachTarget {
             objective: Objective::Branch(goal),
             times: 5,
+            exact: false,
+            before: None,
         };
         let outcome = reach(&program, func, &target, &EngineConfig::default()).expect("goal");
         assert!(matches!(outcome.verdict, Verdict::Reached { hits } if hits >= 5));
@@ -691,8 +806,49 @@ mod tests {
         let target = ReachTarget {
             objective: Objective::Line(2),
             times: 1,
+            exact: false,
+            before: None,
         };
         let error = reach(&program, func, &target, &EngineConfig::default()).unwrap_err();
         assert!(error.0.contains("line 2"), "{error}");
+    }
+
+    /// Seed 002's harder objective: the inner loop runs exactly four times
+    /// during the first iteration of the outer one, which only m = 5 gives.
+    #[test]
+    fn josephus_inner_loop_runs_exactly_four_times_in_the_first_round() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/corpus/reach/josephus.c");
+        let source = std::fs::read_to_string(&path).expect("corpus file");
+        let out = front::compile(&path, &front::FrontConfig::default()).expect("compiles");
+        let func = out.program.function_by_name("josephus").expect("function");
+        let target = ReachTarget {
+            objective: Objective::Line(line_of(&source, "last = last->next;")),
+            times: 4,
+            exact: true,
+            before: Some(Objective::Line(line_of(&source, "reach: elimination"))),
+        };
+        let outcome = reach(&out.program, func, &target, &EngineConfig::default()).expect("lines");
+        assert_eq!(outcome.verdict, Verdict::Reached { hits: 4 });
+        assert_eq!(int_arg(&outcome, 1), 5, "m");
+        assert!(int_arg(&outcome, 0) >= 2, "n");
+    }
+
+    #[test]
+    fn an_exact_count_beyond_a_loop_bound_is_unreachable() {
+        let source = "int f(int n)\n{\n    int s = 0;\n    for (int i = 0; i < n && i < 3; i++)\n        s++; /* body */\n    return s; /* end */\n}\n";
+        let (program, func) = compile("exact", source, "f");
+        let target = |times| ReachTarget {
+            objective: Objective::Line(line_of(source, "/* body */")),
+            times,
+            exact: true,
+            before: Some(Objective::Line(line_of(source, "/* end */"))),
+        };
+        let config = EngineConfig::default();
+        let two = reach(&program, func, &target(2), &config).expect("lines");
+        assert_eq!(two.verdict, Verdict::Reached { hits: 2 });
+        assert_eq!(int_arg(&two, 0), 2, "exactly two iterations need n == 2");
+        let four = reach(&program, func, &target(4), &config).expect("lines");
+        assert_eq!(four.verdict, Verdict::Unreachable);
     }
 }

@@ -127,8 +127,10 @@ pub struct State {
     /// The edges a goal-oriented search counts (`reach`); `None` otherwise.
     /// Shared by every state of that search, never changed.
     pub watch: Option<Rc<crate::reach::Watch>>,
-    /// Traversals of the watched edges on this path so far.
+    /// Traversals of the counted edges on this path so far (until closed).
     pub watch_hits: u32,
+    /// A closing edge was traversed: `watch_hits` is final.
+    pub watch_closed: bool,
 }
 
 impl State {
@@ -153,6 +155,7 @@ impl State {
             failing_allocations: Vec::new(),
             watch: None,
             watch_hits: 0,
+            watch_closed: false,
         }
     }
 
@@ -216,11 +219,13 @@ impl State {
     /// Enters `block` in the top frame, counting loop iterations and
     /// traversals of watched edges.
     pub fn enter_block(&mut self, block: BlockId) {
-        let watched = self
-            .watch
-            .as_ref()
-            .is_some_and(|w| w.counts(self.frame(), block));
-        self.watch_hits += u32::from(watched);
+        if let Some(watch) = &self.watch {
+            let crossing = watch.crossing(self.frame(), block);
+            if !self.watch_closed {
+                self.watch_hits += u32::from(crossing.counted);
+            }
+            self.watch_closed |= crossing.closes;
+        }
         let frame = self.frame_mut();
         frame.block = block;
         frame.stmt = 0;
