@@ -87,7 +87,7 @@ impl Default for EngineConfig {
             max_array: 8,
             max_nodes: 8,
             max_depth: 8,
-            max_iterations: 64,
+            max_iterations: 1000,
             allocation_may_fail: false,
             globals_as_inputs: true,
             check_all_globals: false,
