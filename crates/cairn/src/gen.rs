@@ -1,6 +1,6 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
-use crate::cli::{CheckArgs, GenArgs, GlobalsMode, GoalsMode};
+use crate::cli::{BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode};
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -8,27 +8,35 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
-    if !(args.budgets.max_time.is_finite() && args.budgets.max_time > 0.0) {
+/// The engine configuration the budget flags give (`gen`, `reach` and `path`).
+pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
+    if !(budgets.max_time.is_finite() && budgets.max_time > 0.0) {
         return Err(UsageError(format!(
             "--max-time must be a positive number of seconds, got {}",
-            args.budgets.max_time
+            budgets.max_time
         )));
     }
+    Ok(engine::EngineConfig {
+        max_time: Duration::from_secs_f64(budgets.max_time),
+        max_paths: budgets.max_paths,
+        max_array: budgets.max_array,
+        max_nodes: budgets.max_nodes,
+        max_depth: budgets.max_depth,
+        max_iterations: budgets.max_iterations,
+        allocation_may_fail: budgets.alloc_may_fail,
+        ..engine::EngineConfig::default()
+    })
+}
+
+pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
     let engine_config = engine::EngineConfig {
-        max_time: Duration::from_secs_f64(args.budgets.max_time),
-        max_paths: args.budgets.max_paths,
-        max_array: args.budgets.max_array,
-        max_depth: args.budgets.max_depth,
-        max_nodes: args.budgets.max_nodes,
-        max_iterations: args.budgets.max_iterations,
-        allocation_may_fail: args.budgets.alloc_may_fail,
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         goals: match args.goals {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,
         },
+        ..engine_config(&args.budgets)?
     };
     std::fs::create_dir_all(&args.out).map_err(|e| {
         UsageError(format!(

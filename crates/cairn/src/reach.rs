@@ -1,10 +1,10 @@
 //! `cairn reach`: one goal-oriented search, a one-line verdict, and the test
 //! (when found) written under the driver contract of `cairn gen`.
 
-use crate::cli::{BudgetArgs, ReachArgs};
+use crate::cli::ReachArgs;
+use crate::gen::engine_config;
 use crate::{load, select_functions, Outcome, UsageError};
 use engine::reach::{Objective, ReachTarget, Verdict};
-use std::time::Duration;
 
 pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let config = engine_config(&args.budgets)?;
@@ -86,26 +86,6 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
             Ok(Outcome::BoundsHit)
         }
     }
-}
-
-/// The engine's budgets from the command line's (`gen` could share it).
-pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
-    if !(budgets.max_time.is_finite() && budgets.max_time > 0.0) {
-        return Err(UsageError(format!(
-            "--max-time must be a positive number of seconds, got {}",
-            budgets.max_time
-        )));
-    }
-    Ok(engine::EngineConfig {
-        max_time: Duration::from_secs_f64(budgets.max_time),
-        max_paths: budgets.max_paths,
-        max_array: budgets.max_array,
-        max_nodes: budgets.max_nodes,
-        max_depth: budgets.max_depth,
-        max_iterations: budgets.max_iterations,
-        allocation_may_fail: budgets.alloc_may_fail,
-        ..engine::EngineConfig::default()
-    })
 }
 
 /// `LINE:COL:ARM` as `cairn goals` prints it (without the function name).
