@@ -28,6 +28,7 @@
 //! - Uninitialized locals read as zero; `malloc`ed bytes never written are a finding.
 //! - Checks of an input object start with `Step::Index(element)`.
 
+mod distance;
 mod exec;
 mod extract;
 pub mod memory;

@@ -28,6 +28,7 @@
 //! so the iteration bound becomes at least `2 K + 16` (the search's
 //! `max_iterations` when larger).
 
+use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
 use crate::solver::PathSolver;
@@ -37,7 +38,7 @@ use crate::value::Stop;
 use crate::EngineConfig;
 use ir::{BlockId, Body, Callee, FuncId, Goal, Program, StmtKind, Terminator};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::fmt;
 use std::rc::Rc;
 use std::time::Instant;
@@ -272,21 +273,14 @@ struct TargetMap {
 impl TargetMap {
     fn new(watch: &Watch, body: &Body) -> TargetMap {
         let n = body.blocks.len();
-        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (b, block) in body.blocks.iter().enumerate() {
-            for s in block.term.successors() {
-                successors[b].push(s.index());
-                predecessors[s.index()].push(b);
-            }
-        }
+        let (successors, predecessors) = block_graph(body);
         let sources = |edges: &BTreeSet<Edge>| {
             let starts: Vec<usize> = edges
                 .iter()
                 .filter_map(|(from, _)| *from)
                 .map(BlockId::index)
                 .collect();
-            bfs(&predecessors, starts.into_iter())
+            bfs(&predecessors, starts)
         };
         let distance = sources(&watch.counted);
         let to_close = sources(&watch.closing);
@@ -328,27 +322,6 @@ impl TargetMap {
             .sum()
     }
 }
-
-/// Breadth-first distances over `edges` from `starts` (0 at each start).
-fn bfs(edges: &[Vec<usize>], starts: impl Iterator<Item = usize>) -> Vec<u32> {
-    let mut dist = vec![FAR; edges.len()];
-    let mut queue = VecDeque::new();
-    for s in starts {
-        dist[s] = 0;
-        queue.push_back(s);
-    }
-    while let Some(at) = queue.pop_front() {
-        for &next in &edges[at] {
-            if dist[next] == FAR {
-                dist[next] = dist[at] + 1;
-                queue.push_back(next);
-            }
-        }
-    }
-    dist
-}
-
-const FAR: u32 = u32::MAX;
 
 /// Can a call of `func` lead to another call of `func` (directly, through
 /// other functions, or possibly through a function pointer)?

@@ -2,6 +2,7 @@
 //! then states carrying or closest (in the CFG) to uncovered goals, then the
 //! smallest input shapes, then the shortest paths. One test per completed path that covers a new goal.
 
+use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
 use crate::solver::PathSolver;
@@ -11,10 +12,8 @@ use crate::value::Stop;
 use crate::{EngineConfig, GoalSelection};
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::time::Instant;
-
-const FAR: u32 = u32::MAX;
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
 struct Distances {
@@ -26,12 +25,7 @@ struct Distances {
 
 impl Distances {
     fn new(body: &Body, goals: &[Goal]) -> Distances {
-        let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); body.blocks.len()];
-        for (b, block) in body.blocks.iter().enumerate() {
-            for s in block.term.successors() {
-                predecessors[s.index()].push(b);
-            }
-        }
+        let (_, predecessors) = block_graph(body);
         let mut site_block = BTreeMap::new();
         let mut to_block = BTreeMap::new();
         for goal in goals {
@@ -44,20 +38,9 @@ impl Distances {
             };
             let block = BlockId(b as u32);
             site_block.insert(*goal, block);
-            to_block.entry(block).or_insert_with(|| {
-                let mut dist = vec![FAR; body.blocks.len()];
-                let mut queue = VecDeque::from([b]);
-                dist[b] = 0;
-                while let Some(at) = queue.pop_front() {
-                    for &p in &predecessors[at] {
-                        if dist[p] == FAR {
-                            dist[p] = dist[at] + 1;
-                            queue.push_back(p);
-                        }
-                    }
-                }
-                dist
-            });
+            to_block
+                .entry(block)
+                .or_insert_with(|| bfs(&predecessors, [b]));
         }
         Distances {
             site_block,
