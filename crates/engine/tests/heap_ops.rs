@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{arg, assert_all_covered, int, ret};
-use engine::testcase::{Finding, FindingKind, FunctionReport, TestCase, Uncovered, Value};
+use common::{arg, assert_all_covered, int, ret, test_returning};
+use engine::testcase::{Finding, FindingKind, FunctionReport, Uncovered, Value};
 use engine::EngineConfig;
 
 /// Runs the engine on `func` of `tests/heap_ops/<file>`.
@@ -35,14 +35,6 @@ fn finding(report: &FunctionReport, kind: FindingKind) -> &Finding {
         .iter()
         .find(|f| f.kind == kind)
         .unwrap_or_else(|| panic!("no {kind:?} finding: {:#?}", report.findings))
-}
-
-fn test_returning(report: &FunctionReport, value: i128) -> &TestCase {
-    report
-        .tests
-        .iter()
-        .find(|t| ret(t) == value)
-        .unwrap_or_else(|| panic!("no test returns {value}: {:#?}", report.tests))
 }
 
 /// Member `n` of the first element of the input object `v` points to.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_all_covered, ret};
+use common::{assert_all_covered, ret, test_returning};
 use engine::testcase::{FunctionReport, ObjectId, TestCase, Uncovered, Value};
 use engine::EngineConfig;
 
@@ -53,14 +53,6 @@ fn walk(t: &TestCase, start: &Value, n: usize) -> (Vec<ObjectId>, bool) {
         at = target(member(t, obj, n));
     }
     (seen, false)
-}
-
-fn test_returning(report: &FunctionReport, value: i128) -> &TestCase {
-    report
-        .tests
-        .iter()
-        .find(|t| ret(t) == value)
-        .unwrap_or_else(|| panic!("no test returns {value}: {:#?}", report.tests))
 }
 
 fn figures(name: &str, report: &FunctionReport) {

@@ -72,6 +72,15 @@ pub fn ret(t: &TestCase) -> i128 {
     int(t.ret.as_ref().expect("a return value"))
 }
 
+/// The first test whose function returned `value`.
+pub fn test_returning(report: &FunctionReport, value: i128) -> &TestCase {
+    report
+        .tests
+        .iter()
+        .find(|t| ret(t) == value)
+        .unwrap_or_else(|| panic!("no test returns {value}: {:#?}", report.tests))
+}
+
 pub fn assert_all_covered(report: &FunctionReport) {
     assert!(
         report.uncovered.is_empty(),
