@@ -29,6 +29,10 @@ pub enum Command {
     /// Find an input that executes a line (or takes a branch) at least K times,
     /// or prove that none exists. Exit 0: found; 3: unreachable; 4: bounds hit.
     Reach(ReachArgs),
+    /// Find an input whose run follows a path given as source lines, or show
+    /// the conditions along it that contradict. Exit 0: found; 3: infeasible;
+    /// 4: bounds hit.
+    Path(PathArgs),
 }
 
 /// Compiler-style flags for reading a C file.
@@ -142,6 +146,29 @@ pub struct ReachArgs {
     /// reach it): e.g. an inner loop's iterations in the outer loop's first round.
     #[arg(long, value_name = "BEFORE")]
     pub before: Option<u32>,
+    /// Output directory for the test (written only when one is found).
+    #[arg(short = 'o', long = "out", default_value = "cairn-out")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct PathArgs {
+    pub file: PathBuf,
+    /// The function under test.
+    #[arg(short = 'f', long = "function", value_name = "FN")]
+    pub function: String,
+    /// The lines the run must visit, in order, separated by commas or spaces
+    /// (`LINE:COL` also asks for the code at that column). A loop body is
+    /// written as often as it runs. Only the function's own statements,
+    /// conditions and returns count (not callees), and a line visited
+    /// several times in a row counts once. A prefix is enough: any
+    /// completion of it will do.
+    #[arg(long = "path", value_name = "SPEC")]
+    pub path: String,
     /// Output directory for the test (written only when one is found).
     #[arg(short = 'o', long = "out", default_value = "cairn-out")]
     pub out: PathBuf,

@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Command::Cfg(args) => inspect(&args, print_cfg),
         Command::Goals(args) => inspect(&args, print_goals),
         Command::Reach(args) => reach::run(&args),
+        Command::Path(args) => path::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
@@ -51,6 +52,7 @@ fn main() -> ExitCode {
 }
 
 mod gen;
+mod path;
 mod reach;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.

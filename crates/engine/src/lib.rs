@@ -32,6 +32,7 @@ mod distance;
 mod exec;
 mod extract;
 pub mod memory;
+pub mod path;
 pub mod reach;
 mod search;
 pub mod solver;

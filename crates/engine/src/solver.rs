@@ -175,6 +175,52 @@ impl PathSolver {
         model
     }
 
+    /// A minimal set of the constraints of `path` that contradict `extra`
+    /// (which is always part of the contradiction): Z3's unsat core, shrunk
+    /// by dropping each constraint whose absence leaves it unsatisfiable.
+    /// `None` when `path` and `extra` are satisfiable together, or unknown.
+    pub fn unsat_core(&mut self, path: &[ConstraintId], extra: &Bool) -> Option<Vec<ConstraintId>> {
+        let left = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .min(self.query_limit);
+        let solver = Solver::new();
+        solver.set_params(&timeout_params(millis(left)));
+        solver.assert(extra);
+        let mut guard_of = HashMap::new();
+        for id in path {
+            let guard = Bool::new_const(format!("core!{id}"));
+            solver.assert(guard.implies(&self.constraints[*id as usize]));
+            guard_of.insert(*id, guard);
+        }
+        let guards = |ids: &[ConstraintId]| -> Vec<Bool> {
+            ids.iter().map(|id| guard_of[id].clone()).collect()
+        };
+        let mut ids: Vec<ConstraintId> = guard_of.keys().copied().collect();
+        ids.sort_unstable();
+        self.calls += 1;
+        if solver.check_assumptions(&guards(&ids)) != SatResult::Unsat {
+            return None;
+        }
+        let core: HashSet<Bool> = solver.get_unsat_core().into_iter().collect();
+        let mut kept: Vec<ConstraintId> = ids
+            .into_iter()
+            .filter(|id| core.contains(&guard_of[id]))
+            .collect();
+        let mut i = 0;
+        while i < kept.len() {
+            let mut without = kept.clone();
+            without.remove(i);
+            self.calls += 1;
+            if solver.check_assumptions(&guards(&without)) == SatResult::Unsat {
+                kept = without;
+            } else {
+                i += 1;
+            }
+        }
+        Some(kept)
+    }
+
     pub fn past_deadline(&self) -> bool {
         Instant::now() >= self.deadline
     }

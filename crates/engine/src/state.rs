@@ -131,6 +131,14 @@ pub struct State {
     pub watch_hits: u32,
     /// A closing edge was traversed: `watch_hits` is final.
     pub watch_closed: bool,
+    /// The path a path-oriented search follows (`path`); `None` otherwise.
+    /// Shared by every state of that search, never changed.
+    pub follow: Option<Rc<crate::path::Follow>>,
+    /// How far this state has followed it.
+    pub progress: crate::path::Progress,
+    /// Why each step of this path holds, for explaining an infeasible path
+    /// (recorded only while following one).
+    pub origins: Vec<crate::path::Origin>,
 }
 
 impl State {
@@ -156,6 +164,9 @@ impl State {
             watch: None,
             watch_hits: 0,
             watch_closed: false,
+            follow: None,
+            progress: crate::path::Progress::default(),
+            origins: Vec::new(),
         }
     }
 
@@ -225,6 +236,9 @@ impl State {
                 self.watch_hits += u32::from(crossing.counted);
             }
             self.watch_closed |= crossing.closes;
+        }
+        if let (Some(follow), 1) = (&self.follow, self.frames.len()) {
+            follow.enter(&mut self.progress, block);
         }
         let frame = self.frame_mut();
         frame.block = block;

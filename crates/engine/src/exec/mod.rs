@@ -38,6 +38,8 @@ pub struct Machine<'a> {
     pub ended_trace: Vec<Goal>,
     /// Statements and terminators run so far (the search shares time by it).
     pub statements: u64,
+    /// Arms a followed path needed but could not take (path-oriented search).
+    pub dead_ends: Vec<crate::path::DeadEnd>,
 }
 
 /// What one turn of a state produced.
@@ -66,6 +68,7 @@ impl<'a> Machine<'a> {
             ended_trace: Vec::new(),
             statements: 0,
             span: Span::default(),
+            dead_ends: Vec::new(),
         }
     }
 
@@ -181,13 +184,18 @@ impl<'a> Machine<'a> {
         let traced = st.frame().func == self.root;
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
+            if !crate::path::stays_on(&st, target) {
+                continue;
+            }
             if bool_value(&cond) == Some(false) || !self.may(&st, &cond) {
+                crate::path::note_dead_end(self, &st, arm, &cond);
                 continue;
             }
             let mut next = st.clone();
             if self.assume(&mut next, &cond).is_err() {
                 continue;
             }
+            crate::path::note_arm(self, &mut next, arm, &cond);
             let goal = Goal {
                 func: self.root,
                 site,

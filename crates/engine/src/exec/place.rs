@@ -183,6 +183,7 @@ impl Machine<'_> {
     /// a fresh input object, or a fork when it may also alias one.
     fn dereferenced_lazy(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
         if self.alias_candidates(st, lazy)?.is_empty() {
+            crate::path::note_decision(st, lazy, self.span);
             return self.materialize(st, lazy);
         }
         Err(self.choices(st, lazy, false))
@@ -225,6 +226,9 @@ impl Machine<'_> {
             Ok(_) => choices.push(fresh),
             Err(Stop::Budget(name)) if !choices.is_empty() => self.budget_cut = Some(name),
             Err(stop) => return stop,
+        }
+        for choice in &mut choices {
+            crate::path::note_decision(choice, lazy, self.span);
         }
         Stop::Fork(choices)
     }

@@ -1,0 +1,161 @@
+//! `cairn path`: follow a path given as source lines, print a one-line
+//! verdict (with the contradicting conditions when there is none), and write
+//! the test (when found) under the driver contract of `cairn gen`.
+
+use crate::cli::PathArgs;
+use crate::gen::engine_config;
+use crate::{load, select_functions, Outcome, UsageError};
+use engine::path::{Condition, Verdict};
+use ir::Arm;
+
+pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
+    let config = engine_config(&args.budgets)?;
+    let steps = engine::path::parse_steps(&args.path)?;
+    let output = load(&args.file, &args.source)?;
+    let program = &output.program;
+    let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
+    let shown: Vec<String> = steps.iter().map(ToString::to_string).collect();
+    let shown = shown.join(" ");
+    let outcome = engine::path::follow(program, func, steps, &config)?;
+    let stats = &outcome.report.stats;
+    let effort = format!(
+        "in {:.2} s ({} paths, {} solver calls)",
+        stats.elapsed.as_secs_f64(),
+        stats.paths,
+        stats.solver_calls
+    );
+    let name = &args.function;
+    match outcome.verdict {
+        Verdict::Followed => {
+            std::fs::create_dir_all(&args.out).map_err(|e| {
+                UsageError(format!(
+                    "cannot create output directory {}: {e}",
+                    args.out.display()
+                ))
+            })?;
+            let emit_config = emit::EmitConfig {
+                out_dir: args.out.clone(),
+                source: args.file.clone(),
+                flags: emit::SourceFlags {
+                    defines: args.source.define.clone(),
+                    include_dirs: args.source.include.clone(),
+                },
+            };
+            let summary = emit::write_outputs(program, &[outcome.report], &emit_config)
+                .map_err(|e| UsageError(e.to_string()))?;
+            for note in &summary.notes {
+                eprintln!("cairn: {note}");
+            }
+            println!(
+                "path followed: {name} visits {shown} {effort}; test in {}",
+                summary.driver.display()
+            );
+            Ok(Outcome::Success)
+        }
+        Verdict::Infeasible {
+            conditions,
+            departure,
+        } => {
+            let source = std::fs::read_to_string(&args.file).unwrap_or_default();
+            if conditions.is_empty() {
+                let why = match departure {
+                    Some((step, Some(line))) => {
+                        format!(
+                            "the code never goes on to step {step}: it runs line {line} instead"
+                        )
+                    }
+                    Some((step, None)) => format!("every run ends before step {step}"),
+                    None => "no run gets past its first step".to_string(),
+                };
+                println!("infeasible: no run of {name} visits {shown}; {why} {effort}");
+            } else {
+                println!(
+                    "infeasible: no run of {name} visits {shown}; these {} conditions along it \
+                     contradict each other {effort}:",
+                    conditions.len()
+                );
+                for c in &conditions {
+                    println!("  line {}: {}", c.span.line, describe(&source, c));
+                }
+            }
+            Ok(Outcome::Disproved)
+        }
+        Verdict::Stopped { bound } => {
+            println!(
+                "not followed within bounds ({bound}): no run of {name} found that visits \
+                 {shown} {effort}"
+            );
+            Ok(Outcome::BoundsHit)
+        }
+    }
+}
+
+/// A condition as the source writes it, negated for a false arm; a
+/// statement that decided a pointer as written.
+fn describe(source: &str, c: &Condition) -> String {
+    let text = source
+        .lines()
+        .nth(c.span.line.saturating_sub(1) as usize)
+        .map(|line| code_at(line, c.span.col))
+        .unwrap_or_default();
+    if text.is_empty() {
+        return format!("(column {})", c.span.col);
+    }
+    match c.arm {
+        None | Some(Arm::True) => text,
+        Some(Arm::False) => format!("!({text})"),
+        Some(Arm::Case(n)) => format!("{text} matches case #{n}"),
+        Some(Arm::Default) => format!("{text} matches no case"),
+    }
+}
+
+/// The expression or statement starting at 1-based column `col` of `line`:
+/// up to the `)`, `;`, `&&`, `||` or `?` that ends it at its nesting level.
+fn code_at(line: &str, col: u32) -> String {
+    let Some(rest) = line.get(col.saturating_sub(1) as usize..) else {
+        return String::new();
+    };
+    let mut depth = 0u32;
+    let mut end = rest.len();
+    for (i, ch) in rest.char_indices() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' if depth == 0 => {
+                end = i;
+                break;
+            }
+            ')' | ']' => depth -= 1,
+            ';' | '?' if depth == 0 => {
+                end = i;
+                break;
+            }
+            '&' | '|' if depth == 0 && rest[i + 1..].starts_with(ch) => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    rest[..end].trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_at;
+
+    #[test]
+    fn a_condition_ends_at_its_closing_parenthesis_or_connective() {
+        assert_eq!(code_at("    if (p == q)", 9), "p == q");
+        assert_eq!(
+            code_at("    while (cur != NULL && cur->value != v) {", 12),
+            "cur != NULL"
+        );
+        assert_eq!(
+            code_at("    while (cur != NULL && cur->value != v) {", 27),
+            "cur->value != v"
+        );
+        assert_eq!(code_at("    if (f(a, b) > 0)", 9), "f(a, b) > 0");
+        assert_eq!(code_at("    *y = v / 2;", 5), "*y = v / 2");
+        assert_eq!(code_at("short", 40), "");
+    }
+}

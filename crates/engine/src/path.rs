@@ -1,0 +1,833 @@
+//! Path-oriented generation (seeds 000 and 001): one input whose run follows
+//! a given sequence of source lines, or the conditions along that sequence
+//! that contradict each other.
+//!
+//! Which lines count. The visited lines of a run are the lines of the
+//! statements, conditions (branch and switch) and returns executed in the
+//! outermost call of the function under test, in its own file; `goto`s the
+//! front end adds at the end of blocks do not count, nor does code run in
+//! callees or in recursive calls. Consecutive repetitions of one line are
+//! one visit, so a loop written on one line is one visit however often it
+//! runs, and a condition split into several branches (`a && b`) is one visit
+//! of its line. A step `LINE:COL` also needs code starting at that column to
+//! run during that visit (e.g. the second operand of `a && b`). A run follows
+//! the spec when its visited lines start with the spec's steps, in order; a
+//! spec that stops early (a prefix) is followed by any completion.
+//!
+//! Search. Every state carries its progress ([`State::progress`], updated by
+//! [`State::enter_block`]); a branch arm that leaves the spec is not even
+//! asked of the solver, and a state that leaves it otherwise is dropped.
+//! States with the fewest input objects run first, then the furthest along.
+//!
+//! Explanation. An arm the spec asks for but the path cannot take is a dead
+//! end ([`DeadEnd`]). When no run follows the spec and no bound cut the
+//! search, every dead end gets the conditions that contradict there: for a
+//! condition the solver refutes, the arms behind a minimal unsat core of the
+//! path condition; for a condition the shape decides (pointers compared after
+//! lazy decisions), the conditions at which the pointers it compares were
+//! decided (NULL, an alias or a new object). The union over the dead ends is
+//! the answer: under every choice of shape, those conditions contradict.
+
+use crate::exec::{initial_state, Machine, Turn};
+use crate::extract;
+use crate::solver::{ConstraintId, PathSolver};
+use crate::state::{ObjKind, State};
+use crate::testcase::{FunctionReport, Stats};
+use crate::value::{bool_value, LazyIdx, Stop, SymVal, Target};
+use crate::EngineConfig;
+use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, Program, Span, Terminator};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::fmt;
+use std::rc::Rc;
+use std::time::Instant;
+use z3::ast::Bool;
+
+/// One step of a path: a source line, optionally with the column of code on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub line: u32,
+    pub col: Option<u32>,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.col {
+            Some(col) => write!(f, "{}:{col}", self.line),
+            None => write!(f, "{}", self.line),
+        }
+    }
+}
+
+/// A spec that cannot be read or names no code of the function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathError(pub String);
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Reads `LINE[:COL]` steps separated by commas and/or spaces.
+pub fn parse_steps(spec: &str) -> Result<Vec<Step>, PathError> {
+    let bad = |token: &str| {
+        PathError(format!(
+            "a path step is LINE or LINE:COL (positive numbers), got `{token}`"
+        ))
+    };
+    let number = |text: &str, token: &str| match text.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(bad(token)),
+    };
+    let steps = spec
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|token| !token.is_empty())
+        .map(|token| match token.split_once(':') {
+            Some((line, col)) => Ok(Step {
+                line: number(line, token)?,
+                col: Some(number(col, token)?),
+            }),
+            None => Ok(Step {
+                line: number(token, token)?,
+                col: None,
+            }),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if steps.is_empty() {
+        return Err(PathError("the path names no line".into()));
+    }
+    Ok(steps)
+}
+
+/// The spec and what counts as a visit, shared by every state of one search.
+#[derive(Debug)]
+pub struct Follow {
+    steps: Vec<Step>,
+    /// Per block of the function under test: the `(line, col)` of each of
+    /// its counted code positions, in execution order.
+    positions: Vec<Vec<(u32, u32)>>,
+}
+
+/// Where a state left the spec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Departure {
+    /// Index of the step it did not follow.
+    pub step: usize,
+    /// The line visited instead (`None`: the run ended first).
+    pub visited: Option<u32>,
+}
+
+/// How far one state has followed the spec.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Steps followed so far.
+    matched: usize,
+    /// The line of the current visit.
+    line: Option<u32>,
+    /// The last matched step names a column not yet run in this visit.
+    column_pending: bool,
+    departure: Option<Departure>,
+}
+
+impl Progress {
+    pub fn departure(&self) -> Option<Departure> {
+        self.departure
+    }
+
+    pub fn matched(&self) -> usize {
+        self.matched
+    }
+}
+
+impl Follow {
+    pub fn new(program: &Program, func: FuncId, steps: Vec<Step>) -> Result<Follow, PathError> {
+        let function = program.function(func);
+        let Some(body) = &function.body else {
+            return Err(PathError(format!("`{}` has no body", function.name)));
+        };
+        let positions = counted_positions(body, function.span.file);
+        for step in &steps {
+            let on_line = positions
+                .iter()
+                .flatten()
+                .filter(|(line, _)| *line == step.line);
+            let found = match step.col {
+                None => on_line.count() > 0,
+                Some(col) => on_line.into_iter().any(|(_, c)| *c == col),
+            };
+            if !found {
+                let mut lines: Vec<u32> = positions.iter().flatten().map(|(l, _)| *l).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+                return Err(PathError(format!(
+                    "step {step} names no code of `{}` (lines with code: {})",
+                    function.name,
+                    lines.join(" ")
+                )));
+            }
+        }
+        Ok(Follow { steps, positions })
+    }
+
+    /// Advances `progress` over the code of `block`, entered in the outermost call.
+    pub fn enter(&self, progress: &mut Progress, block: BlockId) {
+        let Some(positions) = self.positions.get(block.index()) else {
+            return;
+        };
+        for &(line, col) in positions {
+            self.visit(progress, line, col);
+        }
+    }
+
+    fn visit(&self, progress: &mut Progress, line: u32, col: u32) {
+        if progress.departure.is_some() {
+            return;
+        }
+        if progress.line == Some(line) {
+            let step = progress.matched.checked_sub(1).map(|i| self.steps[i]);
+            if progress.column_pending && step.is_some_and(|s| s.col == Some(col)) {
+                progress.column_pending = false;
+            }
+            return;
+        }
+        if progress.column_pending {
+            progress.departure = Some(Departure {
+                step: progress.matched - 1,
+                visited: Some(line),
+            });
+            return;
+        }
+        progress.line = Some(line);
+        let Some(step) = self.steps.get(progress.matched) else {
+            return;
+        };
+        if step.line != line {
+            progress.departure = Some(Departure {
+                step: progress.matched,
+                visited: Some(line),
+            });
+            return;
+        }
+        progress.matched += 1;
+        progress.column_pending = step.col.is_some_and(|c| c != col);
+    }
+
+    /// Has a run that ended with `progress` followed the whole spec?
+    fn followed(&self, progress: &Progress) -> bool {
+        progress.departure.is_none()
+            && progress.matched == self.steps.len()
+            && !progress.column_pending
+    }
+
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+}
+
+/// Counted code positions of each block: statements, conditions and returns
+/// in the function's own file (not the `goto`s closing blocks).
+fn counted_positions(body: &Body, file: u32) -> Vec<Vec<(u32, u32)>> {
+    body.blocks
+        .iter()
+        .map(|block| {
+            let term = match block.term {
+                Terminator::Branch { .. } | Terminator::Switch { .. } | Terminator::Return(_) => {
+                    Some(block.term_span)
+                }
+                Terminator::Goto(_) | Terminator::Unreachable => None,
+            };
+            block
+                .stmts
+                .iter()
+                .map(|s| s.span)
+                .chain(term)
+                .filter(|span| span.file == file && span.line > 0)
+                .map(|span| (span.line, span.col))
+                .collect()
+        })
+        .collect()
+}
+
+/// Why one step of a path holds.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The condition (a branch's or switch's) or statement.
+    pub span: Span,
+    pub fact: Fact,
+}
+
+#[derive(Clone, Debug)]
+pub enum Fact {
+    /// The arm taken at a condition, with the constraint it added (none when
+    /// the shape decided the condition).
+    Arm(Arm, Option<ConstraintId>),
+    /// A lazy input pointer was decided here (NULL, an alias or a new object).
+    Decision(LazyIdx),
+}
+
+/// An arm the spec asks for that the path cannot take.
+#[derive(Clone, Debug)]
+pub struct DeadEnd {
+    /// The state at the condition, before the fork.
+    state: State,
+    arm: Arm,
+    cond: Bool,
+}
+
+/// Does entering `target` keep `st` on the spec it follows (if any)?
+pub(crate) fn stays_on(st: &State, target: BlockId) -> bool {
+    match &st.follow {
+        Some(follow) if st.frames.len() == 1 => {
+            let mut progress = st.progress.clone();
+            follow.enter(&mut progress, target);
+            progress.departure.is_none()
+        }
+        _ => true,
+    }
+}
+
+/// Records the arm `st` takes at its current condition, when following a spec.
+pub(crate) fn note_arm(machine: &mut Machine, st: &mut State, arm: Arm, cond: &Bool) {
+    if st.follow.is_none() || st.frames.len() != 1 {
+        return;
+    }
+    let Some(span) = condition_span(machine.program, st) else {
+        return;
+    };
+    let constraint = bool_value(cond)
+        .is_none()
+        .then(|| machine.solver.intern(cond));
+    st.origins.push(Origin {
+        span,
+        fact: Fact::Arm(arm, constraint),
+    });
+}
+
+/// Records that `arm` of the current condition of `st` is infeasible.
+pub(crate) fn note_dead_end(machine: &mut Machine, st: &State, arm: Arm, cond: &Bool) {
+    if st.follow.is_some() && st.frames.len() == 1 {
+        machine.dead_ends.push(DeadEnd {
+            state: st.clone(),
+            arm,
+            cond: cond.clone(),
+        });
+    }
+}
+
+/// Records that lazy pointer `lazy` was decided at `span`, when following a spec.
+pub(crate) fn note_decision(st: &mut State, lazy: LazyIdx, span: Span) {
+    if st.follow.is_some() {
+        st.origins.push(Origin {
+            span,
+            fact: Fact::Decision(lazy),
+        });
+    }
+}
+
+/// The span of the condition ending the block `st` is in.
+fn condition_span(program: &Program, st: &State) -> Option<Span> {
+    let frame = st.frame();
+    let body = program.function(frame.func).body.as_ref()?;
+    Some(body.blocks.get(frame.block.index())?.term_span)
+}
+
+/// One condition of an explanation: the arm of a condition the path takes
+/// (`arm`), or a statement (`arm == None`) that decided a pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Condition {
+    pub span: Span,
+    pub arm: Option<Arm>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The report's only test follows the spec.
+    Followed,
+    /// No run follows the spec; these conditions along it contradict each
+    /// other (in source order). Empty when the code itself never goes from
+    /// one step to the next: then `departure` says where.
+    Infeasible {
+        conditions: Vec<Condition>,
+        departure: Option<(Step, Option<u32>)>,
+    },
+    /// A bound stopped the search first (its name).
+    Stopped { bound: String },
+}
+
+/// The answer of [`follow`]: its verdict and a report holding the test (if
+/// any) under the same contract as [`crate::generate`]'s, for `emit`.
+#[derive(Clone, Debug)]
+pub struct PathOutcome {
+    pub verdict: Verdict,
+    pub report: FunctionReport,
+}
+
+/// Most dead ends explained (the furthest along first).
+const MAX_EXPLAINED: usize = 64;
+
+/// Searches for an input of `func` whose run follows `steps`. Runs on its
+/// own thread (fresh Z3 context, deep stack).
+pub fn follow(
+    program: &Program,
+    func: FuncId,
+    steps: Vec<Step>,
+    config: &EngineConfig,
+) -> Result<PathOutcome, PathError> {
+    let follow = Follow::new(program, func, steps)?;
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("cairn-path".into())
+            .stack_size(crate::EXPLORER_STACK)
+            .spawn_scoped(scope, || search(program, func, follow, config))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(outcome)) => Ok(outcome),
+        Ok(Err(_)) => Err(PathError("internal error in the engine".into())),
+        Err(e) => Err(PathError(format!("cannot start the engine thread: {e}"))),
+    }
+}
+
+/// States waiting to run: fewest input objects first, then furthest along
+/// the spec, then longest (newest among equals).
+#[derive(Default)]
+struct Frontier {
+    heap: BinaryHeap<(Reverse<usize>, usize, u64, u64)>,
+    pending: HashMap<u64, State>,
+    seq: u64,
+    /// The furthest departure from the spec that no condition decided.
+    furthest: Option<Departure>,
+}
+
+impl Frontier {
+    /// Queues `st`, or notes where it left the spec.
+    fn push(&mut self, st: State) {
+        if let Some(d) = st.progress.departure {
+            self.depart(d);
+            return;
+        }
+        self.seq += 1;
+        self.heap.push((
+            Reverse(st.input_objects()),
+            st.progress.matched,
+            st.blocks_run,
+            self.seq,
+        ));
+        self.pending.insert(self.seq, st);
+    }
+
+    fn pop(&mut self) -> Option<State> {
+        let (.., seq) = self.heap.pop()?;
+        self.pending.remove(&seq)
+    }
+
+    fn depart(&mut self, d: Departure) {
+        if self.furthest.is_none_or(|f| d.step > f.step) {
+            self.furthest = Some(d);
+        }
+    }
+}
+
+fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig) -> PathOutcome {
+    let start = Instant::now();
+    let deadline = start + config.max_time;
+    let mut report = FunctionReport {
+        func,
+        tests: Vec::new(),
+        findings: Vec::new(),
+        goals: ir::function_goals(program, func)
+            .into_iter()
+            .map(|g| g.goal)
+            .collect(),
+        uncovered: Vec::new(),
+        stats: Stats::default(),
+    };
+    let mut machine = Machine::new(
+        program,
+        config,
+        PathSolver::new(deadline, config.max_time / 4),
+        func,
+    );
+    let follow = Rc::new(follow);
+    let mut frontier = Frontier::default();
+    let mut cut: Option<String> = None;
+    match initial_state(program, func) {
+        Ok(mut st) => {
+            // The entry block was entered before the spec was attached.
+            follow.enter(&mut st.progress, BlockId(0));
+            st.follow = Some(Rc::clone(&follow));
+            frontier.push(st);
+        }
+        Err(Stop::Unsupported(what)) => cut = Some(format!("unsupported: {what}")),
+        Err(_) => {}
+    }
+    let mut paths = 0u64;
+    let mut found = None;
+    while found.is_none() {
+        if Instant::now() >= deadline {
+            cut.get_or_insert_with(|| "max_time".into());
+            break;
+        }
+        if paths >= config.max_paths {
+            cut.get_or_insert_with(|| "max_paths".into());
+            break;
+        }
+        let Some(st) = frontier.pop() else {
+            break;
+        };
+        let outcome = machine.turn(st);
+        if let Some(name) = machine.budget_cut.take() {
+            cut.get_or_insert_with(|| name.to_string());
+        }
+        match outcome {
+            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
+                for s in states {
+                    frontier.push(s);
+                }
+            }
+            Ok(Turn::Completed(st)) => {
+                paths += 1;
+                if follow.followed(&st.progress) {
+                    found = solved_test(program, config, &mut machine, &st, func);
+                } else {
+                    frontier.depart(st.progress.departure.unwrap_or(Departure {
+                        step: st.progress.matched,
+                        visited: None,
+                    }));
+                }
+            }
+            Err(Stop::Ended) => {
+                paths += 1;
+                machine.ended_trace.clear();
+            }
+            Err(Stop::Dead) => {}
+            Err(Stop::Unsupported(what)) => {
+                cut.get_or_insert_with(|| format!("unsupported: {what}"));
+            }
+            Err(Stop::Budget(name)) => {
+                cut.get_or_insert_with(|| name.to_string());
+            }
+        }
+    }
+    let verdict = match (found, cut) {
+        (Some(test), _) => {
+            report.tests.push(test);
+            Verdict::Followed
+        }
+        (None, Some(bound)) => Verdict::Stopped { bound },
+        (None, None) if machine.solver.gave_up => Verdict::Stopped {
+            bound: "solver timeout".into(),
+        },
+        (None, None) => {
+            let conditions = explain(&mut machine);
+            let departure = frontier
+                .furthest
+                .filter(|_| conditions.is_empty())
+                .map(|d| (follow.steps[d.step.min(follow.steps.len() - 1)], d.visited));
+            Verdict::Infeasible {
+                conditions,
+                departure,
+            }
+        }
+    };
+    report.stats = Stats {
+        paths,
+        solver_calls: machine.solver.calls,
+        statements: machine.statements,
+        elapsed: start.elapsed(),
+    };
+    report.findings = std::mem::take(&mut machine.findings);
+    PathOutcome { verdict, report }
+}
+
+fn solved_test(
+    program: &Program,
+    config: &EngineConfig,
+    machine: &mut Machine,
+    st: &State,
+    func: FuncId,
+) -> Option<crate::testcase::TestCase> {
+    let model = machine.solver.readable_model(&st.path, &st.input_symbols)?;
+    let goals = st.trace.clone();
+    Some(extract::test_case(
+        program,
+        config,
+        st,
+        &model,
+        func,
+        goals.clone(),
+        goals,
+    ))
+}
+
+/// The union of the contradicting conditions of the dead ends (see the module doc).
+fn explain(machine: &mut Machine) -> Vec<Condition> {
+    let mut dead_ends = std::mem::take(&mut machine.dead_ends);
+    dead_ends.sort_by_key(|d| Reverse(d.state.progress.matched));
+    dead_ends.truncate(MAX_EXPLAINED);
+    let mut conditions = BTreeSet::new();
+    for dead in &dead_ends {
+        conditions.extend(contradiction(machine, dead));
+    }
+    conditions.into_iter().collect()
+}
+
+/// The conditions that contradict at one dead end, the dead arm included.
+fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
+    let st = &dead.state;
+    let Some(span) = condition_span(machine.program, st) else {
+        return Vec::new();
+    };
+    let mut conditions = vec![Condition {
+        span,
+        arm: Some(dead.arm),
+    }];
+    if bool_value(&dead.cond).is_none() {
+        let core = machine
+            .solver
+            .unsat_core(&st.path, &dead.cond)
+            .unwrap_or_default();
+        conditions.extend(st.origins.iter().filter_map(|o| match o.fact {
+            Fact::Arm(arm, Some(c)) if core.contains(&c) => Some(Condition {
+                span: o.span,
+                arm: Some(arm),
+            }),
+            _ => None,
+        }));
+        return conditions;
+    }
+    // The shape decided the condition: name where its pointers were decided.
+    let lazies = compared_lazies(machine, st);
+    for (i, origin) in st.origins.iter().enumerate() {
+        let Fact::Decision(lazy) = origin.fact else {
+            continue;
+        };
+        if lazies.contains(&lazy) {
+            conditions.push(Condition {
+                span: origin.span,
+                arm: arm_taken_at(st, i, origin.span, span, dead.arm),
+            });
+        }
+    }
+    conditions
+}
+
+/// The arm taken at the condition at `span` after origin `after` (a decision
+/// made while evaluating it): `None` when `span` is a statement.
+fn arm_taken_at(
+    st: &State,
+    after: usize,
+    span: Span,
+    dead_span: Span,
+    dead_arm: Arm,
+) -> Option<Arm> {
+    let later = st.origins[after..].iter().find_map(|o| match o.fact {
+        Fact::Arm(arm, _) if o.span == span => Some(arm),
+        _ => None,
+    });
+    later.or((span == dead_span).then_some(dead_arm))
+}
+
+/// The lazy input pointers the condition of `st`'s current block compares,
+/// with those that decided the objects they designate.
+fn compared_lazies(machine: &mut Machine, st: &State) -> BTreeSet<LazyIdx> {
+    let frame = st.frame();
+    let Some(body) = &machine.program.function(frame.func).body else {
+        return BTreeSet::new();
+    };
+    let cond = match &body.block(frame.block).term {
+        Terminator::Branch { cond, .. } => cond,
+        Terminator::Switch { value, .. } => value,
+        _ => return BTreeSet::new(),
+    };
+    let mut pointers = Vec::new();
+    pointer_operands(cond, &mut pointers);
+    let mut lazies = BTreeSet::new();
+    for e in pointers {
+        let mut scratch = st.clone();
+        let Ok(SymVal::Ptr(p)) = machine.eval(&mut scratch, e) else {
+            continue;
+        };
+        let mut target = p.target;
+        while let Target::Lazy(l) = target {
+            lazies.insert(l);
+            target = st.lazies[l as usize]
+                .resolution
+                .clone()
+                .unwrap_or(Target::Null);
+        }
+        if let Target::Object(o) = target {
+            if let ObjKind::Input { origin, .. } = st.object(o).kind {
+                lazies.insert(origin);
+            }
+        }
+    }
+    lazies
+}
+
+/// The outermost pointer-valued subexpressions of `e`.
+fn pointer_operands<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    if e.ty.pointee().is_some() {
+        out.push(e);
+        return;
+    }
+    match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Cast(a) => pointer_operands(a, out),
+        ExprKind::Binary(_, a, b) | ExprKind::PtrDiff(a, b) | ExprKind::PtrAdd(a, b) => {
+            pointer_operands(a, out);
+            pointer_operands(b, out);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
+        let path = std::env::temp_dir().join(format!("cairn-path-{}-{test}.c", std::process::id()));
+        std::fs::write(&path, source).expect("write test source");
+        let out = front::compile(&path, &front::FrontConfig::default()).expect("source compiles");
+        let _ = std::fs::remove_file(&path);
+        let func = out.program.function_by_name(name).expect("function exists");
+        (out.program, func)
+    }
+
+    fn run(test: &str, source: &str, name: &str, spec: &str) -> PathOutcome {
+        let (program, func) = compile(test, source, name);
+        let steps = parse_steps(spec).expect("spec parses");
+        follow(&program, func, steps, &EngineConfig::default()).expect("spec names code")
+    }
+
+    /// Lines of the conditions of an infeasible verdict.
+    fn condition_lines(outcome: &PathOutcome) -> Vec<(u32, Option<Arm>)> {
+        match &outcome.verdict {
+            Verdict::Infeasible { conditions, .. } => {
+                conditions.iter().map(|c| (c.span.line, c.arm)).collect()
+            }
+            other => panic!("not infeasible: {other:?}"),
+        }
+    }
+
+    const THREE: &str = "int f(int x, int y)\n{\n    int r = 0;\n    if (x > 10)\n        r = 1;\n    if (y < 0)\n        r += 2;\n    if (x < 5)\n        r += 4;\n    return r;\n}\n";
+
+    #[test]
+    fn steps_are_lines_or_line_columns_separated_by_commas_or_spaces() {
+        let steps = parse_steps("3, 4:9  5,,6").expect("parses");
+        assert_eq!(
+            steps,
+            vec![
+                Step { line: 3, col: None },
+                Step {
+                    line: 4,
+                    col: Some(9)
+                },
+                Step { line: 5, col: None },
+                Step { line: 6, col: None },
+            ]
+        );
+        assert!(parse_steps("3 x").is_err());
+        assert!(parse_steps("0").is_err());
+        assert!(parse_steps(" , ").is_err());
+    }
+
+    #[test]
+    fn a_feasible_path_gets_a_test_whose_inputs_take_its_arms() {
+        let outcome = run("feasible", THREE, "f", "3 4 5 6 8 10");
+        assert_eq!(outcome.verdict, Verdict::Followed);
+        let test = &outcome.report.tests[0];
+        let arg = |n: usize| match &test.inputs.args[n] {
+            crate::testcase::Value::Int { bits, .. } => *bits as u32 as i32,
+            other => panic!("not an int: {other:?}"),
+        };
+        assert!(arg(0) > 10, "x > 10");
+        assert!(arg(1) >= 0, "y >= 0 (line 7 skipped)");
+    }
+
+    #[test]
+    fn an_infeasible_path_names_only_the_conditions_that_contradict() {
+        let outcome = run("infeasible", THREE, "f", "3 4 5 6 7 8 9");
+        assert_eq!(
+            condition_lines(&outcome),
+            vec![(4, Some(Arm::True)), (8, Some(Arm::True))]
+        );
+    }
+
+    #[test]
+    fn a_prefix_is_completed_by_any_run() {
+        let outcome = run("prefix", THREE, "f", "3 4 5");
+        assert_eq!(outcome.verdict, Verdict::Followed);
+    }
+
+    #[test]
+    fn a_spec_the_code_cannot_follow_says_where_it_leaves() {
+        let outcome = run("departure", THREE, "f", "3 5");
+        assert_eq!(
+            outcome.verdict,
+            Verdict::Infeasible {
+                conditions: Vec::new(),
+                departure: Some((Step { line: 5, col: None }, Some(4))),
+            }
+        );
+    }
+
+    #[test]
+    fn a_line_without_code_is_an_error() {
+        let (program, func) = compile("nocode", THREE, "f");
+        let error = follow(
+            &program,
+            func,
+            parse_steps("2").expect("parses"),
+            &EngineConfig::default(),
+        )
+        .unwrap_err();
+        assert!(error.0.contains("step 2"), "{error}");
+    }
+
+    #[test]
+    fn loop_iterations_are_written_out_and_counted() {
+        let source = "int sum(int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; i++)\n        s += i;\n    return s;\n}\n";
+        let twice = run("twice", source, "sum", "3 4 5 4 5 4 6");
+        assert_eq!(twice.verdict, Verdict::Followed);
+        match &twice.report.tests[0].inputs.args[0] {
+            crate::testcase::Value::Int { bits, .. } => assert_eq!(*bits, 2),
+            other => panic!("not an int: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn pointer_facts_decided_by_the_shape_explain_an_infeasible_path() {
+        let source = "int g(int **p, int **q)\n{\n    int r = 0;\n    if (p == q)\n        r = 1;\n    if (p != 0)\n        r += 2;\n    if (q == 0)\n        r += 4;\n    return r;\n}\n";
+        let outcome = run("shape", source, "g", "3 4 5 6 7 8 9");
+        assert_eq!(
+            condition_lines(&outcome),
+            vec![
+                (4, Some(Arm::True)),
+                (6, Some(Arm::True)),
+                (8, Some(Arm::True))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_bound_that_cuts_the_search_is_named() {
+        let source = "struct n { int v; struct n *next; };\nint len(struct n *p)\n{\n    int k = 0;\n    while (p) {\n        k++;\n        p = p->next;\n    }\n    return k;\n}\n";
+        let (program, func) = compile("bound", source, "len");
+        let config = EngineConfig {
+            max_nodes: 2,
+            ..EngineConfig::default()
+        };
+        let steps = parse_steps("4 5 6 7 5 6 7 5 6 7 5 9").expect("parses");
+        let outcome = follow(&program, func, steps, &config).expect("spec names code");
+        assert!(
+            matches!(&outcome.verdict, Verdict::Stopped { bound } if bound == "max_nodes"),
+            "{:?}",
+            outcome.verdict
+        );
+    }
+}
