@@ -197,9 +197,10 @@ pub struct BudgetArgs {
     #[arg(long, default_value_t = 8)]
     pub max_depth: u32,
     /// Most entries into one block of one call on a path (bounds loops, e.g.
-    /// over a cyclic input list); `reach` raises it to at least 2 K + 16.
-    #[arg(long, default_value_t = 1000)]
-    pub max_iterations: u32,
+    /// over a cyclic input list) [default: 1000; for `reach`, 2 K + 16, and
+    /// never less]
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u32>,
     /// Let every malloc, calloc and realloc also fail (return NULL) when a
     /// branch needs it; the driver makes exactly those calls fail.
     #[arg(long)]

@@ -22,7 +22,9 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
         max_array: budgets.max_array,
         max_nodes: budgets.max_nodes,
         max_depth: budgets.max_depth,
-        max_iterations: budgets.max_iterations,
+        max_iterations: budgets
+            .max_iterations
+            .unwrap_or(engine::EngineConfig::default().max_iterations),
         allocation_may_fail: budgets.alloc_may_fail,
         ..engine::EngineConfig::default()
     })

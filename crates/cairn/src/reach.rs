@@ -7,7 +7,13 @@ use crate::{load, select_functions, Outcome, UsageError};
 use engine::reach::{Objective, ReachTarget, Verdict};
 
 pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
-    let config = engine_config(&args.budgets)?;
+    let mut config = engine_config(&args.budgets)?;
+    // Without --max-iterations, loops get what K executions need, not gen's
+    // default: steering toward many runs of one line would otherwise unroll
+    // the loops before it (building an input list) a thousand times.
+    if args.budgets.max_iterations.is_none() {
+        config.max_iterations = engine::reach::iteration_bound(args.times);
+    }
     let output = load(&args.file, &args.source)?;
     let program = &output.program;
     let func = select_functions(program, std::slice::from_ref(&args.function))?[0];

@@ -110,6 +110,12 @@ impl fmt::Display for ReachError {
 
 impl std::error::Error for ReachError {}
 
+/// The fewest entries into one block a run executing a line `times` times
+/// may need.
+pub fn iteration_bound(times: u32) -> u32 {
+    times.saturating_mul(2).saturating_add(16)
+}
+
 /// Searches for an input of `func` that executes `target.objective`
 /// `target.times` times (at least, or exactly), before `target.before` if
 /// given. Runs on its own thread (fresh Z3 context, deep stack).
@@ -139,9 +145,7 @@ pub fn reach(
     };
     let times = target.times;
     let config = EngineConfig {
-        max_iterations: config
-            .max_iterations
-            .max(times.saturating_mul(2).saturating_add(16)),
+        max_iterations: config.max_iterations.max(iteration_bound(times)),
         ..config.clone()
     };
     let outcome = std::thread::scope(|scope| {
