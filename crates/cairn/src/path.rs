@@ -52,28 +52,34 @@ pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
             );
             Ok(Outcome::Success)
         }
-        Verdict::Infeasible {
-            conditions,
-            departure,
-        } => {
+        Verdict::Infeasible { conditions, leave } => {
             let source = std::fs::read_to_string(&args.file).unwrap_or_default();
-            if conditions.is_empty() {
-                let why = match departure {
-                    Some((step, Some(line))) => {
-                        format!(
-                            "the code never goes on to step {step}: it runs line {line} instead"
-                        )
-                    }
-                    Some((step, None)) => format!("every run ends before step {step}"),
-                    None => "no run gets past its first step".to_string(),
-                };
-                println!("infeasible: no run of {name} visits {shown}; {why} {effort}");
-            } else {
+            if let Some(leave) = leave {
+                let lines: Vec<String> = leave.instead.iter().map(u32::to_string).collect();
+                let mut instead = Vec::new();
+                if !lines.is_empty() {
+                    instead.push(format!("runs line {}", lines.join(" or ")));
+                }
+                if leave.ends {
+                    instead.push("returns".to_string());
+                }
                 println!(
-                    "infeasible: no run of {name} visits {shown}; these {} conditions along it \
-                     contradict each other {effort}:",
-                    conditions.len()
+                    "infeasible: no run of {name} visits {shown}; whatever the inputs, the code \
+                     never goes on to step {}: it {} there instead {effort}",
+                    leave.step,
+                    instead.join(" or ")
                 );
+            } else if conditions.is_empty() {
+                println!(
+                    "infeasible: no run of {name} visits {shown}; every run along it stops \
+                     early (a certain fault, exit or abort) {effort}"
+                );
+            } else {
+                let why = match conditions.len() {
+                    1 => "this condition along it can never hold".to_string(),
+                    n => format!("these {n} conditions along it contradict each other"),
+                };
+                println!("infeasible: no run of {name} visits {shown}; {why} {effort}:");
                 for c in &conditions {
                     println!("  line {}: {}", c.span.line, describe(&source, c));
                 }
@@ -102,7 +108,11 @@ fn describe(source: &str, c: &Condition) -> String {
         return format!("(column {})", c.span.col);
     }
     match c.arm {
-        None | Some(Arm::True) => text,
+        None => match &c.decided {
+            Some(decided) => format!("{text}  ({decided})"),
+            None => text,
+        },
+        Some(Arm::True) => text,
         Some(Arm::False) => format!("!({text})"),
         Some(Arm::Case(n)) => format!("{text} matches case #{n}"),
         Some(Arm::Default) => format!("{text} matches no case"),

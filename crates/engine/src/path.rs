@@ -35,7 +35,7 @@ use crate::state::{ObjKind, State};
 use crate::testcase::{FunctionReport, Stats};
 use crate::value::{bool_value, LazyIdx, Stop, SymVal, Target};
 use crate::EngineConfig;
-use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, Program, Span, Terminator};
+use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, PlaceBase, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::fmt;
@@ -269,22 +269,50 @@ pub enum Fact {
     Decision(LazyIdx),
 }
 
+/// What a path-oriented search learns from the runs that cannot follow the spec.
+#[derive(Debug, Default)]
+pub struct DeadEnds {
+    arms: Vec<DeadEnd>,
+    /// The furthest step the code itself does not go on to (no condition
+    /// decides it), with the lines it runs there instead (`None`: it ends).
+    furthest: Option<(usize, BTreeSet<Option<u32>>)>,
+}
+
+impl DeadEnds {
+    fn depart(&mut self, d: Departure) {
+        match &mut self.furthest {
+            Some((step, instead)) if *step == d.step => {
+                instead.insert(d.visited);
+            }
+            Some((step, _)) if *step > d.step => {}
+            _ => self.furthest = Some((d.step, BTreeSet::from([d.visited]))),
+        }
+    }
+}
+
 /// An arm the spec asks for that the path cannot take.
 #[derive(Clone, Debug)]
-pub struct DeadEnd {
+struct DeadEnd {
     /// The state at the condition, before the fork.
     state: State,
     arm: Arm,
     cond: Bool,
 }
 
-/// Does entering `target` keep `st` on the spec it follows (if any)?
-pub(crate) fn stays_on(st: &State, target: BlockId) -> bool {
+/// Does entering `target` keep `st` on the spec it follows (if any)? If
+/// not, notes where it would leave it.
+pub(crate) fn stays_on(machine: &mut Machine, st: &State, target: BlockId) -> bool {
     match &st.follow {
         Some(follow) if st.frames.len() == 1 => {
             let mut progress = st.progress.clone();
             follow.enter(&mut progress, target);
-            progress.departure.is_none()
+            match progress.departure {
+                Some(d) => {
+                    machine.dead_ends.depart(d);
+                    false
+                }
+                None => true,
+            }
         }
         _ => true,
     }
@@ -307,10 +335,15 @@ pub(crate) fn note_arm(machine: &mut Machine, st: &mut State, arm: Arm, cond: &B
     });
 }
 
-/// Records that `arm` of the current condition of `st` is infeasible.
+/// Records that `arm` of the current condition of `st` is infeasible, while
+/// the spec is still being followed (its completion is free).
 pub(crate) fn note_dead_end(machine: &mut Machine, st: &State, arm: Arm, cond: &Bool) {
-    if st.follow.is_some() && st.frames.len() == 1 {
-        machine.dead_ends.push(DeadEnd {
+    let following = st
+        .follow
+        .as_ref()
+        .is_some_and(|f| !f.followed(&st.progress));
+    if following && st.frames.len() == 1 {
+        machine.dead_ends.arms.push(DeadEnd {
             state: st.clone(),
             arm,
             cond: cond.clone(),
@@ -336,26 +369,38 @@ fn condition_span(program: &Program, st: &State) -> Option<Span> {
 }
 
 /// One condition of an explanation: the arm of a condition the path takes
-/// (`arm`), or a statement (`arm == None`) that decided a pointer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// (`arm`), or a statement (`arm == None`) that decided a pointer, with what
+/// it decided (`decided`, e.g. `y points where x does`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Condition {
     pub span: Span,
     pub arm: Option<Arm>,
+    pub decided: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// The report's only test follows the spec.
     Followed,
-    /// No run follows the spec; these conditions along it contradict each
-    /// other (in source order). Empty when the code itself never goes from
-    /// one step to the next: then `departure` says where.
+    /// No run follows the spec: either these conditions along it contradict
+    /// each other (in source order), or, when a run got further than any
+    /// contradiction and the code itself went elsewhere, `leave` says where.
     Infeasible {
         conditions: Vec<Condition>,
-        departure: Option<(Step, Option<u32>)>,
+        leave: Option<Leave>,
     },
     /// A bound stopped the search first (its name).
     Stopped { bound: String },
+}
+
+/// A step the code never goes on to, whatever the inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leave {
+    pub step: Step,
+    /// The lines the code runs instead (in order).
+    pub instead: Vec<u32>,
+    /// Some runs end instead.
+    pub ends: bool,
 }
 
 /// The answer of [`follow`]: its verdict and a report holding the test (if
@@ -399,15 +444,13 @@ struct Frontier {
     heap: BinaryHeap<(Reverse<usize>, usize, u64, u64)>,
     pending: HashMap<u64, State>,
     seq: u64,
-    /// The furthest departure from the spec that no condition decided.
-    furthest: Option<Departure>,
 }
 
 impl Frontier {
     /// Queues `st`, or notes where it left the spec.
-    fn push(&mut self, st: State) {
+    fn push(&mut self, st: State, dead_ends: &mut DeadEnds) {
         if let Some(d) = st.progress.departure {
-            self.depart(d);
+            dead_ends.depart(d);
             return;
         }
         self.seq += 1;
@@ -423,12 +466,6 @@ impl Frontier {
     fn pop(&mut self) -> Option<State> {
         let (.., seq) = self.heap.pop()?;
         self.pending.remove(&seq)
-    }
-
-    fn depart(&mut self, d: Departure) {
-        if self.furthest.is_none_or(|f| d.step > f.step) {
-            self.furthest = Some(d);
-        }
     }
 }
 
@@ -460,7 +497,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
             // The entry block was entered before the spec was attached.
             follow.enter(&mut st.progress, BlockId(0));
             st.follow = Some(Rc::clone(&follow));
-            frontier.push(st);
+            frontier.push(st, &mut machine.dead_ends);
         }
         Err(Stop::Unsupported(what)) => cut = Some(format!("unsupported: {what}")),
         Err(_) => {}
@@ -486,7 +523,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
         match outcome {
             Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
                 for s in states {
-                    frontier.push(s);
+                    frontier.push(s, &mut machine.dead_ends);
                 }
             }
             Ok(Turn::Completed(st)) => {
@@ -494,10 +531,12 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
                 if follow.followed(&st.progress) {
                     found = solved_test(program, config, &mut machine, &st, func);
                 } else {
-                    frontier.depart(st.progress.departure.unwrap_or(Departure {
-                        step: st.progress.matched,
-                        visited: None,
-                    }));
+                    machine
+                        .dead_ends
+                        .depart(st.progress.departure.unwrap_or(Departure {
+                            step: st.progress.matched,
+                            visited: None,
+                        }));
                 }
             }
             Err(Stop::Ended) => {
@@ -522,17 +561,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
         (None, None) if machine.solver.gave_up => Verdict::Stopped {
             bound: "solver timeout".into(),
         },
-        (None, None) => {
-            let conditions = explain(&mut machine);
-            let departure = frontier
-                .furthest
-                .filter(|_| conditions.is_empty())
-                .map(|d| (follow.steps[d.step.min(follow.steps.len() - 1)], d.visited));
-            Verdict::Infeasible {
-                conditions,
-                departure,
-            }
-        }
+        (None, None) => infeasibility(&mut machine, &follow),
     };
     report.stats = Stats {
         paths,
@@ -564,9 +593,37 @@ fn solved_test(
     ))
 }
 
+/// Why no run follows the spec: the code's own departure when a run got
+/// further than any contradicting condition, else the conditions.
+fn infeasibility(machine: &mut Machine, follow: &Follow) -> Verdict {
+    let reach = machine
+        .dead_ends
+        .arms
+        .iter()
+        .map(|d| d.state.progress.matched)
+        .max();
+    if let Some((step, instead)) = machine.dead_ends.furthest.clone() {
+        if reach.is_none_or(|r| step > r) {
+            let leave = Leave {
+                step: follow.steps[step.min(follow.steps.len() - 1)],
+                instead: instead.iter().flatten().copied().collect(),
+                ends: instead.contains(&None),
+            };
+            return Verdict::Infeasible {
+                conditions: Vec::new(),
+                leave: Some(leave),
+            };
+        }
+    }
+    Verdict::Infeasible {
+        conditions: explain(machine),
+        leave: None,
+    }
+}
+
 /// The union of the contradicting conditions of the dead ends (see the module doc).
 fn explain(machine: &mut Machine) -> Vec<Condition> {
-    let mut dead_ends = std::mem::take(&mut machine.dead_ends);
+    let mut dead_ends = std::mem::take(&mut machine.dead_ends.arms);
     dead_ends.sort_by_key(|d| Reverse(d.state.progress.matched));
     dead_ends.truncate(MAX_EXPLAINED);
     let mut conditions = BTreeSet::new();
@@ -585,6 +642,7 @@ fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
     let mut conditions = vec![Condition {
         span,
         arm: Some(dead.arm),
+        decided: None,
     }];
     if bool_value(&dead.cond).is_none() {
         let core = machine
@@ -595,6 +653,7 @@ fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
             Fact::Arm(arm, Some(c)) if core.contains(&c) => Some(Condition {
                 span: o.span,
                 arm: Some(arm),
+                decided: None,
             }),
             _ => None,
         }));
@@ -607,13 +666,31 @@ fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
             continue;
         };
         if lazies.contains(&lazy) {
+            let arm = arm_taken_at(st, i, origin.span, span, dead.arm);
             conditions.push(Condition {
                 span: origin.span,
-                arm: arm_taken_at(st, i, origin.span, span, dead.arm),
+                arm,
+                decided: arm.is_none().then(|| decision(st, lazy)).flatten(),
             });
         }
     }
     conditions
+}
+
+/// What the path decided about lazy pointer `lazy`, in words.
+fn decision(st: &State, lazy: LazyIdx) -> Option<String> {
+    let pointer = &st.lazies[lazy as usize];
+    match pointer.resolution.as_ref()? {
+        Target::Null => Some(format!("{} is NULL", pointer.path)),
+        Target::Object(o) => match st.object(*o).kind {
+            ObjKind::Input { origin, .. } if origin != lazy => Some(format!(
+                "{} points where {} does",
+                pointer.path, st.lazies[origin as usize].path
+            )),
+            _ => Some(format!("{} points to a new object", pointer.path)),
+        },
+        _ => None,
+    }
 }
 
 /// The arm taken at the condition at `span` after origin `after` (a decision
@@ -669,7 +746,8 @@ fn compared_lazies(machine: &mut Machine, st: &State) -> BTreeSet<LazyIdx> {
     lazies
 }
 
-/// The outermost pointer-valued subexpressions of `e`.
+/// The outermost pointer-valued subexpressions of `e`, including the
+/// pointers its loads go through (`*x == 1` reads through `x`).
 fn pointer_operands<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     if e.ty.pointee().is_some() {
         out.push(e);
@@ -680,6 +758,11 @@ fn pointer_operands<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         ExprKind::Binary(_, a, b) | ExprKind::PtrDiff(a, b) | ExprKind::PtrAdd(a, b) => {
             pointer_operands(a, out);
             pointer_operands(b, out);
+        }
+        ExprKind::Load(place) | ExprKind::AddrOf(place) => {
+            if let PlaceBase::Deref(base) = &place.base {
+                pointer_operands(base, out);
+            }
         }
         _ => {}
     }
@@ -766,12 +849,16 @@ mod tests {
 
     #[test]
     fn a_spec_the_code_cannot_follow_says_where_it_leaves() {
-        let outcome = run("departure", THREE, "f", "3 5");
+        let outcome = run("departure", THREE, "f", "3 4 6 9");
         assert_eq!(
             outcome.verdict,
             Verdict::Infeasible {
                 conditions: Vec::new(),
-                departure: Some((Step { line: 5, col: None }, Some(4))),
+                leave: Some(Leave {
+                    step: Step { line: 9, col: None },
+                    instead: vec![7, 8],
+                    ends: false,
+                }),
             }
         );
     }
@@ -787,6 +874,26 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.0.contains("step 2"), "{error}");
+    }
+
+    #[test]
+    fn a_column_step_needs_the_code_at_that_column_to_run() {
+        let source = "int h(int a, int b)\n{\n    if (a > 0 && b > 0)\n        return 1;\n    return 0;\n}\n";
+        let (program, func) = compile("column", source, "h");
+        let second = ir::function_goals(&program, func)
+            .into_iter()
+            .map(|g| g.span.col)
+            .max()
+            .expect("two conditions");
+        let spec = format!("3:{second} 5");
+        let outcome = run("column", source, "h", &spec);
+        assert_eq!(outcome.verdict, Verdict::Followed);
+        let args = &outcome.report.tests[0].inputs.args;
+        let a = match &args[0] {
+            crate::testcase::Value::Int { bits, .. } => *bits as u32 as i32,
+            other => panic!("not an int: {other:?}"),
+        };
+        assert!(a > 0, "b > 0 is tested only when a > 0");
     }
 
     #[test]
@@ -812,6 +919,25 @@ mod tests {
                 (8, Some(Arm::True))
             ]
         );
+    }
+
+    #[test]
+    fn statements_that_decided_the_compared_pointers_are_named_with_the_decision() {
+        let source = "int t(int *x, int *y)\n{\n    *x = 1;\n    *y = 2;\n    if (x == y) {\n        if (*x == 1)\n            return 1;\n    }\n    return 0;\n}\n";
+        let outcome = run("decided", source, "t", "3 4 5 6 7");
+        let Verdict::Infeasible { conditions, .. } = &outcome.verdict else {
+            panic!("not infeasible: {:?}", outcome.verdict);
+        };
+        let at = |line: u32| {
+            conditions
+                .iter()
+                .find(|c| c.span.line == line)
+                .unwrap_or_else(|| panic!("no condition at line {line}: {conditions:?}"))
+        };
+        assert_eq!(at(4).arm, None);
+        assert_eq!(at(4).decided.as_deref(), Some("y points to a new object"));
+        assert_eq!(at(5).arm, Some(Arm::True));
+        assert_eq!(at(6).arm, Some(Arm::True));
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub struct Machine<'a> {
     /// Statements and terminators run so far (the search shares time by it).
     pub statements: u64,
     /// Arms a followed path needed but could not take (path-oriented search).
-    pub dead_ends: Vec<crate::path::DeadEnd>,
+    pub dead_ends: crate::path::DeadEnds,
 }
 
 /// What one turn of a state produced.
@@ -68,7 +68,7 @@ impl<'a> Machine<'a> {
             ended_trace: Vec::new(),
             statements: 0,
             span: Span::default(),
-            dead_ends: Vec::new(),
+            dead_ends: Default::default(),
         }
     }
 
@@ -184,7 +184,7 @@ impl<'a> Machine<'a> {
         let traced = st.frame().func == self.root;
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
-            if !crate::path::stays_on(&st, target) {
+            if !crate::path::stays_on(self, &st, target) {
                 continue;
             }
             if bool_value(&cond) == Some(false) || !self.may(&st, &cond) {
