@@ -238,6 +238,21 @@ static void cairn_compare_fills(long long (*call)(int fill))
         printf("not confirmed: the result is %lld whether new memory holds 0x00 or 0x01 bytes\n", zeros);
 }"#;
 
+/// Stubs keep the pointers they are given, as the real function may: the
+/// engine does not count memory handed to a function without a body as
+/// leaked, so LeakSanitizer must not either.
+const HAND_OVER: &str = r#"/* Stubs keep the last pointers they were given, as the real functions may keep them. */
+static const void *cairn_handed[64];
+static void cairn_hand_over(const void *pointer)
+{
+    static unsigned next;
+    cairn_handed[next++ % 64] = pointer;
+}"#;
+
+fn is_data_pointer(ty: &Type) -> bool {
+    matches!(ty.pointee(), Some(p) if !matches!(p, Type::Function(_)))
+}
+
 /// `NAME=VALUE` -> (`NAME`, `VALUE`); `NAME` -> (`NAME`, `1`), as `cc -D` reads them.
 pub fn parse_define(define: &str) -> Result<(String, String), String> {
     let (name, value) = define.split_once('=').unwrap_or((define, "1"));
@@ -280,6 +295,18 @@ pub fn extern_definitions<'i>(
 /// function itself, spelled through `__typeof__` so that the definition
 /// matches the source's declaration exactly (the IR keeps no qualifiers).
 pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<(), String> {
+    let takes_data_pointer = |plan: &StubPlan| {
+        unit.program
+            .function(plan.func)
+            .sig
+            .params
+            .iter()
+            .any(is_data_pointer)
+    };
+    if plans.iter().any(takes_data_pointer) {
+        out.text(HAND_OVER);
+        out.blank();
+    }
     for plan in plans {
         let f = unit.program.function(plan.func);
         let names = StubNames::new(&f.name);
@@ -317,8 +344,12 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         )?;
         out.line(&format!("static {header}"));
         out.open("{");
-        for i in 0..f.sig.params.len() {
-            out.line(&format!("(void)arg{};", i + 1));
+        for (i, ty) in f.sig.params.iter().enumerate() {
+            if is_data_pointer(ty) {
+                out.line(&format!("cairn_hand_over(arg{});", i + 1));
+            } else {
+                out.line(&format!("(void)arg{};", i + 1));
+            }
         }
         if returns_value {
             out.open(&format!("if ({} >= {}) {{", names.calls, names.length));

@@ -109,6 +109,9 @@ pub struct State {
     pub params: Vec<SymVal>,
     /// Return values of bodiless functions, in call order.
     pub stub_calls: Vec<(FuncId, SymVal)>,
+    /// Arguments handed to functions without a body: memory they point to
+    /// may be kept there, so it is not leaked.
+    pub escaped: Vec<SymVal>,
     pub ret: Option<SymVal>,
     /// Largest number of extra entries into one block of one frame (loop iterations).
     pub loop_level: u32,
@@ -153,6 +156,7 @@ impl State {
             trace: Vec::new(),
             params: Vec::new(),
             stub_calls: Vec::new(),
+            escaped: Vec::new(),
             ret: None,
             loop_level: 0,
             blocks_run: 0,

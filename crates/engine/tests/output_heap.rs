@@ -259,6 +259,13 @@ fn a_chain_kept_only_by_locals_leaks_whole() {
 }
 
 #[test]
+fn memory_handed_to_a_function_without_a_body_is_no_leak() {
+    let (_, report) = run("leaks.c", "hand_over");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(report.tests.iter().any(|t| ret(t) == 0));
+}
+
+#[test]
 fn memory_reachable_from_the_result_or_an_input_is_no_leak() {
     for func in ["kept_chain", "attach"] {
         let (_, report) = run("leaks.c", func);

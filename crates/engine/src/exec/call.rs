@@ -51,7 +51,10 @@ impl Machine<'_> {
         }
         let result = match self.library(st, &function.name, &values)? {
             Model::Returns(v) => v,
-            Model::NotLibrary => self.stub_return(st, func)?,
+            Model::NotLibrary => {
+                st.escaped.extend(values);
+                self.stub_return(st, func)?
+            }
         };
         if let (Some(place), Some(value)) = (dest, result) {
             let loc = self.place_loc(st, place)?;
@@ -142,7 +145,8 @@ impl Machine<'_> {
 
     /// Live allocated objects that no pointer reaches from the return value,
     /// the input objects the function did not free or the globals, directly
-    /// or through other allocated objects. Every stored pointer counts,
+    /// or through other allocated objects, or handed to a function without a
+    /// body (which may keep it). Every stored pointer counts,
     /// whatever the type of the memory holding it; frames are gone, so their
     /// locals do not.
     fn unreachable_heap(&self, st: &State) -> Vec<ObjIdx> {
@@ -163,10 +167,12 @@ impl Machine<'_> {
                 })
                 .collect()
         };
-        let mut pending = st
+        let mut pending: Vec<ObjIdx> = st
             .ret
-            .as_ref()
-            .map_or(Vec::new(), |v| pointees(&value_cells(v)));
+            .iter()
+            .chain(&st.escaped)
+            .flat_map(|v| pointees(&value_cells(v)))
+            .collect();
         for object in &st.objects {
             if matches!(
                 object.kind,

@@ -66,3 +66,18 @@ void attach(struct node *n)
     fresh->next = NULL;
     n->next = fresh;
 }
+
+/* Declared only: the registry may keep what it is given. */
+void registry_add(struct node *n);
+
+/* Handed to a function without a body: not a leak. */
+int hand_over(int key)
+{
+    struct node *fresh = malloc(sizeof *fresh);
+    if (fresh == NULL)
+        return -1;
+    fresh->key = key;
+    fresh->next = NULL;
+    registry_add(fresh);
+    return 0;
+}
