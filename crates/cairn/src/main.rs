@@ -72,6 +72,37 @@ fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutpu
 
 /// The functions to work on: the named ones (each must exist with a body), or
 /// every function with a body defined in the main file.
+/// Writes the driver and tests.json of one test found by `reach` or `path`
+/// into `out` (gen's driver contract) and returns the driver's path.
+fn write_single_test(
+    program: &ir::Program,
+    report: engine::testcase::FunctionReport,
+    file: &std::path::Path,
+    out: &std::path::Path,
+    source: &SourceArgs,
+) -> Result<std::path::PathBuf, UsageError> {
+    std::fs::create_dir_all(out).map_err(|e| {
+        UsageError(format!(
+            "cannot create output directory {}: {e}",
+            out.display()
+        ))
+    })?;
+    let emit_config = emit::EmitConfig {
+        out_dir: out.to_path_buf(),
+        source: file.to_path_buf(),
+        flags: emit::SourceFlags {
+            defines: source.define.clone(),
+            include_dirs: source.include.clone(),
+        },
+    };
+    let summary = emit::write_outputs(program, &[report], &emit_config)
+        .map_err(|e| UsageError(e.to_string()))?;
+    for note in &summary.notes {
+        eprintln!("cairn: {note}");
+    }
+    Ok(summary.driver)
+}
+
 fn select_functions(
     program: &ir::Program,
     names: &[String],

@@ -50,28 +50,16 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let name = &args.function;
     match outcome.verdict {
         Verdict::Reached { hits } => {
-            std::fs::create_dir_all(&args.out).map_err(|e| {
-                UsageError(format!(
-                    "cannot create output directory {}: {e}",
-                    args.out.display()
-                ))
-            })?;
-            let emit_config = emit::EmitConfig {
-                out_dir: args.out.clone(),
-                source: args.file.clone(),
-                flags: emit::SourceFlags {
-                    defines: args.source.define.clone(),
-                    include_dirs: args.source.include.clone(),
-                },
-            };
-            let summary = emit::write_outputs(program, &[outcome.report], &emit_config)
-                .map_err(|e| UsageError(e.to_string()))?;
-            for note in &summary.notes {
-                eprintln!("cairn: {note}");
-            }
+            let driver = crate::write_single_test(
+                program,
+                outcome.report,
+                &args.file,
+                &args.out,
+                &args.source,
+            )?;
             println!(
                 "reached: {name} {what} executed {hits} times (asked {asked}) {effort}; test in {}",
-                summary.driver.display()
+                driver.display()
             );
             Ok(Outcome::Success)
         }
