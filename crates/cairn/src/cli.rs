@@ -77,6 +77,12 @@ pub struct GenArgs {
     /// Which goals the search targets (coverage is measured on all of them).
     #[arg(long, value_enum, default_value_t = GoalsMode::All)]
     pub goals: GoalsMode,
+    /// What to do for goals the coverage search leaves uncovered: nothing,
+    /// or, once it has made no test for a quarter of the time, bounded
+    /// execution trees, loop bound raised step by step, one solver query per
+    /// goal and bound.
+    #[arg(long, value_enum, default_value_t = HardGoalsMode::Off)]
+    pub hard_goals: HardGoalsMode,
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,
@@ -205,6 +211,14 @@ pub struct BudgetArgs {
     /// branch needs it; the driver makes exactly those calls fail.
     #[arg(long)]
     pub alloc_may_fail: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HardGoalsMode {
+    /// The coverage search alone, with the whole time budget.
+    Off,
+    /// Bounded execution trees with alternatives solved together (seed 003).
+    Trees,
 }
 
 #[derive(Args, Debug)]

@@ -1,6 +1,6 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
-use crate::cli::{BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode};
+use crate::cli::{BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode};
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -37,6 +37,10 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         goals: match args.goals {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,
+        },
+        hard_goals: match args.hard_goals {
+            HardGoalsMode::Off => engine::HardGoalStrategy::Off,
+            HardGoalsMode::Trees => engine::HardGoalStrategy::Trees,
         },
         ..engine_config(&args.budgets)?
     };

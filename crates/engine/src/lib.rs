@@ -7,7 +7,8 @@
 //! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
 //! objects, lazy input pointers), `exec` (statements, expressions, calls,
 //! library models, heap, inputs), [`solver`] (incremental Z3 with caching),
-//! `search` (coverage-directed exploration), `extract` (models to tests).
+//! `search` (coverage-directed exploration), `trees` (bounded execution
+//! trees for hard goals), `extract` (models to tests).
 //!
 //! Modelling decisions a reader of the tests should know:
 //! - An input pointer is undecided until used. Dereferenced, the path forks
@@ -38,6 +39,7 @@ mod search;
 pub mod solver;
 pub mod state;
 pub mod testcase;
+mod trees;
 pub mod value;
 
 use std::time::Duration;
@@ -68,6 +70,21 @@ pub struct EngineConfig {
     pub check_all_globals: bool,
     /// Which goals the search steers toward; coverage is reported for all of them.
     pub goals: GoalSelection,
+    /// What the search does for goals the coverage search leaves uncovered.
+    pub hard_goals: HardGoalStrategy,
+}
+
+/// A second phase for the goals the coverage search does not cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HardGoalStrategy {
+    /// None: the coverage search has the whole time budget.
+    #[default]
+    Off,
+    /// Once the coverage search has made no test for a quarter of the
+    /// budget, the rest goes to bounded execution trees (seed 003), the loop
+    /// bound raised 0, 1, 2, ..., each goal's alternative paths asked in one
+    /// disjunction (PBCC).
+    Trees,
 }
 
 /// The goals a search targets.
@@ -94,6 +111,7 @@ impl Default for EngineConfig {
             globals_as_inputs: true,
             check_all_globals: false,
             goals: GoalSelection::All,
+            hard_goals: HardGoalStrategy::Off,
         }
     }
 }

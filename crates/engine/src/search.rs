@@ -5,11 +5,12 @@
 use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
-use crate::solver::PathSolver;
+use crate::solver::{Alternatives, ConstraintId, PathSolver};
 use crate::state::State;
 use crate::testcase::{FunctionReport, Stats, TestCase, Uncovered};
+use crate::trees;
 use crate::value::Stop;
-use crate::{EngineConfig, GoalSelection};
+use crate::{EngineConfig, GoalSelection, HardGoalStrategy};
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -241,6 +242,124 @@ impl Search<'_, '_> {
     }
 }
 
+/// With [`HardGoalStrategy::Trees`], the coverage search stops after this
+/// fraction of the time budget without a new test.
+const STALL_SHARE: u32 = 4;
+
+/// The hard goals of one bounded tree, for [`trees::explore`].
+struct HardTargets<'s> {
+    distances: &'s Distances,
+    func: FuncId,
+    hard: &'s BTreeSet<Goal>,
+    /// Goals for which a smaller tree's disjunction was not refuted (the
+    /// solver gave up, or alternatives were left out): all their paths are
+    /// asked again, not only those new at this bound.
+    unsettled: &'s BTreeSet<Goal>,
+    bound: u32,
+}
+
+impl trees::Targets for HardTargets<'_> {
+    fn wanted(&self, goal: &Goal, state: &State) -> bool {
+        self.hard.contains(goal)
+            && (state.loop_level >= self.bound || self.unsettled.contains(goal))
+    }
+
+    fn may_reach(&self, state: &State) -> bool {
+        let ahead: BTreeSet<Goal> = self
+            .hard
+            .iter()
+            .filter(|g| !state.trace.contains(g))
+            .copied()
+            .collect();
+        state
+            .frames
+            .iter()
+            .filter(|f| f.func == self.func)
+            .any(|f| self.distances.nearest(f.block, &ahead) != FAR)
+    }
+}
+
+impl Search<'_, '_> {
+    /// Second phase for `hard` goals: bounded execution trees with the loop
+    /// bound raised 0, 1, 2, ..., each goal's alternatives at a bound asked
+    /// in one disjunction (only the paths new at this bound: the smaller
+    /// trees' paths were refuted already). A satisfied alternative is run
+    /// on to a test.
+    fn cover_hard_goals(
+        &mut self,
+        machine: &mut Machine,
+        mut hard: BTreeSet<Goal>,
+        deadline: Instant,
+    ) {
+        let mut unsettled = BTreeSet::new();
+        for bound in 0..=self.config.max_iterations {
+            if hard.is_empty() || Instant::now() >= deadline {
+                return;
+            }
+            let targets = HardTargets {
+                distances: &self.distances,
+                func: self.func,
+                hard: &hard,
+                unsettled: &unsettled,
+                bound,
+            };
+            let tree = trees::explore(machine, bound, &targets, deadline);
+            for (goal, alternatives) in &tree.alternatives {
+                if !self.uncovered.contains(goal) {
+                    continue;
+                }
+                let paths: Vec<&[ConstraintId]> =
+                    alternatives.iter().map(|st| st.path.as_slice()).collect();
+                match machine.solver.any_alternative(&paths) {
+                    Alternatives::Satisfied(i) => {
+                        // A satisfied alternative may find no completion within the budgets.
+                        self.finish(machine, alternatives[i].clone(), deadline);
+                        if self.uncovered.contains(goal) {
+                            unsettled.insert(*goal);
+                        }
+                    }
+                    Alternatives::Unsatisfiable if !tree.truncated.contains(goal) => {
+                        unsettled.remove(goal);
+                    }
+                    Alternatives::Unsatisfiable | Alternatives::Unknown => {
+                        unsettled.insert(*goal);
+                    }
+                }
+            }
+            hard.retain(|g| self.uncovered.contains(g));
+            if !tree.bounded || tree.unfinished {
+                return;
+            }
+        }
+    }
+
+    /// Runs `start` (a feasible path that has taken a hard goal's arm) on,
+    /// shortest continuation first and checking each branch again, until
+    /// one completes with a test.
+    fn finish(&mut self, machine: &mut Machine, start: State, deadline: Instant) {
+        let mut queue = trees::ShortestFirst::default();
+        queue.push(start);
+        let tests = self.tests.len();
+        while let Some(state) = queue.pop() {
+            if Instant::now() >= deadline || self.tests.len() > tests {
+                return;
+            }
+            let outcome = machine.turn(state);
+            machine.budget_cut = None;
+            machine.ended_trace.clear();
+            match outcome {
+                Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
+                    for state in states {
+                        queue.push(state);
+                    }
+                }
+                Ok(Turn::Completed(state)) => self.completed(machine, *state),
+                Err(_) => {}
+            }
+        }
+    }
+}
+
 /// Records that budget `name` cut paths toward `goals`. The first reason
 /// stays, except that any other budget replaces `max_iterations`: a loop that
 /// spins on a cyclic input is cut by it while the goal needs more nodes.
@@ -307,6 +426,13 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         PathSolver::new(deadline, config.max_time / 4),
         func,
     );
+    // With a second phase for hard goals, the coverage search hands over
+    // the rest of the time once it has covered nothing new for a while.
+    let stall_limit = match config.hard_goals {
+        HardGoalStrategy::Off => config.max_time,
+        HardGoalStrategy::Trees => config.max_time / STALL_SHARE,
+    };
+    let mut last_progress = start;
     let mut budget_hit: Option<&'static str> = None;
     match initial_state(program, func) {
         Ok(st) => search.push(st),
@@ -320,7 +446,8 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         Err(_) => {}
     }
     while !search.uncovered.is_empty() || search.wants_entry_test || search.runs_every_path {
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        if now >= deadline || now - last_progress >= stall_limit {
             budget_hit = Some("max_time");
             break;
         }
@@ -342,7 +469,13 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
                     search.push(s);
                 }
             }
-            Ok(Turn::Completed(st)) => search.completed(&mut machine, *st),
+            Ok(Turn::Completed(st)) => {
+                let tests = search.tests.len();
+                search.completed(&mut machine, *st);
+                if search.tests.len() > tests {
+                    last_progress = Instant::now();
+                }
+            }
             Err(Stop::Dead) => {}
             Err(Stop::Ended) => {
                 search.paths += 1;
@@ -382,6 +515,22 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     }
     if budget_hit.is_none() && !search.pending.is_empty() {
         budget_hit = Some("max_time");
+    }
+    if config.hard_goals == HardGoalStrategy::Trees {
+        // Goals the search proved infeasible (it ran out of paths, no budget
+        // cut any, the solver always answered) are not hard, only out of reach.
+        let proved = budget_hit.is_none() && !machine.solver.gave_up;
+        let hard: BTreeSet<Goal> = search
+            .uncovered
+            .iter()
+            .filter(|g| match search.reasons.get(g) {
+                Some(reason) => matches!(reason, Uncovered::Budget(_)),
+                None => !proved,
+            })
+            .copied()
+            .collect();
+        search.pending.clear();
+        search.cover_hard_goals(&mut machine, hard, deadline);
     }
     let solver_gave_up = machine.solver.gave_up;
     // Every goal on a test's path is covered, targeted or not.

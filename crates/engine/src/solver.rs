@@ -86,6 +86,18 @@ pub struct PathSolver {
     query_limit: Duration,
     /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
     pub gave_up: bool,
+    /// Feasibility checks answer from the cache only, unknown counting as
+    /// feasible: a bounded execution tree defers them to one disjunction.
+    deferred: bool,
+}
+
+/// The answer to a disjunction of path conditions ([`PathSolver::any_alternative`]).
+pub enum Alternatives {
+    /// The alternative (by index) a model of the disjunction satisfies.
+    Satisfied(usize),
+    Unsatisfiable,
+    /// The solver gave up (time-out); `gave_up` is set.
+    Unknown,
 }
 
 impl PathSolver {
@@ -107,6 +119,56 @@ impl PathSolver {
             deadline,
             query_limit,
             gave_up: false,
+            deferred: false,
+        }
+    }
+
+    /// Defers feasibility checks (see the `deferred` field) until called with false.
+    pub fn defer_feasibility(&mut self, deferred: bool) {
+        self.deferred = deferred;
+    }
+
+    /// One query for several alternative paths (seed 003's PBCC): is the
+    /// disjunction of their conditions satisfiable, and by which one? An
+    /// infeasible or hard (nonlinear) alternative then does not hide a
+    /// feasible one.
+    pub fn any_alternative(&mut self, alternatives: &[&[ConstraintId]]) -> Alternatives {
+        let left = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .min(self.query_limit);
+        let solver = Solver::new();
+        solver.set_params(&timeout_params(millis(left)));
+        // A selector per alternative says which one the model satisfies
+        // (evaluating the conditions in the model is not reliable for every
+        // operator, e.g. the overflow predicates).
+        let selectors: Vec<Bool> = (0..alternatives.len())
+            .map(|i| Bool::new_const(format!("alternative!{i}")))
+            .collect();
+        for (selector, path) in selectors.iter().zip(alternatives) {
+            for id in path.iter() {
+                solver.assert(selector.implies(&self.constraints[*id as usize]));
+            }
+        }
+        solver.assert(Bool::or(&selectors));
+        self.calls += 1;
+        match solver.check() {
+            SatResult::Sat => {
+                let chosen = solver.get_model().and_then(|model| {
+                    selectors
+                        .iter()
+                        .position(|s| model.eval(s, true).and_then(|b| b.as_bool()) == Some(true))
+                });
+                match chosen {
+                    Some(i) => Alternatives::Satisfied(i),
+                    None => Alternatives::Unknown,
+                }
+            }
+            SatResult::Unsat => Alternatives::Unsatisfiable,
+            SatResult::Unknown => {
+                self.gave_up = true;
+                Alternatives::Unknown
+            }
         }
     }
 
@@ -149,6 +211,9 @@ impl PathSolver {
         key.dedup();
         if let Some(known) = self.cache.get(&key) {
             return *known;
+        }
+        if self.deferred {
+            return true;
         }
         if self.last_model_satisfies(&key) {
             self.cache.insert(key, true);
