@@ -1,6 +1,8 @@
 //! Coverage-directed search over path states: fewest loop iterations first,
 //! then states carrying or closest (in the CFG) to uncovered goals, then the
 //! smallest input shapes, then the shortest paths. One test per completed path that covers a new goal.
+//! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
+//! to bounded execution trees (`trees`) solved one disjunction per goal.
 
 use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{initial_state, Machine, Turn};
