@@ -17,13 +17,7 @@ pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
     let shown: Vec<String> = steps.iter().map(ToString::to_string).collect();
     let shown = shown.join(" ");
     let outcome = engine::path::follow(program, func, steps, &config)?;
-    let stats = &outcome.report.stats;
-    let effort = format!(
-        "in {:.2} s ({} paths, {} solver calls)",
-        stats.elapsed.as_secs_f64(),
-        stats.paths,
-        stats.solver_calls
-    );
+    let effort = crate::effort(&outcome.report.stats);
     let name = &args.function;
     match outcome.verdict {
         Verdict::Followed => {

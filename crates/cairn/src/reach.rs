@@ -40,13 +40,7 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
             .unwrap_or_default()
     );
     let outcome = engine::reach::reach(program, func, &target, &config)?;
-    let stats = &outcome.report.stats;
-    let effort = format!(
-        "in {:.2} s ({} paths, {} solver calls)",
-        stats.elapsed.as_secs_f64(),
-        stats.paths,
-        stats.solver_calls
-    );
+    let effort = crate::effort(&outcome.report.stats);
     let name = &args.function;
     match outcome.verdict {
         Verdict::Reached { hits } => {

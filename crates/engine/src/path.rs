@@ -472,17 +472,7 @@ impl Frontier {
 fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig) -> PathOutcome {
     let start = Instant::now();
     let deadline = start + config.max_time;
-    let mut report = FunctionReport {
-        func,
-        tests: Vec::new(),
-        findings: Vec::new(),
-        goals: ir::function_goals(program, func)
-            .into_iter()
-            .map(|g| g.goal)
-            .collect(),
-        uncovered: Vec::new(),
-        stats: Stats::default(),
-    };
+    let mut report = FunctionReport::empty(program, func);
     let mut machine = Machine::new(
         program,
         config,

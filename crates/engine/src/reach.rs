@@ -516,17 +516,7 @@ fn search(
 ) -> ReachOutcome {
     let start = Instant::now();
     let deadline = start + config.max_time;
-    let mut report = FunctionReport {
-        func,
-        tests: Vec::new(),
-        findings: Vec::new(),
-        goals: ir::function_goals(program, func)
-            .into_iter()
-            .map(|g| g.goal)
-            .collect(),
-        uncovered: Vec::new(),
-        stats: Stats::default(),
-    };
+    let mut report = FunctionReport::empty(program, func);
     let Some(body) = &program.function(func).body else {
         return ReachOutcome {
             verdict: Verdict::Unreachable,

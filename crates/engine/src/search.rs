@@ -385,21 +385,11 @@ fn dedup(goals: impl Iterator<Item = Goal>) -> Vec<Goal> {
 pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> FunctionReport {
     let start = Instant::now();
     let deadline = start + config.max_time;
-    let goals: Vec<Goal> = ir::function_goals(program, func)
-        .into_iter()
-        .map(|g| g.goal)
-        .collect();
+    let mut report = FunctionReport::empty(program, func);
+    let goals = report.goals.clone();
     let targets = match config.goals {
         GoalSelection::All => goals.clone(),
         GoalSelection::Unconstrained => ir::unconstrained_goals(program, func),
-    };
-    let mut report = FunctionReport {
-        func,
-        tests: Vec::new(),
-        findings: Vec::new(),
-        goals: goals.clone(),
-        uncovered: Vec::new(),
-        stats: Stats::default(),
     };
     let Some(body) = &program.function(func).body else {
         return report;
@@ -567,20 +557,11 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
 
 /// The report of a function whose exploration could not run at all.
 pub fn failed(program: &Program, func: FuncId, why: &str) -> FunctionReport {
-    let goals: Vec<Goal> = ir::function_goals(program, func)
-        .into_iter()
-        .map(|g| g.goal)
-        .collect();
-    let uncovered = goals
+    let mut report = FunctionReport::empty(program, func);
+    report.uncovered = report
+        .goals
         .iter()
         .map(|g| (*g, Uncovered::Unsupported(why.to_string())))
         .collect();
-    FunctionReport {
-        func,
-        tests: Vec::new(),
-        findings: Vec::new(),
-        goals,
-        uncovered,
-        stats: Stats::default(),
-    }
+    report
 }

@@ -219,3 +219,20 @@ pub struct FunctionReport {
     pub uncovered: Vec<(Goal, Uncovered)>,
     pub stats: Stats,
 }
+
+impl FunctionReport {
+    /// The report before any path ran: every goal of `func`, no test.
+    pub fn empty(program: &ir::Program, func: FuncId) -> FunctionReport {
+        FunctionReport {
+            func,
+            tests: Vec::new(),
+            findings: Vec::new(),
+            goals: ir::function_goals(program, func)
+                .into_iter()
+                .map(|g| g.goal)
+                .collect(),
+            uncovered: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+}
