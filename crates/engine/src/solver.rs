@@ -41,24 +41,49 @@ fn near_zero(x: &BV, bound: u64) -> Bool {
     ])
 }
 
-/// The bit-vector symbols occurring in `terms`.
-fn symbols_in(terms: &[Bool]) -> HashSet<BV> {
+/// The bit-vector symbols occurring in `term`, and whether it multiplies or
+/// divides two terms that are not numbers (nonlinear arithmetic).
+fn scan(term: &Bool) -> (HashSet<BV>, bool) {
+    use z3::DeclKind as K;
     let mut symbols = HashSet::new();
+    let mut nonlinear = false;
     let mut seen = HashSet::new();
-    let mut stack: Vec<Dynamic> = terms.iter().map(|t| Dynamic::from_ast(t)).collect();
+    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
     while let Some(term) = stack.pop() {
         if !seen.insert(term.clone()) {
             continue;
         }
         if term.is_const() {
             if let Some(bv) = term.as_bv() {
-                symbols.insert(bv);
+                if crate::value::concrete(&bv).is_none() {
+                    symbols.insert(bv);
+                }
             }
             continue;
         }
-        stack.extend(term.children());
+        let children = term.children();
+        if let Ok(decl) = term.safe_decl() {
+            let multiplies = matches!(
+                decl.kind(),
+                K::Bmul
+                    | K::Bsdiv
+                    | K::Budiv
+                    | K::Bsrem
+                    | K::Burem
+                    | K::Bsmod
+                    | K::BsmulNoOvfl
+                    | K::BumulNoOvfl
+                    | K::BsmulNoUdfl
+            );
+            let unknown_operands = children
+                .iter()
+                .filter(|c| c.as_bv().and_then(|b| crate::value::concrete(&b)).is_none())
+                .count();
+            nonlinear |= multiplies && unknown_operands >= 2;
+        }
+        stack.extend(children);
     }
-    symbols
+    (symbols, nonlinear)
 }
 
 pub struct PathSolver {
@@ -70,6 +95,10 @@ pub struct PathSolver {
     /// for slicing a query down to the constraints it depends on.
     symbols: Vec<Vec<u32>>,
     symbol_ids: HashMap<BV, u32>,
+    /// The symbols by number.
+    symbol_list: Vec<BV>,
+    /// Whether each constraint has nonlinear arithmetic.
+    nonlinear: Vec<bool>,
     interned: HashMap<Bool, ConstraintId>,
     /// Whether `guard => constraint` is asserted in `solver` (done on first use).
     asserted: Vec<bool>,
@@ -108,6 +137,8 @@ impl PathSolver {
             constraints: Vec::new(),
             symbols: Vec::new(),
             symbol_ids: HashMap::new(),
+            symbol_list: Vec::new(),
+            nonlinear: Vec::new(),
             interned: HashMap::new(),
             asserted: Vec::new(),
             asserted_count: 0,
@@ -179,15 +210,22 @@ impl PathSolver {
         let id = self.constraints.len() as ConstraintId;
         let guard = Bool::new_const(format!("pc!{id}"));
         self.guards.push(guard);
-        let mut symbols: Vec<u32> = symbols_in(std::slice::from_ref(c))
+        let (found, nonlinear) = scan(c);
+        let mut symbols: Vec<u32> = found
             .into_iter()
-            .map(|x| {
-                let next = self.symbol_ids.len() as u32;
-                *self.symbol_ids.entry(x).or_insert(next)
+            .map(|x| match self.symbol_ids.get(&x) {
+                Some(n) => *n,
+                None => {
+                    let n = self.symbol_list.len() as u32;
+                    self.symbol_ids.insert(x.clone(), n);
+                    self.symbol_list.push(x);
+                    n
+                }
             })
             .collect();
         symbols.sort_unstable();
         self.symbols.push(symbols);
+        self.nonlinear.push(nonlinear);
         self.constraints.push(c.clone());
         self.interned.insert(c.clone(), id);
         id
@@ -358,15 +396,44 @@ impl PathSolver {
 
     /// The bit-vector symbols occurring in the constraints of `path`.
     fn symbols_of(&self, path: &[ConstraintId]) -> HashSet<BV> {
-        let id_symbols: HashSet<u32> = path
+        self.symbol_numbers(path)
+            .into_iter()
+            .map(|n| self.symbol_list[n as usize].clone())
+            .collect()
+    }
+
+    /// The numbers of the symbols of `path`, in order.
+    fn symbol_numbers(&self, path: &[ConstraintId]) -> Vec<u32> {
+        let mut numbers: Vec<u32> = path
             .iter()
             .flat_map(|id| self.symbols[*id as usize].iter().copied())
             .collect();
-        self.symbol_ids
-            .iter()
-            .filter(|(_, id)| id_symbols.contains(id))
-            .map(|(x, _)| x.clone())
-            .collect()
+        numbers.sort_unstable();
+        numbers.dedup();
+        numbers
+    }
+
+    /// Nonlinear queries first try all their symbols near zero, briefly:
+    /// there the multiplier circuits are small, and most models are found at
+    /// once, where the whole range can keep the solver busy for seconds.
+    fn run(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
+        if preference.is_none() && key.iter().any(|id| self.nonlinear[*id as usize]) {
+            let small: Vec<Bool> = self
+                .symbol_numbers(key)
+                .into_iter()
+                .map(|n| near_zero(&self.symbol_list[n as usize], 100))
+                .collect();
+            let gave_up = self.gave_up;
+            let limit = self.query_limit;
+            self.query_limit = limit.min(PREFERENCE_LIMIT);
+            let found = self.run_once(key, Some(&Bool::and(&small)));
+            self.query_limit = limit;
+            self.gave_up = gave_up;
+            if found.is_some() {
+                return found;
+            }
+        }
+        self.run_once(key, preference)
     }
 
     /// Asks the incremental solver first (fast on the many easy queries); a
@@ -375,7 +442,7 @@ impl PathSolver {
     /// A `preference` is asserted for this query only, in a scope popped
     /// after it: interned, every path's preference would stay in the solver
     /// and slow down all later queries.
-    fn run(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
+    fn run_once(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
         self.calls += 1;
         let left = self
             .deadline
