@@ -2,30 +2,17 @@
 //! inspection commands, and `gen --check` catching a driver that disagrees
 //! with the program.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
+use common::{arg, cairn, text};
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// `cairn gen SRC -o OUT` with `extra` flags.
 fn gen(src: &Path, out_dir: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "gen",
-        src.to_str().unwrap(),
-        "-o",
-        out_dir.to_str().unwrap(),
-    ];
+    let mut args = vec!["gen", arg(&src), "-o", arg(&out_dir)];
     args.extend_from_slice(extra);
     cairn(&args)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn write(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -46,18 +33,18 @@ fn unreadable_file_and_unknown_function_are_usage_errors() {
         text(&out.stderr)
     );
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
-    let out = cairn(&["goals", src.to_str().unwrap(), "-f", "missing"]);
+    let out = cairn(&["goals", arg(&src), "-f", "missing"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no function named `missing`"));
 }
 
 #[test]
 fn goals_lists_each_direction_with_position_and_text() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
-    let out = cairn(&["goals", src.to_str().unwrap()]);
+    let out = cairn(&["goals", arg(&src)]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(stdout.contains("clamp (6 goals)"), "{stdout}");
@@ -68,12 +55,12 @@ fn goals_lists_each_direction_with_position_and_text() {
 
 #[test]
 fn ir_and_cfg_print_the_function() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
-    let ir = cairn(&["ir", src.to_str().unwrap(), "-f", "clamp"]);
+    let ir = cairn(&["ir", arg(&src), "-f", "clamp"]);
     assert!(ir.status.success());
     assert!(text(&ir.stdout).contains("fn @f0 clamp(_0 x: i32, _1 lo: i32, _2 hi: i32) -> i32 {"));
-    let cfg = cairn(&["cfg", src.to_str().unwrap(), "-f", "clamp"]);
+    let cfg = cairn(&["cfg", arg(&src), "-f", "clamp"]);
     assert!(cfg.status.success());
     let dot = text(&cfg.stdout);
     assert!(dot.starts_with("digraph \"clamp\""), "{dot}");
@@ -82,7 +69,7 @@ fn ir_and_cfg_print_the_function() {
 
 #[test]
 fn unsupported_construct_excludes_only_its_function() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let body =
         format!("{CLAMP}int spin(int n)\n{{\n    __asm__ volatile(\"nop\");\n    return n;\n}}\n");
     let src = write(dir.path(), "mixed.c", &body);
@@ -91,14 +78,14 @@ fn unsupported_construct_excludes_only_its_function() {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("mixed.c:11:5: unsupported:"), "{stderr}");
-    let driver = std::fs::read_to_string(out_dir.join("mixed_test.c")).unwrap();
+    let driver = std::fs::read_to_string(out_dir.join("mixed_test.c")).expect("driver written");
     assert!(driver.contains("clamp("));
     assert!(!driver.contains("spin("));
 }
 
 #[test]
 fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
     let out_dir = dir.path().join("out");
     let out = gen(&src, &out_dir, &["--check"]);
@@ -114,7 +101,7 @@ fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
         "clamp.c",
         &CLAMP.replace("return lo;", "return lo + 1;"),
     );
-    let out = cairn(&["check", out_dir.to_str().unwrap()]);
+    let out = cairn(&["check", arg(&out_dir)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(
         text(&out.stdout).contains("FAIL") || text(&out.stdout).contains("1 failed"),
@@ -125,21 +112,22 @@ fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
 
 #[test]
 fn same_input_gives_the_same_tests() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
     let mut drivers = Vec::new();
     for run in ["a", "b"] {
         let out_dir = dir.path().join(run);
         let out = gen(&src, &out_dir, &[]);
         assert!(out.status.success());
-        drivers.push(std::fs::read_to_string(out_dir.join("clamp_test.c")).unwrap());
+        drivers
+            .push(std::fs::read_to_string(out_dir.join("clamp_test.c")).expect("driver written"));
     }
     assert_eq!(drivers[0], drivers[1]);
 }
 
 #[test]
 fn unconstrained_goals_reach_the_same_measured_coverage() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);
     let out_dir = dir.path().join("out");
     let out = gen(&src, &out_dir, &["--goals", "unconstrained", "--check"]);

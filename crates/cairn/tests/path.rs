@@ -4,32 +4,10 @@
 //! passes `cairn check`.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/corpus/paths")
-        .join(name)
-}
-
-/// The line of `file` holding `marker` (its first occurrence).
-fn line_of(file: &Path, marker: &str) -> u32 {
-    let source = std::fs::read_to_string(file).expect("read corpus file");
-    let index = source.lines().position(|l| l.contains(marker));
-    index.expect("marker in file") as u32 + 1
-}
+use common::{arg, cairn, line_of, text};
+use std::path::Path;
 
 /// The spec made of the lines holding each of `markers`, in order.
 fn spec(file: &Path, markers: &[&str]) -> String {
@@ -43,12 +21,12 @@ fn spec(file: &Path, markers: &[&str]) -> String {
 /// Runs `cairn path`, requires exit 0 and a passing `cairn check`, and
 /// returns the only test of the written tests.json.
 fn followed(file: &str, function: &str, markers: &[&str]) -> Value {
-    let source = corpus(file);
+    let source = common::corpus("paths", file);
     let out = tempfile::tempdir().expect("temp dir");
-    let out_dir = out.path().to_str().expect("utf-8 path");
+    let out_dir = arg(out.path());
     let run = cairn(&[
         "path",
-        source.to_str().expect("utf-8 path"),
+        arg(&source),
         "-f",
         function,
         "--path",
@@ -93,7 +71,7 @@ fn object_named<'t>(test: &'t Value, name: &str) -> &'t Value {
         .unwrap_or_else(|| panic!("no input object {name} in {test}"))
 }
 
-fn arg<'t>(test: &'t Value, name: &str) -> &'t Value {
+fn argument<'t>(test: &'t Value, name: &str) -> &'t Value {
     test["inputs"]["args"]
         .as_array()
         .and_then(|args| args.iter().find(|a| a["name"] == name))
@@ -124,7 +102,7 @@ fn a_bst_path_left_right_found_needs_three_nodes_in_that_order() {
         ],
     );
     assert_eq!(objects(&test).len(), 3, "{test}");
-    let y = arg(&test, "y").as_i64().expect("y");
+    let y = argument(&test, "y").as_i64().expect("y");
     let key = |name: &str| object_named(&test, name)["init"][0]["key"].as_i64();
     let (k1, k2, k3) = (
         key("*node").expect("k1"),
@@ -136,7 +114,7 @@ fn a_bst_path_left_right_found_needs_three_nodes_in_that_order() {
 
 #[test]
 fn aliased_pointers_checked_once_against_null_explain_the_infeasible_path() {
-    let source = corpus("slot_alias.c");
+    let source = common::corpus("paths", "slot_alias.c");
     let path = spec(
         &source,
         &[
@@ -153,7 +131,7 @@ fn aliased_pointers_checked_once_against_null_explain_the_infeasible_path() {
     );
     let run = cairn(&[
         "path",
-        source.to_str().expect("utf-8 path"),
+        arg(&source),
         "-f",
         "fill_slots",
         "--path",
@@ -209,7 +187,7 @@ fn a_list_deletion_after_two_rounds_of_its_loop_needs_three_items() {
         ["*head", "*head->next", "*head->next->next"],
         "{test}"
     );
-    let v = arg(&test, "v").as_i64().expect("v");
+    let v = argument(&test, "v").as_i64().expect("v");
     let value = |name: &str| object_named(&test, name)["init"][0]["value"].as_i64();
     assert_ne!(value("*head"), Some(v));
     assert_ne!(value("*head->next"), Some(v));
@@ -224,12 +202,12 @@ fn an_alias_tested_after_the_writes_comes_out_as_one_object() {
         &["*x = 1", "*y = 2", "if (x == y)", "return *x"],
     );
     assert_eq!(objects(&test).len(), 1, "{test}");
-    assert_eq!(arg(&test, "x"), arg(&test, "y"), "{test}");
+    assert_eq!(argument(&test, "x"), argument(&test, "y"), "{test}");
 }
 
 #[test]
 fn a_bound_that_stops_the_search_exits_4() {
-    let source = corpus("list_remove.c");
+    let source = common::corpus("paths", "list_remove.c");
     let loop_test = "while (cur != NULL";
     let path = spec(
         &source,
@@ -249,7 +227,7 @@ fn a_bound_that_stops_the_search_exits_4() {
     );
     let run = cairn(&[
         "path",
-        source.to_str().expect("utf-8 path"),
+        arg(&source),
         "-f",
         "list_remove",
         "--path",
@@ -264,15 +242,8 @@ fn a_bound_that_stops_the_search_exits_4() {
 
 #[test]
 fn a_step_without_code_is_bad_usage() {
-    let source = corpus("late_alias.c");
-    let run = cairn(&[
-        "path",
-        source.to_str().expect("utf-8 path"),
-        "-f",
-        "overwrite",
-        "--path",
-        "1,2",
-    ]);
+    let source = common::corpus("paths", "late_alias.c");
+    let run = cairn(&["path", arg(&source), "-f", "overwrite", "--path", "1,2"]);
     assert_eq!(run.status.code(), Some(2));
     assert!(text(&run.stderr).contains("names no code"));
 }

@@ -2,32 +2,11 @@
 //! test that passes `cairn check` and whose run, measured by gcov, executes
 //! the target line at least K times.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/corpus/reach")
-        .join(name)
-}
-
-/// The line of `file` holding `marker`, as a string for the command line.
-fn line_of(file: &Path, marker: &str) -> String {
-    let source = std::fs::read_to_string(file).expect("read corpus file");
-    let index = source.lines().position(|l| l.contains(marker));
-    (index.expect("marker in file") + 1).to_string()
-}
+use common::{arg, cairn, line_of, text};
+use std::path::Path;
+use std::process::Command;
 
 /// Builds the driver in `out` with `gcc --coverage`, runs it and returns how
 /// many times gcov saw line `line` of the source under test run.
@@ -77,13 +56,13 @@ fn measured_count(out: &Path, stem: &str, line: u32) -> u64 {
 
 #[test]
 fn josephus_elimination_body_runs_five_times_measured_by_gcov() {
-    let src = corpus("josephus.c");
-    let line = line_of(&src, "reach: elimination");
+    let src = common::corpus("reach", "josephus.c");
+    let line = line_of(&src, "reach: elimination").to_string();
     let out = tempfile::tempdir().expect("temp dir");
-    let out_dir = out.path().to_str().expect("utf-8 path");
+    let out_dir = arg(out.path());
     let found = cairn(&[
         "reach",
-        src.to_str().unwrap(),
+        arg(&src),
         "-f",
         "josephus",
         "--line",
@@ -111,28 +90,28 @@ fn josephus_elimination_body_runs_five_times_measured_by_gcov() {
         text(&checked.stdout),
         text(&checked.stderr)
     );
-    let count = measured_count(out.path(), "josephus", line.parse().unwrap());
+    let count = measured_count(out.path(), "josephus", line.parse().expect("a line number"));
     assert!(count >= 5, "gcov saw line {line} run {count} times");
 }
 
 #[test]
 fn contradictory_guards_are_unreachable_with_exit_3() {
-    let src = corpus("contradictions.c");
+    let src = common::corpus("reach", "contradictions.c");
     for (function, marker) in [
         ("narrow", "reach: contradictory integers"),
         ("pointer_facts", "reach: contradictory pointers"),
     ] {
-        let line = line_of(&src, marker);
+        let line = line_of(&src, marker).to_string();
         let out = tempfile::tempdir().expect("temp dir");
         let verdict = cairn(&[
             "reach",
-            src.to_str().unwrap(),
+            arg(&src),
             "-f",
             function,
             "--line",
             &line,
             "-o",
-            out.path().to_str().unwrap(),
+            arg(&out.path()),
         ]);
         let stdout = text(&verdict.stdout);
         assert_eq!(verdict.status.code(), Some(3), "{function}: {stdout}");
@@ -156,7 +135,7 @@ fn a_bound_that_stops_the_search_is_named_with_exit_4() {
     .expect("write source");
     let verdict = cairn(&[
         "reach",
-        src.to_str().unwrap(),
+        arg(&src),
         "-f",
         "length",
         "--line",
@@ -166,7 +145,7 @@ fn a_bound_that_stops_the_search_is_named_with_exit_4() {
         "--max-nodes",
         "3",
         "-o",
-        dir.path().join("out").to_str().unwrap(),
+        arg(&dir.path().join("out")),
     ]);
     let stdout = text(&verdict.stdout);
     assert_eq!(verdict.status.code(), Some(4), "{stdout}");
@@ -178,11 +157,11 @@ fn a_bound_that_stops_the_search_is_named_with_exit_4() {
 
 #[test]
 fn a_branch_direction_can_be_the_target() {
-    let src = corpus("contradictions.c");
+    let src = common::corpus("reach", "contradictions.c");
     let out = tempfile::tempdir().expect("temp dir");
-    let goals = cairn(&["goals", src.to_str().unwrap(), "-f", "narrow"]);
+    let goals = cairn(&["goals", arg(&src), "-f", "narrow"]);
     // The second condition of `narrow` (`x > 5` after the contradiction).
-    let line = line_of(&src, "r += 2").parse::<u32>().unwrap() - 1;
+    let line = line_of(&src, "r += 2") - 1;
     let listed = text(&goals.stdout);
     let col = listed
         .lines()
@@ -196,37 +175,23 @@ fn a_branch_direction_can_be_the_target() {
     let spec = format!("{line}:{col}:T");
     let verdict = cairn(&[
         "reach",
-        src.to_str().unwrap(),
+        arg(&src),
         "-f",
         "narrow",
         "--branch",
         &spec,
         "-o",
-        out.path().to_str().unwrap(),
+        arg(&out.path()),
     ]);
     assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
-    let bad = cairn(&[
-        "reach",
-        src.to_str().unwrap(),
-        "-f",
-        "narrow",
-        "--branch",
-        "1:1:X",
-    ]);
+    let bad = cairn(&["reach", arg(&src), "-f", "narrow", "--branch", "1:1:X"]);
     assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]
 fn a_line_without_code_is_a_usage_error() {
-    let src = corpus("contradictions.c");
-    let verdict = cairn(&[
-        "reach",
-        src.to_str().unwrap(),
-        "-f",
-        "narrow",
-        "--line",
-        "1",
-    ]);
+    let src = common::corpus("reach", "contradictions.c");
+    let verdict = cairn(&["reach", arg(&src), "-f", "narrow", "--line", "1"]);
     assert_eq!(verdict.status.code(), Some(2));
     assert!(
         text(&verdict.stderr).contains("line 1"),
@@ -239,13 +204,13 @@ fn a_line_without_code_is_a_usage_error() {
 /// first round; only m = 5 does that.
 #[test]
 fn josephus_inner_loop_exactly_four_times_before_the_first_elimination() {
-    let src = corpus("josephus.c");
-    let inner = line_of(&src, "last = last->next;");
-    let elimination = line_of(&src, "reach: elimination");
+    let src = common::corpus("reach", "josephus.c");
+    let inner = line_of(&src, "last = last->next;").to_string();
+    let elimination = line_of(&src, "reach: elimination").to_string();
     let out = tempfile::tempdir().expect("temp dir");
     let verdict = cairn(&[
         "reach",
-        src.to_str().unwrap(),
+        arg(&src),
         "-f",
         "josephus",
         "--line",
@@ -256,7 +221,7 @@ fn josephus_inner_loop_exactly_four_times_before_the_first_elimination() {
         "--before",
         &elimination,
         "-o",
-        out.path().to_str().unwrap(),
+        arg(&out.path()),
     ]);
     assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
     let json = std::fs::read(out.path().join("josephus.tests.json")).expect("tests.json");
