@@ -10,7 +10,7 @@ use std::process::Output;
 
 /// `cairn gen SRC -o OUT` with `extra` flags.
 fn gen(src: &Path, out_dir: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["gen", arg(&src), "-o", arg(&out_dir)];
+    let mut args = vec!["gen", arg(src), "-o", arg(out_dir)];
     args.extend_from_slice(extra);
     cairn(&args)
 }

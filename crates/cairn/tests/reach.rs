@@ -111,7 +111,7 @@ fn contradictory_guards_are_unreachable_with_exit_3() {
             "--line",
             &line,
             "-o",
-            arg(&out.path()),
+            arg(out.path()),
         ]);
         let stdout = text(&verdict.stdout);
         assert_eq!(verdict.status.code(), Some(3), "{function}: {stdout}");
@@ -181,7 +181,7 @@ fn a_branch_direction_can_be_the_target() {
         "--branch",
         &spec,
         "-o",
-        arg(&out.path()),
+        arg(out.path()),
     ]);
     assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
     let bad = cairn(&["reach", arg(&src), "-f", "narrow", "--branch", "1:1:X"]);
@@ -221,7 +221,7 @@ fn josephus_inner_loop_exactly_four_times_before_the_first_elimination() {
         "--before",
         &elimination,
         "-o",
-        arg(&out.path()),
+        arg(out.path()),
     ]);
     assert_eq!(verdict.status.code(), Some(0), "{}", text(&verdict.stdout));
     let json = std::fs::read(out.path().join("josephus.tests.json")).expect("tests.json");
