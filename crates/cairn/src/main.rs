@@ -73,7 +73,7 @@ fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutpu
 /// The functions to work on: the named ones (each must exist with a body), or
 /// every function with a body defined in the main file.
 /// What a `reach` or `path` search cost, for its verdict line.
-fn effort(stats: &engine::testcase::Stats) -> String {
+fn effort(stats: &testcase::Stats) -> String {
     format!(
         "in {:.2} s ({} paths, {} solver calls)",
         stats.elapsed.as_secs_f64(),
@@ -86,7 +86,7 @@ fn effort(stats: &engine::testcase::Stats) -> String {
 /// into `out` (gen's driver contract) and returns the driver's path.
 fn write_single_test(
     program: &ir::Program,
-    report: engine::testcase::FunctionReport,
+    report: testcase::FunctionReport,
     file: &std::path::Path,
     out: &std::path::Path,
     source: &SourceArgs,

@@ -21,8 +21,8 @@
 //! on a line that never ran is always a failure.
 
 use crate::gcov::FunctionCoverage;
-use emit::json::GoalJson;
 use std::collections::{BTreeMap, BTreeSet};
+use testcase::json::GoalJson;
 
 /// How far (in lines) a claim may be matched with a taken branch.
 pub const NEARBY_LINES: u32 = 3;

@@ -96,7 +96,7 @@ pub fn parse(text: &str, build_dir: &Path) -> Result<Coverage, String> {
                         .map(|f| f.name.clone())
                 });
                 let Some(mut owner) = owner else { continue };
-                if owner == emit::RENAMED_MAIN {
+                if owner == testcase::RENAMED_MAIN {
                     // The driver renamed the source's `main` to call it; report it by its own name.
                     owner = "main".to_string();
                 }

@@ -28,11 +28,12 @@ pub use report::{
 };
 pub use run::{Ending, Ran};
 
-use emit::json::TestsFile;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+use testcase::json::TestsFile;
+use testcase::FindingKind;
 
 /// Time limit for one run of a driver or reproducer.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
@@ -116,13 +117,13 @@ pub fn read_tests_file(path: &Path) -> Result<TestsFile, CheckError> {
     let text = std::fs::read_to_string(path).map_err(|e| error(path, e.to_string()))?;
     let file: TestsFile = serde_json::from_str(&text)
         .map_err(|e| error(path, format!("not a cairn tests file: {e}")))?;
-    if file.format != emit::json::FORMAT {
+    if file.format != testcase::json::FORMAT {
         return Err(error(
             path,
             format!(
                 "format `{}`, expected `{}`",
                 file.format,
-                emit::json::FORMAT
+                testcase::json::FORMAT
             ),
         ));
     }
@@ -197,7 +198,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
                             };
                             let about = Finding {
                                 number,
-                                kind: &finding.kind,
+                                kind: finding.kind,
                                 function: &function.name,
                             };
                             result
@@ -292,7 +293,7 @@ fn sanitize_driver(
     let leaking: Vec<&str> = tests
         .functions
         .iter()
-        .filter(|f| f.findings.iter().any(|x| x.kind == "leak"))
+        .filter(|f| f.findings.iter().any(|x| x.kind == FindingKind::Leak))
         .map(|f| f.name.as_str())
         .collect();
     if let Some(report) = sanitizer_report(&ran) {
@@ -394,8 +395,7 @@ fn leaks_of_reported_functions<'a>(stderr: &str, leaking: &[&'a str]) -> Option<
 /// A finding as the reproducers file numbers it.
 struct Finding<'a> {
     number: u32,
-    /// Kind slug, e.g. `leak`.
-    kind: &'a str,
+    kind: FindingKind,
     function: &'a str,
 }
 
@@ -404,16 +404,16 @@ struct Finding<'a> {
 /// an uninitialized read needs the reproducer's own `CONFIRMED:` line (the
 /// result changed with the fill of new memory); any other fault needs a
 /// sanitizer report or a crash on a signal.
-pub fn confirmation(kind: &str, function: &str, ran: &Ran) -> Option<String> {
+pub fn confirmation(kind: FindingKind, function: &str, ran: &Ran) -> Option<String> {
     match kind {
-        "leak" => {
+        FindingKind::Leak => {
             let frame = format!(" in {function} ");
             (ran.stderr
                 .contains("ERROR: LeakSanitizer: detected memory leaks")
                 && ran.stderr.lines().any(|l| l.contains(&frame)))
             .then(|| format!("LeakSanitizer reports memory {function} allocated and lost"))
         }
-        "uninitialized-read" => ran
+        FindingKind::UninitializedRead => ran
             .stdout
             .lines()
             .find_map(|l| l.strip_prefix("CONFIRMED: "))
@@ -459,7 +459,7 @@ pub fn run_reproducer(
         .map_err(|m| error(&findings, m))?;
     let about = Finding {
         number,
-        kind: &finding.kind,
+        kind: finding.kind,
         function: &function.name,
     };
     run_reproducer_binary(&binaries, &about)
@@ -497,7 +497,7 @@ fn build_reproducers(
         .functions
         .iter()
         .flat_map(|f| &f.findings)
-        .any(|f| f.kind == "uninitialized-read");
+        .any(|f| f.kind == FindingKind::UninitializedRead);
     let plain = if wants_memcheck && valgrind_installed() {
         compile_reproducers(
             out_dir,
@@ -558,7 +558,7 @@ fn run_reproducer_binary(
     let binary = &binaries.sanitized;
     let build = binary.parent().unwrap_or(Path::new("."));
     let number = finding.number;
-    let leaks = if finding.kind == "leak" {
+    let leaks = if finding.kind == FindingKind::Leak {
         Leaks::Detect
     } else {
         Leaks::Ignore
@@ -574,7 +574,9 @@ fn run_reproducer_binary(
     .map_err(|m| error(binary, m))?;
     let mut evidence = confirmation(finding.kind, finding.function, &ran);
     let mut output = format!("{}{}", ran.stdout, ran.stderr);
-    if let (None, "uninitialized-read", Some(plain)) = (&evidence, finding.kind, &binaries.plain) {
+    if let (None, FindingKind::UninitializedRead, Some(plain)) =
+        (&evidence, finding.kind, &binaries.plain)
+    {
         let build = plain.parent().unwrap_or(Path::new("."));
         let mut command = Command::new("valgrind");
         command
@@ -593,7 +595,7 @@ fn run_reproducer_binary(
     }
     Ok(ReproducerRun {
         number,
-        kind: finding.kind.to_string(),
+        kind: finding.kind,
         confirmed: evidence.is_some(),
         evidence,
         output,
@@ -697,20 +699,30 @@ SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
             stderr: stderr.to_string(),
         };
         let leaked = ran(Ending::Exited(23), "", LEAK_IN_COPY_HEAD);
-        assert!(confirmation("leak", "copy_head", &leaked).is_some());
-        assert!(confirmation("leak", "copy_tail", &leaked).is_none());
+        assert!(confirmation(FindingKind::Leak, "copy_head", &leaked).is_some());
+        assert!(confirmation(FindingKind::Leak, "copy_tail", &leaked).is_none());
         let clean = ran(Ending::Exited(0), "running finding 1\n", "");
-        assert!(confirmation("leak", "copy_head", &clean).is_none());
-        assert!(confirmation("null-dereference", "f", &clean).is_none());
+        assert!(confirmation(FindingKind::Leak, "copy_head", &clean).is_none());
+        assert!(confirmation(FindingKind::NullDereference, "f", &clean).is_none());
         // An exit code alone is no evidence; a signal is.
-        assert!(confirmation("null-dereference", "f", &ran(Ending::Exited(2), "", "")).is_none());
+        assert!(confirmation(
+            FindingKind::NullDereference,
+            "f",
+            &ran(Ending::Exited(2), "", "")
+        )
+        .is_none());
         assert_eq!(
-            confirmation("null-dereference", "f", &ran(Ending::Signal(11), "", "")).as_deref(),
+            confirmation(
+                FindingKind::NullDereference,
+                "f",
+                &ran(Ending::Signal(11), "", "")
+            )
+            .as_deref(),
             Some("it crashes on signal 11")
         );
         let differs = ran(Ending::Exited(0), "CONFIRMED: it differs\n", "");
         assert_eq!(
-            confirmation("uninitialized-read", "f", &differs).as_deref(),
+            confirmation(FindingKind::UninitializedRead, "f", &differs).as_deref(),
             Some("it differs")
         );
         // A sanitizer report is no evidence of an uninitialized read.
@@ -719,7 +731,7 @@ SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
             "",
             "x.c:1:1: runtime error: signed integer overflow",
         );
-        assert!(confirmation("uninitialized-read", "f", &overflow).is_none());
-        assert!(confirmation("signed-overflow", "f", &overflow).is_some());
+        assert!(confirmation(FindingKind::UninitializedRead, "f", &overflow).is_none());
+        assert!(confirmation(FindingKind::SignedOverflow, "f", &overflow).is_some());
     }
 }

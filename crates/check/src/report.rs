@@ -3,10 +3,10 @@
 use crate::compare;
 use crate::gcov::{self, Coverage};
 use crate::run::{Ending, Ran};
-use emit::json::{GoalJson, TestsFile};
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::Path;
+use testcase::json::{GoalJson, TestsFile};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
@@ -73,8 +73,7 @@ pub struct FunctionCheck {
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproducerRun {
     pub number: u32,
-    /// The finding's kind slug, e.g. `leak`.
-    pub kind: String,
+    pub kind: testcase::FindingKind,
     /// The run shows the fault the way its kind calls for (see
     /// [`crate::confirmation`]).
     pub confirmed: bool,

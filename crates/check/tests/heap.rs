@@ -6,7 +6,7 @@ use check::{check, CheckConfig, CheckReport, ProblemKind};
 use emit::fixture::heap::{heap_program, heap_reports, HEAP_C};
 use emit::fixture::int_value;
 use emit::{write_outputs, EmitConfig};
-use engine::testcase::FunctionReport;
+use testcase::FunctionReport;
 
 fn checked(reports: &[FunctionReport]) -> CheckReport {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -42,7 +42,7 @@ fn heap_driver_is_clean_with_leak_detection_and_every_finding_is_confirmed() {
     let file = &report.files[0];
     assert_eq!((file.passed, file.failed), (Some(10), Some(0)));
     let runs = &file.reproducers;
-    let kinds: Vec<&str> = runs.iter().map(|r| r.kind.as_str()).collect();
+    let kinds: Vec<&str> = runs.iter().map(|r| r.kind.slug()).collect();
     assert_eq!(
         kinds,
         [
@@ -111,7 +111,7 @@ fn a_driver_that_leaks_fails_the_sanitize_check() {
     let push = &mut reports[0].tests[1];
     push.allocated.clear();
     push.checks.clear();
-    push.ret = Some(engine::testcase::Value::Unknown);
+    push.ret = Some(testcase::Value::Unknown);
     let report = checked(&reports);
     assert!(!report.ok());
     let problems = &report.files[0].problems;
@@ -145,7 +145,7 @@ fn a_driver_leaking_only_what_a_leak_finding_reports_is_noted_not_failed() {
 #[test]
 fn returned_memory_is_no_leak_for_a_reproducer() {
     use emit::fixture::heap::{BUFFER_NEW, PUSH};
-    use engine::testcase::{Finding, FindingKind, Inputs, Value};
+    use testcase::{Finding, FindingKind, Inputs, Value};
     let mut reports = heap_reports();
     // Claim leaks where the functions return their new memory: the
     // reproducers keep what is returned (a pointer, a struct holding one),
@@ -166,7 +166,10 @@ fn returned_memory_is_no_leak_for_a_reproducer() {
     reports[7].findings.push(buffer_claim);
     let report = checked(&reports);
     let runs = &report.files[0].reproducers;
-    let claimed: Vec<_> = runs.iter().filter(|r| r.kind == "leak").collect();
+    let claimed: Vec<_> = runs
+        .iter()
+        .filter(|r| r.kind == testcase::FindingKind::Leak)
+        .collect();
     assert_eq!(claimed.len(), 3, "{}", report.table());
     // lose() really leaks; push and buffer_new do not.
     assert_eq!(

@@ -4,9 +4,9 @@
 use check::{check, CheckConfig, CheckReport, FunctionCheck, ProblemKind, Ratio};
 use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_C};
 use emit::{write_outputs, EmitConfig};
-use engine::testcase::FunctionReport;
 use ir::{Arm, BranchId, Goal};
 use std::path::PathBuf;
+use testcase::FunctionReport;
 
 struct Sample {
     dir: tempfile::TempDir,
@@ -168,61 +168,6 @@ fn a_directory_without_tests_is_an_error() {
     assert!(error.to_string().contains("no *.tests.json"));
 }
 
-/// The whole pipeline on the sample: the real front end and engine instead
-/// of the hand-built reports, then the driver measured by gcov.
-#[test]
-fn front_engine_emit_and_check_agree_on_the_sample() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let source = dir.path().join("sample.c");
-    std::fs::write(&source, SAMPLE_C).expect("write sample.c");
-    let front = front::compile(&source, &front::FrontConfig::default()).expect("front");
-    let program = front.program;
-    let names = [
-        "classify",
-        "order",
-        "find",
-        "sensor_level",
-        "first_bang",
-        "ratio",
-    ];
-    let funcs: Vec<ir::FuncId> = names
-        .iter()
-        .map(|n| program.function_by_name(n).expect(n))
-        .collect();
-    let reports = engine::generate(&program, &funcs, &engine::EngineConfig::default());
-    let out = dir.path().join("out");
-    let summary = write_outputs(
-        &program,
-        &reports,
-        &EmitConfig {
-            out_dir: out.clone(),
-            source,
-            flags: Default::default(),
-        },
-    )
-    .expect("emit");
-    assert!(summary.notes.is_empty(), "{:?}", summary.notes);
-    let report = check(&out, &CheckConfig::default()).expect("check");
-    assert!(report.ok(), "{}", report.table());
-    for f in &report.files[0].functions {
-        assert_eq!(
-            f.predicted.covered, f.predicted.total,
-            "{}: every goal is feasible",
-            f.name
-        );
-        assert_eq!(
-            f.measured_branches.map(|m| m.covered),
-            Some(f.predicted.covered),
-            "{}",
-            f.name
-        );
-    }
-    assert!(summary
-        .findings
-        .iter()
-        .any(|f| f.kind == "division-by-zero" && f.function == "ratio"));
-}
-
 /// A source that needs `-I` and `-D` to compile: the defines go into the
 /// driver, the include directory into the JSON, and check uses both.
 #[test]
@@ -277,7 +222,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
 fn a_crashing_driver_is_a_problem() {
     let mut reports = sample_reports(&sample_program());
     // first_bang(NULL, ...) dereferences NULL: the driver dies of SIGSEGV.
-    reports[4].tests[1].inputs.args[0] = engine::testcase::Value::Null;
+    reports[4].tests[1].inputs.args[0] = testcase::Value::Null;
     let sample = Sample::new(&reports);
     let report = sample.check(false);
     assert!(!report.ok());

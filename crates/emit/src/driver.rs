@@ -9,11 +9,11 @@ use crate::names::{identifier_from_path, NameScope};
 use crate::support::{self, SourceRef, Wrappers};
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use engine::testcase::{
-    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
-};
 use ir::{Goal, GoalInfo, Layout, Type};
 use std::collections::HashMap;
+use testcase::{
+    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
+};
 
 /// What became of one test case in the driver.
 #[derive(Clone, Debug)]
@@ -446,7 +446,7 @@ fn failing_allocations(out: &mut CodeWriter, numbers: &[u32]) {
 /// Every stub a test scripts must have been planned (the driver defines it).
 fn check_stubs_planned(
     unit: &Unit,
-    inputs: &engine::testcase::Inputs,
+    inputs: &testcase::Inputs,
     plans: &[StubPlan],
 ) -> Result<(), String> {
     for stub in &inputs.stubs {
@@ -774,14 +774,14 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
 /// An uninitialized read is confirmed by running the function twice, with
 /// the memory the code under test allocates filled with different bytes,
 /// and comparing the results: that needs an integer result.
-fn compares_fills(unit: &Unit, finding: &engine::testcase::Finding) -> bool {
+fn compares_fills(unit: &Unit, finding: &testcase::Finding) -> bool {
     finding.kind == FindingKind::UninitializedRead
         && matches!(unit.program.function(finding.func).sig.ret, Type::Int(_))
 }
 
 /// A reproducer keeps a returned object pointer reachable (the function
 /// returning new memory does not leak it).
-fn keeps_result(unit: &Unit, finding: &engine::testcase::Finding) -> bool {
+fn keeps_result(unit: &Unit, finding: &testcase::Finding) -> bool {
     !compares_fills(unit, finding)
         && matches!(&unit.program.function(finding.func).sig.ret,
             Type::Pointer(to) if !matches!(**to, Type::Function(_)))
@@ -800,7 +800,7 @@ struct Reproducer<'a> {
 /// function lost). Uninitialized reads run twice and compare.
 fn write_reproducer(
     unit: &Unit,
-    finding: &engine::testcase::Finding,
+    finding: &testcase::Finding,
     reproducer: &Reproducer,
     plans: &[StubPlan],
     file_scope: &mut NameScope,

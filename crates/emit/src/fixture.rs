@@ -6,9 +6,9 @@
 //! condition's real line and column, which is all the goals and the drivers
 //! need. The expected values are what the C code really computes.
 
-use engine::testcase::*;
 use ir::*;
 use std::time::Duration;
+use testcase::*;
 
 pub mod heap;
 

@@ -8,8 +8,8 @@ use crate::ctype::is_identifier;
 use crate::literal::{char_literal, comment_text, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
-use engine::testcase::{AllocId, Inputs, ObjectId, Step, Value};
 use ir::{FuncId, GlobalId, IntType, Layout, Type};
+use testcase::{AllocId, Inputs, ObjectId, Step, Value};
 
 /// The code that sets up one call.
 #[derive(Debug, Default)]

@@ -1,184 +1,18 @@
-//! The `<stem>.tests.json` model (schema in the crate documentation). `check`
-//! reads it back with these same types, so the two never disagree.
+//! Builds the `<stem>.tests.json` model (schema: `testcase::json`) from the
+//! engine's reports and the driver's names.
 
 use crate::driver::EmittedTest;
 use crate::unit::Unit;
-use engine::testcase::{
-    AllocId, AllocatedObject, FunctionReport, Inputs, Root, Step, TestCase, Uncovered, Value,
-};
 use ir::{Goal, Type};
-use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
-
-/// Identifies the format; bumped on incompatible changes.
-pub const FORMAT: &str = "cairn-tests/1";
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TestsFile {
-    pub format: String,
-    /// The C file as given to cairn.
-    pub source: String,
-    /// The same file relative to the output directory (what the drivers include).
-    pub source_from_out: String,
-    /// Absolute `-I` directories the source needs to compile.
-    #[serde(default)]
-    pub include_dirs: Vec<String>,
-    /// File name of the test driver inside the output directory.
-    pub driver: String,
-    /// File name of the findings reproducers, when there are findings.
-    pub findings_driver: Option<String>,
-    pub functions: Vec<FunctionJson>,
-    /// Things the drivers could not express (tests or stubs left out, and why).
-    pub notes: Vec<String>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct FunctionJson {
-    pub name: String,
-    /// File defining the function, relative to the output directory when possible.
-    pub file: String,
-    pub line: u32,
-    pub goals: Vec<GoalJson>,
-    pub tests: Vec<TestJson>,
-    pub findings: Vec<FindingJson>,
-    pub stats: StatsJson,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct GoalJson {
-    /// `function:line:col:arm` (see `ir::goal_key`).
-    pub key: String,
-    pub file: String,
-    pub line: u32,
-    pub col: u32,
-    /// Condition and direction, e.g. `a > b: true`.
-    pub label: String,
-    /// The condition (branch site) number within the function.
-    pub site: u32,
-    /// The block the goal's edge leads to: goals of one site with one target
-    /// are one edge for gcov (`case 4: default:`).
-    pub target: u32,
-    /// Some test written to the driver takes this edge, by the engine's account.
-    pub covered: bool,
-    /// Why no test covers it (`infeasible`, `budget: ...`, `unsupported: ...`).
-    pub reason: Option<String>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TestJson {
-    /// The test function in the driver, e.g. `test_classify_3`.
-    pub name: String,
-    /// Set when the driver could not express the test; it is then not in the driver.
-    pub skipped: Option<String>,
-    pub inputs: InputsJson,
-    pub expected_return: Option<Json>,
-    pub checks: Vec<CheckJson>,
-    /// The output heap: objects the function allocated that are reachable
-    /// when it returns, in the order the checks first reach them.
-    #[serde(default)]
-    pub allocated: Vec<AllocatedJson>,
-    /// Access paths of the input objects the function freed (it took
-    /// ownership): the driver neither checks nor frees them after the call.
-    #[serde(default)]
-    pub freed_inputs: Vec<String>,
-    /// Goal keys this test covers first.
-    pub covers: Vec<String>,
-    /// Every goal key on the test's path.
-    pub path_goals: Vec<String>,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct InputsJson {
-    pub args: Vec<NamedValue>,
-    pub globals: Vec<NamedValue>,
-    /// The input heap's nodes.
-    pub objects: Vec<ObjectJson>,
-    /// The input heap's edges: every pointer into an input object, from the
-    /// argument, global or object member holding it.
-    #[serde(default)]
-    pub edges: Vec<EdgeJson>,
-    pub stubs: Vec<StubJson>,
-    /// Allocation calls of the code under test (malloc, calloc, realloc,
-    /// counted from 0 during the call) that return NULL.
-    #[serde(default)]
-    pub failing_allocations: Vec<u32>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct AllocatedJson {
-    /// Access path it is first reached by, e.g. `result`, `result->next`.
-    pub name: String,
-    /// The pointer variable the driver names it with (`None`: never named).
-    pub c_name: Option<String>,
-    pub elem_type: String,
-    pub len: u64,
-    /// Predicted contents, one value per element; members no check
-    /// covers are `"unknown"`.
-    pub values: Vec<Json>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct EdgeJson {
-    /// Where the pointer is stored: `n`, `*n.next`, `a[2]`, `g.head`.
-    pub from: String,
-    /// The object it points into, and how many bytes in.
-    pub to: String,
-    pub offset: u64,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct NamedValue {
-    pub name: String,
-    pub value: Json,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ObjectJson {
-    /// Access path, e.g. `*out`, `list->next`.
-    pub name: String,
-    /// The variable the driver declares for it.
-    pub c_name: Option<String>,
-    pub elem_type: String,
-    pub len: u64,
-    pub init: Vec<Json>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct StubJson {
-    pub function: String,
-    pub returns: Vec<Json>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct CheckJson {
-    /// The C lvalue the driver checks, e.g. `out_in[1]`, `result.mode`.
-    pub lvalue: String,
-    pub expected: Json,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct FindingJson {
-    /// Kind slug, e.g. `division-by-zero`.
-    pub kind: String,
-    /// `file:line:col`.
-    pub location: String,
-    pub line: u32,
-    pub col: u32,
-    pub message: String,
-    pub inputs: InputsJson,
-    /// Argument selecting this finding in the reproducers file (`None`: left out).
-    pub reproducer: Option<u32>,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct StatsJson {
-    pub paths: u64,
-    pub solver_calls: u64,
-    #[serde(default)]
-    pub statements: u64,
-    pub elapsed_ms: u64,
-}
+use testcase::json::{
+    AllocatedJson, CheckJson, FindingJson, FunctionJson, GoalJson, InputsJson, NamedValue,
+    ObjectJson, StatsJson, StubJson, TestJson,
+};
+use testcase::{
+    AllocId, AllocatedObject, FunctionReport, Inputs, Root, Step, TestCase, Uncovered, Value,
+};
 
 /// Builds one function's entry. `file_path` maps a source file index to the
 /// path written in the JSON.
@@ -274,7 +108,7 @@ pub fn function_json(
         .iter()
         .zip(reproducers)
         .map(|(finding, number)| FindingJson {
-            kind: finding.kind.slug().to_string(),
+            kind: finding.kind,
             location: format!(
                 "{}:{}:{}",
                 file_path(finding.span.file),

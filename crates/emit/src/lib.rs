@@ -105,12 +105,11 @@ mod support;
 mod unit;
 
 pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
-pub use unit::RENAMED_MAIN;
 
-use engine::testcase::FunctionReport;
 use std::fmt;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use testcase::FunctionReport;
 
 #[derive(Clone, Debug)]
 pub struct EmitConfig {
@@ -249,8 +248,8 @@ pub fn write_outputs(
             ));
         }
     }
-    let tests_file = json::TestsFile {
-        format: json::FORMAT.to_string(),
+    let tests_file = testcase::json::TestsFile {
+        format: testcase::json::FORMAT.to_string(),
         source: config.source.display().to_string(),
         source_from_out: include_path.clone(),
         include_dirs: source.include_dirs.clone(),
@@ -299,7 +298,7 @@ pub fn write_outputs(
 /// The source an existing tests file in the output directory was written for.
 fn previous_source(json: &Path) -> Option<String> {
     let text = std::fs::read_to_string(json).ok()?;
-    let previous: json::TestsFile = serde_json::from_str(&text).ok()?;
+    let previous: testcase::json::TestsFile = serde_json::from_str(&text).ok()?;
     Some(previous.source_from_out)
 }
 

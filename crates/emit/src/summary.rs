@@ -1,10 +1,10 @@
 //! What `cairn gen` prints: a table per file (function, tests, branches
 //! covered/total, findings) and the findings themselves.
 
-use crate::json::TestsFile;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use testcase::json::TestsFile;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct EmitSummary {
@@ -30,7 +30,7 @@ pub struct FunctionSummary {
 #[derive(Clone, Debug, Serialize)]
 pub struct FindingSummary {
     pub function: String,
-    pub kind: String,
+    pub kind: testcase::FindingKind,
     pub location: String,
     pub message: String,
     pub reproducer: Option<u32>,
@@ -61,7 +61,7 @@ pub(crate) fn summarize(
         .flat_map(|f| {
             f.findings.iter().map(|x| FindingSummary {
                 function: f.name.clone(),
-                kind: x.kind.clone(),
+                kind: x.kind,
                 // The JSON names files relative to OUT; a person reads them from where cairn ran.
                 location: match x.location.strip_prefix(&file.source_from_out) {
                     Some(rest) => format!("{}{rest}", file.source),

@@ -69,7 +69,7 @@ impl SourceRef {
             out.line("#define realloc(old, size) cairn_realloc(old, size)");
         }
         if unit.renames_main {
-            out.line(&format!("#define main {}", crate::unit::RENAMED_MAIN));
+            out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
         }
         out.line(&format!("#include \"{}\"", self.include_path));
         if unit.renames_main {
@@ -266,7 +266,7 @@ pub fn parse_define(define: &str) -> Result<(String, String), String> {
 pub fn extern_definitions<'i>(
     out: &mut CodeWriter,
     unit: &Unit,
-    inputs: impl Iterator<Item = &'i engine::testcase::Inputs> + Clone,
+    inputs: impl Iterator<Item = &'i testcase::Inputs> + Clone,
 ) -> Result<(), String> {
     let externs = unit.extern_definitions();
     if externs.is_empty() {

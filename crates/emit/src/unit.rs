@@ -3,15 +3,12 @@
 //! and which bodiless functions and extern globals the driver must define.
 
 use crate::ctype::{self, is_identifier};
-use engine::testcase::{Inputs, Value};
 use ir::{
     Callee, Expr, ExprKind, FuncId, GlobalId, Place, PlaceBase, Program, Proj, StmtKind,
     Terminator, Type,
 };
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Name the source's own `main` gets inside a driver (`#define main ...`).
-pub const RENAMED_MAIN: &str = "cairn_original_main";
+use testcase::{Inputs, Value, RENAMED_MAIN};
 
 /// The members of a struct value with the name a reader sees (`#n` for an
 /// anonymous member) and their types (`void` where the type has no such member).

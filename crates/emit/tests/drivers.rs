@@ -2,11 +2,11 @@
 //! golden text, and the real thing compiled with cc and run.
 
 use emit::fixture::{int_value, sample_program, sample_reports, SAMPLE_C};
-use emit::json::TestsFile;
 use emit::{write_outputs, EmitConfig, EmitSummary};
-use engine::testcase::{FunctionReport, ObjectId, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use testcase::json::TestsFile;
+use testcase::{FunctionReport, ObjectId, Value};
 
 /// `dir/sample.c` and the output directory `dir/out`.
 struct Sample {
@@ -217,7 +217,10 @@ fn json_records_inputs_checks_and_claimed_coverage() {
         ("swapped", "*swapped", 0)
     );
     let ratio = &file.functions[5];
-    assert_eq!(ratio.findings[0].kind, "division-by-zero");
+    assert_eq!(
+        ratio.findings[0].kind,
+        testcase::FindingKind::DivisionByZero
+    );
     assert_eq!(ratio.findings[0].reproducer, Some(1));
     assert_eq!(ratio.stats.elapsed_ms, 12);
 }

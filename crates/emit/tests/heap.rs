@@ -5,11 +5,11 @@
 //! and run for real.
 
 use emit::fixture::heap::{allocated, heap_program, heap_reports, HEAP_C};
-use emit::json::TestsFile;
 use emit::{write_outputs, EmitConfig};
-use engine::testcase::{AllocId, FunctionReport, ObjectId, Root, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use testcase::json::TestsFile;
+use testcase::{AllocId, FunctionReport, ObjectId, Root, Value};
 
 struct Heap {
     dir: tempfile::TempDir,

@@ -7,9 +7,9 @@
 
 use emit::shapes::{HeapGraph, NodeKind, POINTER_MARK};
 use emit::{write_outputs, EmitConfig};
-use engine::testcase::{InputObject, Inputs, ObjectId, Value};
 use ir::*;
 use quick_xml::events::Event;
+use testcase::{InputObject, Inputs, ObjectId, Value};
 
 const NODE: StructId = StructId(0);
 const DNODE: StructId = StructId(1);
@@ -550,7 +550,7 @@ fn write_outputs_draws_the_written_tests_with_input_objects() {
     };
     write_outputs(&program, &reports, &config).expect("outputs written");
     let json = std::fs::read_to_string(config.out_dir.join("sample.tests.json")).expect("json");
-    let file: emit::json::TestsFile = serde_json::from_str(&json).expect("json parses");
+    let file: testcase::json::TestsFile = serde_json::from_str(&json).expect("json parses");
     let mut expected: Vec<String> = file
         .functions
         .iter()

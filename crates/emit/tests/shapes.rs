@@ -8,10 +8,10 @@
 //! The expected values are what the C code computes.
 
 use emit::{write_outputs, EmitConfig};
-use engine::testcase::*;
 use ir::*;
 use std::process::Command;
 use std::time::Duration;
+use testcase::*;
 
 const SOURCE: &str = r#"#include <stddef.h>
 

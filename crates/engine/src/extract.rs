@@ -4,15 +4,15 @@
 
 use crate::exec::init_cells;
 use crate::state::{ObjKind, State};
-use crate::testcase::{
-    AllocId, AllocatedObject, Check, InputObject, Inputs, ObjectId, Root, Step, Stub, TestCase,
-    Value,
-};
 use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
 use crate::EngineConfig;
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use testcase::{
+    AllocId, AllocatedObject, Check, InputObject, Inputs, ObjectId, Root, Step, Stub, TestCase,
+    Value,
+};
 use z3::ast::BV;
 use z3::Model;
 

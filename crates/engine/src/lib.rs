@@ -1,7 +1,7 @@
 //! Engine: symbolic execution of the IR over Z3 bit-vectors with a lazy input heap.
 //!
 //! Architecture invariant: the only crate that knows Z3; its output
-//! ([`testcase`]) is plain solved data.
+//! (the `testcase` crate) is plain solved data.
 //!
 //! Map: [`value`] (symbolic terms and byte cells), [`memory`] (byte-precise
 //! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
@@ -38,7 +38,6 @@ pub mod reach;
 mod search;
 pub mod solver;
 pub mod state;
-pub mod testcase;
 mod trees;
 pub mod value;
 

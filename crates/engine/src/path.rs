@@ -32,7 +32,6 @@ use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{ObjKind, State};
-use crate::testcase::{FunctionReport, Stats};
 use crate::value::{bool_value, LazyIdx, Stop, SymVal, Target};
 use crate::EngineConfig;
 use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, PlaceBase, Program, Span, Terminator};
@@ -41,6 +40,7 @@ use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::fmt;
 use std::rc::Rc;
 use std::time::Instant;
+use testcase::{FunctionReport, Stats};
 use z3::ast::Bool;
 
 /// One step of a path: a source line, optionally with the column of code on it.
@@ -569,7 +569,7 @@ fn solved_test(
     machine: &mut Machine,
     st: &State,
     func: FuncId,
-) -> Option<crate::testcase::TestCase> {
+) -> Option<testcase::TestCase> {
     let model = machine.solver.readable_model(&st.path, &st.input_symbols)?;
     let goals = st.trace.clone();
     Some(extract::test_case(
@@ -815,7 +815,7 @@ mod tests {
         assert_eq!(outcome.verdict, Verdict::Followed);
         let test = &outcome.report.tests[0];
         let arg = |n: usize| match &test.inputs.args[n] {
-            crate::testcase::Value::Int { bits, .. } => *bits as u32 as i32,
+            testcase::Value::Int { bits, .. } => *bits as u32 as i32,
             other => panic!("not an int: {other:?}"),
         };
         assert!(arg(0) > 10, "x > 10");
@@ -880,7 +880,7 @@ mod tests {
         assert_eq!(outcome.verdict, Verdict::Followed);
         let args = &outcome.report.tests[0].inputs.args;
         let a = match &args[0] {
-            crate::testcase::Value::Int { bits, .. } => *bits as u32 as i32,
+            testcase::Value::Int { bits, .. } => *bits as u32 as i32,
             other => panic!("not an int: {other:?}"),
         };
         assert!(a > 0, "b > 0 is tested only when a > 0");
@@ -892,7 +892,7 @@ mod tests {
         let twice = run("twice", source, "sum", "3 4 5 4 5 4 6");
         assert_eq!(twice.verdict, Verdict::Followed);
         match &twice.report.tests[0].inputs.args[0] {
-            crate::testcase::Value::Int { bits, .. } => assert_eq!(*bits, 2),
+            testcase::Value::Int { bits, .. } => assert_eq!(*bits, 2),
             other => panic!("not an int: {other:?}"),
         }
     }

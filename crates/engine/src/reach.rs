@@ -33,7 +33,6 @@ use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
 use crate::solver::PathSolver;
 use crate::state::{Frame, State};
-use crate::testcase::{FunctionReport, Stats};
 use crate::value::Stop;
 use crate::EngineConfig;
 use ir::{BlockId, Body, Callee, FuncId, Goal, Program, StmtKind, Terminator};
@@ -42,6 +41,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::fmt;
 use std::rc::Rc;
 use std::time::Instant;
+use testcase::{FunctionReport, Stats};
 
 /// What to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -628,7 +628,7 @@ fn solved_test(
     machine: &mut Machine,
     st: &State,
     func: FuncId,
-) -> Option<(crate::testcase::TestCase, u32)> {
+) -> Option<(testcase::TestCase, u32)> {
     let model = machine.solver.readable_model(&st.path, &st.input_symbols)?;
     let goals = st.trace.clone();
     let test = extract::test_case(program, config, st, &model, func, goals.clone(), goals);
@@ -649,7 +649,7 @@ pub fn goal_at(program: &Program, func: FuncId, line: u32, col: u32, arm: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testcase::Value;
+    use testcase::Value;
 
     /// Compiles `source` (written to a temporary file) and returns the program
     /// and the function `name`.

@@ -9,7 +9,6 @@ use crate::exec::{initial_state, Machine, Turn};
 use crate::extract;
 use crate::solver::{Alternatives, ConstraintId, PathSolver};
 use crate::state::State;
-use crate::testcase::{FunctionReport, Stats, TestCase, Uncovered};
 use crate::trees;
 use crate::value::Stop;
 use crate::{EngineConfig, GoalSelection, HardGoalStrategy};
@@ -17,6 +16,7 @@ use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::time::Instant;
+use testcase::{FunctionReport, Stats, TestCase, Uncovered};
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
 struct Distances {

@@ -1,7 +1,7 @@
 mod common;
 
 use common::*;
-use engine::testcase::{Uncovered, Value};
+use testcase::{Uncovered, Value};
 
 #[test]
 fn function_pointer_parameter_gets_a_matching_function() {

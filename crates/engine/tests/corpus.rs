@@ -4,8 +4,8 @@
 
 mod common;
 
-use engine::testcase::Uncovered;
 use std::path::Path;
+use testcase::Uncovered;
 
 #[test]
 fn corpus_goals_are_covered_unless_marked_infeasible() {

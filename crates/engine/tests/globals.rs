@@ -1,8 +1,8 @@
 mod common;
 
 use common::*;
-use engine::testcase::{Root, Step, Value};
 use engine::EngineConfig;
+use testcase::{Root, Step, Value};
 
 const COUNTER: &str = r#"
 int limit = 10;

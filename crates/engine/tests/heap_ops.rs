@@ -5,8 +5,8 @@
 mod common;
 
 use common::{arg, assert_all_covered, int, ret, test_returning};
-use engine::testcase::{Finding, FindingKind, FunctionReport, Uncovered, Value};
 use engine::EngineConfig;
+use testcase::{Finding, FindingKind, FunctionReport, Uncovered, Value};
 
 /// Runs the engine on `func` of `tests/heap_ops/<file>`.
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
@@ -38,7 +38,7 @@ fn finding(report: &FunctionReport, kind: FindingKind) -> &Finding {
 }
 
 /// Member `n` of the first element of the input object `v` points to.
-fn member<'a>(objects: &'a [engine::testcase::InputObject], v: &Value, n: usize) -> &'a Value {
+fn member<'a>(objects: &'a [testcase::InputObject], v: &Value, n: usize) -> &'a Value {
     let Value::Pointer { object, offset: 0 } = v else {
         panic!("not a pointer to an input object: {v:?}")
     };

@@ -1,7 +1,7 @@
 mod common;
 
 use common::*;
-use engine::testcase::{InputObject, Root, Step, TestCase, Value};
+use testcase::{InputObject, Root, Step, TestCase, Value};
 
 fn object(t: &TestCase, arg: usize) -> &InputObject {
     match &t.inputs.args[arg] {
@@ -114,9 +114,7 @@ void split(unsigned v, int *count, struct parts *res) {
                 .expect("object");
             t.checks
                 .iter()
-                .find(|c| {
-                    c.root == Root::Object(engine::testcase::ObjectId(id as u32)) && c.path == path
-                })
+                .find(|c| c.root == Root::Object(testcase::ObjectId(id as u32)) && c.path == path)
                 .map(|c| int(&c.expected))
         };
         assert_eq!(
@@ -289,7 +287,7 @@ int sum_squares(int n) {
     );
     for (_, why) in &report.uncovered {
         assert!(
-            matches!(why, engine::testcase::Uncovered::Unsupported(w) if w.contains("finding")),
+            matches!(why, testcase::Uncovered::Unsupported(w) if w.contains("finding")),
             "{why:?}"
         );
     }

@@ -4,12 +4,12 @@
 mod common;
 
 use common::{int, ret};
-use engine::testcase::{
-    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
-};
 use engine::EngineConfig;
 use ir::{IntType, Program, Type};
 use std::path::PathBuf;
+use testcase::{
+    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
+};
 
 fn source(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{assert_all_covered, ret, test_returning};
-use engine::testcase::{FunctionReport, ObjectId, TestCase, Uncovered, Value};
 use engine::EngineConfig;
+use testcase::{FunctionReport, ObjectId, TestCase, Uncovered, Value};
 
 /// Runs the engine on `func` of `tests/shapes/<file>`.
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {

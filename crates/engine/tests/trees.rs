@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use engine::testcase::FunctionReport;
 use engine::{EngineConfig, HardGoalStrategy};
+use testcase::FunctionReport;
 
 fn one_path(hard_goals: HardGoalStrategy) -> EngineConfig {
     EngineConfig {

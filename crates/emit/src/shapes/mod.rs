@@ -14,11 +14,11 @@ mod layout;
 mod svg;
 
 use crate::driver::EmittedTest;
-use crate::json::EdgeJson;
 use crate::EmitError;
-use engine::testcase::{FunctionReport, Inputs, ObjectId, Value};
 use ir::{FuncId, Layout, Program, Type};
 use std::path::Path;
+use testcase::json::EdgeJson;
+use testcase::{FunctionReport, Inputs, ObjectId, Value};
 
 pub use layout::{lay_out, Placement};
 
@@ -288,7 +288,7 @@ impl Builder<'_> {
         self.rows(ty, value, String::new());
     }
 
-    fn object(&mut self, id: ObjectId, object: &engine::testcase::InputObject) {
+    fn object(&mut self, id: ObjectId, object: &testcase::InputObject) {
         let elem_name = crate::ctype::type_name(self.program, &object.elem).unwrap_or_else(|e| e.0);
         self.nodes.push(HeapNode {
             name: object.name.clone(),

@@ -7,9 +7,9 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use crate::state::{ObjKind, State};
-use crate::testcase::FindingKind;
 use crate::value::{unsupported, value_cells, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
+use testcase::FindingKind;
 
 impl Machine<'_> {
     pub fn call(

@@ -2,11 +2,11 @@
 
 use super::Machine;
 use crate::state::State;
-use crate::testcase::FindingKind;
 use crate::value::{
     bool_to_bv, bv_u, is_nonzero, resize, signed_bits, unsupported, Exec, PtrVal, SymVal, Target,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
+use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
 impl Machine<'_> {

@@ -8,10 +8,10 @@ use super::libc::Model;
 use super::Machine;
 use crate::memory::{self, zero_cells};
 use crate::state::{ObjKind, Object, State};
-use crate::testcase::FindingKind;
 use crate::value::{
     bv_u, cell_byte, is_nonzero, unsupported, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target,
 };
+use testcase::FindingKind;
 use z3::ast::BV;
 
 /// Largest value a symbolic allocation size may take: the object's cells

@@ -10,11 +10,11 @@ mod place;
 
 use crate::solver::PathSolver;
 use crate::state::State;
-use crate::testcase::{Finding, FindingKind};
 use crate::value::{bool_value, Exec, Stop, SymVal};
 use crate::EngineConfig;
 use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
+use testcase::{Finding, FindingKind};
 use z3::ast::Bool;
 
 pub use input::{init_cells, initial_state};

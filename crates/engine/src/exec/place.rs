@@ -3,13 +3,13 @@
 use super::Machine;
 use crate::memory;
 use crate::state::{ObjKind, State};
-use crate::testcase::FindingKind;
 use crate::value::{
     bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Cell,
     Exec, LazyIdx, ObjIdx, PtrVal, Stop, SymVal, Target,
 };
 use ir::{Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
+use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
 /// Most offsets one symbolic pointer access may fork into.

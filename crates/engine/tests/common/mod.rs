@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use engine::testcase::{FunctionReport, TestCase, Value};
 use engine::EngineConfig;
 use ir::Program;
+use testcase::{FunctionReport, TestCase, Value};
 
 pub fn compile(src: &str) -> Program {
     let out = front::compile_preprocessed(src.to_string(), "test.c").expect("test source compiles");

@@ -1,8 +1,18 @@
-//! What the engine hands to `emit`: concrete tests, findings and coverage.
+//! What the engine hands on: concrete tests, findings and coverage claims,
+//! and the `tests.json` schema ([`json`]) that `emit` writes and `check` reads.
 //! Plain data, no Z3 terms: everything here is already solved.
+//!
+//! Architecture invariant: depends on `ir` and serde only, so the stages
+//! after the engine (`emit`, `check`) never link Z3.
+
+pub mod json;
 
 use ir::{FuncId, GlobalId, Goal, IntType, Span, Type};
 use std::time::Duration;
+
+/// The name a source's own `main` gets in a driver (`#define main ...`),
+/// so that the driver's `main` can run the tests.
+pub const RENAMED_MAIN: &str = "cairn_original_main";
 
 /// Index of an object in [`Inputs::objects`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,7 +156,11 @@ pub struct TestCase {
     pub path_goals: Vec<Goal>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The kinds of fault the engine reports; written as their slugs in JSON.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
     DivisionByZero,
     SignedOverflow,
@@ -174,6 +188,12 @@ impl FindingKind {
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::Leak => "leak",
         }
+    }
+}
+
+impl std::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.slug())
     }
 }
 
@@ -233,6 +253,33 @@ impl FunctionReport {
                 .collect(),
             uncovered: Vec::new(),
             stats: Stats::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FindingKind;
+
+    #[test]
+    fn finding_kinds_are_written_as_their_slugs() {
+        let all = [
+            FindingKind::DivisionByZero,
+            FindingKind::SignedOverflow,
+            FindingKind::ShiftOutOfRange,
+            FindingKind::OutOfBounds,
+            FindingKind::NullDereference,
+            FindingKind::UseAfterFree,
+            FindingKind::DoubleFree,
+            FindingKind::InvalidFree,
+            FindingKind::UninitializedRead,
+            FindingKind::Leak,
+        ];
+        for kind in all {
+            let text = serde_json::to_string(&kind).expect("serializes");
+            assert_eq!(text, format!("\"{}\"", kind.slug()));
+            let back: FindingKind = serde_json::from_str(&text).expect("parses");
+            assert_eq!(back, kind);
         }
     }
 }
