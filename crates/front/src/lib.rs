@@ -145,17 +145,33 @@ const WORKER_STACK: usize = 256 << 20;
 ///
 /// `Err` only when the file cannot be read, the preprocessor fails or the
 /// parser rejects the text; everything else is reported inside the output.
+/// Debug builds also run [`ir::verify`] on the result and panic when an
+/// invariant is broken: that is a bug of the lowering, never of the input.
 pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
     let text = preprocess::preprocess(path, config)?;
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
-    run_on_worker(text, path.display().to_string(), source)
+    run_on_worker(text, path.display().to_string(), source).map(verified_in_debug_builds)
 }
 
 /// Parses and lowers already preprocessed text whose main file is `main_file`.
 pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
-    run_on_worker(text, main_file.to_string(), None)
+    run_on_worker(text, main_file.to_string(), None).map(verified_in_debug_builds)
+}
+
+/// Debug builds run [`ir::verify`] on what the lowering produced and panic,
+/// naming the function and the broken invariant, when it fails. The lowering
+/// must only ever produce valid IR, so a failure is a bug of the front end,
+/// never of the input, and is best caught here rather than as odd engine
+/// results. Release builds skip the walk; the front end's tests verify explicitly.
+fn verified_in_debug_builds(output: FrontOutput) -> FrontOutput {
+    if cfg!(debug_assertions) {
+        if let Err(e) = ir::verify::verify(&output.program) {
+            panic!("front end bug: {e}");
+        }
+    }
+    output
 }
 
 /// Parses and lowers on a thread with a large stack, turning a panic into a diagnostic.
