@@ -1,18 +1,22 @@
 //! The IR verifier. Every invariant a later stage relies on is listed here and
-//! checked; the front end's tests run it on everything they lower.
+//! checked; the front end's tests run it on everything they lower, and debug
+//! builds of `front::compile` on everything it returns. A failure names the
+//! function and the number of the broken invariant (`invariant 4: ...`).
 //!
 //! 1. Every `BlockId`, `LocalId`, `GlobalId`, `FuncId`, `StringId` and `BranchId`
 //!    used in a body is in range; a body has at least one block (the entry, `bb0`).
 //! 2. A body has at least as many locals as its signature has parameters, and
 //!    the first locals have the parameter types.
 //! 3. Each `BranchId` is used by exactly one terminator.
-//! 4. Binary arithmetic and bitwise operands have the result's type; comparison
-//!    operands have one type (both integers of the same type, or both pointers)
-//!    and yield `int`; `PtrAdd` has a pointer first operand of the result type and an
-//!    `i64` index; `PtrDiff` yields `i64`.
-//! 5. Branch conditions and switch values are scalars (switch values integers).
-//! 6. A call passes at least as many arguments as the callee's parameters
-//!    (exactly as many when it is not variadic).
+//! 4. Binary arithmetic and bitwise operands have the result's type; a shift's
+//!    left operand has the result's type and its right operand is an integer;
+//!    comparison operands have one type (both integers of the same type, or both
+//!    pointers) and yield `int`; `PtrAdd` has a pointer first operand of the
+//!    result type and an `i64` index; `PtrDiff` yields `i64`.
+//! 5. Branch conditions are scalars and switch values integers.
+//! 6. A direct call passes at least as many arguments as the callee's
+//!    parameters (exactly as many when it is not variadic).
+//! 7. A dereferenced place (`PlaceBase::Deref`) is reached through a pointer.
 
 use crate::program::*;
 use crate::types::{IntType, Type};
@@ -58,24 +62,25 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn fail<T>(&self, message: String) -> Result<T, VerifyError> {
+    /// `invariant` is the number of the broken rule in the module doc.
+    fn fail<T>(&self, invariant: u8, detail: impl std::fmt::Display) -> Result<T, VerifyError> {
         Err(VerifyError {
             function: self.f.name.clone(),
             span: self.span,
-            message,
+            message: format!("invariant {invariant}: {detail}"),
         })
     }
 
     fn function(&mut self) -> Result<(), VerifyError> {
         if self.body.blocks.is_empty() {
-            return self.fail("body has no entry block".into());
+            return self.fail(1, "body has no entry block");
         }
         if self.body.locals.len() < self.f.sig.params.len() {
-            return self.fail("fewer locals than parameters".into());
+            return self.fail(2, "fewer locals than parameters");
         }
         for (i, t) in self.f.sig.params.iter().enumerate() {
             if &self.body.locals[i].ty != t {
-                return self.fail(format!("parameter {i} local has a different type"));
+                return self.fail(2, format!("parameter {i} local has a different type"));
             }
         }
         let mut site_uses = vec![0u32; self.body.branches.len()];
@@ -88,18 +93,21 @@ impl Checker<'_> {
             self.term(&b.term, &mut site_uses)?;
         }
         if let Some(i) = site_uses.iter().position(|&n| n != 1) {
-            return self.fail(format!(
-                "branch site {} used by {} terminators",
-                BranchId(i as u32),
-                site_uses[i]
-            ));
+            return self.fail(
+                3,
+                format!(
+                    "branch site {} used by {} terminators",
+                    BranchId(i as u32),
+                    site_uses[i]
+                ),
+            );
         }
         Ok(())
     }
 
     fn block(&self, b: BlockId) -> Result<(), VerifyError> {
         if b.index() >= self.body.blocks.len() {
-            return self.fail(format!("{b} out of range"));
+            return self.fail(1, format!("{b} out of range"));
         }
         Ok(())
     }
@@ -120,15 +128,18 @@ impl Checker<'_> {
                 match callee {
                     Callee::Direct(fid) => {
                         let Some(g) = self.p.functions.get(fid.index()) else {
-                            return self.fail(format!("{fid} out of range"));
+                            return self.fail(1, format!("{fid} out of range"));
                         };
                         let n = g.sig.params.len();
                         if args.len() < n || (!g.sig.variadic && args.len() != n) {
-                            return self.fail(format!(
-                                "call of `{}` with {} arguments, expected {n}",
-                                g.name,
-                                args.len()
-                            ));
+                            return self.fail(
+                                6,
+                                format!(
+                                    "call of `{}` with {} arguments, expected {n}",
+                                    g.name,
+                                    args.len()
+                                ),
+                            );
                         }
                         Ok(())
                     }
@@ -147,21 +158,21 @@ impl Checker<'_> {
                 *n += 1;
                 Ok(())
             }
-            None => self.fail(format!("{site} out of range")),
+            None => self.fail(1, format!("{site} out of range")),
         };
         match t {
             Terminator::Branch { cond, site, .. } => {
                 use_site(site)?;
                 self.expr(cond)?;
                 if !cond.ty.is_scalar() {
-                    return self.fail("branch condition is not a scalar".into());
+                    return self.fail(5, "branch condition is not a scalar");
                 }
             }
             Terminator::Switch { value, site, .. } => {
                 use_site(site)?;
                 self.expr(value)?;
                 if value.ty.as_int().is_none() {
-                    return self.fail("switch value is not an integer".into());
+                    return self.fail(5, "switch value is not an integer");
                 }
             }
             Terminator::Return(Some(e)) => self.expr(e)?,
@@ -173,15 +184,15 @@ impl Checker<'_> {
     fn place(&self, place: &Place) -> Result<(), VerifyError> {
         match &place.base {
             PlaceBase::Local(l) if l.index() >= self.body.locals.len() => {
-                return self.fail(format!("{l} out of range"))
+                return self.fail(1, format!("{l} out of range"))
             }
             PlaceBase::Global(g) if g.index() >= self.p.globals.len() => {
-                return self.fail(format!("{g} out of range"))
+                return self.fail(1, format!("{g} out of range"))
             }
             PlaceBase::Deref(e) => {
                 self.expr(e)?;
                 if !matches!(e.ty, Type::Pointer(_)) {
-                    return self.fail("dereference of a non-pointer".into());
+                    return self.fail(7, "dereference of a non-pointer");
                 }
             }
             _ => {}
@@ -201,34 +212,36 @@ impl Checker<'_> {
             ExprKind::Int(_) | ExprKind::Null => Ok(()),
             ExprKind::Load(p) | ExprKind::AddrOf(p) => self.place(p),
             ExprKind::FuncAddr(f) if f.index() >= self.p.functions.len() => {
-                self.fail(format!("{f} out of range"))
+                self.fail(1, format!("{f} out of range"))
             }
             ExprKind::Str(s) if s.index() >= self.p.strings.len() => {
-                self.fail(format!("{s} out of range"))
+                self.fail(1, format!("{s} out of range"))
             }
             ExprKind::FuncAddr(_) | ExprKind::Str(_) => Ok(()),
             ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.expr(a),
             ExprKind::Binary(op, a, b) => {
                 self.expr(a)?;
                 self.expr(b)?;
+                let symbol = op.symbol();
                 if op.is_comparison() {
                     let same = a.ty == b.ty
                         || (matches!(a.ty, Type::Pointer(_)) && matches!(b.ty, Type::Pointer(_)));
-                    if !same || e.ty != INT {
-                        return self.fail(format!(
-                            "comparison `{}` of mismatched operands",
-                            op.symbol()
-                        ));
+                    if !same {
+                        return self
+                            .fail(4, format!("comparison `{symbol}` of mismatched operands"));
+                    }
+                    if e.ty != INT {
+                        return self.fail(4, format!("comparison `{symbol}` does not yield int"));
                     }
                 } else if matches!(op, BinOp::Shl | BinOp::Shr) {
                     if a.ty != e.ty || b.ty.as_int().is_none() {
-                        return self.fail("shift operand types".into());
+                        return self.fail(4, format!("operand types of shift `{symbol}`"));
                     }
                 } else if a.ty != e.ty || b.ty != e.ty {
-                    return self.fail(format!(
-                        "operands of `{}` do not have the result type",
-                        op.symbol()
-                    ));
+                    return self.fail(
+                        4,
+                        format!("operands of `{symbol}` do not have the result type"),
+                    );
                 }
                 Ok(())
             }
@@ -236,7 +249,7 @@ impl Checker<'_> {
                 self.expr(a)?;
                 self.expr(b)?;
                 if a.ty != e.ty || !matches!(e.ty, Type::Pointer(_)) || b.ty != I64 {
-                    return self.fail("ptradd operand types".into());
+                    return self.fail(4, "ptradd operand types");
                 }
                 Ok(())
             }
@@ -244,7 +257,7 @@ impl Checker<'_> {
                 self.expr(a)?;
                 self.expr(b)?;
                 if e.ty != I64 {
-                    return self.fail("ptrdiff must yield i64".into());
+                    return self.fail(4, "ptrdiff must yield i64");
                 }
                 Ok(())
             }

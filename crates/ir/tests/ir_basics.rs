@@ -139,25 +139,145 @@ fn switch_goals_count_one_per_distinct_target_plus_default() {
     assert!(verify::verify(&p).is_ok());
 }
 
-#[test]
-fn verifier_rejects_out_of_range_blocks_and_mixed_operands() {
-    let mut p = switch_program();
-    let body = p.functions[0].body.as_mut().unwrap();
-    body.blocks[1].term = Terminator::Goto(BlockId(9));
-    let err = verify::verify(&p).unwrap_err();
-    assert!(err.message.contains("bb9"), "{}", err.message);
+const INT: Type = Type::Int(IntType::INT);
+const LONG: Type = Type::Int(IntType::LONG);
 
-    let mut p = switch_program();
-    let body = p.functions[0].body.as_mut().unwrap();
-    let x = Expr::load(Place::local(LocalId(0)), Type::Int(IntType::INT));
-    let wide = Expr::int(IntType::LONG, 1);
-    let sum = Expr {
-        kind: ExprKind::Binary(BinOp::Add, Box::new(x), Box::new(wide)),
-        ty: Type::Int(IntType::INT),
-    };
-    body.blocks[1].term = Terminator::Return(Some(sum));
-    let err = verify::verify(&p).unwrap_err();
-    assert!(err.message.contains("result type"), "{}", err.message);
+fn int_ptr() -> Type {
+    Type::ptr(INT)
+}
+
+/// `x`, the parameter of `switch_program`'s `f`.
+fn x() -> Expr {
+    Expr::load(Place::local(LocalId(0)), INT)
+}
+
+fn expr(kind: ExprKind, ty: Type) -> Expr {
+    Expr { kind, ty }
+}
+
+fn binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
+    expr(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty)
+}
+
+fn null() -> Expr {
+    expr(ExprKind::Null, int_ptr())
+}
+
+/// `bb1` of `switch_program` returns `value` instead of 1.
+fn return_from_bb1(body: &mut Body, value: Expr) {
+    body.blocks[1].term = Terminator::Return(Some(value));
+}
+
+/// The `if (x)` branch of `switch_program`, in `bb3`.
+fn if_branch(body: &mut Body) -> (&mut Expr, &mut BranchId) {
+    match &mut body.blocks[3].term {
+        Terminator::Branch { cond, site, .. } => (cond, site),
+        other => panic!("bb3 ends in {other:?}"),
+    }
+}
+
+/// Turns `switch_program`'s valid body into one that breaks an invariant.
+type BreakBody = fn(&mut Body);
+
+#[test]
+fn verifier_names_the_function_and_the_broken_invariant() {
+    // (start of the expected message, how the body is broken)
+    let cases: &[(&str, BreakBody)] = &[
+        ("invariant 1: body has no entry block", |b| b.blocks.clear()),
+        ("invariant 1: bb9 out of range", |b| {
+            b.blocks[1].term = Terminator::Goto(BlockId(9))
+        }),
+        ("invariant 1: _7 out of range", |b| {
+            return_from_bb1(b, Expr::load(Place::local(LocalId(7)), INT))
+        }),
+        ("invariant 1: @g0 out of range", |b| {
+            return_from_bb1(b, Expr::load(Place::global(GlobalId(0)), INT))
+        }),
+        ("invariant 1: @f3 out of range", |b| {
+            return_from_bb1(b, expr(ExprKind::FuncAddr(FuncId(3)), int_ptr()))
+        }),
+        ("invariant 1: @str0 out of range", |b| {
+            return_from_bb1(b, expr(ExprKind::Str(StringId(0)), int_ptr()))
+        }),
+        ("invariant 1: br5 out of range", |b| {
+            *if_branch(b).1 = BranchId(5)
+        }),
+        ("invariant 2: fewer locals than parameters", |b| {
+            b.locals.clear()
+        }),
+        ("invariant 2: parameter 0 local has a different type", |b| {
+            b.locals[0].ty = LONG
+        }),
+        ("invariant 3: branch site br0 used by 2 terminators", |b| {
+            *if_branch(b).1 = BranchId(0)
+        }),
+        ("invariant 3: branch site br2 used by 0 terminators", |b| {
+            let unused = b.branches[1].clone();
+            b.branches.push(unused)
+        }),
+        (
+            "invariant 4: operands of `+` do not have the result type",
+            |b| return_from_bb1(b, binary(BinOp::Add, x(), Expr::int(IntType::LONG, 1), INT)),
+        ),
+        ("invariant 4: comparison `<` of mismatched operands", |b| {
+            return_from_bb1(b, binary(BinOp::Lt, x(), Expr::int(IntType::LONG, 1), INT))
+        }),
+        ("invariant 4: comparison `==` does not yield int", |b| {
+            return_from_bb1(b, binary(BinOp::Eq, x(), x(), LONG))
+        }),
+        ("invariant 4: operand types of shift `<<`", |b| {
+            return_from_bb1(b, binary(BinOp::Shl, x(), null(), INT))
+        }),
+        ("invariant 4: ptradd operand types", |b| {
+            // The index is an `int`, not an `i64`.
+            return_from_bb1(
+                b,
+                expr(ExprKind::PtrAdd(Box::new(null()), Box::new(x())), int_ptr()),
+            )
+        }),
+        ("invariant 4: ptrdiff must yield i64", |b| {
+            return_from_bb1(
+                b,
+                expr(ExprKind::PtrDiff(Box::new(null()), Box::new(null())), INT),
+            )
+        }),
+        ("invariant 5: branch condition is not a scalar", |b| {
+            *if_branch(b).0 = expr(ExprKind::Int(0), Type::Void)
+        }),
+        ("invariant 5: switch value is not an integer", |b| {
+            if let Terminator::Switch { value, .. } = &mut b.blocks[0].term {
+                *value = null();
+            }
+        }),
+        (
+            "invariant 6: call of `f` with 0 arguments, expected 1",
+            |b| {
+                let call = Stmt {
+                    kind: StmtKind::Call {
+                        dest: None,
+                        callee: Callee::Direct(FuncId(0)),
+                        args: vec![],
+                    },
+                    span: b.blocks[1].term_span,
+                };
+                b.blocks[1].stmts.push(call)
+            },
+        ),
+        ("invariant 7: dereference of a non-pointer", |b| {
+            return_from_bb1(b, Expr::load(Place::deref(x()), INT))
+        }),
+    ];
+    for &(expected, break_body) in cases {
+        let mut p = switch_program();
+        break_body(p.functions[0].body.as_mut().expect("f has a body"));
+        let err = verify::verify(&p).expect_err(expected);
+        assert!(
+            err.message.starts_with(expected),
+            "expected `{expected}`, got `{}`",
+            err.message
+        );
+        assert!(err.to_string().contains("`f`: invariant"), "{err}");
+    }
 }
 
 #[test]
