@@ -26,6 +26,8 @@ use crate::types::{IntType, Type};
 pub struct VerifyError {
     pub function: String,
     pub span: Span,
+    /// The name of `span.file`, so that the message points into the source.
+    pub file: String,
     pub message: String,
 }
 
@@ -34,7 +36,7 @@ impl std::fmt::Display for VerifyError {
         write!(
             f,
             "{}:{}:{}: IR invariant broken in `{}`: {}",
-            self.span.file, self.span.line, self.span.col, self.function, self.message
+            self.file, self.span.line, self.span.col, self.function, self.message
         )
     }
 }
@@ -67,6 +69,7 @@ impl Checker<'_> {
         Err(VerifyError {
             function: self.f.name.clone(),
             span: self.span,
+            file: self.p.file_name(self.span).to_string(),
             message: format!("invariant {invariant}: {detail}"),
         })
     }

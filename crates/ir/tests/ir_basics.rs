@@ -276,7 +276,11 @@ fn verifier_names_the_function_and_the_broken_invariant() {
             "expected `{expected}`, got `{}`",
             err.message
         );
-        assert!(err.to_string().contains("`f`: invariant"), "{err}");
+        let shown = err.to_string();
+        assert!(
+            shown.starts_with("t.c:") && shown.contains("`f`: invariant"),
+            "{shown}"
+        );
     }
 }
 
