@@ -71,7 +71,10 @@
 //! memory, control flow and calls on a small IR interpreter in
 //! `tests/common`), csmith programs (`tests/csmith.rs`: no panics, and the
 //! checksum `main` prints on the IR equals the native one) and token-level
-//! mutants that must never panic (`tests/mutations.rs`).
+//! mutants that must never panic (`tests/mutations.rs`). Every test lowers C
+//! through `tests/common` (`compile_verified`), which runs the IR verifier on
+//! the result; `tests/valid_ir.rs` checks that no test bypasses it and verifies
+//! the IR of every C file of `tests/corpus` and `examples`.
 
 mod cint;
 mod linemap;
