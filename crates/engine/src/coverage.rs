@@ -1,20 +1,27 @@
-//! Coverage-directed search over path states: fewest loop iterations first,
-//! then states carrying or closest (in the CFG) to uncovered goals, then the
-//! smallest input shapes, then the shortest paths. One test per completed path that covers a new goal.
+//! Coverage-directed search: the default objective of `cairn gen`. Every
+//! completed path that covers a goal no earlier test covered becomes a test;
+//! the goals left get the reason why (a budget, something unmodelled, paths
+//! ending in a finding first, or infeasible when nothing cut the search).
+//!
+//! Its default order: fewest loop iterations first, then states carrying or
+//! closest (in the CFG) to uncovered goals, then the smallest input shapes,
+//! then the shortest paths; taking turns by running time with the deepest
+//! state first (which reaches goals behind many iterations whose every level
+//! branches). Also a random order, alone or taking turns with the default.
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
 
+use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
-use crate::exec::{initial_state, Machine, Turn};
-use crate::extract;
+use crate::exec::{Executor, Hooks};
+use crate::explore::{self, Budget, Ending, Objective, Searcher};
+use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{Alternatives, ConstraintId, PathSolver};
 use crate::state::State;
 use crate::trees;
-use crate::value::Stop;
-use crate::{EngineConfig, GoalSelection, HardGoalStrategy};
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 use testcase::{FunctionReport, Stats, TestCase, Uncovered};
 
@@ -78,46 +85,34 @@ fn term_site(term: &Terminator) -> Option<ir::BranchId> {
     }
 }
 
-/// Coverage order: fewest loop iterations, then carrying or closest to an
-/// uncovered goal, then fewest input objects (smallest shapes), then shortest
-/// path; the last field is the state's number.
-type CoverageKey = (u32, u32, usize, u64, u64);
-/// Depth order (a max-heap): most loop iterations, longest path, fewest
-/// input objects, newest.
-type DepthKey = (u32, u64, Reverse<usize>, u64);
+/// Rank of a state in the coverage order: fewest loop iterations, then
+/// carrying or closest to an uncovered goal, then fewest input objects
+/// (smallest shapes), then shortest path.
+type CoverageRank = (u32, u32, usize, u64);
+/// Rank in the depth order (highest first): most loop iterations, longest
+/// path, fewest input objects.
+type DepthRank = Reverse<(u32, u64, Reverse<usize>)>;
 
-struct Search<'p, 'c> {
-    program: &'p Program,
-    config: &'c EngineConfig,
+/// The coverage objective of one function.
+struct Coverage {
     func: FuncId,
     distances: Distances,
     uncovered: BTreeSet<Goal>,
     /// Why goals reachable from a dropped path may stay uncovered.
     reasons: BTreeMap<Goal, Uncovered>,
-    /// Queued states by number; both orders below index into it.
-    pending: BTreeMap<u64, State>,
-    by_coverage: BinaryHeap<Reverse<CoverageKey>>,
-    by_depth: BinaryHeap<DepthKey>,
-    /// Statements run for states of each order (coverage, depth). The orders
-    /// share the running time equally: breadth with rising loop bounds, and
-    /// depth, which reaches goals behind many iterations whose every level
-    /// branches (sharing turns instead would let a loop spinning on a cyclic
-    /// input take nearly all the time, its turns being the longest).
-    statements: [u64; 2],
-    /// Whether the last state came from the depth order.
-    deep_turn: bool,
-    seq: u64,
     tests: Vec<TestCase>,
-    paths: u64,
     /// A function without conditions still gets one test (of its only path).
     wants_entry_test: bool,
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
+    /// Goals the running state could still cover (for the reason given
+    /// when its path is cut).
+    reachable: Vec<Goal>,
 }
 
-impl Search<'_, '_> {
-    /// Priority of a state, `None` when it can no longer cover anything.
-    fn key(&self, st: &State) -> Option<(u32, u32, usize, u64)> {
+impl Coverage {
+    /// Rank of a state, `None` when it can no longer cover anything.
+    fn rank(&self, st: &State) -> Option<CoverageRank> {
         let carries_new =
             self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
         let nearest = st
@@ -138,66 +133,8 @@ impl Search<'_, '_> {
         Some((st.loop_level, closeness, st.input_objects(), st.blocks_run))
     }
 
-    fn push(&mut self, state: State) {
-        if let Some((level, closeness, nodes, length)) = self.key(&state) {
-            self.seq += 1;
-            self.by_coverage
-                .push(Reverse((level, closeness, nodes, length, self.seq)));
-            self.by_depth
-                .push((level, state.blocks_run, Reverse(nodes), self.seq));
-            self.pending.insert(self.seq, state);
-        }
-    }
-
-    /// The next state to run, taking turns between the two orders.
-    fn pop(&mut self) -> Option<State> {
-        let chosen = if self.statements[1] <= self.statements[0] {
-            self.pop_deepest()
-        } else {
-            None
-        };
-        self.deep_turn = chosen.is_some();
-        chosen.or_else(|| self.pop_by_coverage())
-    }
-
-    fn pop_deepest(&mut self) -> Option<State> {
-        while let Some((_, _, _, seq)) = self.by_depth.pop() {
-            let Some(state) = self.pending.remove(&seq) else {
-                continue;
-            };
-            if self.key(&state).is_some() {
-                return Some(state);
-            }
-        }
-        None
-    }
-
-    /// Re-ranks entries whose goals got covered since they were queued.
-    fn pop_by_coverage(&mut self) -> Option<State> {
-        while let Some(Reverse(queued)) = self.by_coverage.pop() {
-            let seq = queued.4;
-            let Some(state) = self.pending.get(&seq) else {
-                continue;
-            };
-            let Some((level, closeness, nodes, length)) = self.key(state) else {
-                self.pending.remove(&seq);
-                continue;
-            };
-            let key = (level, closeness, nodes, length, seq);
-            let still_first = self
-                .by_coverage
-                .peek()
-                .is_none_or(|Reverse(next)| key <= *next);
-            if key == queued || still_first {
-                return self.pending.remove(&seq);
-            }
-            self.by_coverage.push(Reverse(key));
-        }
-        None
-    }
-
-    /// Goals a state could still cover (for the reason given when it is dropped).
-    fn reachable(&self, st: &State) -> Vec<Goal> {
+    /// Goals a state could still cover.
+    fn reachable_from(&self, st: &State) -> Vec<Goal> {
         let roots: Vec<BlockId> = st
             .frames
             .iter()
@@ -213,34 +150,128 @@ impl Search<'_, '_> {
             .collect()
     }
 
-    fn completed(&mut self, machine: &mut Machine, st: State) {
-        self.paths += 1;
-        let new_goals: Vec<Goal> = dedup(
-            st.trace
-                .iter()
-                .filter(|g| self.uncovered.contains(g))
-                .copied(),
-        );
-        if new_goals.is_empty() && !self.wants_entry_test {
-            return;
+    fn explain(&mut self, goals: &[Goal], why: &str) {
+        for g in goals {
+            self.reasons
+                .entry(*g)
+                .or_insert_with(|| Uncovered::Unsupported(why.to_string()));
         }
-        let Some(model) = machine.solver.readable_model(&st.path, &st.input_symbols) else {
-            return;
+    }
+}
+
+impl Hooks for Coverage {}
+
+impl Objective for Coverage {
+    fn admit(&mut self, state: &State) -> bool {
+        self.rank(state).is_some()
+    }
+
+    fn keeps(&self, state: &State) -> bool {
+        self.rank(state).is_some()
+    }
+
+    fn selected(&mut self, state: &State) {
+        self.reachable = self.reachable_from(state);
+    }
+
+    fn completed(&mut self, exec: &mut Executor, st: State) -> bool {
+        let new_goals: Vec<Goal> = st
+            .trace
+            .iter()
+            .filter(|g| self.uncovered.contains(g))
+            .copied()
+            .collect();
+        if new_goals.is_empty() && !self.wants_entry_test {
+            return false;
+        }
+        let Some(test) = exec.solve_test(&st, new_goals) else {
+            return false;
         };
-        let path_goals = dedup(st.trace.iter().copied());
-        for g in &new_goals {
+        for g in &test.new_goals {
             self.uncovered.remove(g);
         }
         self.wants_entry_test = false;
-        self.tests.push(extract::test_case(
-            self.program,
-            self.config,
-            &st,
-            &model,
-            self.func,
-            new_goals,
-            path_goals,
-        ));
+        self.tests.push(test);
+        true
+    }
+
+    fn ended(&mut self, reached: &[Goal]) {
+        let ahead: Vec<Goal> = self
+            .reachable
+            .iter()
+            .filter(|g| !reached.contains(g))
+            .copied()
+            .collect();
+        self.explain(
+            reached,
+            "only reached by paths that end in a finding, exit or abort",
+        );
+        self.explain(
+            &ahead,
+            "the paths toward it end in a finding, exit or abort first",
+        );
+    }
+
+    fn unsupported(&mut self, what: &str) {
+        let reachable = std::mem::take(&mut self.reachable);
+        self.explain(&reachable, what);
+        self.reachable = reachable;
+    }
+
+    /// The first reason stays, except that any other budget replaces
+    /// `max_iterations`: a loop that spins on a cyclic input is cut by it
+    /// while the goal needs more nodes.
+    fn cut(&mut self, bound: &'static str) {
+        for g in &self.reachable {
+            let reason = self
+                .reasons
+                .entry(*g)
+                .or_insert(Uncovered::Budget(bound.to_string()));
+            if *reason == Uncovered::Budget("max_iterations".to_string()) {
+                *reason = Uncovered::Budget(bound.to_string());
+            }
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.uncovered.is_empty() && !self.wants_entry_test && !self.runs_every_path
+    }
+}
+
+/// The coverage order, recomputed for the state about to run: goals get
+/// covered as the search goes.
+fn coverage_order() -> impl Searcher<Coverage> {
+    BestFirst::new(
+        |st: &State, coverage: &Coverage| coverage.rank(st),
+        Ties::Oldest,
+        true,
+    )
+}
+
+/// The deepest state first (the newest among equals).
+fn depth_order() -> impl Searcher<Coverage> {
+    BestFirst::new(
+        |st: &State, _: &Coverage| -> Option<DepthRank> {
+            Some(Reverse((
+                st.loop_level,
+                st.blocks_run,
+                Reverse(st.input_objects()),
+            )))
+        },
+        Ties::Newest,
+        false,
+    )
+}
+
+/// The order `config` asks for.
+fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
+    let default = || Interleave::new(coverage_order(), depth_order());
+    match config.search {
+        SearchOrder::Coverage => Box::new(default()),
+        SearchOrder::Random => Box::new(RandomOrder::new(config.seed)),
+        SearchOrder::CoverageAndRandom => {
+            Box::new(Interleave::new(default(), RandomOrder::new(config.seed)))
+        }
     }
 }
 
@@ -248,7 +279,7 @@ impl Search<'_, '_> {
 /// fraction of the time budget without a new test.
 const STALL_SHARE: u32 = 4;
 
-/// The hard goals of one bounded tree, for [`trees::explore`].
+/// The hard goals of one bounded tree, for [`trees::grow`].
 struct HardTargets<'s> {
     distances: &'s Distances,
     func: FuncId,
@@ -281,104 +312,101 @@ impl trees::Targets for HardTargets<'_> {
     }
 }
 
-impl Search<'_, '_> {
-    /// Second phase for `hard` goals: bounded execution trees with the loop
-    /// bound raised 0, 1, 2, ..., each goal's alternatives at a bound asked
-    /// in one disjunction (only the paths new at this bound: the smaller
-    /// trees' paths were refuted already). A satisfied alternative is run
-    /// on to a test.
-    fn cover_hard_goals(
-        &mut self,
-        machine: &mut Machine,
-        mut hard: BTreeSet<Goal>,
-        deadline: Instant,
-    ) {
-        let mut unsettled = BTreeSet::new();
-        for bound in 0..=self.config.max_iterations {
-            if hard.is_empty() || Instant::now() >= deadline {
-                return;
+/// Second phase for `hard` goals: bounded execution trees with the loop
+/// bound raised 0, 1, 2, ..., each goal's alternatives at a bound asked in
+/// one disjunction (only the paths new at this bound: the smaller trees'
+/// paths were refuted already). A satisfied alternative is run on to a test.
+fn cover_hard_goals(
+    exec: &mut Executor,
+    coverage: &mut Coverage,
+    mut hard: BTreeSet<Goal>,
+    deadline: Instant,
+    ending: &mut Ending,
+) {
+    let mut unsettled = BTreeSet::new();
+    for bound in 0..=exec.config.max_iterations {
+        if hard.is_empty() || Instant::now() >= deadline {
+            return;
+        }
+        let targets = HardTargets {
+            distances: &coverage.distances,
+            func: coverage.func,
+            hard: &hard,
+            unsettled: &unsettled,
+            bound,
+        };
+        let (tree, grown) = trees::grow(exec, bound, &targets, deadline);
+        ending.absorb(grown);
+        for (goal, alternatives) in &tree.alternatives {
+            if !coverage.uncovered.contains(goal) {
+                continue;
             }
-            let targets = HardTargets {
-                distances: &self.distances,
-                func: self.func,
-                hard: &hard,
-                unsettled: &unsettled,
-                bound,
-            };
-            let tree = trees::explore(machine, bound, &targets, deadline);
-            for (goal, alternatives) in &tree.alternatives {
-                if !self.uncovered.contains(goal) {
-                    continue;
-                }
-                let paths: Vec<&[ConstraintId]> =
-                    alternatives.iter().map(|st| st.path.as_slice()).collect();
-                match machine.solver.any_alternative(&paths) {
-                    Alternatives::Satisfied(i) => {
-                        // A satisfied alternative may find no completion within the budgets.
-                        self.finish(machine, alternatives[i].clone(), deadline);
-                        if self.uncovered.contains(goal) {
-                            unsettled.insert(*goal);
-                        }
-                    }
-                    Alternatives::Unsatisfiable if !tree.truncated.contains(goal) => {
-                        unsettled.remove(goal);
-                    }
-                    Alternatives::Unsatisfiable | Alternatives::Unknown => {
+            let paths: Vec<&[ConstraintId]> =
+                alternatives.iter().map(|st| st.path.as_slice()).collect();
+            match exec.solver.any_alternative(&paths) {
+                Alternatives::Satisfied(i) => {
+                    // A satisfied alternative may find no completion within the budgets.
+                    let finished = finish(exec, coverage, alternatives[i].clone(), deadline);
+                    ending.absorb(finished);
+                    if coverage.uncovered.contains(goal) {
                         unsettled.insert(*goal);
                     }
                 }
-            }
-            hard.retain(|g| self.uncovered.contains(g));
-            if !tree.bounded || tree.unfinished {
-                return;
-            }
-        }
-    }
-
-    /// Runs `start` (a feasible path that has taken a hard goal's arm) on,
-    /// shortest continuation first and checking each branch again, until
-    /// one completes with a test.
-    fn finish(&mut self, machine: &mut Machine, start: State, deadline: Instant) {
-        let mut queue = trees::ShortestFirst::default();
-        queue.push(start);
-        let tests = self.tests.len();
-        while let Some(state) = queue.pop() {
-            if Instant::now() >= deadline || self.tests.len() > tests {
-                return;
-            }
-            let outcome = machine.turn(state);
-            machine.budget_cut = None;
-            machine.ended_trace.clear();
-            match outcome {
-                Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
-                    for state in states {
-                        queue.push(state);
-                    }
+                Alternatives::Unsatisfiable if !tree.truncated.contains(goal) => {
+                    unsettled.remove(goal);
                 }
-                Ok(Turn::Completed(state)) => self.completed(machine, *state),
-                Err(_) => {}
+                Alternatives::Unsatisfiable | Alternatives::Unknown => {
+                    unsettled.insert(*goal);
+                }
             }
         }
-    }
-}
-
-/// Records that budget `name` cut paths toward `goals`. The first reason
-/// stays, except that any other budget replaces `max_iterations`: a loop that
-/// spins on a cyclic input is cut by it while the goal needs more nodes.
-fn note_budget(reasons: &mut BTreeMap<Goal, Uncovered>, goals: &[Goal], name: &'static str) {
-    for g in goals {
-        let reason = reasons
-            .entry(*g)
-            .or_insert(Uncovered::Budget(name.to_string()));
-        if *reason == Uncovered::Budget("max_iterations".to_string()) {
-            *reason = Uncovered::Budget(name.to_string());
+        hard.retain(|g| coverage.uncovered.contains(g));
+        if !tree.bounded || tree.unfinished {
+            return;
         }
     }
 }
 
-fn dedup(goals: impl Iterator<Item = Goal>) -> Vec<Goal> {
-    let mut seen = BTreeSet::new();
-    goals.filter(|g| seen.insert(*g)).collect()
+/// Runs `start` (a feasible path that has taken a hard goal's arm) on,
+/// shortest continuation first and checking each branch again, until one
+/// completes with a test.
+fn finish(exec: &mut Executor, coverage: &mut Coverage, start: State, deadline: Instant) -> Ending {
+    let budget = Budget {
+        deadline,
+        max_paths: u64::MAX,
+        stall: None,
+        max_waiting: None,
+        cancel: exec.config.cancel.as_deref(),
+    };
+    let mut first_test = FirstTest {
+        tests: coverage.tests.len(),
+        coverage,
+    };
+    explore::run(
+        exec,
+        &mut first_test,
+        &mut trees::shortest_first(),
+        &budget,
+        vec![start],
+    )
+}
+
+/// Runs until the coverage objective makes one more test.
+struct FirstTest<'c> {
+    coverage: &'c mut Coverage,
+    tests: usize,
+}
+
+impl Hooks for FirstTest<'_> {}
+
+impl Objective for FirstTest<'_> {
+    fn completed(&mut self, exec: &mut Executor, state: State) -> bool {
+        self.coverage.completed(exec, state)
+    }
+
+    fn done(&self) -> bool {
+        self.coverage.tests.len() > self.tests
+    }
 }
 
 /// Explores one function within the budgets and reports its tests.
@@ -394,139 +422,70 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     let Some(body) = &program.function(func).body else {
         return report;
     };
-    let mut search = Search {
-        program,
-        config,
+    let mut coverage = Coverage {
         func,
         distances: Distances::new(body, &targets),
         uncovered: targets.iter().copied().collect(),
         reasons: BTreeMap::new(),
-        pending: BTreeMap::new(),
-        by_coverage: BinaryHeap::new(),
-        by_depth: BinaryHeap::new(),
-        statements: [0, 0],
-        deep_turn: false,
-        seq: 0,
         tests: Vec::new(),
-        paths: 0,
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
+        reachable: Vec::new(),
     };
-    let mut machine = Machine::new(
-        program,
-        config,
-        PathSolver::new(deadline, config.max_time / 4),
-        func,
-    );
-    // With a second phase for hard goals, the coverage search hands over
-    // the rest of the time once it has covered nothing new for a while.
-    let stall_limit = match config.hard_goals {
-        HardGoalStrategy::Off => config.max_time,
-        HardGoalStrategy::Trees => config.max_time / STALL_SHARE,
-    };
-    let mut last_progress = start;
-    let mut budget_hit: Option<&'static str> = None;
-    match initial_state(program, func) {
-        Ok(st) => search.push(st),
-        Err(Stop::Unsupported(what)) => {
+    let solver = PathSolver::new(deadline, config.max_time / 4);
+    let mut exec = Executor::new(program, config, solver, func);
+    let initial = match exec.initial_state() {
+        Ok(st) => vec![st],
+        Err(what) => {
             for g in &goals {
-                search
+                coverage
                     .reasons
                     .insert(*g, Uncovered::Unsupported(what.clone()));
             }
+            Vec::new()
         }
-        Err(_) => {}
-    }
-    while !search.uncovered.is_empty() || search.wants_entry_test || search.runs_every_path {
-        let now = Instant::now();
-        if now >= deadline || now - last_progress >= stall_limit {
-            budget_hit = Some("max_time");
-            break;
-        }
-        if search.paths >= config.max_paths {
-            budget_hit = Some("max_paths");
-            break;
-        }
-        let Some(st) = search.pop() else { break };
-        let reachable = search.reachable(&st);
-        let ran_before = machine.statements;
-        let outcome = machine.turn(st);
-        search.statements[usize::from(search.deep_turn)] += machine.statements - ran_before;
-        if let Some(name) = machine.budget_cut.take() {
-            note_budget(&mut search.reasons, &reachable, name);
-        }
-        match outcome {
-            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
-                for s in states {
-                    search.push(s);
-                }
-            }
-            Ok(Turn::Completed(st)) => {
-                let tests = search.tests.len();
-                search.completed(&mut machine, *st);
-                if search.tests.len() > tests {
-                    last_progress = Instant::now();
-                }
-            }
-            Err(Stop::Dead) => {}
-            Err(Stop::Ended) => {
-                search.paths += 1;
-                let reached = std::mem::take(&mut machine.ended_trace);
-                let ahead = reachable.iter().filter(|g| !reached.contains(g));
-                let explained = reached
-                    .iter()
-                    .map(|g| {
-                        (
-                            g,
-                            "only reached by paths that end in a finding, exit or abort",
-                        )
-                    })
-                    .chain(ahead.map(|g| {
-                        (
-                            g,
-                            "the paths toward it end in a finding, exit or abort first",
-                        )
-                    }));
-                for (g, why) in explained {
-                    search
-                        .reasons
-                        .entry(*g)
-                        .or_insert_with(|| Uncovered::Unsupported(why.to_string()));
-                }
-            }
-            Err(Stop::Unsupported(what)) => {
-                for g in reachable {
-                    search
-                        .reasons
-                        .entry(g)
-                        .or_insert_with(|| Uncovered::Unsupported(what.clone()));
-                }
-            }
-            Err(Stop::Budget(name)) => note_budget(&mut search.reasons, &reachable, name),
-        }
-    }
-    if budget_hit.is_none() && !search.pending.is_empty() {
-        budget_hit = Some("max_time");
-    }
+    };
+    // With a second phase for hard goals, the coverage search hands over
+    // the rest of the time once it has covered nothing new for a while.
+    let budget = Budget {
+        deadline,
+        max_paths: config.max_paths,
+        stall: (config.hard_goals == HardGoalStrategy::Trees)
+            .then(|| config.max_time / STALL_SHARE),
+        max_waiting: None,
+        cancel: config.cancel.as_deref(),
+    };
+    let mut ending = explore::run(
+        &mut exec,
+        &mut coverage,
+        &mut searcher(config),
+        &budget,
+        initial,
+    );
+    // A stalled search hands the rest of the time to the hard-goal phase:
+    // for the goals it leaves, time was the budget.
+    let budget_hit = ending.stopped_by.map(|bound| match bound {
+        "stalled" => "max_time",
+        other => other,
+    });
     if config.hard_goals == HardGoalStrategy::Trees {
         // Goals the search proved infeasible (it ran out of paths, no budget
         // cut any, the solver always answered) are not hard, only out of reach.
-        let proved = budget_hit.is_none() && !machine.solver.gave_up;
-        let hard: BTreeSet<Goal> = search
+        let proved = budget_hit.is_none() && !exec.solver.gave_up;
+        let hard: BTreeSet<Goal> = coverage
             .uncovered
             .iter()
-            .filter(|g| match search.reasons.get(g) {
+            .filter(|g| match coverage.reasons.get(g) {
                 Some(reason) => matches!(reason, Uncovered::Budget(_)),
                 None => !proved,
             })
             .copied()
             .collect();
-        search.pending.clear();
-        search.cover_hard_goals(&mut machine, hard, deadline);
+        cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
-    let solver_gave_up = machine.solver.gave_up;
+    let solver_gave_up = exec.solver.gave_up;
     // Every goal on a test's path is covered, targeted or not.
-    let covered: BTreeSet<Goal> = search
+    let covered: BTreeSet<Goal> = coverage
         .tests
         .iter()
         .flat_map(|t| t.path_goals.iter().copied())
@@ -536,7 +495,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
             continue;
         }
         // A budget that cut a path toward the goal names the limit to raise.
-        let reason = match (search.reasons.get(g), budget_hit) {
+        let reason = match (coverage.reasons.get(g), budget_hit) {
             (Some(r), _) => r.clone(),
             (None, Some(name)) => Uncovered::Budget(name.to_string()),
             (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
@@ -545,13 +504,13 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         report.uncovered.push((*g, reason));
     }
     report.stats = Stats {
-        paths: search.paths,
-        solver_calls: machine.solver.calls,
-        statements: machine.statements,
+        paths: ending.paths,
+        solver_calls: exec.solver.calls,
+        statements: ending.statements,
         elapsed: start.elapsed(),
     };
-    report.tests = search.tests;
-    report.findings = machine.findings;
+    report.tests = coverage.tests;
+    report.findings = exec.findings;
     report
 }
 

@@ -2,10 +2,10 @@
 //! build (seed 000's allocate / assign / link), the return value and checks,
 //! and the output heap those checks reach.
 
-use crate::exec::init_cells;
+use crate::config::EngineConfig;
+use crate::memory::initial_cells;
 use crate::state::{ObjKind, State};
 use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
-use crate::EngineConfig;
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -117,7 +117,7 @@ pub fn test_case(
                 );
             }
             None if config.check_all_globals && program.size_of(&global.ty) > 0 => {
-                let cells = init_cells(program, id);
+                let cells = initial_cells(program, id);
                 solved.leaf_checks(
                     Root::Global(id),
                     vec![],

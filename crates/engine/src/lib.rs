@@ -3,12 +3,19 @@
 //! Architecture invariant: the only crate that knows Z3; its output
 //! (the `testcase` crate) is plain solved data.
 //!
-//! Map: [`value`] (symbolic terms and byte cells), [`memory`] (byte-precise
-//! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
-//! objects, lazy input pointers), `exec` (statements, expressions, calls,
-//! library models, heap, inputs), [`solver`] (incremental Z3 with caching),
-//! `search` (coverage-directed exploration), `trees` (bounded execution
-//! trees for hard goals), `extract` (models to tests).
+//! Map, in dependency order (each module uses only those above it):
+//! - `value`: symbolic terms and byte cells; `solver`: the chain of solver
+//!   layers over Z3; `state`: one path's state (frames, copy-on-write memory
+//!   objects, lazy input pointers, path condition); `memory`: byte-precise
+//!   reads and writes of one object; `extract`: models to plain tests.
+//! - `exec`: the executor (statements, expressions, calls, library models,
+//!   heap, inputs); reports events to the search driving it through `Hooks`.
+//! - `explore`: the one exploration loop, the `Searcher` (state order) and
+//!   `Objective` (what a search is for) interfaces; `searchers`: general
+//!   orders (best-first, random) and the interleaving combinator.
+//! - The searches: `coverage` (tests for every goal; the default of
+//!   [`generate`]), `trees` (bounded execution trees for its hard goals),
+//!   [`reach`] (a line or branch K times), [`path`] (a path given as lines).
 //!
 //! Modelling decisions a reader of the tests should know:
 //! - An input pointer is undecided until used. Dereferenced, the path forks
@@ -29,91 +36,22 @@
 //! - Uninitialized locals read as zero; `malloc`ed bytes never written are a finding.
 //! - Checks of an input object start with `Step::Index(element)`.
 
+mod config;
+mod coverage;
 mod distance;
 mod exec;
+mod explore;
 mod extract;
-pub mod memory;
+mod memory;
 pub mod path;
 pub mod reach;
-mod search;
-pub mod solver;
-pub mod state;
+mod searchers;
+mod solver;
+mod state;
 mod trees;
-pub mod value;
+mod value;
 
-use std::time::Duration;
-
-/// Budgets and choices for one run; passed explicitly, never stored globally.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    /// Wall-clock budget per function.
-    pub max_time: Duration,
-    /// Completed paths per function.
-    pub max_paths: u64,
-    /// Largest input array or string length the search may choose.
-    pub max_array: u64,
-    /// Most input objects (nodes of input structures, arrays) one test may build.
-    pub max_nodes: u32,
-    /// Deepest call chain (bounds recursion).
-    pub max_depth: u32,
-    /// Most entries into one block of one call on a path (bounds loops,
-    /// e.g. a traversal of a cyclic input list).
-    pub max_iterations: u32,
-    /// Each allocation may also return NULL (an input choice of the test).
-    pub allocation_may_fail: bool,
-    /// Globals the function reads are inputs the test chooses (unit-test view);
-    /// when false they start from their initializers (whole-program view, as for `main`).
-    pub globals_as_inputs: bool,
-    /// Check the final value of every non-const global, written or not
-    /// (the csmith differential test compares them with native execution).
-    pub check_all_globals: bool,
-    /// Which goals the search steers toward; coverage is reported for all of them.
-    pub goals: GoalSelection,
-    /// What the search does for goals the coverage search leaves uncovered.
-    pub hard_goals: HardGoalStrategy,
-}
-
-/// A second phase for the goals the coverage search does not cover.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum HardGoalStrategy {
-    /// None: the coverage search has the whole time budget.
-    #[default]
-    Off,
-    /// Once the coverage search has made no test for a quarter of the
-    /// budget, the rest goes to bounded execution trees (seed 003), the loop
-    /// bound raised 0, 1, 2, ..., each goal's alternative paths asked in one
-    /// disjunction (PBCC).
-    Trees,
-}
-
-/// The goals a search targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum GoalSelection {
-    /// Both directions of every condition.
-    #[default]
-    All,
-    /// Only the unconstrained goals (seed 003): covering them covers every
-    /// goal the others imply, with fewer targets to steer toward.
-    Unconstrained,
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            max_time: Duration::from_secs(10),
-            max_paths: 10_000,
-            max_array: 8,
-            max_nodes: 8,
-            max_depth: 8,
-            max_iterations: 1000,
-            allocation_may_fail: false,
-            globals_as_inputs: true,
-            check_all_globals: false,
-            goals: GoalSelection::All,
-            hard_goals: HardGoalStrategy::Off,
-        }
-    }
-}
+pub use config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.
@@ -127,32 +65,9 @@ pub fn generate(
 ) -> Vec<testcase::FunctionReport> {
     funcs
         .iter()
-        .map(|f| explore_isolated(program, *f, config))
+        .map(|func| {
+            explore::on_own_thread(|| coverage::explore(program, *func, config))
+                .unwrap_or_else(|why| coverage::failed(program, *func, &why))
+        })
         .collect()
-}
-
-/// Stack for one exploration: expression evaluation recurses on nesting depth.
-const EXPLORER_STACK: usize = 64 << 20;
-
-fn explore_isolated(
-    program: &ir::Program,
-    func: ir::FuncId,
-    config: &EngineConfig,
-) -> testcase::FunctionReport {
-    let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("cairn-engine".into())
-            .stack_size(EXPLORER_STACK)
-            .spawn_scoped(scope, || search::explore(program, func, config))
-            .map(|handle| handle.join())
-    });
-    match outcome {
-        Ok(Ok(report)) => report,
-        Ok(Err(_)) => search::failed(program, func, "internal error in the engine"),
-        Err(e) => search::failed(
-            program,
-            func,
-            &format!("cannot start the engine thread: {e}"),
-        ),
-    }
 }

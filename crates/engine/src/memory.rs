@@ -3,8 +3,11 @@
 //! offset the object allows, a write guards every byte it may touch.
 
 use crate::state::{ObjKind, Object};
-use crate::value::{bv_u, cell_byte, cells_to_int, concrete, int_cells, unsupported, Cell, Exec};
-use ir::Layout;
+use crate::value::{
+    bv_u, cell_byte, cells_to_int, concrete, int_cells, ptr_cells, unsupported, Cell, Modelled,
+    PtrVal, Target,
+};
+use ir::{ConstValue, GlobalId, Init, Layout, Program};
 use z3::ast::{Ast, Bool, BV};
 
 /// Largest object a symbolic offset may address: the case split grows with the size.
@@ -52,7 +55,7 @@ pub fn in_bounds(program: &ir::Program, object: &Object, off: &BV, n: u64) -> Bo
 }
 
 /// Reads `n` bytes at `off`. The caller has established that the access is in bounds.
-pub fn read(object: &Object, off: &BV, n: u64) -> Exec<Vec<Cell>> {
+pub fn read(object: &Object, off: &BV, n: u64) -> Modelled<Vec<Cell>> {
     let cap = object.capacity();
     if let Some(o) = concrete_offset(off) {
         let end = o.saturating_add(n).min(cap);
@@ -81,7 +84,7 @@ pub fn read(object: &Object, off: &BV, n: u64) -> Exec<Vec<Cell>> {
 }
 
 /// Writes `cells` at `off`. The caller has established that the access is in bounds.
-pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
+pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
     let cap = object.capacity() as usize;
     let n = cells.len();
     if let Some(o) = concrete_offset(off) {
@@ -100,7 +103,7 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Exec<()> {
     if cap > SYMBOLIC_ACCESS_LIMIT as usize {
         return unsupported("a symbolic offset into an object larger than 64 KiB");
     }
-    let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Exec<_>>()?;
+    let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Modelled<_>>()?;
     for k in 0..cap {
         let mut cell: Option<BV> = None;
         for (j, byte) in bytes.iter().enumerate() {
@@ -154,6 +157,34 @@ fn without_writes_at(here: &Bool, old: &BV, depth: u32) -> BV {
 /// Zero-filled cells for a fresh object of `size` bytes.
 pub fn zero_cells(size: u64) -> Vec<Cell> {
     vec![Cell::zero(); size as usize]
+}
+
+/// The cells a global starts with from its initializer (zero where not covered).
+pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
+    let global = program.global(id);
+    let mut cells = zero_cells(program.size_of(&global.ty));
+    let Some(Init::Fields(items)) = &global.init else {
+        return cells;
+    };
+    let at = |target: Target, offset: i64| PtrVal {
+        target,
+        offset: bv_u(offset as u64 as u128, 64),
+    };
+    for item in items {
+        let value = match &item.value {
+            ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
+            ConstValue::Null => ptr_cells(PtrVal::to(Target::Null)),
+            ConstValue::GlobalAddr(g, off) => ptr_cells(at(Target::Global(*g), *off)),
+            ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f))),
+            ConstValue::StrAddr(s, off) => ptr_cells(at(Target::Str(*s), *off)),
+        };
+        for (k, cell) in value.into_iter().enumerate() {
+            if let Some(slot) = cells.get_mut(item.offset as usize + k) {
+                *slot = cell;
+            }
+        }
+    }
+    cells
 }
 
 #[cfg(test)]

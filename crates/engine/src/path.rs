@@ -14,8 +14,8 @@
 //! the spec when its visited lines start with the spec's steps, in order; a
 //! spec that stops early (a prefix) is followed by any completion.
 //!
-//! Search. Every state carries its progress ([`State::progress`], updated by
-//! [`State::enter_block`]); a branch arm that leaves the spec is not even
+//! Search. The search tracks every state's progress from the executor's
+//! events (`Hooks::entering`); a branch arm that leaves the spec is not even
 //! asked of the solver, and a state that leaves it otherwise is dropped.
 //! States with the fewest input objects run first, then the furthest along.
 //!
@@ -28,19 +28,19 @@
 //! decided (NULL, an alias or a new object). The union over the dead ends is
 //! the answer: under every choice of shape, those conditions contradict.
 
-use crate::exec::{initial_state, Machine, Turn};
-use crate::extract;
+use crate::config::EngineConfig;
+use crate::exec::{Executor, Hooks};
+use crate::explore::{self, Budget, Objective, PerState, Searcher};
+use crate::searchers::{BestFirst, Ties};
 use crate::solver::{ConstraintId, PathSolver};
-use crate::state::{ObjKind, State};
-use crate::value::{bool_value, LazyIdx, Stop, SymVal, Target};
-use crate::EngineConfig;
+use crate::state::{ObjKind, State, StateId};
+use crate::value::{bool_value, LazyIdx, SymVal, Target};
 use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, PlaceBase, Program, Span, Terminator};
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::BTreeSet;
 use std::fmt;
-use std::rc::Rc;
 use std::time::Instant;
-use testcase::{FunctionReport, Stats};
+use testcase::{FunctionReport, Stats, TestCase};
 use z3::ast::Bool;
 
 /// One step of a path: a source line, optionally with the column of code on it.
@@ -104,7 +104,7 @@ pub fn parse_steps(spec: &str) -> Result<Vec<Step>, PathError> {
 
 /// The spec and what counts as a visit, shared by every state of one search.
 #[derive(Debug)]
-pub struct Follow {
+struct Follow {
     steps: Vec<Step>,
     /// Per block of the function under test: the `(line, col)` of each of
     /// its counted code positions, in execution order.
@@ -113,7 +113,7 @@ pub struct Follow {
 
 /// Where a state left the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Departure {
+struct Departure {
     /// Index of the step it did not follow.
     pub step: usize,
     /// The line visited instead (`None`: the run ended first).
@@ -122,7 +122,7 @@ pub struct Departure {
 
 /// How far one state has followed the spec.
 #[derive(Clone, Debug, Default)]
-pub struct Progress {
+struct Progress {
     /// Steps followed so far.
     matched: usize,
     /// The line of the current visit.
@@ -222,10 +222,6 @@ impl Follow {
             && progress.matched == self.steps.len()
             && !progress.column_pending
     }
-
-    pub fn steps(&self) -> &[Step] {
-        &self.steps
-    }
 }
 
 /// Counted code positions of each block: statements, conditions and returns
@@ -254,14 +250,14 @@ fn counted_positions(body: &Body, file: u32) -> Vec<Vec<(u32, u32)>> {
 
 /// Why one step of a path holds.
 #[derive(Clone, Debug)]
-pub struct Origin {
+struct Origin {
     /// The condition (a branch's or switch's) or statement.
     pub span: Span,
     pub fact: Fact,
 }
 
 #[derive(Clone, Debug)]
-pub enum Fact {
+enum Fact {
     /// The arm taken at a condition, with the constraint it added (none when
     /// the shape decided the condition).
     Arm(Arm, Option<ConstraintId>),
@@ -271,7 +267,7 @@ pub enum Fact {
 
 /// What a path-oriented search learns from the runs that cannot follow the spec.
 #[derive(Debug, Default)]
-pub struct DeadEnds {
+struct DeadEnds {
     arms: Vec<DeadEnd>,
     /// The furthest step the code itself does not go on to (no condition
     /// decides it), with the lines it runs there instead (`None`: it ends).
@@ -295,70 +291,12 @@ impl DeadEnds {
 struct DeadEnd {
     /// The state at the condition, before the fork.
     state: State,
+    /// Why each step of its path holds.
+    origins: Vec<Origin>,
+    /// Steps of the spec it had followed.
+    matched: usize,
     arm: Arm,
     cond: Bool,
-}
-
-/// Does entering `target` keep `st` on the spec it follows (if any)? If
-/// not, notes where it would leave it.
-pub(crate) fn stays_on(machine: &mut Machine, st: &State, target: BlockId) -> bool {
-    match &st.follow {
-        Some(follow) if st.frames.len() == 1 => {
-            let mut progress = st.progress.clone();
-            follow.enter(&mut progress, target);
-            match progress.departure {
-                Some(d) => {
-                    machine.dead_ends.depart(d);
-                    false
-                }
-                None => true,
-            }
-        }
-        _ => true,
-    }
-}
-
-/// Records the arm `st` takes at its current condition, when following a spec.
-pub(crate) fn note_arm(machine: &mut Machine, st: &mut State, arm: Arm, cond: &Bool) {
-    if st.follow.is_none() || st.frames.len() != 1 {
-        return;
-    }
-    let Some(span) = condition_span(machine.program, st) else {
-        return;
-    };
-    let constraint = bool_value(cond)
-        .is_none()
-        .then(|| machine.solver.intern(cond));
-    st.origins.push(Origin {
-        span,
-        fact: Fact::Arm(arm, constraint),
-    });
-}
-
-/// Records that `arm` of the current condition of `st` is infeasible, while
-/// the spec is still being followed (its completion is free).
-pub(crate) fn note_dead_end(machine: &mut Machine, st: &State, arm: Arm, cond: &Bool) {
-    let following = st
-        .follow
-        .as_ref()
-        .is_some_and(|f| !f.followed(&st.progress));
-    if following && st.frames.len() == 1 {
-        machine.dead_ends.arms.push(DeadEnd {
-            state: st.clone(),
-            arm,
-            cond: cond.clone(),
-        });
-    }
-}
-
-/// Records that lazy pointer `lazy` was decided at `span`, when following a spec.
-pub(crate) fn note_decision(st: &mut State, lazy: LazyIdx, span: Span) {
-    if st.follow.is_some() {
-        st.origins.push(Origin {
-            span,
-            fact: Fact::Decision(lazy),
-        });
-    }
 }
 
 /// The span of the condition ending the block `st` is in.
@@ -423,176 +361,227 @@ pub fn follow(
     config: &EngineConfig,
 ) -> Result<PathOutcome, PathError> {
     let follow = Follow::new(program, func, steps)?;
-    let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("cairn-path".into())
-            .stack_size(crate::EXPLORER_STACK)
-            .spawn_scoped(scope, || search(program, func, follow, config))
-            .map(|handle| handle.join())
-    });
-    match outcome {
-        Ok(Ok(outcome)) => Ok(outcome),
-        Ok(Err(_)) => Err(PathError("internal error in the engine".into())),
-        Err(e) => Err(PathError(format!("cannot start the engine thread: {e}"))),
+    explore::on_own_thread(|| search(program, func, follow, config)).map_err(PathError)
+}
+
+/// The objective of following a spec.
+struct Following<'f> {
+    program: &'f Program,
+    follow: &'f Follow,
+    progress: PerState<Progress>,
+    /// Why each step of each state's path holds.
+    origins: PerState<Vec<Origin>>,
+    dead_ends: DeadEnds,
+    /// The bound that cut the search first, if any.
+    cut: Option<String>,
+    found: Option<TestCase>,
+}
+
+impl Following<'_> {
+    /// How far `state` has followed the spec.
+    fn matched(&self, state: &State) -> usize {
+        self.progress.get_ref(state.id).map_or(0, Progress::matched)
     }
 }
 
-/// States waiting to run: fewest input objects first, then furthest along
-/// the spec, then longest (newest among equals).
-#[derive(Default)]
-struct Frontier {
-    heap: BinaryHeap<(Reverse<usize>, usize, u64, u64)>,
-    pending: HashMap<u64, State>,
-    seq: u64,
-}
+impl Hooks for Following<'_> {
+    fn forked(&mut self, parent: StateId, child: StateId) {
+        self.progress.forked(parent, child);
+        self.origins.forked(parent, child);
+    }
 
-impl Frontier {
-    /// Queues `st`, or notes where it left the spec.
-    fn push(&mut self, st: State, dead_ends: &mut DeadEnds) {
-        if let Some(d) = st.progress.departure {
-            dead_ends.depart(d);
+    fn entering(&mut self, state: &State, block: BlockId) {
+        if state.frames.len() == 1 {
+            self.follow.enter(self.progress.entry(state.id), block);
+        }
+    }
+
+    /// An arm that would leave the spec is not asked of the solver; where it
+    /// would leave is noted.
+    fn wants_arm(&mut self, state: &State, block: BlockId) -> bool {
+        if state.frames.len() != 1 {
+            return true;
+        }
+        let mut progress = self.progress.get(state.id);
+        self.follow.enter(&mut progress, block);
+        match progress.departure {
+            Some(d) => {
+                self.dead_ends.depart(d);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// An arm the spec asks for (its completion is free once the whole spec
+    /// is followed) that the path cannot take.
+    fn arm_infeasible(&mut self, state: &State, arm: Arm, cond: &Bool) {
+        let progress = self.progress.get(state.id);
+        if state.frames.len() == 1 && !self.follow.followed(&progress) {
+            self.dead_ends.arms.push(DeadEnd {
+                state: state.clone(),
+                origins: self.origins.get(state.id),
+                matched: progress.matched,
+                arm,
+                cond: cond.clone(),
+            });
+        }
+    }
+
+    fn arm_taken(&mut self, state: &State, arm: Arm, constraint: Option<ConstraintId>) {
+        if state.frames.len() != 1 {
             return;
         }
-        self.seq += 1;
-        self.heap.push((
-            Reverse(st.input_objects()),
-            st.progress.matched,
-            st.blocks_run,
-            self.seq,
-        ));
-        self.pending.insert(self.seq, st);
+        if let Some(span) = condition_span(self.program, state) {
+            self.origins.entry(state.id).push(Origin {
+                span,
+                fact: Fact::Arm(arm, constraint),
+            });
+        }
     }
 
-    fn pop(&mut self) -> Option<State> {
-        let (.., seq) = self.heap.pop()?;
-        self.pending.remove(&seq)
+    fn pointer_decided(&mut self, state: &State, lazy: LazyIdx, span: Span) {
+        self.origins.entry(state.id).push(Origin {
+            span,
+            fact: Fact::Decision(lazy),
+        });
     }
+}
+
+impl Objective for Following<'_> {
+    /// A state that left the spec is dropped, noting where it left.
+    fn admit(&mut self, state: &State) -> bool {
+        match self
+            .progress
+            .get_ref(state.id)
+            .and_then(Progress::departure)
+        {
+            Some(d) => {
+                self.dead_ends.depart(d);
+                false
+            }
+            None => true,
+        }
+    }
+
+    fn completed(&mut self, exec: &mut Executor, state: State) -> bool {
+        let progress = self.progress.get(state.id);
+        if self.follow.followed(&progress) {
+            self.found = exec.solve_test(&state, state.trace.clone());
+        } else {
+            self.dead_ends
+                .depart(progress.departure.unwrap_or(Departure {
+                    step: progress.matched,
+                    visited: None,
+                }));
+        }
+        self.found.is_some()
+    }
+
+    fn unsupported(&mut self, what: &str) {
+        self.cut
+            .get_or_insert_with(|| format!("unsupported: {what}"));
+    }
+
+    fn cut(&mut self, bound: &'static str) {
+        self.cut.get_or_insert_with(|| bound.to_string());
+    }
+
+    fn released(&mut self, state: StateId) {
+        self.progress.release(state);
+        self.origins.release(state);
+    }
+
+    fn done(&self) -> bool {
+        self.found.is_some()
+    }
+}
+
+/// Fewest input objects first, then furthest along the spec, then longest
+/// (newest among equals).
+fn following_order<'f>() -> impl Searcher<Following<'f>> {
+    BestFirst::new(
+        |state: &State, following: &Following| {
+            Some((
+                state.input_objects(),
+                Reverse(following.matched(state)),
+                Reverse(state.blocks_run),
+            ))
+        },
+        Ties::Newest,
+        false,
+    )
 }
 
 fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig) -> PathOutcome {
     let start = Instant::now();
     let deadline = start + config.max_time;
     let mut report = FunctionReport::empty(program, func);
-    let mut machine = Machine::new(
+    let solver = PathSolver::new(deadline, config.max_time / 4);
+    let mut exec = Executor::new(program, config, solver, func);
+    let mut following = Following {
         program,
-        config,
-        PathSolver::new(deadline, config.max_time / 4),
-        func,
+        follow: &follow,
+        progress: PerState::new(),
+        origins: PerState::new(),
+        dead_ends: DeadEnds::default(),
+        cut: None,
+        found: None,
+    };
+    let initial = match exec.initial_state() {
+        Ok(st) => {
+            // The entry block was entered before the search tracked the state.
+            follow.enter(following.progress.entry(st.id), BlockId(0));
+            vec![st]
+        }
+        Err(what) => {
+            following.cut = Some(format!("unsupported: {what}"));
+            Vec::new()
+        }
+    };
+    let budget = Budget {
+        deadline,
+        max_paths: config.max_paths,
+        stall: None,
+        max_waiting: None,
+        cancel: config.cancel.as_deref(),
+    };
+    let ending = explore::run(
+        &mut exec,
+        &mut following,
+        &mut following_order(),
+        &budget,
+        initial,
     );
-    let follow = Rc::new(follow);
-    let mut frontier = Frontier::default();
-    let mut cut: Option<String> = None;
-    match initial_state(program, func) {
-        Ok(mut st) => {
-            // The entry block was entered before the spec was attached.
-            follow.enter(&mut st.progress, BlockId(0));
-            st.follow = Some(Rc::clone(&follow));
-            frontier.push(st, &mut machine.dead_ends);
-        }
-        Err(Stop::Unsupported(what)) => cut = Some(format!("unsupported: {what}")),
-        Err(_) => {}
+    if let Some(bound) = ending.stopped_by {
+        following.cut.get_or_insert_with(|| bound.to_string());
     }
-    let mut paths = 0u64;
-    let mut found = None;
-    while found.is_none() {
-        if Instant::now() >= deadline {
-            cut.get_or_insert_with(|| "max_time".into());
-            break;
-        }
-        if paths >= config.max_paths {
-            cut.get_or_insert_with(|| "max_paths".into());
-            break;
-        }
-        let Some(st) = frontier.pop() else {
-            break;
-        };
-        let outcome = machine.turn(st);
-        if let Some(name) = machine.budget_cut.take() {
-            cut.get_or_insert_with(|| name.to_string());
-        }
-        match outcome {
-            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
-                for s in states {
-                    frontier.push(s, &mut machine.dead_ends);
-                }
-            }
-            Ok(Turn::Completed(st)) => {
-                paths += 1;
-                if follow.followed(&st.progress) {
-                    found = solved_test(program, config, &mut machine, &st, func);
-                } else {
-                    machine
-                        .dead_ends
-                        .depart(st.progress.departure.unwrap_or(Departure {
-                            step: st.progress.matched,
-                            visited: None,
-                        }));
-                }
-            }
-            Err(Stop::Ended) => {
-                paths += 1;
-                machine.ended_trace.clear();
-            }
-            Err(Stop::Dead) => {}
-            Err(Stop::Unsupported(what)) => {
-                cut.get_or_insert_with(|| format!("unsupported: {what}"));
-            }
-            Err(Stop::Budget(name)) => {
-                cut.get_or_insert_with(|| name.to_string());
-            }
-        }
-    }
-    let verdict = match (found, cut) {
+    let verdict = match (following.found, following.cut) {
         (Some(test), _) => {
             report.tests.push(test);
             Verdict::Followed
         }
         (None, Some(bound)) => Verdict::Stopped { bound },
-        (None, None) if machine.solver.gave_up => Verdict::Stopped {
+        (None, None) if exec.solver.gave_up => Verdict::Stopped {
             bound: "solver timeout".into(),
         },
-        (None, None) => infeasibility(&mut machine, &follow),
+        (None, None) => infeasibility(&mut exec, &follow, following.dead_ends),
     };
     report.stats = Stats {
-        paths,
-        solver_calls: machine.solver.calls,
-        statements: machine.statements,
+        paths: ending.paths,
+        solver_calls: exec.solver.calls,
+        statements: ending.statements,
         elapsed: start.elapsed(),
     };
-    report.findings = std::mem::take(&mut machine.findings);
+    report.findings = exec.findings;
     PathOutcome { verdict, report }
-}
-
-fn solved_test(
-    program: &Program,
-    config: &EngineConfig,
-    machine: &mut Machine,
-    st: &State,
-    func: FuncId,
-) -> Option<testcase::TestCase> {
-    let model = machine.solver.readable_model(&st.path, &st.input_symbols)?;
-    let goals = st.trace.clone();
-    Some(extract::test_case(
-        program,
-        config,
-        st,
-        &model,
-        func,
-        goals.clone(),
-        goals,
-    ))
 }
 
 /// Why no run follows the spec: the code's own departure when a run got
 /// further than any contradicting condition, else the conditions.
-fn infeasibility(machine: &mut Machine, follow: &Follow) -> Verdict {
-    let reach = machine
-        .dead_ends
-        .arms
-        .iter()
-        .map(|d| d.state.progress.matched)
-        .max();
-    if let Some((step, instead)) = machine.dead_ends.furthest.clone() {
+fn infeasibility(exec: &mut Executor, follow: &Follow, dead_ends: DeadEnds) -> Verdict {
+    let reach = dead_ends.arms.iter().map(|d| d.matched).max();
+    if let Some((step, instead)) = dead_ends.furthest.clone() {
         if reach.is_none_or(|r| step > r) {
             let leave = Leave {
                 step: follow.steps[step.min(follow.steps.len() - 1)],
@@ -606,27 +595,26 @@ fn infeasibility(machine: &mut Machine, follow: &Follow) -> Verdict {
         }
     }
     Verdict::Infeasible {
-        conditions: explain(machine),
+        conditions: explain(exec, dead_ends.arms),
         leave: None,
     }
 }
 
 /// The union of the contradicting conditions of the dead ends (see the module doc).
-fn explain(machine: &mut Machine) -> Vec<Condition> {
-    let mut dead_ends = std::mem::take(&mut machine.dead_ends.arms);
-    dead_ends.sort_by_key(|d| Reverse(d.state.progress.matched));
+fn explain(exec: &mut Executor, mut dead_ends: Vec<DeadEnd>) -> Vec<Condition> {
+    dead_ends.sort_by_key(|d| Reverse(d.matched));
     dead_ends.truncate(MAX_EXPLAINED);
     let mut conditions = BTreeSet::new();
     for dead in &dead_ends {
-        conditions.extend(contradiction(machine, dead));
+        conditions.extend(contradiction(exec, dead));
     }
     conditions.into_iter().collect()
 }
 
 /// The conditions that contradict at one dead end, the dead arm included.
-fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
+fn contradiction(exec: &mut Executor, dead: &DeadEnd) -> Vec<Condition> {
     let st = &dead.state;
-    let Some(span) = condition_span(machine.program, st) else {
+    let Some(span) = condition_span(exec.program, st) else {
         return Vec::new();
     };
     let mut conditions = vec![Condition {
@@ -635,11 +623,11 @@ fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
         decided: None,
     }];
     if bool_value(&dead.cond).is_none() {
-        let core = machine
+        let core = exec
             .solver
             .unsat_core(&st.path, &dead.cond)
             .unwrap_or_default();
-        conditions.extend(st.origins.iter().filter_map(|o| match o.fact {
+        conditions.extend(dead.origins.iter().filter_map(|o| match o.fact {
             Fact::Arm(arm, Some(c)) if core.contains(&c) => Some(Condition {
                 span: o.span,
                 arm: Some(arm),
@@ -650,13 +638,13 @@ fn contradiction(machine: &mut Machine, dead: &DeadEnd) -> Vec<Condition> {
         return conditions;
     }
     // The shape decided the condition: name where its pointers were decided.
-    let lazies = compared_lazies(machine, st);
-    for (i, origin) in st.origins.iter().enumerate() {
+    let lazies = compared_lazies(exec, st);
+    for (i, origin) in dead.origins.iter().enumerate() {
         let Fact::Decision(lazy) = origin.fact else {
             continue;
         };
         if lazies.contains(&lazy) {
-            let arm = arm_taken_at(st, i, origin.span, span, dead.arm);
+            let arm = arm_taken_at(&dead.origins, i, origin.span, span, dead.arm);
             conditions.push(Condition {
                 span: origin.span,
                 arm,
@@ -686,13 +674,13 @@ fn decision(st: &State, lazy: LazyIdx) -> Option<String> {
 /// The arm taken at the condition at `span` after origin `after` (a decision
 /// made while evaluating it): `None` when `span` is a statement.
 fn arm_taken_at(
-    st: &State,
+    origins: &[Origin],
     after: usize,
     span: Span,
     dead_span: Span,
     dead_arm: Arm,
 ) -> Option<Arm> {
-    let later = st.origins[after..].iter().find_map(|o| match o.fact {
+    let later = origins[after..].iter().find_map(|o| match o.fact {
         Fact::Arm(arm, _) if o.span == span => Some(arm),
         _ => None,
     });
@@ -701,9 +689,9 @@ fn arm_taken_at(
 
 /// The lazy input pointers the condition of `st`'s current block compares,
 /// with those that decided the objects they designate.
-fn compared_lazies(machine: &mut Machine, st: &State) -> BTreeSet<LazyIdx> {
+fn compared_lazies(exec: &mut Executor, st: &State) -> BTreeSet<LazyIdx> {
     let frame = st.frame();
-    let Some(body) = &machine.program.function(frame.func).body else {
+    let Some(body) = &exec.program.function(frame.func).body else {
         return BTreeSet::new();
     };
     let cond = match &body.block(frame.block).term {
@@ -715,8 +703,7 @@ fn compared_lazies(machine: &mut Machine, st: &State) -> BTreeSet<LazyIdx> {
     pointer_operands(cond, &mut pointers);
     let mut lazies = BTreeSet::new();
     for e in pointers {
-        let mut scratch = st.clone();
-        let Ok(SymVal::Ptr(p)) = machine.eval(&mut scratch, e) else {
+        let Some(SymVal::Ptr(p)) = exec.value_of(st, e) else {
             continue;
         };
         let mut target = p.target;

@@ -7,8 +7,8 @@
 //! start of a call. So `x = a && b;` split over three blocks counts once, and
 //! a line is counted in every frame of the function under test (recursion
 //! included) but not in other functions. A branch counts each time its edge
-//! (condition block to the arm's block) is taken. The counter lives in the
-//! state ([`State::watch_hits`]), updated by [`State::enter_block`].
+//! (condition block to the arm's block) is taken. The search counts per
+//! state, from the executor's events (`Hooks::entering`).
 //!
 //! Search order. A state that has executed the target K times only has to
 //! finish: it runs first, depth-first. The others are ranked by executions so
@@ -28,20 +28,19 @@
 //! so the iteration bound becomes at least `2 K + 16` (the search's
 //! `max_iterations` when larger).
 
+use crate::config::EngineConfig;
 use crate::distance::{bfs, block_graph, FAR};
-use crate::exec::{initial_state, Machine, Turn};
-use crate::extract;
+use crate::exec::{Executor, Hooks};
+use crate::explore::{self, Budget, Change, Frontier, PerState, Searcher};
+use crate::searchers::{BestFirst, Interleave, Ties};
 use crate::solver::PathSolver;
-use crate::state::{Frame, State};
-use crate::value::Stop;
-use crate::EngineConfig;
+use crate::state::{Frame, State, StateId};
 use ir::{BlockId, Body, Callee, FuncId, Goal, Program, StmtKind, Terminator};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 use std::fmt;
-use std::rc::Rc;
 use std::time::Instant;
-use testcase::{FunctionReport, Stats};
+use testcase::{FunctionReport, Stats, TestCase};
 
 /// What to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,18 +147,7 @@ pub fn reach(
         max_iterations: config.max_iterations.max(iteration_bound(times)),
         ..config.clone()
     };
-    let outcome = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("cairn-reach".into())
-            .stack_size(crate::EXPLORER_STACK)
-            .spawn_scoped(scope, || search(program, func, watch, &target, &config))
-            .map(|handle| handle.join())
-    });
-    match outcome {
-        Ok(Ok(outcome)) => Ok(outcome),
-        Ok(Err(_)) => Err(ReachError("internal error in the engine".into())),
-        Err(e) => Err(ReachError(format!("cannot start the engine thread: {e}"))),
-    }
+    explore::on_own_thread(|| search(program, func, watch, &target, &config)).map_err(ReachError)
 }
 
 /// A CFG edge of the function under test; `from == None` is the entry of a call.
@@ -168,21 +156,21 @@ type Edge = (Option<BlockId>, BlockId);
 /// The CFG edges whose traversals count as executions of the target, and
 /// those whose first traversal ends the counting (`before`).
 #[derive(Debug)]
-pub struct Watch {
+struct Watch {
     func: FuncId,
     counted: BTreeSet<Edge>,
     closing: BTreeSet<Edge>,
 }
 
 /// What entering a block does to the count.
-pub struct Crossing {
+struct Crossing {
     pub counted: bool,
     pub closes: bool,
 }
 
 impl Watch {
     /// Entering `to` from `frame`'s current position.
-    pub fn crossing(&self, frame: &Frame, to: BlockId) -> Crossing {
+    fn crossing(&self, frame: &Frame, to: BlockId) -> Crossing {
         if frame.func != self.func {
             return Crossing {
                 counted: false,
@@ -360,12 +348,12 @@ fn may_reenter(program: &Program, func: FuncId) -> bool {
     false
 }
 
-/// Breadth order (a min-heap): most executions, fewest loop iterations,
-/// closest to the target, fewest input objects, shortest path, oldest.
-type BreadthKey = (Reverse<u32>, u32, u32, usize, u64, u64);
-/// Depth order (a max-heap): most executions, most iterations of loops
-/// outside the target's loop, longest path, fewest input objects, newest.
-type DepthKey = (u32, u32, u64, Reverse<usize>, u64);
+/// Breadth rank (lowest first): most executions, fewest loop iterations,
+/// closest to the target, fewest input objects, shortest path.
+type BreadthRank = (Reverse<u32>, u32, u32, usize, u64);
+/// Depth rank (highest first): most executions, most iterations of loops
+/// outside the target's loop, longest path, fewest input objects.
+type DepthRank = Reverse<(u32, u32, u64, Reverse<usize>)>;
 
 /// Where a path stands with respect to the target.
 #[derive(PartialEq, Eq)]
@@ -377,29 +365,36 @@ enum Standing {
     Open,
 }
 
-struct Queue {
+/// Executions of the target on one path so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct Count {
+    hits: u32,
+    /// A closing edge was traversed: `hits` is final.
+    closed: bool,
+}
+
+/// The objective of a goal-oriented search.
+struct Reach {
     target: ReachTarget,
+    watch: Watch,
     map: TargetMap,
     func: FuncId,
     /// Whether a state that can no longer reach the target may be dropped.
     prune: bool,
-    /// Queued states by number; the orders below index into it.
-    pending: BTreeMap<u64, State>,
-    /// States that executed the target K times: they only need to finish.
-    finishing: Vec<u64>,
-    by_breadth: BinaryHeap<Reverse<BreadthKey>>,
-    by_depth: BinaryHeap<DepthKey>,
-    /// Statements run for states of each order (breadth, depth).
-    statements: [u64; 2],
-    deep_turn: bool,
-    seq: u64,
+    counts: PerState<Count>,
+    /// The bound that cut the search, if any.
+    cut: Option<String>,
+    /// Most executions of the target on any path that ended.
+    best_hits: u32,
+    reached: Option<(TestCase, u32)>,
 }
 
-impl Queue {
+impl Reach {
     /// Where `state` stands now; `Open` ones get the distance to rank them by.
     fn standing(&self, state: &State) -> (Standing, u32) {
-        let (target, hits) = (&self.target, state.watch_hits);
-        if target.before.is_some() && state.watch_closed {
+        let target = &self.target;
+        let Count { hits, closed } = self.counts.get(state.id);
+        if target.before.is_some() && closed {
             let standing = match target.met_by(hits) {
                 true => Standing::Met,
                 false => Standing::Failed,
@@ -428,82 +423,145 @@ impl Queue {
         (Standing::Open, distance)
     }
 
-    fn push(&mut self, state: State) {
-        self.seq += 1;
-        let (standing, distance) = self.standing(&state);
-        match standing {
-            Standing::Failed => return,
-            Standing::Met => {
-                self.finishing.push(self.seq);
-                self.pending.insert(self.seq, state);
-                return;
-            }
-            Standing::Open => {}
-        }
-        let hits = state.watch_hits;
-        let nodes = state.input_objects();
-        let (level, length) = (state.loop_level, state.blocks_run);
-        self.by_breadth.push(Reverse((
-            Reverse(hits),
-            level,
+    fn breadth_rank(&self, state: &State) -> BreadthRank {
+        let (_, distance) = self.standing(state);
+        (
+            Reverse(self.counts.get(state.id).hits),
+            state.loop_level,
             distance,
-            nodes,
-            length,
-            self.seq,
-        )));
-        let outer = self.map.outer_iterations(&state, self.func);
-        self.by_depth
-            .push((hits, outer, length, Reverse(nodes), self.seq));
-        self.pending.insert(self.seq, state);
+            state.input_objects(),
+            state.blocks_run,
+        )
     }
 
-    /// The next state: a finishing one, else taking turns between the orders.
-    fn pop(&mut self) -> Option<State> {
-        while let Some(seq) = self.finishing.pop() {
-            if let Some(state) = self.pending.remove(&seq) {
-                return Some(state);
-            }
-        }
-        self.deep_turn = self.statements[1] <= self.statements[0];
-        let first = if self.deep_turn {
-            self.pop_deepest()
-        } else {
-            self.pop_broadest()
-        };
-        first.or_else(|| {
-            self.deep_turn = !self.deep_turn;
-            if self.deep_turn {
-                self.pop_deepest()
-            } else {
-                self.pop_broadest()
-            }
-        })
+    fn depth_rank(&self, state: &State) -> DepthRank {
+        Reverse((
+            self.counts.get(state.id).hits,
+            self.map.outer_iterations(state, self.func),
+            state.blocks_run,
+            Reverse(state.input_objects()),
+        ))
     }
 
-    fn pop_deepest(&mut self) -> Option<State> {
-        while let Some(key) = self.by_depth.pop() {
-            if let Some(state) = self.pending.remove(&key.4) {
-                return Some(state);
-            }
+    /// Records the bound that cut a path; any other replaces `max_iterations`,
+    /// which also cuts loops spinning on cyclic inputs while another bound is
+    /// the one to raise.
+    fn note_bound(&mut self, name: &str) {
+        if self.cut.as_deref().is_none_or(|c| c == "max_iterations") {
+            self.cut = Some(name.to_string());
         }
-        None
-    }
-
-    fn pop_broadest(&mut self) -> Option<State> {
-        while let Some(Reverse(key)) = self.by_breadth.pop() {
-            if let Some(state) = self.pending.remove(&key.5) {
-                return Some(state);
-            }
-        }
-        None
     }
 }
 
-/// Records the bound that cut a path; any other replaces `max_iterations`,
-/// which also cuts loops spinning on cyclic inputs while another bound is the one to raise.
-fn note_bound(cut: &mut Option<String>, name: &str) {
-    if cut.as_deref().is_none_or(|c| c == "max_iterations") {
-        *cut = Some(name.to_string());
+impl Hooks for Reach {
+    fn forked(&mut self, parent: StateId, child: StateId) {
+        self.counts.forked(parent, child);
+    }
+
+    fn entering(&mut self, state: &State, block: BlockId) {
+        let crossing = self.watch.crossing(state.frame(), block);
+        let count = self.counts.entry(state.id);
+        if !count.closed {
+            count.hits += u32::from(crossing.counted);
+        }
+        count.closed |= crossing.closes;
+    }
+}
+
+impl explore::Objective for Reach {
+    fn admit(&mut self, state: &State) -> bool {
+        self.standing(state).0 != Standing::Failed
+    }
+
+    fn completed(&mut self, exec: &mut Executor, state: State) -> bool {
+        let Count { hits, closed } = self.counts.get(state.id);
+        self.best_hits = self.best_hits.max(hits);
+        let closed = self.target.before.is_none() || closed;
+        if closed && self.target.met_by(hits) {
+            self.reached = exec
+                .solve_test(&state, state.trace.clone())
+                .map(|test| (test, hits));
+        }
+        self.reached.is_some()
+    }
+
+    fn unsupported(&mut self, what: &str) {
+        self.note_bound(&format!("unsupported: {what}"));
+    }
+
+    fn cut(&mut self, bound: &'static str) {
+        self.note_bound(bound);
+    }
+
+    fn released(&mut self, state: StateId) {
+        self.counts.release(state);
+    }
+
+    fn done(&self) -> bool {
+        self.reached.is_some()
+    }
+}
+
+/// States that met the target run first, depth-first: they only have to
+/// finish. The others take turns by running time between the breadth order
+/// (loop iterations raised step by step, closest first) and the depth order.
+struct ReachOrder<B, D> {
+    finishing: Vec<StateId>,
+    open: Interleave<B, D>,
+}
+
+impl<B: Searcher<Reach>, D: Searcher<Reach>> Searcher<Reach> for ReachOrder<B, D> {
+    fn select(&mut self, frontier: &Frontier, reach: &Reach) -> Option<StateId> {
+        while let Some(id) = self.finishing.last() {
+            if frontier.contains(*id) {
+                return Some(*id);
+            }
+            self.finishing.pop();
+        }
+        self.open.select(frontier, reach)
+    }
+
+    fn update(&mut self, frontier: &Frontier, reach: &Reach, change: &Change) {
+        self.finishing.retain(|id| !change.removed.contains(id));
+        let mut open = Vec::new();
+        for id in change.added {
+            let met = frontier
+                .get(*id)
+                .is_some_and(|state| reach.standing(state).0 == Standing::Met);
+            if met {
+                self.finishing.push(*id);
+            } else {
+                open.push(*id);
+            }
+        }
+        let change = Change {
+            added: &open,
+            removed: change.removed,
+            statements: change.statements,
+        };
+        self.open.update(frontier, reach, &change);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.finishing.is_empty() && self.open.is_empty()
+    }
+}
+
+fn reach_order() -> impl Searcher<Reach> {
+    ReachOrder {
+        finishing: Vec::new(),
+        open: Interleave::new(
+            BestFirst::new(
+                |state: &State, reach: &Reach| Some(reach.breadth_rank(state)),
+                Ties::Oldest,
+                false,
+            ),
+            BestFirst::new(
+                |state: &State, reach: &Reach| Some(reach.depth_rank(state)),
+                Ties::Newest,
+                false,
+            ),
+        ),
     }
 }
 
@@ -524,115 +582,66 @@ fn search(
             best_hits: 0,
         };
     };
-    let mut queue = Queue {
+    let mut reach = Reach {
         target: *target,
         map: TargetMap::new(&watch, body),
+        watch,
         func,
         prune: !may_reenter(program, func),
-        pending: BTreeMap::new(),
-        finishing: Vec::new(),
-        by_breadth: BinaryHeap::new(),
-        by_depth: BinaryHeap::new(),
-        statements: [0, 0],
-        deep_turn: false,
-        seq: 0,
+        counts: PerState::new(),
+        cut: None,
+        best_hits: 0,
+        reached: None,
     };
-    let mut machine = Machine::new(
-        program,
-        config,
-        PathSolver::new(deadline, config.max_time / 4),
-        func,
-    );
-    let mut cut: Option<String> = None;
-    match initial_state(program, func) {
-        Ok(mut st) => {
-            // The call's entry happened before the watch was attached.
-            let entry = watch.crossing_edge((None, BlockId(0)));
-            st.watch_hits = u32::from(entry.counted);
-            st.watch_closed = entry.closes;
-            st.watch = Some(Rc::new(watch));
-            queue.push(st);
+    let solver = PathSolver::new(deadline, config.max_time / 4);
+    let mut exec = Executor::new(program, config, solver, func);
+    let initial = match exec.initial_state() {
+        Ok(st) => {
+            // The call's entry happened before the search tracked the state.
+            let entry = reach.watch.crossing_edge((None, BlockId(0)));
+            *reach.counts.entry(st.id) = Count {
+                hits: u32::from(entry.counted),
+                closed: entry.closes,
+            };
+            vec![st]
         }
-        Err(Stop::Unsupported(what)) => cut = Some(format!("unsupported: {what}")),
-        Err(_) => {}
+        Err(what) => {
+            reach.note_bound(&format!("unsupported: {what}"));
+            Vec::new()
+        }
+    };
+    let budget = Budget {
+        deadline,
+        max_paths: config.max_paths,
+        stall: None,
+        max_waiting: None,
+        cancel: config.cancel.as_deref(),
+    };
+    let ending = explore::run(&mut exec, &mut reach, &mut reach_order(), &budget, initial);
+    if let Some(bound) = ending.stopped_by {
+        reach.note_bound(bound);
     }
-    let mut paths = 0u64;
-    let mut best_hits = 0;
-    let mut reached = None;
-    while reached.is_none() {
-        if Instant::now() >= deadline {
-            note_bound(&mut cut, "max_time");
-            break;
-        }
-        if paths >= config.max_paths {
-            note_bound(&mut cut, "max_paths");
-            break;
-        }
-        let Some(st) = queue.pop() else { break };
-        let ran_before = machine.statements;
-        let outcome = machine.turn(st);
-        queue.statements[usize::from(queue.deep_turn)] += machine.statements - ran_before;
-        if let Some(name) = machine.budget_cut.take() {
-            note_bound(&mut cut, name);
-        }
-        match outcome {
-            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
-                for s in states {
-                    queue.push(s);
-                }
-            }
-            Ok(Turn::Completed(st)) => {
-                paths += 1;
-                best_hits = best_hits.max(st.watch_hits);
-                let closed = target.before.is_none() || st.watch_closed;
-                if closed && target.met_by(st.watch_hits) {
-                    reached = solved_test(program, config, &mut machine, &st, func);
-                }
-            }
-            Err(Stop::Dead) => {}
-            Err(Stop::Ended) => {
-                paths += 1;
-                machine.ended_trace.clear();
-            }
-            Err(Stop::Unsupported(what)) => note_bound(&mut cut, &format!("unsupported: {what}")),
-            Err(Stop::Budget(name)) => note_bound(&mut cut, name),
-        }
-    }
-    let verdict = match (&reached, cut) {
+    let verdict = match (&reach.reached, reach.cut) {
         (Some((_, hits)), _) => Verdict::Reached { hits: *hits },
         (None, Some(bound)) => Verdict::NotReached { bound },
-        (None, None) if machine.solver.gave_up => Verdict::NotReached {
+        (None, None) if exec.solver.gave_up => Verdict::NotReached {
             bound: "solver timeout".into(),
         },
         (None, None) => Verdict::Unreachable,
     };
     report.stats = Stats {
-        paths,
-        solver_calls: machine.solver.calls,
-        statements: machine.statements,
+        paths: ending.paths,
+        solver_calls: exec.solver.calls,
+        statements: ending.statements,
         elapsed: start.elapsed(),
     };
-    report.tests.extend(reached.map(|(test, _)| test));
-    report.findings = machine.findings;
+    report.tests.extend(reach.reached.map(|(test, _)| test));
+    report.findings = exec.findings;
     ReachOutcome {
         verdict,
         report,
-        best_hits,
+        best_hits: reach.best_hits,
     }
-}
-
-/// The test of a completed path, with its number of executions of the target.
-fn solved_test(
-    program: &Program,
-    config: &EngineConfig,
-    machine: &mut Machine,
-    st: &State,
-    func: FuncId,
-) -> Option<(testcase::TestCase, u32)> {
-    let model = machine.solver.readable_model(&st.path, &st.input_symbols)?;
-    let goals = st.trace.clone();
-    let test = extract::test_case(program, config, st, &model, func, goals.clone(), goals);
-    Some((test, st.watch_hits))
 }
 
 /// Finds the goal `line:col:arm` of `func` (`arm` as `goal_key` writes it:

@@ -3,7 +3,7 @@
 
 use crate::solver::ConstraintId;
 use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
-use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, StringId, Type};
+use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Type};
 use std::rc::Rc;
 use z3::ast::BV;
 
@@ -22,11 +22,9 @@ pub enum ObjKind {
     /// A local variable of a frame.
     Stack,
     /// A global; `is_input` when the test chooses its initial value.
-    Global {
-        id: GlobalId,
-        is_input: bool,
-    },
-    Str(StringId),
+    Global { id: GlobalId, is_input: bool },
+    /// A string literal.
+    Str,
     /// Allocated by the code under test (seed 000's class II).
     Heap {
         freed: bool,
@@ -95,8 +93,14 @@ pub struct Frame {
     pub dest: Option<Place>,
 }
 
+/// Identity of a path state, unique within one exploration: a fork gives
+/// each child a new one. Searches key their own per-state data by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId(pub u64);
+
 #[derive(Clone, Debug)]
 pub struct State {
+    pub id: StateId,
     pub frames: Vec<Frame>,
     pub objects: Vec<Rc<Object>>,
     pub globals: Vec<Option<ObjIdx>>,
@@ -127,26 +131,12 @@ pub struct State {
     pub allocations: u32,
     /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
     pub failing_allocations: Vec<u32>,
-    /// The edges a goal-oriented search counts (`reach`); `None` otherwise.
-    /// Shared by every state of that search, never changed.
-    pub watch: Option<Rc<crate::reach::Watch>>,
-    /// Traversals of the counted edges on this path so far (until closed).
-    pub watch_hits: u32,
-    /// A closing edge was traversed: `watch_hits` is final.
-    pub watch_closed: bool,
-    /// The path a path-oriented search follows (`path`); `None` otherwise.
-    /// Shared by every state of that search, never changed.
-    pub follow: Option<Rc<crate::path::Follow>>,
-    /// How far this state has followed it.
-    pub progress: crate::path::Progress,
-    /// Why each step of this path holds, for explaining an infeasible path
-    /// (recorded only while following one).
-    pub origins: Vec<crate::path::Origin>,
 }
 
 impl State {
-    pub fn new(program: &ir::Program) -> State {
+    pub fn new(program: &ir::Program, id: StateId) -> State {
         State {
+            id,
             frames: Vec::new(),
             objects: Vec::new(),
             globals: vec![None; program.globals.len()],
@@ -165,12 +155,6 @@ impl State {
             pinned: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
-            watch: None,
-            watch_hits: 0,
-            watch_closed: false,
-            follow: None,
-            progress: crate::path::Progress::default(),
-            origins: Vec::new(),
         }
     }
 
@@ -231,19 +215,8 @@ impl State {
         format!("{base}#{}", self.fresh)
     }
 
-    /// Enters `block` in the top frame, counting loop iterations and
-    /// traversals of watched edges.
+    /// Enters `block` in the top frame, counting loop iterations.
     pub fn enter_block(&mut self, block: BlockId) {
-        if let Some(watch) = &self.watch {
-            let crossing = watch.crossing(self.frame(), block);
-            if !self.watch_closed {
-                self.watch_hits += u32::from(crossing.counted);
-            }
-            self.watch_closed |= crossing.closes;
-        }
-        if let (Some(follow), 1) = (&self.follow, self.frames.len()) {
-            follow.enter(&mut self.progress, block);
-        }
         let frame = self.frame_mut();
         frame.block = block;
         frame.stmt = 0;

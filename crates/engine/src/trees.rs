@@ -4,11 +4,10 @@
 //! are its alternatives; the search then asks one disjunction of their
 //! conditions instead of one query per path.
 
-use crate::exec::{initial_state, Machine, Turn};
-use crate::solver::PathSolver;
+use crate::exec::{Executor, Hooks};
+use crate::explore::{self, Budget, Ending, Objective};
+use crate::searchers::{BestFirst, Ties};
 use crate::state::State;
-use crate::value::Stop;
-use crate::EngineConfig;
 use ir::Goal;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -18,7 +17,7 @@ const MAX_ALTERNATIVES: usize = 64;
 
 /// Most states a tree holds at once: unpruned, a tree grows exponentially
 /// with the bound, and a larger bound's tree would only be larger.
-const MAX_PENDING: usize = 4_096;
+const MAX_WAITING: usize = 4_096;
 
 /// What one bounded tree found.
 #[derive(Default)]
@@ -29,7 +28,7 @@ pub struct Tree {
     pub truncated: BTreeSet<Goal>,
     /// The bound cut some path: a larger bound has more paths.
     pub bounded: bool,
-    /// The deadline or [`MAX_PENDING`] stopped the tree before it was explored.
+    /// A budget stopped the tree before it was explored.
     pub unfinished: bool,
 }
 
@@ -42,107 +41,103 @@ pub trait Targets {
     fn may_reach(&self, state: &State) -> bool;
 }
 
-/// Explores the tree bounded by `bound` loop iterations with `machine`'s
-/// solver, feasibility checks deferred. Statements and findings are added
-/// to `machine`'s.
-pub fn explore(
-    machine: &mut Machine,
+/// Shortest paths first (then oldest): infeasibility grows with path length (seed 003).
+pub fn shortest_first<O: ?Sized>() -> BestFirst<u64, impl Fn(&State, &O) -> Option<u64>> {
+    BestFirst::new(
+        |state: &State, _: &O| Some(state.blocks_run),
+        Ties::Oldest,
+        false,
+    )
+}
+
+/// Explores the tree bounded by `bound` loop iterations with `exec`,
+/// feasibility checks deferred (findings are added to `exec`'s).
+pub fn grow(
+    exec: &mut Executor,
     bound: u32,
     targets: &impl Targets,
     deadline: Instant,
-) -> Tree {
-    let config = EngineConfig {
-        max_iterations: bound.saturating_add(1),
-        ..machine.config.clone()
+) -> (Tree, Ending) {
+    let Ok(root) = exec.initial_state() else {
+        let ending = Ending {
+            stopped_by: None,
+            paths: 0,
+            statements: 0,
+        };
+        return (Tree::default(), ending);
     };
-    let placeholder = PathSolver::new(deadline, std::time::Duration::ZERO);
-    let solver = std::mem::replace(&mut machine.solver, placeholder);
-    let mut bounded = Machine::new(machine.program, &config, solver, machine.root);
-    bounded.solver.defer_feasibility(true);
-    let tree = grow(&mut bounded, targets, deadline);
-    bounded.solver.defer_feasibility(false);
-    machine.solver = bounded.solver;
-    machine.statements += bounded.statements;
-    for finding in bounded.findings {
-        let known = machine
-            .findings
-            .iter()
-            .any(|f| f.kind == finding.kind && f.span == finding.span);
-        if !known {
-            machine.findings.push(finding);
-        }
-    }
-    tree
+    let budget = Budget {
+        deadline,
+        max_paths: u64::MAX,
+        stall: None,
+        max_waiting: Some(MAX_WAITING),
+        cancel: exec.config.cancel.as_deref(),
+    };
+    let mut growth = Growth {
+        targets,
+        tree: Tree::default(),
+        reached: 0,
+    };
+    let unbounded = exec.max_iterations;
+    exec.max_iterations = bound.saturating_add(1);
+    exec.solver.defer_feasibility(true);
+    let ending = explore::run(
+        exec,
+        &mut growth,
+        &mut shortest_first(),
+        &budget,
+        vec![root],
+    );
+    exec.solver.defer_feasibility(false);
+    exec.max_iterations = unbounded;
+    growth.tree.unfinished = ending.stopped_by.is_some();
+    (growth.tree, ending)
 }
 
-/// Shortest paths first: infeasibility grows with path length (seed 003).
-fn grow(machine: &mut Machine, targets: &impl Targets, deadline: Instant) -> Tree {
-    let mut tree = Tree::default();
-    let Ok(root) = initial_state(machine.program, machine.root) else {
-        return tree;
-    };
-    let mut queue = ShortestFirst::default();
-    queue.push(root);
-    while let Some(state) = queue.pop() {
-        if Instant::now() >= deadline || queue.len() >= MAX_PENDING {
-            tree.unfinished = true;
-            break;
-        }
-        let reached = state.trace.len();
-        let outcome = machine.turn(state);
-        machine.budget_cut = None;
-        machine.ended_trace.clear();
-        match outcome {
-            Ok(Turn::Running(states)) | Err(Stop::Fork(states)) => {
-                for state in states {
-                    collect(&mut tree, targets, &state, reached);
-                    if targets.may_reach(&state) {
-                        queue.push(state);
-                    }
-                }
+/// The objective of growing one tree.
+struct Growth<'t, T> {
+    targets: &'t T,
+    tree: Tree,
+    /// Goals the running state had taken when its turn began.
+    reached: usize,
+}
+
+impl<T: Targets> Growth<'_, T> {
+    /// Records `state` as an alternative of each wanted goal whose arm it
+    /// took during the turn.
+    fn collect(&mut self, state: &State) {
+        for goal in &state.trace[self.reached.min(state.trace.len())..] {
+            if !self.targets.wanted(goal, state) {
+                continue;
             }
-            Ok(Turn::Completed(state)) => collect(&mut tree, targets, &state, reached),
-            Err(Stop::Budget("max_iterations")) => tree.bounded = true,
-            Err(_) => {}
-        }
-    }
-    tree
-}
-
-/// Records `state` as an alternative of each wanted goal whose arm it took
-/// since its trace had `reached` goals.
-fn collect(tree: &mut Tree, targets: &impl Targets, state: &State, reached: usize) {
-    for goal in &state.trace[reached.min(state.trace.len())..] {
-        if !targets.wanted(goal, state) {
-            continue;
-        }
-        let kept = tree.alternatives.entry(*goal).or_default();
-        if kept.len() < MAX_ALTERNATIVES {
-            kept.push(state.clone());
-        } else {
-            tree.truncated.insert(*goal);
+            let kept = self.tree.alternatives.entry(*goal).or_default();
+            if kept.len() < MAX_ALTERNATIVES {
+                kept.push(state.clone());
+            } else {
+                self.tree.truncated.insert(*goal);
+            }
         }
     }
 }
 
-/// States by path length, shortest first (then oldest first).
-#[derive(Default)]
-pub struct ShortestFirst {
-    states: BTreeMap<(u64, u64), State>,
-    pushed: u64,
-}
+impl<T: Targets> Hooks for Growth<'_, T> {}
 
-impl ShortestFirst {
-    pub fn push(&mut self, state: State) {
-        self.pushed += 1;
-        self.states.insert((state.blocks_run, self.pushed), state);
+impl<T: Targets> Objective for Growth<'_, T> {
+    fn admit(&mut self, state: &State) -> bool {
+        self.collect(state);
+        self.targets.may_reach(state)
     }
 
-    pub fn len(&self) -> usize {
-        self.states.len()
+    fn selected(&mut self, state: &State) {
+        self.reached = state.trace.len();
     }
 
-    pub fn pop(&mut self) -> Option<State> {
-        self.states.pop_first().map(|(_, state)| state)
+    fn completed(&mut self, _exec: &mut Executor, state: State) -> bool {
+        self.collect(&state);
+        false
+    }
+
+    fn cut(&mut self, bound: &'static str) {
+        self.tree.bounded |= bound == "max_iterations";
     }
 }

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
-/// Index of a memory object in [`crate::state::State::objects`].
+/// Index of a memory object in a path state's `objects`.
 pub type ObjIdx = u32;
-/// Index of a lazily materialized input pointer in [`crate::state::State::lazies`].
+/// Index of a lazily materialized input pointer in a path state's `lazies`.
 pub type LazyIdx = u32;
 
 /// What a pointer points into. Globals and string literals are named by their
@@ -70,25 +70,16 @@ pub enum SymVal {
     Bytes(Rc<Vec<Cell>>),
 }
 
-/// Why a path cannot go on.
-#[derive(Debug)]
-pub enum Stop {
-    /// The path condition became unsatisfiable.
-    Dead,
-    /// The statement must be re-executed in each of these states (a lazy choice).
-    Fork(Vec<crate::state::State>),
-    /// The path ended with a finding, `exit` or `abort`.
-    Ended,
-    /// Something the engine does not model; names it.
-    Unsupported(String),
-    /// A budget (named) cut the path.
-    Budget(&'static str),
-}
+/// Something the engine does not model, named in the user's words
+/// (e.g. `floating point`): the path stops there and says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
 
-pub type Exec<T> = Result<T, Stop>;
+/// The result of an operation on values that may meet an unmodelled case.
+pub type Modelled<T> = Result<T, Unsupported>;
 
-pub fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
-    Err(Stop::Unsupported(what.into()))
+pub fn unsupported<T>(what: impl Into<String>) -> Modelled<T> {
+    Err(Unsupported(what.into()))
 }
 
 /// A bit-vector constant of `bits` bits holding the low bits of `v`.
@@ -204,7 +195,7 @@ pub fn value_cells(v: &SymVal) -> Vec<Cell> {
 }
 
 /// The 8-bit term of one cell; pointer bytes are numeric only for NULL.
-pub fn cell_byte(cell: &Cell) -> Exec<BV> {
+pub fn cell_byte(cell: &Cell) -> Modelled<BV> {
     match cell {
         Cell::Byte { src, idx } => {
             if src.get_size() == 8 {
@@ -222,7 +213,7 @@ pub fn cell_byte(cell: &Cell) -> Exec<BV> {
 
 /// Reassembles an integer from little-endian cells, returning a whole stored
 /// value unchanged when the cells are exactly its bytes.
-pub fn cells_to_int(cells: &[Cell]) -> Exec<BV> {
+pub fn cells_to_int(cells: &[Cell]) -> Modelled<BV> {
     if let Some(Cell::Byte { src, .. }) = cells.first() {
         let whole = src.get_size() as usize == cells.len() * 8
             && cells.iter().enumerate().all(|(i, c)| match c {
@@ -241,12 +232,12 @@ pub fn cells_to_int(cells: &[Cell]) -> Exec<BV> {
             Some(high) => high.concat(&byte),
         });
     }
-    acc.ok_or_else(|| Stop::Unsupported("a read of zero bytes".into()))
+    acc.ok_or_else(|| Unsupported("a read of zero bytes".into()))
 }
 
 /// Reassembles a pointer from 8 cells: the bytes of one stored pointer, or
 /// numeric bytes (an integer, NULL when 0).
-pub fn cells_to_ptr(cells: &[Cell]) -> Exec<PtrVal> {
+pub fn cells_to_ptr(cells: &[Cell]) -> Modelled<PtrVal> {
     if let Some(Cell::Ptr { ptr, .. }) = cells.first() {
         let whole = cells.len() == 8
             && cells.iter().enumerate().all(|(i, c)| match c {

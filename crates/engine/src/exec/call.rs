@@ -6,12 +6,13 @@
 use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
+use super::{unsupported, Exec, Stop};
 use crate::state::{ObjKind, State};
-use crate::value::{unsupported, value_cells, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target};
+use crate::value::{value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 use testcase::FindingKind;
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     pub fn call(
         &mut self,
         st: &mut State,
@@ -47,7 +48,9 @@ impl Machine<'_> {
                 return Err(Stop::Budget("max_depth"));
             }
             st.frame_mut().stmt += 1;
-            return push_frame(self.program, st, func, &values, dest.clone());
+            push_frame(self.program, st, func, &values, dest.clone())?;
+            self.enter_block(st, ir::BlockId(0));
+            return Ok(());
         }
         let result = match self.library(st, &function.name, &values)? {
             Model::Returns(v) => v,

@@ -1,15 +1,14 @@
 //! Expressions with bit-exact C semantics on x86-64.
 
 use super::Machine;
+use super::{unsupported, Exec};
 use crate::state::State;
-use crate::value::{
-    bool_to_bv, bv_u, is_nonzero, resize, signed_bits, unsupported, Exec, PtrVal, SymVal, Target,
-};
+use crate::value::{bool_to_bv, bv_u, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target};
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
         if matches!(e.ty, Type::Float(_)) {
             return unsupported("floating point");

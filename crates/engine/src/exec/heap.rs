@@ -6,11 +6,10 @@
 
 use super::libc::Model;
 use super::Machine;
+use super::{unsupported, Exec, Stop};
 use crate::memory::{self, zero_cells};
 use crate::state::{ObjKind, Object, State};
-use crate::value::{
-    bv_u, cell_byte, is_nonzero, unsupported, Cell, Exec, ObjIdx, PtrVal, Stop, SymVal, Target,
-};
+use crate::value::{bv_u, cell_byte, is_nonzero, Cell, ObjIdx, PtrVal, SymVal, Target};
 use testcase::FindingKind;
 use z3::ast::BV;
 
@@ -22,7 +21,7 @@ const SYMBOLIC_ALLOCATION_BUDGET: &str = "symbolic allocation size (at most 4096
 /// Largest concrete allocation modelled byte by byte.
 const CONCRETE_ALLOCATION_LIMIT: u64 = 1 << 20;
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     /// `malloc(size)`, or `calloc` when `zeroed` (`size` is the product).
     pub fn allocate(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<Model> {
         let failed = self.count_allocation(st);
@@ -83,7 +82,7 @@ impl Machine<'_> {
             (true, true) => {
                 let mut forks = Vec::new();
                 for cond in [zero.not(), zero] {
-                    let mut next = st.clone();
+                    let mut next = self.fork(st);
                     self.assume(&mut next, &cond)?;
                     forks.push(next);
                 }
@@ -153,7 +152,7 @@ impl Machine<'_> {
         let number = st.allocations;
         st.allocations += 1;
         self.config.allocation_may_fail.then(|| {
-            let mut failed = st.clone();
+            let mut failed = self.fork(st);
             failed.failing_allocations.push(number);
             failed
         })
@@ -177,7 +176,7 @@ impl Machine<'_> {
             }
             (Err(stop @ (Stop::Dead | Stop::Budget(_))), Some(failed)) => {
                 if let Stop::Budget(name) = stop {
-                    self.budget_cut = Some(name);
+                    self.cut = Some(name);
                 }
                 *st = failed;
                 Ok(Model::Returns(Some(SymVal::Ptr(null))))
@@ -229,7 +228,7 @@ impl Machine<'_> {
             if !self.may(st, &beyond.not()) {
                 return Err(Stop::Budget(SYMBOLIC_ALLOCATION_BUDGET));
             }
-            self.budget_cut = Some(SYMBOLIC_ALLOCATION_BUDGET);
+            self.cut = Some(SYMBOLIC_ALLOCATION_BUDGET);
             self.assume(st, &beyond.not())?;
         }
         let (mut low, mut high) = (0, SYMBOLIC_ALLOCATION_LIMIT);

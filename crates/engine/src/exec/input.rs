@@ -2,14 +2,12 @@
 //! path, lazy materialization of input pointers, globals and string literals.
 
 use super::Machine;
-use crate::memory::zero_cells;
-use crate::state::{Frame, ObjKind, Object, State};
-use crate::value::{
-    bv_u, int_cells, ptr_cells, unsupported, Cell, Exec, LazyIdx, ObjIdx, PtrVal, Stop, SymVal,
-    Target,
-};
-use crate::EngineConfig;
-use ir::{ConstValue, FuncId, GlobalId, Init, IntType, Layout, Program, StringId, Type};
+use super::{unsupported, Exec, Stop};
+use crate::config::EngineConfig;
+use crate::memory::{initial_cells, zero_cells};
+use crate::state::{Frame, ObjKind, Object, State, StateId};
+use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
+use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, Type};
 use z3::ast::{Bool, BV};
 
 /// Fresh contents for a value of type `ty` reached by access path `path`.
@@ -93,12 +91,12 @@ pub fn is_linked(program: &Program, ty: &Type) -> bool {
 }
 
 /// The state at the entry of `func`, parameters as fresh inputs.
-pub fn initial_state(program: &Program, func: FuncId) -> Exec<State> {
+pub(super) fn initial_state(program: &Program, func: FuncId, id: StateId) -> Exec<State> {
     let f = program.function(func);
     let Some(body) = &f.body else {
         return unsupported("a function without a body");
     };
-    let mut st = State::new(program);
+    let mut st = State::new(program, id);
     let mut params = Vec::new();
     for (i, ty) in f.sig.params.iter().enumerate() {
         let name = body
@@ -119,11 +117,13 @@ pub fn initial_state(program: &Program, func: FuncId) -> Exec<State> {
     }
     st.params = params.clone();
     push_frame(program, &mut st, func, &params, None)?;
+    st.enter_block(ir::BlockId(0));
     Ok(st)
 }
 
-/// Enters `func` with `args`: a stack object per local, parameters written.
-pub fn push_frame(
+/// Pushes a frame for `func` with `args`: a stack object per local,
+/// parameters written. The caller enters its first block.
+pub(super) fn push_frame(
     program: &Program,
     st: &mut State,
     func: FuncId,
@@ -158,39 +158,7 @@ pub fn push_frame(
         visits: vec![0; body.blocks.len()],
         dest,
     });
-    st.enter_block(ir::BlockId(0));
     Ok(())
-}
-
-/// The cells a global starts with from its initializer (zero where not covered).
-pub fn init_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
-    let global = program.global(id);
-    let mut cells = zero_cells(program.size_of(&global.ty));
-    let Some(Init::Fields(items)) = &global.init else {
-        return cells;
-    };
-    for item in items {
-        let value = match &item.value {
-            ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
-            ConstValue::Null => ptr_cells(PtrVal::to(Target::Null)),
-            ConstValue::GlobalAddr(g, off) => ptr_cells(at(Target::Global(*g), *off)),
-            ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f))),
-            ConstValue::StrAddr(s, off) => ptr_cells(at(Target::Str(*s), *off)),
-        };
-        for (k, cell) in value.into_iter().enumerate() {
-            if let Some(slot) = cells.get_mut(item.offset as usize + k) {
-                *slot = cell;
-            }
-        }
-    }
-    cells
-}
-
-fn at(target: Target, offset: i64) -> PtrVal {
-    PtrVal {
-        target,
-        offset: bv_u(offset as u64 as u128, 64),
-    }
 }
 
 /// Does the test choose this global's initial value?
@@ -199,7 +167,7 @@ pub fn global_is_input(program: &Program, config: &EngineConfig, id: GlobalId) -
     !g.is_const && (config.globals_as_inputs || (g.is_extern && g.init.is_none()))
 }
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     pub fn global_object(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
         if let Some(obj) = st.globals[id.index()] {
             return Ok(obj);
@@ -212,7 +180,7 @@ impl Machine<'_> {
         let cells = if is_input {
             fresh_cells(self.program, st, &global.ty, &global.name, ".")
         } else {
-            init_cells(self.program, id)
+            initial_cells(self.program, id)
         };
         let obj = st.add_object(Object::new(ObjKind::Global { id, is_input }, cells));
         st.globals[id.index()] = Some(obj);
@@ -231,7 +199,7 @@ impl Machine<'_> {
                 idx: 0,
             })
             .collect();
-        let obj = st.add_object(Object::new(ObjKind::Str(id), cells));
+        let obj = st.add_object(Object::new(ObjKind::Str, cells));
         st.strings[id.index()] = Some(obj);
         obj
     }

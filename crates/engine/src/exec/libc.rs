@@ -2,11 +2,10 @@
 //! memory functions scan bytes symbolically: reading past an object is a finding.
 
 use super::Machine;
+use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::State;
-use crate::value::{
-    bv_u, cells_to_int, resize, unsupported, Cell, Exec, PtrVal, Stop, SymVal, Target,
-};
+use crate::value::{bv_u, cells_to_int, resize, Cell, PtrVal, SymVal, Target};
 use z3::ast::{Bool, BV};
 
 pub enum Model {
@@ -40,7 +39,7 @@ const PATH_ENDS: &[&str] = &[
     "__builtin_unreachable",
 ];
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
         if PATH_ENDS.contains(&name) {
             return Err(self.end(st));
@@ -252,7 +251,7 @@ impl Machine<'_> {
             };
             let inside = memory::in_bounds(self.program, st.object(d), &dst.offset, count);
             self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
-            return memory::write(st.object_mut(d), &dst.offset, &cells);
+            return Ok(memory::write(st.object_mut(d), &dst.offset, &cells)?);
         }
         let mut involved = vec![d];
         involved.extend(s.as_ref().map(|(obj, _)| *obj));
@@ -298,7 +297,7 @@ impl Machine<'_> {
     fn read_checked(&mut self, st: &mut State, obj: u32, off: &BV, n: u64) -> Exec<Vec<Cell>> {
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
         self.bounds_fault(st, &[obj], &inside.not(), "read past the end of an object")?;
-        memory::read(st.object(obj), off, n)
+        Ok(memory::read(st.object(obj), off, n)?)
     }
 
     /// `strchr`: forks on whether `c` occurs before the terminator.
@@ -328,7 +327,7 @@ impl Machine<'_> {
             if !self.may(st, &cond) {
                 continue;
             }
-            let mut next = st.clone();
+            let mut next = self.fork(st);
             self.assume(&mut next, &cond)?;
             outcomes.push((next, result));
         }

@@ -1,82 +1,226 @@
 //! The executor: runs one path state statement by statement, forking at
 //! branches and lazy choices, and reporting findings without stopping the run.
+//!
+//! It knows nothing of the searches that drive it: a search hands it a state
+//! and a [`Hooks`] object, and gets back a [`Step`] (what the turn produced)
+//! while the hooks hear, as they happen, the events a search may track per
+//! state (forks, blocks entered, branch arms, pointer decisions).
 
 mod call;
 mod expr;
 mod heap;
+mod hooks;
 mod input;
 mod libc;
 mod place;
 
+use crate::config::EngineConfig;
+use crate::extract;
 use crate::solver::PathSolver;
-use crate::state::State;
-use crate::value::{bool_value, Exec, Stop, SymVal};
-use crate::EngineConfig;
+use crate::state::{State, StateId};
+use crate::value::{bool_value, SymVal, Unsupported};
 use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
-use testcase::{Finding, FindingKind};
+use testcase::{Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
-pub use input::{init_cells, initial_state};
+pub use hooks::{Hooks, NoHooks};
 
 /// Statements run for one state before the search gets to choose again.
 const STATEMENTS_PER_TURN: usize = 2_000;
 
-pub struct Machine<'a> {
+/// Why a path cannot go on from the statement being run (the executor's
+/// internal control flow; a turn turns it into an [`Outcome`]).
+#[derive(Debug)]
+enum Stop {
+    /// The path condition became unsatisfiable.
+    Dead,
+    /// The statement must be re-executed in each of these states (a lazy choice).
+    Fork(Vec<State>),
+    /// The path ended with a finding, `exit` or `abort`; the goals it reached.
+    Ended(Vec<Goal>),
+    /// Something the engine does not model; names it.
+    Unsupported(String),
+    /// A budget (named) cut the path.
+    Budget(&'static str),
+}
+
+impl From<Unsupported> for Stop {
+    fn from(what: Unsupported) -> Stop {
+        Stop::Unsupported(what.0)
+    }
+}
+
+type Exec<T> = Result<T, Stop>;
+
+fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
+    Err(Stop::Unsupported(what.into()))
+}
+
+/// What one turn of a state produced.
+#[derive(Debug)]
+pub struct Step {
+    pub outcome: Outcome,
+    /// A budget that cut one of the choices made during the turn (the path
+    /// went on with the others): goals behind that choice are cut by it.
+    pub cut: Option<&'static str>,
+    /// Statements and terminators run.
+    pub statements: u64,
+}
+
+/// How a turn ended.
+#[derive(Debug)]
+pub enum Outcome {
+    /// States still running: the same one, or its children after a fork.
+    Running(Vec<State>),
+    /// The function under test returned.
+    Completed(Box<State>),
+    /// The path ended without a test (a certain finding, `exit`, `abort`),
+    /// having reached these goals.
+    Ended(Vec<Goal>),
+    /// The path condition became unsatisfiable.
+    Infeasible,
+    /// The path needs something the engine does not model (named).
+    Unsupported(String),
+    /// A budget (named, e.g. `max_nodes`) cut the path.
+    Cut(&'static str),
+}
+
+/// What persists between turns of one exploration: the program, the
+/// solver, the findings so far.
+pub struct Executor<'a> {
     pub program: &'a Program,
     pub config: &'a EngineConfig,
     pub solver: PathSolver,
     /// The function under test: its goals are the ones traced.
     pub root: FuncId,
+    /// Most entries into one block of one call on a path (`config`'s, unless
+    /// a search bounds its paths tighter).
+    pub max_iterations: u32,
     pub findings: Vec<Finding>,
     reported: BTreeSet<(FindingKind, Span)>,
-    /// Span of the statement being executed (for findings).
-    span: Span,
-    /// The budget (`max_array`, `max_nodes`) that cut a choice during the last turn.
-    pub budget_cut: Option<&'static str>,
-    /// Goals of the last path that ended early (finding, `exit`, `abort`).
-    pub ended_trace: Vec<Goal>,
-    /// Statements and terminators run so far (the search shares time by it).
-    pub statements: u64,
-    /// Arms a followed path needed but could not take (path-oriented search).
-    pub dead_ends: crate::path::DeadEnds,
+    next_state: u64,
 }
 
-/// What one turn of a state produced.
-pub enum Turn {
-    /// States still running (one, or several after a fork).
-    Running(Vec<State>),
-    /// The function under test returned.
-    Completed(Box<State>),
-}
-
-impl<'a> Machine<'a> {
+impl<'a> Executor<'a> {
     pub fn new(
         program: &'a Program,
         config: &'a EngineConfig,
         solver: PathSolver,
         root: FuncId,
     ) -> Self {
-        Machine {
+        Executor {
             program,
             config,
             solver,
             root,
+            max_iterations: config.max_iterations,
             findings: Vec::new(),
             reported: BTreeSet::new(),
-            budget_cut: None,
-            ended_trace: Vec::new(),
-            statements: 0,
-            span: Span::default(),
-            dead_ends: Default::default(),
+            next_state: 0,
         }
     }
 
-    /// Runs `state` until it forks, completes, or has had its turn.
-    pub fn turn(&mut self, mut state: State) -> Exec<Turn> {
+    fn fresh_id(&mut self) -> StateId {
+        self.next_state += 1;
+        StateId(self.next_state)
+    }
+
+    /// The state at the entry of the function under test, its parameters
+    /// fresh inputs; the construct it cannot model otherwise.
+    pub fn initial_state(&mut self) -> Result<State, String> {
+        let id = self.fresh_id();
+        match input::initial_state(self.program, self.root, id) {
+            Ok(state) => Ok(state),
+            Err(Stop::Unsupported(what)) => Err(what),
+            Err(other) => Err(format!("the entry of the function ({other:?})")),
+        }
+    }
+
+    /// Runs `state` until it forks, ends, or has had its turn, telling
+    /// `hooks` what happens on the way.
+    pub fn turn(&mut self, state: State, hooks: &mut dyn Hooks) -> Step {
+        let mut machine = Machine {
+            ex: self,
+            hooks,
+            span: Span::default(),
+            cut: None,
+            statements: 0,
+        };
+        let outcome = match machine.run(state) {
+            Ok(outcome) => outcome,
+            Err(Stop::Fork(states)) => Outcome::Running(states),
+            Err(Stop::Dead) => Outcome::Infeasible,
+            Err(Stop::Ended(trace)) => Outcome::Ended(trace),
+            Err(Stop::Unsupported(what)) => Outcome::Unsupported(what),
+            Err(Stop::Budget(name)) => Outcome::Cut(name),
+        };
+        Step {
+            outcome,
+            cut: machine.cut,
+            statements: machine.statements,
+        }
+    }
+
+    /// The value of `expr` in a scratch copy of `state` (no events reach
+    /// any search); `None` when evaluating it would fork or stop the path.
+    pub fn value_of(&mut self, state: &State, expr: &ir::Expr) -> Option<SymVal> {
+        let mut scratch = state.clone();
+        let mut machine = Machine {
+            ex: self,
+            hooks: &mut NoHooks,
+            span: Span::default(),
+            cut: None,
+            statements: 0,
+        };
+        machine.eval(&mut scratch, expr).ok()
+    }
+
+    /// The test of a completed path, its inputs as readable as the solver
+    /// finds them quickly; `None` when the path turns out infeasible.
+    pub fn solve_test(&mut self, st: &State, new_goals: Vec<Goal>) -> Option<TestCase> {
+        let model = self.solver.readable_model(&st.path, &st.input_symbols)?;
+        Some(extract::test_case(
+            self.program,
+            self.config,
+            st,
+            &model,
+            self.root,
+            new_goals,
+            st.trace.clone(),
+        ))
+    }
+}
+
+/// One turn in progress: the executor and the hooks of the search that runs it.
+struct Machine<'t, 'a> {
+    ex: &'t mut Executor<'a>,
+    hooks: &'t mut dyn Hooks,
+    /// Span of the statement being executed (for findings).
+    span: Span,
+    /// See [`Step::cut`].
+    cut: Option<&'static str>,
+    statements: u64,
+}
+
+impl<'a> std::ops::Deref for Machine<'_, 'a> {
+    type Target = Executor<'a>;
+    fn deref(&self) -> &Executor<'a> {
+        self.ex
+    }
+}
+
+impl<'a> std::ops::DerefMut for Machine<'_, 'a> {
+    fn deref_mut(&mut self) -> &mut Executor<'a> {
+        self.ex
+    }
+}
+
+impl<'a> Machine<'_, 'a> {
+    fn run(&mut self, mut state: State) -> Exec<Outcome> {
         for done in 0..STATEMENTS_PER_TURN {
             if state.frames.is_empty() {
-                return Ok(Turn::Completed(Box::new(state)));
+                return Ok(Outcome::Completed(Box::new(state)));
             }
             if done % 64 == 63 && self.solver.past_deadline() {
                 break;
@@ -84,20 +228,34 @@ impl<'a> Machine<'a> {
             self.statements += 1;
             let mut next = self.step(state)?;
             if next.len() != 1 {
-                return Ok(Turn::Running(next));
+                return Ok(Outcome::Running(next));
             }
             state = next.pop().expect("one successor");
         }
         if state.frames.is_empty() {
-            return Ok(Turn::Completed(Box::new(state)));
+            return Ok(Outcome::Completed(Box::new(state)));
         }
-        Ok(Turn::Running(vec![state]))
+        Ok(Outcome::Running(vec![state]))
+    }
+
+    /// A copy of `st` to continue on another choice: a new identity, whose
+    /// history the hooks copy from `st`'s.
+    fn fork(&mut self, st: &State) -> State {
+        let mut child = st.clone();
+        child.id = self.ex.fresh_id();
+        self.hooks.forked(st.id, child.id);
+        child
+    }
+
+    /// Enters `block` in the top frame of `st`, telling the hooks first.
+    fn enter_block(&mut self, st: &mut State, block: BlockId) {
+        self.hooks.entering(st, block);
+        st.enter_block(block);
     }
 
     fn step(&mut self, mut st: State) -> Exec<Vec<State>> {
         let frame = st.frame();
-        if frame.stmt == 0 && frame.visits[frame.block.index()] > self.config.max_iterations.max(1)
-        {
+        if frame.stmt == 0 && frame.visits[frame.block.index()] > self.max_iterations.max(1) {
             return Err(Stop::Budget("max_iterations"));
         }
         let body = self.body(frame.func)?;
@@ -120,7 +278,7 @@ impl<'a> Machine<'a> {
         st.blocks_run += 1;
         match &block.term {
             Terminator::Goto(target) => {
-                st.enter_block(*target);
+                self.enter_block(&mut st, *target);
                 Ok(vec![st])
             }
             Terminator::Branch {
@@ -146,7 +304,7 @@ impl<'a> Machine<'a> {
             } => {
                 let v = match self.eval(&mut st, value)? {
                     SymVal::Int(v) => v,
-                    _ => return crate::value::unsupported("switch on a non-integer"),
+                    _ => return unsupported("switch on a non-integer"),
                 };
                 let bits = v.get_size();
                 let mut arms: Vec<(Bool, BlockId, Arm)> = Vec::new();
@@ -174,7 +332,8 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// One successor per feasible arm, each with its condition assumed and goal traced.
+    /// One successor per feasible arm the hooks want, each with its
+    /// condition assumed and goal traced.
     fn fork_arms(
         &mut self,
         st: State,
@@ -184,18 +343,21 @@ impl<'a> Machine<'a> {
         let traced = st.frame().func == self.root;
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
-            if !crate::path::stays_on(self, &st, target) {
+            if !self.hooks.wants_arm(&st, target) {
                 continue;
             }
             if bool_value(&cond) == Some(false) || !self.may(&st, &cond) {
-                crate::path::note_dead_end(self, &st, arm, &cond);
+                self.hooks.arm_infeasible(&st, arm, &cond);
                 continue;
             }
-            let mut next = st.clone();
+            let mut next = self.fork(&st);
             if self.assume(&mut next, &cond).is_err() {
                 continue;
             }
-            crate::path::note_arm(self, &mut next, arm, &cond);
+            let constraint = bool_value(&cond)
+                .is_none()
+                .then(|| self.solver.intern(&cond));
+            self.hooks.arm_taken(&next, arm, constraint);
             let goal = Goal {
                 func: self.root,
                 site,
@@ -205,7 +367,7 @@ impl<'a> Machine<'a> {
             if traced && !next.trace.contains(&goal) {
                 next.trace.push(goal);
             }
-            next.enter_block(target);
+            self.enter_block(&mut next, target);
             out.push(next);
         }
         out
@@ -214,12 +376,12 @@ impl<'a> Machine<'a> {
     fn body(&self, func: FuncId) -> Exec<&'a ir::Body> {
         match &self.program.function(func).body {
             Some(b) => Ok(b),
-            None => crate::value::unsupported("a function without a body"),
+            None => unsupported("a function without a body"),
         }
     }
 
     /// Can `cond` hold on this path?
-    pub fn may(&mut self, st: &State, cond: &Bool) -> bool {
+    fn may(&mut self, st: &State, cond: &Bool) -> bool {
         match bool_value(cond) {
             Some(known) => known && self.solver.feasible(&st.path, None),
             None => self.solver.feasible(&st.path, Some(cond)),
@@ -227,7 +389,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Adds `cond` to the path condition (without a solver call).
-    pub fn assume(&mut self, st: &mut State, cond: &Bool) -> Exec<()> {
+    fn assume(&mut self, st: &mut State, cond: &Bool) -> Exec<()> {
         match bool_value(cond) {
             Some(true) => Ok(()),
             Some(false) => Err(Stop::Dead),
@@ -243,7 +405,7 @@ impl<'a> Machine<'a> {
 
     /// Reports a finding when `fault` can hold here (once per kind and site),
     /// then goes on assuming it does not.
-    pub fn check_fault(
+    fn check_fault(
         &mut self,
         st: &mut State,
         kind: FindingKind,
@@ -264,7 +426,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Reports a fault that certainly happens on this path and ends it.
-    pub fn fault<T>(&mut self, st: &State, kind: FindingKind, message: &str) -> Exec<T> {
+    fn fault<T>(&mut self, st: &State, kind: FindingKind, message: &str) -> Exec<T> {
         if !self.report(st, kind, message) {
             return Err(Stop::Dead);
         }
@@ -273,7 +435,7 @@ impl<'a> Machine<'a> {
 
     /// Reports a fault that certainly happens on this path (once per kind and
     /// site), leaving the path to go on; false when the path is infeasible.
-    pub fn report(&mut self, st: &State, kind: FindingKind, message: &str) -> bool {
+    fn report(&mut self, st: &State, kind: FindingKind, message: &str) -> bool {
         if self.reported.contains(&(kind, self.span)) {
             return true;
         }
@@ -287,18 +449,19 @@ impl<'a> Machine<'a> {
     }
 
     /// Ends the path here (no test: the driver could not run past this point).
-    pub fn end(&mut self, st: &State) -> Stop {
-        self.ended_trace = st.trace.clone();
-        Stop::Ended
+    fn end(&mut self, st: &State) -> Stop {
+        Stop::Ended(st.trace.clone())
     }
 
     fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {
-        self.reported.insert((kind, self.span));
-        let inputs = crate::extract::inputs(self.program, self.config, st, model, self.root);
+        let span = self.span;
+        self.reported.insert((kind, span));
+        let inputs = extract::inputs(self.program, self.config, st, model, self.root);
+        let func = self.root;
         self.findings.push(Finding {
-            func: self.root,
+            func,
             kind,
-            span: self.span,
+            span,
             message: message.to_string(),
             inputs,
         });

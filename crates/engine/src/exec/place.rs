@@ -1,11 +1,12 @@
 //! Places: addresses, lazy pointer resolution, bounds-checked loads and stores.
 
 use super::Machine;
+use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::value::{
-    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, unsupported, value_cells, Cell,
-    Exec, LazyIdx, ObjIdx, PtrVal, Stop, SymVal, Target,
+    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, value_cells, Cell, LazyIdx,
+    ObjIdx, PtrVal, SymVal, Target,
 };
 use ir::{Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
@@ -36,7 +37,7 @@ pub struct Loc {
     pub ty: Type,
 }
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     /// The address of a place, without touching memory.
     pub fn place_addr(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type)> {
         let (mut ptr, mut ty) = match &place.base {
@@ -183,7 +184,7 @@ impl Machine<'_> {
     /// a fresh input object, or a fork when it may also alias one.
     fn dereferenced_lazy(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
         if self.alias_candidates(st, lazy)?.is_empty() {
-            crate::path::note_decision(st, lazy, self.span);
+            self.hooks.pointer_decided(st, lazy, self.span);
             return self.materialize(st, lazy);
         }
         Err(self.choices(st, lazy, false))
@@ -196,7 +197,7 @@ impl Machine<'_> {
     fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
         if with_null {
-            let mut null = st.clone();
+            let mut null = self.fork(st);
             null.lazies[lazy as usize].resolution = Some(Target::Null);
             choices.push(null);
         }
@@ -204,7 +205,7 @@ impl Machine<'_> {
         if let Some(Type::Function(sig)) = ty.pointee() {
             for (i, f) in self.program.functions.iter().enumerate() {
                 if f.body.is_some() && f.sig == **sig {
-                    let mut next = st.clone();
+                    let mut next = self.fork(st);
                     next.lazies[lazy as usize].resolution =
                         Some(Target::Func(ir::FuncId(i as u32)));
                     choices.push(next);
@@ -217,18 +218,18 @@ impl Machine<'_> {
             Err(stop) => return stop,
         };
         for obj in aliases {
-            let mut next = st.clone();
+            let mut next = self.fork(st);
             next.lazies[lazy as usize].resolution = Some(Target::Object(obj));
             choices.push(next);
         }
-        let mut fresh = st.clone();
+        let mut fresh = self.fork(st);
         match self.materialize(&mut fresh, lazy) {
             Ok(_) => choices.push(fresh),
-            Err(Stop::Budget(name)) if !choices.is_empty() => self.budget_cut = Some(name),
+            Err(Stop::Budget(name)) if !choices.is_empty() => self.cut = Some(name),
             Err(stop) => return stop,
         }
         for choice in &mut choices {
-            crate::path::note_decision(choice, lazy, self.span);
+            self.hooks.pointer_decided(choice, lazy, self.span);
         }
         Stop::Fork(choices)
     }
@@ -278,8 +279,8 @@ impl Machine<'_> {
         let cap = bv_u(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(bv_u(u128::from(n), 64));
         let beyond = Bool::and(&[off.bvsge(bv_u(0, 64)), end.bvsgt(&cap)]);
-        if self.budget_cut.is_none() && self.may(st, &beyond) {
-            self.budget_cut = Some("max_array");
+        if self.cut.is_none() && self.may(st, &beyond) {
+            self.cut = Some("max_array");
         }
     }
 
@@ -330,7 +331,7 @@ impl Machine<'_> {
         }
         let has_pointer = cells.iter().any(|c| matches!(c, Cell::Ptr { .. }));
         let off = self.settle(st, loc, has_pointer)?;
-        memory::write(st.object_mut(loc.obj), &off, &cells)
+        Ok(memory::write(st.object_mut(loc.obj), &off, &cells)?)
     }
 
     /// The offset to access: itself, unless it is symbolic and pointers are
@@ -370,7 +371,7 @@ impl Machine<'_> {
         }
         let mut forks = Vec::new();
         for at in offsets {
-            let mut next = st.clone();
+            let mut next = self.fork(st);
             self.assume(&mut next, &loc.off.eq(bv_u(u128::from(at), 64)))?;
             next.pinned.push((loc.off.clone(), at));
             forks.push(next);

@@ -1,0 +1,102 @@
+//! The engine's configuration: budgets and choices, passed explicitly to
+//! every exploration and never stored globally.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Budgets and choices for one run; passed explicitly, never stored globally.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Wall-clock budget per function.
+    pub max_time: Duration,
+    /// Completed paths per function.
+    pub max_paths: u64,
+    /// Largest input array or string length the search may choose.
+    pub max_array: u64,
+    /// Most input objects (nodes of input structures, arrays) one test may build.
+    pub max_nodes: u32,
+    /// Deepest call chain (bounds recursion).
+    pub max_depth: u32,
+    /// Most entries into one block of one call on a path (bounds loops,
+    /// e.g. a traversal of a cyclic input list).
+    pub max_iterations: u32,
+    /// Each allocation may also return NULL (an input choice of the test).
+    pub allocation_may_fail: bool,
+    /// Globals the function reads are inputs the test chooses (unit-test view);
+    /// when false they start from their initializers (whole-program view, as for `main`).
+    pub globals_as_inputs: bool,
+    /// Check the final value of every non-const global, written or not
+    /// (the csmith differential test compares them with native execution).
+    pub check_all_globals: bool,
+    /// Which goals the search steers toward; coverage is reported for all of them.
+    pub goals: GoalSelection,
+    /// What the search does for goals the coverage search leaves uncovered.
+    pub hard_goals: HardGoalStrategy,
+    /// The order in which the coverage search runs waiting path states.
+    pub search: SearchOrder,
+    /// Seed of the random choices of [`SearchOrder::Random`] and
+    /// [`SearchOrder::CoverageAndRandom`]: the same seed gives the same tests.
+    pub seed: u64,
+    /// Set from outside (e.g. on Ctrl-C) to stop the search at its next
+    /// turn, keeping what it found.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// The order in which the coverage search runs waiting path states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SearchOrder {
+    /// States closest to an uncovered goal first, loop iterations raised
+    /// step by step, taking turns (by running time) with the deepest state.
+    #[default]
+    Coverage,
+    /// A random waiting state each turn.
+    Random,
+    /// The coverage order taking turns (by running time) with the random one.
+    CoverageAndRandom,
+}
+
+/// A second phase for the goals the coverage search does not cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HardGoalStrategy {
+    /// None: the coverage search has the whole time budget.
+    #[default]
+    Off,
+    /// Once the coverage search has made no test for a quarter of the
+    /// budget, the rest goes to bounded execution trees (seed 003), the loop
+    /// bound raised 0, 1, 2, ..., each goal's alternative paths asked in one
+    /// disjunction (PBCC).
+    Trees,
+}
+
+/// The goals a search targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GoalSelection {
+    /// Both directions of every condition.
+    #[default]
+    All,
+    /// Only the unconstrained goals (seed 003): covering them covers every
+    /// goal the others imply, with fewer targets to steer toward.
+    Unconstrained,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            max_time: Duration::from_secs(10),
+            max_paths: 10_000,
+            max_array: 8,
+            max_nodes: 8,
+            max_depth: 8,
+            max_iterations: 1000,
+            allocation_may_fail: false,
+            globals_as_inputs: true,
+            check_all_globals: false,
+            goals: GoalSelection::All,
+            hard_goals: HardGoalStrategy::Off,
+            search: SearchOrder::Coverage,
+            seed: 0,
+            cancel: None,
+        }
+    }
+}
