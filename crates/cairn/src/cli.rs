@@ -83,6 +83,13 @@ pub struct GenArgs {
     /// goal and bound.
     #[arg(long, value_enum, default_value_t = HardGoalsMode::Off)]
     pub hard_goals: HardGoalsMode,
+    /// The order in which the search runs the paths it has started.
+    #[arg(long, value_enum, default_value_t = SearchMode::Coverage)]
+    pub search: SearchMode,
+    /// Seed of the random choices of `--search random` and `mixed`: the same
+    /// seed gives the same tests.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,
@@ -211,6 +218,17 @@ pub struct BudgetArgs {
     /// branch needs it; the driver makes exactly those calls fail.
     #[arg(long)]
     pub alloc_may_fail: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Paths closest to an uncovered branch first, fewest loop iterations
+    /// first, taking turns with the deepest path.
+    Coverage,
+    /// A random path each time.
+    Random,
+    /// The coverage order taking turns with the random one.
+    Mixed,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,8 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
-use crate::cli::{BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode};
+use crate::cli::{
+    BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode, SearchMode,
+};
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -42,6 +44,12 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
             HardGoalsMode::Off => engine::HardGoalStrategy::Off,
             HardGoalsMode::Trees => engine::HardGoalStrategy::Trees,
         },
+        search: match args.search {
+            SearchMode::Coverage => engine::SearchOrder::Coverage,
+            SearchMode::Random => engine::SearchOrder::Random,
+            SearchMode::Mixed => engine::SearchOrder::CoverageAndRandom,
+        },
+        seed: args.seed,
         ..engine_config(&args.budgets)?
     };
     std::fs::create_dir_all(&args.out).map_err(|e| {
@@ -58,6 +66,10 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         loaded.push((file, output, funcs));
     }
     let interrupted = interrupt_flag();
+    let engine_config = engine::EngineConfig {
+        cancel: Some(interrupted.clone()),
+        ..engine_config
+    };
     let mut summaries = Vec::new();
     for (file, output, funcs) in loaded {
         let flags = emit::SourceFlags {
@@ -136,7 +148,8 @@ fn check_dir(out: &Path, cc: &str, sanitize: bool, json: bool) -> Result<Outcome
     })
 }
 
-/// Set by the first Ctrl-C; the run then stops after the current function.
+/// Set by the first Ctrl-C: the search of the current function stops at its
+/// next turn, and the run ends with what was found so far.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let handler_flag = flag.clone();
@@ -147,7 +160,7 @@ fn interrupt_flag() -> Arc<AtomicBool> {
             std::process::exit(130);
         }
         eprintln!(
-            "\ncairn: interrupted; finishing the current function (Ctrl-C again to quit now)"
+            "\ncairn: interrupted; writing the tests found so far (Ctrl-C again to quit now)"
         );
     });
     flag

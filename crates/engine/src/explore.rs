@@ -42,6 +42,14 @@ impl Frontier {
     pub fn ids(&self) -> impl Iterator<Item = StateId> + '_ {
         self.states.keys().copied()
     }
+
+    pub(crate) fn insert(&mut self, state: State) {
+        self.states.insert(state.id, state);
+    }
+
+    fn take(&mut self, id: StateId) -> Option<State> {
+        self.states.remove(&id)
+    }
 }
 
 /// What one step changed in the frontier, for [`Searcher::update`].
@@ -190,8 +198,7 @@ pub fn run<O: Objective>(
             break;
         };
         let state = frontier
-            .states
-            .remove(&id)
+            .take(id)
             .expect("a searcher selects a waiting state");
         if !objective.keeps(&state) {
             objective.released(id);
@@ -252,7 +259,7 @@ fn queue<O: Objective>(
     for state in states {
         if objective.admit(&state) {
             added.push(state.id);
-            frontier.states.insert(state.id, state);
+            frontier.insert(state);
         } else {
             objective.released(state.id);
         }

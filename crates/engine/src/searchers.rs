@@ -17,8 +17,9 @@ pub enum Ties {
 /// Lowest rank first. The ranking may consult the objective `O`; a state
 /// ranked `None` comes first (the objective no longer wants it: the loop
 /// drops it when selected). With `rerank`, the rank of the state about to
-/// be selected is computed again, for rankings that change as the search
-/// goes (e.g. distance to the goals not covered yet).
+/// be selected is computed again, for rankings that only get worse as the
+/// search goes (e.g. distance to the goals not covered yet): a state whose
+/// rank got worse goes back in line.
 pub struct BestFirst<K, F> {
     rank: F,
     ties: Ties,
@@ -220,6 +221,125 @@ impl<O: ?Sized, A: Searcher<O>, B: Searcher<O>> Searcher<O> for Interleave<A, B>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A frontier of states numbered 1..=n, state `k` having run `lengths[k-1]` blocks.
+    fn frontier(lengths: &[u64]) -> (Frontier, Vec<StateId>) {
+        let program = front::compile_preprocessed("int f(void) { return 0; }".into(), "t.c")
+            .expect("compiles")
+            .program;
+        let mut frontier = Frontier::default();
+        let mut ids = Vec::new();
+        for (k, length) in lengths.iter().enumerate() {
+            let mut state = State::new(&program, StateId(k as u64 + 1));
+            state.blocks_run = *length;
+            ids.push(state.id);
+            frontier.insert(state);
+        }
+        (frontier, ids)
+    }
+
+    fn added(ids: &[StateId]) -> Change<'_> {
+        Change {
+            added: ids,
+            removed: &[],
+            statements: 0,
+        }
+    }
+
+    fn by_length(ties: Ties) -> impl Searcher<()> {
+        BestFirst::new(|st: &State, _: &()| Some(st.blocks_run), ties, false)
+    }
+
+    #[test]
+    fn best_first_runs_the_lowest_rank_and_breaks_ties_by_age() {
+        let (frontier, ids) = frontier(&[5, 3, 3, 9]);
+        let mut oldest = by_length(Ties::Oldest);
+        oldest.update(&frontier, &(), &added(&ids));
+        assert_eq!(oldest.select(&frontier, &()), Some(ids[1]));
+        let mut newest = by_length(Ties::Newest);
+        newest.update(&frontier, &(), &added(&ids));
+        assert_eq!(newest.select(&frontier, &()), Some(ids[2]));
+        let removed = [ids[2], ids[1]];
+        let change = Change {
+            added: &[],
+            removed: &removed,
+            statements: 0,
+        };
+        newest.update(&frontier, &(), &change);
+        assert_eq!(newest.select(&frontier, &()), Some(ids[0]));
+        assert!(!newest.is_empty());
+    }
+
+    #[test]
+    fn best_first_reranks_the_state_about_to_run() {
+        let (frontier, ids) = frontier(&[1, 2]);
+        let threshold = std::cell::Cell::new(0);
+        // Ranked by distance from a moving threshold.
+        let rank = |st: &State, _: &()| Some(st.blocks_run.abs_diff(threshold.get()));
+        let mut order = BestFirst::new(rank, Ties::Oldest, true);
+        order.update(&frontier, &(), &added(&ids));
+        assert_eq!(order.select(&frontier, &()), Some(ids[0]));
+        threshold.set(5);
+        assert_eq!(
+            order.select(&frontier, &()),
+            Some(ids[1]),
+            "4 from 5, 3 from 5"
+        );
+    }
+
+    #[test]
+    fn interleave_shares_running_time_by_statements() {
+        let (frontier, ids) = frontier(&[1, 2]);
+        // The first prefers short paths, the second long ones.
+        let mut both = Interleave::new(
+            by_length(Ties::Oldest),
+            BestFirst::new(
+                |st: &State, _: &()| Some(std::cmp::Reverse(st.blocks_run)),
+                Ties::Oldest,
+                false,
+            ),
+        );
+        both.update(&frontier, &(), &added(&ids));
+        // A tie goes to the second.
+        assert_eq!(both.select(&frontier, &()), Some(ids[1]));
+        let ran = |statements| Change {
+            added: &[],
+            removed: &[],
+            statements,
+        };
+        both.update(&frontier, &(), &ran(100));
+        assert_eq!(both.select(&frontier, &()), Some(ids[0]));
+        both.update(&frontier, &(), &ran(60));
+        assert_eq!(both.select(&frontier, &()), Some(ids[0]), "60 < 100");
+        both.update(&frontier, &(), &ran(60));
+        assert_eq!(both.select(&frontier, &()), Some(ids[1]), "120 > 100");
+    }
+
+    #[test]
+    fn random_order_is_reproducible_and_picks_waiting_states() {
+        let (frontier, ids) = frontier(&[1, 2, 3, 4, 5, 6]);
+        let picks = |seed| {
+            let mut order = RandomOrder::new(seed);
+            order.update(&frontier, &(), &added(&ids));
+            let mut picked = Vec::new();
+            while let Some(id) = order.select(&frontier, &()) {
+                picked.push(id);
+                let change = Change {
+                    added: &[],
+                    removed: &[id],
+                    statements: 1,
+                };
+                order.update(&frontier, &(), &change);
+            }
+            picked
+        };
+        let first = picks(3);
+        assert_eq!(first, picks(3));
+        let mut sorted = first.clone();
+        sorted.sort();
+        assert_eq!(sorted, ids, "each waiting state exactly once");
+        assert!((0..20).any(|seed| picks(seed) != first), "seeds matter");
+    }
 
     #[test]
     fn splitmix_is_reproducible_and_spreads_over_the_range() {

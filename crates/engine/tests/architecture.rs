@@ -9,14 +9,7 @@ use std::path::{Path, PathBuf};
 /// The executor's core and what it is built on.
 const CORE: &[&str] = &["value", "solver", "state", "memory", "exec"];
 /// The searches and their loop.
-const SEARCH: &[&str] = &[
-    "explore",
-    "searchers",
-    "coverage",
-    "trees",
-    "reach",
-    "path",
-];
+const SEARCH: &[&str] = &["explore", "searchers", "coverage", "trees", "reach", "path"];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("engine sources") {
@@ -51,7 +44,11 @@ fn used_modules(text: &str) -> BTreeSet<String> {
             if let Some(group) = rest.strip_prefix('{') {
                 // `crate::{a, b::c}`: the first segment of each item.
                 let items = group.split('}').next().unwrap_or_default();
-                used.extend(items.split(',').filter_map(|item| first_segment(item.trim())));
+                used.extend(
+                    items
+                        .split(',')
+                        .filter_map(|item| first_segment(item.trim())),
+                );
             } else if let Some(name) = first_segment(rest) {
                 used.insert(name);
             }
@@ -133,7 +130,10 @@ fn the_executor_core_knows_no_search() {
     let graph = module_graph();
     for core in CORE {
         let uses = graph.get(*core).cloned().unwrap_or_default();
-        let searches: Vec<&String> = uses.iter().filter(|m| SEARCH.contains(&m.as_str())).collect();
+        let searches: Vec<&String> = uses
+            .iter()
+            .filter(|m| SEARCH.contains(&m.as_str()))
+            .collect();
         assert!(searches.is_empty(), "`{core}` uses {searches:?}");
     }
 }
@@ -146,5 +146,8 @@ fn the_checks_see_grouped_imports_and_skip_comments() {
     let mut graph = BTreeMap::new();
     graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
     graph.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
-    assert_eq!(find_circle(&graph), Some(vec!["a".into(), "b".into(), "a".into()]));
+    assert_eq!(
+        find_circle(&graph),
+        Some(vec!["a".into(), "b".into(), "a".into()])
+    );
 }
