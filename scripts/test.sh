@@ -7,7 +7,8 @@
 #      heap ones under AddressSanitizer, UBSan and LeakSanitizer too), gcov
 #      sees every branch that is not marked infeasible;
 #   3. the faulty corpus check (scripts/faults-check.sh): every planted fault
-#      is reported with a reproducer that confirms it.
+#      is reported with a reproducer that confirms it;
+#   4. the stages after the engine (emit, check) do not link Z3.
 # Prints compile progress and the summary lines; exits non-zero on any
 # failure, after printing what failed.
 set -euo pipefail
@@ -33,6 +34,12 @@ if ((status != 0)); then
     fi
     echo "== FAILED: cargo test exited with $status"
     exit "$status"
+fi
+
+echo "== emit and check do not link Z3 (cargo tree)"
+if cargo tree -p emit -p check --prefix none | grep -q '^z3'; then
+    echo "== FAILED: emit or check depends on z3 (they must read only the testcase crate)"
+    exit 1
 fi
 
 echo "== corpus check (scripts/corpus-check.sh)"
