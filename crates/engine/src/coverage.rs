@@ -23,7 +23,7 @@ use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use testcase::{FunctionReport, Stats, TestCase, Uncovered};
+use testcase::{FunctionReport, TestCase, Uncovered};
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
 struct Distances {
@@ -372,11 +372,8 @@ fn cover_hard_goals(
 /// completes with a test.
 fn finish(exec: &mut Executor, coverage: &mut Coverage, start: State, deadline: Instant) -> Ending {
     let budget = Budget {
-        deadline,
         max_paths: u64::MAX,
-        stall: None,
-        max_waiting: None,
-        cancel: exec.config.cancel.as_deref(),
+        ..Budget::until(deadline, exec.config)
     };
     let mut first_test = FirstTest {
         tests: coverage.tests.len(),
@@ -448,12 +445,9 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     // With a second phase for hard goals, the coverage search hands over
     // the rest of the time once it has covered nothing new for a while.
     let budget = Budget {
-        deadline,
-        max_paths: config.max_paths,
         stall: (config.hard_goals == HardGoalStrategy::Trees)
             .then(|| config.max_time / STALL_SHARE),
-        max_waiting: None,
-        cancel: config.cancel.as_deref(),
+        ..Budget::until(deadline, config)
     };
     let mut ending = explore::run(
         &mut exec,
@@ -503,12 +497,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         };
         report.uncovered.push((*g, reason));
     }
-    report.stats = Stats {
-        paths: ending.paths,
-        solver_calls: exec.solver.calls,
-        statements: ending.statements,
-        elapsed: start.elapsed(),
-    };
+    report.stats = ending.stats(&exec, start);
     report.tests = coverage.tests;
     report.findings = exec.findings;
     report

@@ -13,12 +13,14 @@
 //! general ones and the combinator that interleaves two), and, when it is
 //! for something other than coverage, an [`Objective`].
 
+use crate::config::EngineConfig;
 use crate::exec::{Executor, Hooks, Outcome};
 use crate::state::{State, StateId};
 use ir::Goal;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use testcase::Stats;
 
 /// The path states waiting to run, by identity.
 #[derive(Default)]
@@ -117,6 +119,7 @@ pub trait Objective: Hooks {
 }
 
 /// The limits of one run of the loop.
+#[derive(Clone, Copy)]
 pub struct Budget<'c> {
     pub deadline: Instant,
     /// Paths run to their end (returned, or ended by a finding, `exit` or `abort`).
@@ -127,6 +130,19 @@ pub struct Budget<'c> {
     pub max_waiting: Option<usize>,
     /// Set from outside (e.g. on Ctrl-C) to stop at the next turn.
     pub cancel: Option<&'c AtomicBool>,
+}
+
+impl<'c> Budget<'c> {
+    /// Until `deadline`, with `config`'s paths and cancellation, no other limit.
+    pub fn until(deadline: Instant, config: &'c EngineConfig) -> Budget<'c> {
+        Budget {
+            deadline,
+            max_paths: config.max_paths,
+            stall: None,
+            max_waiting: None,
+            cancel: config.cancel.as_deref(),
+        }
+    }
 }
 
 /// Why the loop stopped, and what it ran.
@@ -141,6 +157,16 @@ pub struct Ending {
 }
 
 impl Ending {
+    /// The statistics of a search that started at `start`.
+    pub fn stats(&self, exec: &Executor, start: Instant) -> Stats {
+        Stats {
+            paths: self.paths,
+            solver_calls: exec.solver.calls,
+            statements: self.statements,
+            elapsed: start.elapsed(),
+        }
+    }
+
     /// Adds the work of a later run of the loop.
     pub fn absorb(&mut self, later: Ending) {
         self.paths += later.paths;

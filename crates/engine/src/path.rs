@@ -40,7 +40,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Instant;
-use testcase::{FunctionReport, Stats, TestCase};
+use testcase::{FunctionReport, TestCase};
 use z3::ast::Bool;
 
 /// One step of a path: a source line, optionally with the column of code on it.
@@ -539,13 +539,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
             Vec::new()
         }
     };
-    let budget = Budget {
-        deadline,
-        max_paths: config.max_paths,
-        stall: None,
-        max_waiting: None,
-        cancel: config.cancel.as_deref(),
-    };
+    let budget = Budget::until(deadline, config);
     let ending = explore::run(
         &mut exec,
         &mut following,
@@ -567,12 +561,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
         },
         (None, None) => infeasibility(&mut exec, &follow, following.dead_ends),
     };
-    report.stats = Stats {
-        paths: ending.paths,
-        solver_calls: exec.solver.calls,
-        statements: ending.statements,
-        elapsed: start.elapsed(),
-    };
+    report.stats = ending.stats(&exec, start);
     report.findings = exec.findings;
     PathOutcome { verdict, report }
 }

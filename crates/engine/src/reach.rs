@@ -40,7 +40,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Instant;
-use testcase::{FunctionReport, Stats, TestCase};
+use testcase::{FunctionReport, TestCase};
 
 /// What to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -610,13 +610,7 @@ fn search(
             Vec::new()
         }
     };
-    let budget = Budget {
-        deadline,
-        max_paths: config.max_paths,
-        stall: None,
-        max_waiting: None,
-        cancel: config.cancel.as_deref(),
-    };
+    let budget = Budget::until(deadline, config);
     let ending = explore::run(&mut exec, &mut reach, &mut reach_order(), &budget, initial);
     if let Some(bound) = ending.stopped_by {
         reach.note_bound(bound);
@@ -629,12 +623,7 @@ fn search(
         },
         (None, None) => Verdict::Unreachable,
     };
-    report.stats = Stats {
-        paths: ending.paths,
-        solver_calls: exec.solver.calls,
-        statements: ending.statements,
-        elapsed: start.elapsed(),
-    };
+    report.stats = ending.stats(&exec, start);
     report.tests.extend(reach.reached.map(|(test, _)| test));
     report.findings = exec.findings;
     ReachOutcome {

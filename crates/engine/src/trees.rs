@@ -66,12 +66,11 @@ pub fn grow(
         };
         return (Tree::default(), ending);
     };
+    // The paths budget is the coverage search's, spent before this phase.
     let budget = Budget {
-        deadline,
-        max_paths: u64::MAX,
-        stall: None,
         max_waiting: Some(MAX_WAITING),
-        cancel: exec.config.cancel.as_deref(),
+        max_paths: u64::MAX,
+        ..Budget::until(deadline, exec.config)
     };
     let mut growth = Growth {
         targets,
