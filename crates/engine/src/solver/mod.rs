@@ -1,32 +1,36 @@
-//! The one door to Z3: path conditions as sets of interned constraints, checked
-//! incrementally under assumptions, with a result cache, model reuse and counting.
+//! The one door to Z3. `PathSolver` keeps the constraints of every path,
+//! interned, and answers questions about path conditions through a chain of
+//! small layers over one narrow interface (`query::QuerySolver`), on
+//! KLEE's model, assembled in one function (`chain`):
+//!
+//!   slicing -> cache -> counterexample -> near_zero_first -> time_limit
+//!     -> z3_backend
+//!
+//! Each layer answers a query itself or passes it on, perhaps changed.
 
-use std::collections::{HashMap, HashSet};
+mod cache;
+mod counterexample;
+mod near_zero_first;
+mod query;
+mod slicing;
+mod store;
+#[cfg(test)]
+mod testing;
+mod time_limit;
+mod z3_backend;
+
+pub use store::ConstraintId;
+
+use query::{Answer, Context, Effort, Query, QuerySolver};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
-use z3::ast::{Ast, Bool, Dynamic, BV};
-use z3::{Model, Params, SatResult, Solver};
+use store::ConstraintStore;
+use z3::ast::{Bool, BV};
+use z3::Model;
 
-/// Index of an interned constraint; a path condition is a list of them.
-pub type ConstraintId = u32;
-
-/// Time the incremental solver gets before a query moves to a fresh solver.
-const INCREMENTAL_LIMIT: Duration = Duration::from_millis(200);
-
-fn millis(d: Duration) -> u32 {
-    d.as_millis().clamp(1, u128::from(u32::MAX)) as u32
-}
-
-fn timeout_params(ms: u32) -> Params {
-    let mut params = Params::new();
-    params.set_u32("timeout", ms);
-    params
-}
-
-/// Most constraints the incremental solver holds before it starts afresh.
-const SOLVER_CAPACITY: usize = 400;
-
-/// Longest time spent looking for a more readable model than the first one.
-const PREFERENCE_LIMIT: Duration = Duration::from_millis(500);
+/// Longest time spent on a wish: a more readable model than the first one,
+/// or a first try near zero.
+const WISH_LIMIT: Duration = Duration::from_millis(500);
 
 /// `x` is a 7-bit character (8-bit values) or within `bound` of zero (signed).
 fn near_zero(x: &BV, bound: u64) -> Bool {
@@ -41,78 +45,31 @@ fn near_zero(x: &BV, bound: u64) -> Bool {
     ])
 }
 
-/// The bit-vector symbols occurring in `term`, and whether it multiplies or
-/// divides two terms that are not numbers (nonlinear arithmetic).
-fn scan(term: &Bool) -> (HashSet<BV>, bool) {
-    use z3::DeclKind as K;
-    let mut symbols = HashSet::new();
-    let mut nonlinear = false;
-    let mut seen = HashSet::new();
-    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
-    while let Some(term) = stack.pop() {
-        if !seen.insert(term.clone()) {
-            continue;
-        }
-        if term.is_const() {
-            if let Some(bv) = term.as_bv() {
-                if crate::value::concrete(&bv).is_none() {
-                    symbols.insert(bv);
-                }
-            }
-            continue;
-        }
-        let children = term.children();
-        if let Ok(decl) = term.safe_decl() {
-            let multiplies = matches!(
-                decl.kind(),
-                K::Bmul
-                    | K::Bsdiv
-                    | K::Budiv
-                    | K::Bsrem
-                    | K::Burem
-                    | K::Bsmod
-                    | K::BsmulNoOvfl
-                    | K::BumulNoOvfl
-                    | K::BsmulNoUdfl
-            );
-            let unknown_operands = children
-                .iter()
-                .filter(|c| c.as_bv().and_then(|b| crate::value::concrete(&b)).is_none())
-                .count();
-            nonlinear |= multiplies && unknown_operands >= 2;
-        }
-        stack.extend(children);
-    }
-    (symbols, nonlinear)
+/// How a [`PathSolver`] spends time.
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// No query runs past this.
+    pub deadline: Instant,
+    /// Longest time one query may take, so that one hard query cannot eat the budget.
+    pub query_limit: Duration,
+}
+
+/// The layers, in the order a query passes them.
+fn chain(options: &SolverOptions) -> Box<dyn QuerySolver> {
+    let z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new());
+    let timed = time_limit::TimeLimit::new(options.deadline, options.query_limit, z3);
+    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
+    let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
+    let cached = cache::ResultCache::new(Box::new(reuse));
+    Box::new(slicing::IndependenceSlicing::new(Box::new(cached)))
 }
 
 pub struct PathSolver {
-    solver: Solver,
-    /// Guard literal of each interned constraint; `guard => constraint` is asserted once.
-    guards: Vec<Bool>,
-    constraints: Vec<Bool>,
-    /// The input symbols each constraint mentions (numbered by `symbol_ids`),
-    /// for slicing a query down to the constraints it depends on.
-    symbols: Vec<Vec<u32>>,
-    symbol_ids: HashMap<BV, u32>,
-    /// The symbols by number.
-    symbol_list: Vec<BV>,
-    /// Whether each constraint has nonlinear arithmetic.
-    nonlinear: Vec<bool>,
-    interned: HashMap<Bool, ConstraintId>,
-    /// Whether `guard => constraint` is asserted in `solver` (done on first use).
-    asserted: Vec<bool>,
-    asserted_count: usize,
-    cache: HashMap<Vec<ConstraintId>, bool>,
-    last_model: Option<Model>,
-    /// Truth of each constraint in `last_model`, filled as asked.
-    truth_in_last_model: Vec<Option<bool>>,
-    /// The time-out last given to Z3 (setting parameters is not free).
-    timeout_ms: u32,
+    store: ConstraintStore,
+    chain: Box<dyn QuerySolver>,
+    options: SolverOptions,
+    /// Z3 checks made.
     pub calls: u64,
-    deadline: Instant,
-    /// Longest time one query may take, so that one hard query cannot eat the budget.
-    query_limit: Duration,
     /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
     pub gave_up: bool,
     /// Feasibility checks answer from the cache only, unknown counting as
@@ -131,27 +88,30 @@ pub enum Alternatives {
 
 impl PathSolver {
     pub fn new(deadline: Instant, query_limit: Duration) -> PathSolver {
-        PathSolver {
-            solver: Solver::new(),
-            guards: Vec::new(),
-            constraints: Vec::new(),
-            symbols: Vec::new(),
-            symbol_ids: HashMap::new(),
-            symbol_list: Vec::new(),
-            nonlinear: Vec::new(),
-            interned: HashMap::new(),
-            asserted: Vec::new(),
-            asserted_count: 0,
-            cache: HashMap::new(),
-            last_model: None,
-            truth_in_last_model: Vec::new(),
-            timeout_ms: 0,
-            calls: 0,
+        PathSolver::with_options(SolverOptions {
             deadline,
             query_limit,
+        })
+    }
+
+    pub fn with_options(options: SolverOptions) -> PathSolver {
+        PathSolver {
+            store: ConstraintStore::default(),
+            chain: chain(&options),
+            options,
+            calls: 0,
             gave_up: false,
             deferred: false,
         }
+    }
+
+    fn ask(&mut self, query: &Query) -> Answer {
+        let mut cx = Context {
+            store: &self.store,
+            calls: &mut self.calls,
+            gave_up: &mut self.gave_up,
+        };
+        self.chain.solve(query, &mut cx)
     }
 
     /// Defers feasibility checks (see the `deferred` field) until called with false.
@@ -164,28 +124,30 @@ impl PathSolver {
     /// infeasible or hard (nonlinear) alternative then does not hide a
     /// feasible one.
     pub fn any_alternative(&mut self, alternatives: &[&[ConstraintId]]) -> Alternatives {
-        let left = self
-            .deadline
-            .saturating_duration_since(Instant::now())
-            .min(self.query_limit);
-        let solver = Solver::new();
-        solver.set_params(&timeout_params(millis(left)));
         // A selector per alternative says which one the model satisfies
         // (evaluating the conditions in the model is not reliable for every
         // operator, e.g. the overflow predicates).
         let selectors: Vec<Bool> = (0..alternatives.len())
             .map(|i| Bool::new_const(format!("alternative!{i}")))
             .collect();
+        let mut parts = Vec::new();
         for (selector, path) in selectors.iter().zip(alternatives) {
             for id in path.iter() {
-                solver.assert(selector.implies(&self.constraints[*id as usize]));
+                parts.push(selector.implies(self.store.constraint(*id)));
             }
         }
-        solver.assert(Bool::or(&selectors));
-        self.calls += 1;
-        match solver.check() {
-            SatResult::Sat => {
-                let chosen = solver.get_model().and_then(|model| {
+        parts.push(Bool::or(&selectors));
+        let disjunction = Bool::and(&parts);
+        let answer = self.ask(&Query {
+            constraints: &[],
+            added: None,
+            transient: Some(&disjunction),
+            wants_model: true,
+            effort: Effort::Full,
+        });
+        match answer {
+            Answer::Sat(model) => {
+                let chosen = model.and_then(|model| {
                     selectors
                         .iter()
                         .position(|s| model.eval(s, true).and_then(|b| b.as_bool()) == Some(true))
@@ -195,40 +157,26 @@ impl PathSolver {
                     None => Alternatives::Unknown,
                 }
             }
-            SatResult::Unsat => Alternatives::Unsatisfiable,
-            SatResult::Unknown => {
-                self.gave_up = true;
-                Alternatives::Unknown
-            }
+            Answer::Unsat => Alternatives::Unsatisfiable,
+            Answer::Unknown => Alternatives::Unknown,
         }
     }
 
     pub fn intern(&mut self, c: &Bool) -> ConstraintId {
-        if let Some(id) = self.interned.get(c) {
-            return *id;
-        }
-        let id = self.constraints.len() as ConstraintId;
-        let guard = Bool::new_const(format!("pc!{id}"));
-        self.guards.push(guard);
-        let (found, nonlinear) = scan(c);
-        let mut symbols: Vec<u32> = found
-            .into_iter()
-            .map(|x| match self.symbol_ids.get(&x) {
-                Some(n) => *n,
-                None => {
-                    let n = self.symbol_list.len() as u32;
-                    self.symbol_ids.insert(x.clone(), n);
-                    self.symbol_list.push(x);
-                    n
-                }
-            })
-            .collect();
-        symbols.sort_unstable();
-        self.symbols.push(symbols);
-        self.nonlinear.push(nonlinear);
-        self.constraints.push(c.clone());
-        self.interned.insert(c.clone(), id);
-        id
+        self.store.intern(c)
+    }
+
+    /// `path` plus `extra`, sorted and without duplicates, and the id of `extra`.
+    fn key(
+        &mut self,
+        path: &[ConstraintId],
+        extra: Option<&Bool>,
+    ) -> (Vec<ConstraintId>, Option<ConstraintId>) {
+        let added = extra.map(|c| self.intern(c));
+        let mut key: Vec<ConstraintId> = path.iter().copied().chain(added).collect();
+        key.sort_unstable();
+        key.dedup();
+        (key, added)
     }
 
     /// Is `path` (plus `extra`) satisfiable? Unknown counts as no and sets `gave_up`.
@@ -236,46 +184,48 @@ impl PathSolver {
     /// state): then only the constraints sharing symbols with `extra`, directly
     /// or through others, can make it unsatisfiable, and only they are asked.
     pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
-        let mut key: Vec<ConstraintId> = match extra {
-            Some(c) => {
-                let id = self.intern(c);
-                let mut slice = self.slice(path, id);
-                slice.push(id);
-                slice
-            }
-            None => path.to_vec(),
-        };
-        key.sort_unstable();
-        key.dedup();
-        if let Some(known) = self.cache.get(&key) {
-            return *known;
+        let (key, added) = self.key(path, extra);
+        let answer = self.ask(&Query {
+            constraints: &key,
+            added,
+            transient: None,
+            wants_model: false,
+            effort: if self.deferred {
+                Effort::KnownOnly
+            } else {
+                Effort::Full
+            },
+        });
+        match answer {
+            Answer::Sat(_) => true,
+            Answer::Unsat => false,
+            Answer::Unknown => self.deferred,
         }
-        if self.deferred {
-            return true;
-        }
-        if self.last_model_satisfies(&key) {
-            self.cache.insert(key, true);
-            return true;
-        }
-        let answer = self.run(&key, None).is_some();
-        self.cache.insert(key, answer);
-        answer
     }
 
     /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
     pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
-        let mut key: Vec<ConstraintId> = path.to_vec();
-        if let Some(c) = extra {
-            key.push(self.intern(c));
+        let (key, _) = self.key(path, extra);
+        self.model_of(&key, None, Effort::Full)
+    }
+
+    fn model_of(
+        &mut self,
+        key: &[ConstraintId],
+        transient: Option<&Bool>,
+        effort: Effort,
+    ) -> Option<Model> {
+        let answer = self.ask(&Query {
+            constraints: key,
+            added: None,
+            transient,
+            wants_model: true,
+            effort,
+        });
+        match answer {
+            Answer::Sat(model) => model,
+            Answer::Unsat | Answer::Unknown => None,
         }
-        key.sort_unstable();
-        key.dedup();
-        if self.cache.get(&key) == Some(&false) {
-            return None;
-        }
-        let model = self.run(&key, None);
-        self.cache.insert(key, model.is_some());
-        model
     }
 
     /// A minimal set of the constraints of `path` that contradict `extra`
@@ -283,49 +233,12 @@ impl PathSolver {
     /// by dropping each constraint whose absence leaves it unsatisfiable.
     /// `None` when `path` and `extra` are satisfiable together, or unknown.
     pub fn unsat_core(&mut self, path: &[ConstraintId], extra: &Bool) -> Option<Vec<ConstraintId>> {
-        let left = self
-            .deadline
-            .saturating_duration_since(Instant::now())
-            .min(self.query_limit);
-        let solver = Solver::new();
-        solver.set_params(&timeout_params(millis(left)));
-        solver.assert(extra);
-        let mut guard_of = HashMap::new();
-        for id in path {
-            let guard = Bool::new_const(format!("core!{id}"));
-            solver.assert(guard.implies(&self.constraints[*id as usize]));
-            guard_of.insert(*id, guard);
-        }
-        let guards = |ids: &[ConstraintId]| -> Vec<Bool> {
-            ids.iter().map(|id| guard_of[id].clone()).collect()
-        };
-        let mut ids: Vec<ConstraintId> = guard_of.keys().copied().collect();
-        ids.sort_unstable();
-        self.calls += 1;
-        if solver.check_assumptions(&guards(&ids)) != SatResult::Unsat {
-            return None;
-        }
-        let core: HashSet<Bool> = solver.get_unsat_core().into_iter().collect();
-        let mut kept: Vec<ConstraintId> = ids
-            .into_iter()
-            .filter(|id| core.contains(&guard_of[id]))
-            .collect();
-        let mut i = 0;
-        while i < kept.len() {
-            let mut without = kept.clone();
-            without.remove(i);
-            self.calls += 1;
-            if solver.check_assumptions(&guards(&without)) == SatResult::Unsat {
-                kept = without;
-            } else {
-                i += 1;
-            }
-        }
-        Some(kept)
+        let limit = time_limit::time_left(self.options.deadline, self.options.query_limit);
+        z3_backend::minimal_unsat_core(&self.store, path, extra, limit, &mut self.calls)
     }
 
     pub fn past_deadline(&self) -> bool {
-        Instant::now() >= self.deadline
+        Instant::now() >= self.options.deadline
     }
 
     /// A model of `path` whose `inputs` are small where possible (readable
@@ -333,11 +246,17 @@ impl PathSolver {
     pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
         // Most questions asked here (can this fault happen?) are answered no,
         // and a first model is often readable already: one query settles both.
-        let first = self.model(path, None)?;
+        let (key, _) = self.key(path, None);
+        let first = self.model_of(&key, None, Effort::Full)?;
         if inputs.is_empty() {
             return Some(first);
         }
-        let constrained = self.symbols_of(path);
+        let constrained: HashSet<BV> = self
+            .store
+            .symbols_of(&key)
+            .into_iter()
+            .map(|n| self.store.symbol(n).clone())
+            .collect();
         // Inputs the path never constrains (fields it never reads) are 0.
         let small = |bound: u64| -> Bool {
             let each: Vec<Bool> = inputs
@@ -356,192 +275,9 @@ impl PathSolver {
         if first.eval(&preferred, true).and_then(|b| b.as_bool()) == Some(true) {
             return Some(first);
         }
-        let gave_up = self.gave_up;
-        let limit = self.query_limit;
-        self.query_limit = limit.min(PREFERENCE_LIMIT);
-        let mut key = path.to_vec();
-        key.sort_unstable();
-        key.dedup();
-        let mut found = self.run(&key, Some(&preferred));
-        if found.is_none() {
-            found = self.run(&key, Some(&small(30_000)));
-        }
-        self.query_limit = limit;
-        self.gave_up = gave_up;
-        found.or(Some(first))
-    }
-
-    /// The constraints of `path` connected to constraint `to` by shared symbols.
-    fn slice(&self, path: &[ConstraintId], to: ConstraintId) -> Vec<ConstraintId> {
-        let mut reached: HashSet<u32> = self.symbols[to as usize].iter().copied().collect();
-        let mut rest: Vec<ConstraintId> = path.iter().copied().filter(|id| *id != to).collect();
-        let mut slice = Vec::new();
-        loop {
-            let before = slice.len();
-            rest.retain(|id| {
-                let linked = self.symbols[*id as usize]
-                    .iter()
-                    .any(|x| reached.contains(x));
-                if linked {
-                    reached.extend(self.symbols[*id as usize].iter().copied());
-                    slice.push(*id);
-                }
-                !linked
-            });
-            if slice.len() == before {
-                return slice;
-            }
-        }
-    }
-
-    /// The bit-vector symbols occurring in the constraints of `path`.
-    fn symbols_of(&self, path: &[ConstraintId]) -> HashSet<BV> {
-        self.symbol_numbers(path)
-            .into_iter()
-            .map(|n| self.symbol_list[n as usize].clone())
-            .collect()
-    }
-
-    /// The numbers of the symbols of `path`, in order.
-    fn symbol_numbers(&self, path: &[ConstraintId]) -> Vec<u32> {
-        let mut numbers: Vec<u32> = path
-            .iter()
-            .flat_map(|id| self.symbols[*id as usize].iter().copied())
-            .collect();
-        numbers.sort_unstable();
-        numbers.dedup();
-        numbers
-    }
-
-    /// Nonlinear queries first try all their symbols near zero, briefly:
-    /// there the multiplier circuits are small, and most models are found at
-    /// once, where the whole range can keep the solver busy for seconds.
-    fn run(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
-        if preference.is_none() && key.iter().any(|id| self.nonlinear[*id as usize]) {
-            let small: Vec<Bool> = self
-                .symbol_numbers(key)
-                .into_iter()
-                .map(|n| near_zero(&self.symbol_list[n as usize], 100))
-                .collect();
-            let gave_up = self.gave_up;
-            let limit = self.query_limit;
-            self.query_limit = limit.min(PREFERENCE_LIMIT);
-            let found = self.run_once(key, Some(&Bool::and(&small)));
-            self.query_limit = limit;
-            self.gave_up = gave_up;
-            if found.is_some() {
-                return found;
-            }
-        }
-        self.run_once(key, preference)
-    }
-
-    /// Asks the incremental solver first (fast on the many easy queries); a
-    /// query it cannot settle quickly goes to a fresh, non-incremental solver,
-    /// whose bit-blasting is several times faster on nonlinear arithmetic.
-    /// A `preference` is asserted for this query only, in a scope popped
-    /// after it: interned, every path's preference would stay in the solver
-    /// and slow down all later queries.
-    fn run_once(&mut self, key: &[ConstraintId], preference: Option<&Bool>) -> Option<Model> {
-        self.calls += 1;
-        let left = self
-            .deadline
-            .saturating_duration_since(Instant::now())
-            .min(self.query_limit);
-        let quick = millis(left.min(INCREMENTAL_LIMIT));
-        // Re-set the time-out only when it changes (setting parameters is not free).
-        if quick != self.timeout_ms {
-            self.solver.set_params(&timeout_params(quick));
-            self.timeout_ms = quick;
-        }
-        self.assert_guarded(key);
-        let assumptions: Vec<Bool> = key
-            .iter()
-            .map(|id| self.guards[*id as usize].clone())
-            .collect();
-        if let Some(p) = preference {
-            self.solver.push();
-            self.solver.assert(p);
-        }
-        let incremental = self.solver.check_assumptions(&assumptions);
-        let (answer, solver) = match incremental {
-            SatResult::Unknown if left > INCREMENTAL_LIMIT => {
-                self.calls += 1;
-                let fresh = Solver::new();
-                fresh.set_params(&timeout_params(millis(
-                    left.saturating_sub(INCREMENTAL_LIMIT),
-                )));
-                for id in key {
-                    fresh.assert(&self.constraints[*id as usize]);
-                }
-                if let Some(p) = preference {
-                    fresh.assert(p);
-                }
-                (fresh.check(), Some(fresh))
-            }
-            answer => (answer, None),
-        };
-        let model = match answer {
-            SatResult::Sat => {
-                let solver = solver.as_ref().unwrap_or(&self.solver);
-                self.last_model = solver.get_model();
-                self.truth_in_last_model.clear();
-                solver.get_model()
-            }
-            SatResult::Unsat => None,
-            SatResult::Unknown => {
-                self.gave_up = true;
-                None
-            }
-        };
-        if preference.is_some() {
-            self.solver.pop(1);
-        }
-        model
-    }
-
-    /// Asserts `guard => constraint` for the constraints of `key` not yet in
-    /// the solver. A solver holding too many starts afresh: every query pays
-    /// for every constraint it holds, used or not.
-    fn assert_guarded(&mut self, key: &[ConstraintId]) {
-        if self.asserted_count + key.len() > SOLVER_CAPACITY {
-            self.solver = Solver::new();
-            self.timeout_ms = 0;
-            self.asserted.clear();
-            self.asserted_count = 0;
-        }
-        self.asserted.resize(self.constraints.len(), false);
-        for id in key {
-            let i = *id as usize;
-            if !self.asserted[i] {
-                self.asserted[i] = true;
-                self.asserted_count += 1;
-                self.solver
-                    .assert(self.guards[i].implies(&self.constraints[i]));
-            }
-        }
-    }
-
-    fn last_model_satisfies(&mut self, key: &[ConstraintId]) -> bool {
-        let Some(model) = &self.last_model else {
-            return false;
-        };
-        if self.truth_in_last_model.len() < self.constraints.len() {
-            self.truth_in_last_model
-                .resize(self.constraints.len(), None);
-        }
-        for id in key {
-            let slot = &mut self.truth_in_last_model[*id as usize];
-            let truth = *slot.get_or_insert_with(|| {
-                model
-                    .eval(&self.constraints[*id as usize], true)
-                    .and_then(|b| b.as_bool())
-                    == Some(true)
-            });
-            if !truth {
-                return false;
-            }
-        }
-        true
+        let wish = Effort::Within(WISH_LIMIT);
+        self.model_of(&key, Some(&preferred), wish)
+            .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
+            .or(Some(first))
     }
 }
