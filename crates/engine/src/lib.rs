@@ -41,6 +41,7 @@ pub mod state;
 mod trees;
 pub mod value;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Budgets and choices for one run; passed explicitly, never stored globally.
@@ -71,6 +72,10 @@ pub struct EngineConfig {
     pub goals: GoalSelection,
     /// What the search does for goals the coverage search leaves uncovered.
     pub hard_goals: HardGoalStrategy,
+    /// A directory to write every query sent to Z3 into, as a numbered
+    /// SMT-LIB 2 file (to replay a slow one with the `z3` binary). It must
+    /// exist and be writable.
+    pub dump_queries: Option<PathBuf>,
 }
 
 /// A second phase for the goals the coverage search does not cover.
@@ -111,6 +116,7 @@ impl Default for EngineConfig {
             check_all_globals: false,
             goals: GoalSelection::All,
             hard_goals: HardGoalStrategy::Off,
+            dump_queries: None,
         }
     }
 }

@@ -476,7 +476,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
     let mut machine = Machine::new(
         program,
         config,
-        PathSolver::new(deadline, config.max_time / 4),
+        PathSolver::for_config(config, deadline),
         func,
     );
     let follow = Rc::new(follow);

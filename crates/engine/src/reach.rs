@@ -540,7 +540,7 @@ fn search(
     let mut machine = Machine::new(
         program,
         config,
-        PathSolver::new(deadline, config.max_time / 4),
+        PathSolver::for_config(config, deadline),
         func,
     );
     let mut cut: Option<String> = None;

@@ -415,7 +415,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
     let mut machine = Machine::new(
         program,
         config,
-        PathSolver::new(deadline, config.max_time / 4),
+        PathSolver::for_config(config, deadline),
         func,
     );
     // With a second phase for hard goals, the coverage search hands over

@@ -55,7 +55,8 @@ pub fn explore(
         max_iterations: bound.saturating_add(1),
         ..machine.config.clone()
     };
-    let placeholder = PathSolver::new(deadline, std::time::Duration::ZERO);
+    // Stands in for the solver while the bounded machine has it; never asked.
+    let placeholder = PathSolver::for_config(&config, deadline);
     let solver = std::mem::replace(&mut machine.solver, placeholder);
     let mut bounded = Machine::new(machine.program, &config, solver, machine.root);
     bounded.solver.defer_feasibility(true);

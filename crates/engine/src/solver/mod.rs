@@ -4,12 +4,13 @@
 //! KLEE's model, assembled in one function (`chain`):
 //!
 //!   slicing -> cache -> counterexample -> near_zero_first -> time_limit
-//!     -> z3_backend
+//!     -> [dump] -> z3_backend
 //!
 //! Each layer answers a query itself or passes it on, perhaps changed.
 
 mod cache;
 mod counterexample;
+mod dump;
 mod near_zero_first;
 mod query;
 mod slicing;
@@ -23,6 +24,7 @@ pub use store::ConstraintId;
 
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use store::ConstraintStore;
 use z3::ast::{Bool, BV};
@@ -45,18 +47,23 @@ fn near_zero(x: &BV, bound: u64) -> Bool {
     ])
 }
 
-/// How a [`PathSolver`] spends time.
+/// How a [`PathSolver`] spends time, and where it writes its queries.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
     /// No query runs past this.
     pub deadline: Instant,
     /// Longest time one query may take, so that one hard query cannot eat the budget.
     pub query_limit: Duration,
+    /// Every query reaching Z3 is also written here, as an SMT-LIB 2 file.
+    pub dump_dir: Option<PathBuf>,
 }
 
 /// The layers, in the order a query passes them.
 fn chain(options: &SolverOptions) -> Box<dyn QuerySolver> {
-    let z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new());
+    let mut z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new());
+    if let Some(dir) = &options.dump_dir {
+        z3 = Box::new(dump::QueryDump::new(dir, z3));
+    }
     let timed = time_limit::TimeLimit::new(options.deadline, options.query_limit, z3);
     let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
     let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
@@ -91,6 +98,7 @@ impl PathSolver {
         PathSolver::with_options(SolverOptions {
             deadline,
             query_limit,
+            dump_dir: None,
         })
     }
 
@@ -103,6 +111,15 @@ impl PathSolver {
             gave_up: false,
             deferred: false,
         }
+    }
+
+    /// The solver of one exploration under `config`, ending at `deadline`.
+    pub fn for_config(config: &crate::EngineConfig, deadline: Instant) -> PathSolver {
+        PathSolver::with_options(SolverOptions {
+            deadline,
+            query_limit: config.max_time / 4,
+            dump_dir: config.dump_queries.clone(),
+        })
     }
 
     fn ask(&mut self, query: &Query) -> Answer {
