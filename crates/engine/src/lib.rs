@@ -6,7 +6,8 @@
 //! Map: [`value`] (symbolic terms and byte cells), [`memory`] (byte-precise
 //! objects, exact symbolic offsets), [`state`] (per-path state, copy-on-write
 //! objects, lazy input pointers), `exec` (statements, expressions, calls,
-//! library models, heap, inputs), [`solver`] (incremental Z3 with caching),
+//! library models, heap, inputs), [`solver`] (a chain of layers over Z3:
+//! slicing, caching, model reuse, time limits, query dump),
 //! `search` (coverage-directed exploration), `trees` (bounded execution
 //! trees for hard goals), `extract` (models to tests).
 //!
