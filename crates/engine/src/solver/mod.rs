@@ -14,6 +14,7 @@ mod dump;
 mod near_zero_first;
 mod query;
 mod slicing;
+mod smtlib;
 mod store;
 #[cfg(test)]
 mod testing;
