@@ -9,6 +9,8 @@
 #               for scripts/bench.sh
 #   csmith, libcsmith-dev  random C programs (and their csmith.h) for
 #               scripts/csmith-check.sh
+#   z3          the Z3 binary: the engine's tests replay a query written by
+#               --dump-queries with it
 set -euo pipefail
 
 missing=()
@@ -24,6 +26,7 @@ fi
 command -v jq >/dev/null 2>&1 || missing+=(jq)
 command -v csmith >/dev/null 2>&1 || missing+=(csmith)
 [[ -f /usr/include/csmith/csmith.h ]] || missing+=(libcsmith-dev)
+command -v z3 >/dev/null 2>&1 || missing+=(z3)
 command -v gcov >/dev/null 2>&1 || missing+=(gcc)
 
 if ((${#missing[@]} == 0)); then

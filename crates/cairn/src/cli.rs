@@ -191,7 +191,8 @@ pub struct PathArgs {
     pub source: SourceArgs,
 }
 
-/// The search's bounds and modelling choices, shared by `gen`, `reach` and `path`.
+/// The search's bounds and modelling choices, and the solver's diagnostics,
+/// shared by `gen`, `reach` and `path`.
 #[derive(Args, Debug, Clone)]
 pub struct BudgetArgs {
     /// Time budget (per function for `gen`), in seconds.
@@ -218,6 +219,11 @@ pub struct BudgetArgs {
     /// branch needs it; the driver makes exactly those calls fail.
     #[arg(long)]
     pub alloc_may_fail: bool,
+    /// Save every question the search asks the Z3 solver in DIR (created if
+    /// missing), one numbered SMT-LIB 2 file each, with Z3's answer and the
+    /// time it took: a slow one can then be rerun alone with `z3 FILE`.
+    #[arg(long, value_name = "DIR", help_heading = "Diagnostics")]
+    pub dump_queries: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

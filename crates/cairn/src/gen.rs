@@ -18,6 +18,14 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
             budgets.max_time
         )));
     }
+    if let Some(dir) = &budgets.dump_queries {
+        writable_dir(dir).map_err(|e| {
+            UsageError(format!(
+                "--dump-queries: cannot write files in {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
     Ok(engine::EngineConfig {
         max_time: Duration::from_secs_f64(budgets.max_time),
         max_paths: budgets.max_paths,
@@ -28,8 +36,18 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
             .max_iterations
             .unwrap_or(engine::EngineConfig::default().max_iterations),
         allocation_may_fail: budgets.alloc_may_fail,
+        dump_queries: budgets.dump_queries.clone(),
         ..engine::EngineConfig::default()
     })
+}
+
+/// Creates `dir` if missing and writes a file in it, so that a directory
+/// the analysis could not write to is found before it starts.
+fn writable_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = dir.join(format!(".cairn-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
 }
 
 pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {

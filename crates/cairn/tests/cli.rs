@@ -162,3 +162,42 @@ fn random_and_mixed_searches_write_checked_drivers_reproducibly() {
     assert_eq!(first, driver("random", "4", "random-b"));
     driver("mixed", "4", "mixed");
 }
+
+#[test]
+fn dump_queries_writes_replayable_files_and_refuses_an_unwritable_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let dump = dir.path().join("queries/clamp");
+    let out = gen(
+        &src,
+        &dir.path().join("out"),
+        &["--dump-queries", arg(&dump)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first = std::fs::read_to_string(dump.join("query-000001.smt2")).expect("first query");
+    assert!(first.starts_with("; Z3 answered "), "{first}");
+    assert!(first.contains("(check-sat)"), "{first}");
+
+    // Under a regular file no directory can be made, whoever runs the test.
+    let blocked = dir.path().join("clamp.c/queries");
+    for command in [
+        vec!["gen", arg(&src)],
+        vec!["reach", arg(&src), "-f", "clamp", "--line", "4"],
+        vec!["path", arg(&src), "-f", "clamp", "--path", "3,4"],
+    ] {
+        let mut args = command.clone();
+        args.extend(["--dump-queries", arg(&blocked)]);
+        let out = cairn(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("--dump-queries: cannot write files in"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

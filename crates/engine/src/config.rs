@@ -1,6 +1,7 @@
 //! The engine's configuration: budgets and choices, passed explicitly to
 //! every exploration and never stored globally.
 
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +42,10 @@ pub struct EngineConfig {
     /// Set from outside (e.g. on Ctrl-C) to stop the search at its next
     /// turn, keeping what it found.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A directory to write every query sent to Z3 into, as a numbered
+    /// SMT-LIB 2 file (to replay a slow one with the `z3` binary). It must
+    /// exist and be writable.
+    pub dump_queries: Option<PathBuf>,
 }
 
 /// The order in which the coverage search runs waiting path states.
@@ -97,6 +102,7 @@ impl Default for EngineConfig {
             search: SearchOrder::Coverage,
             seed: 0,
             cancel: None,
+            dump_queries: None,
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
-use crate::solver::{Alternatives, ConstraintId, PathSolver};
+use crate::solver::{Alternatives, ConstraintId};
 use crate::state::State;
 use crate::trees;
 use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
@@ -429,8 +429,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         runs_every_path: goals.is_empty(),
         reachable: Vec::new(),
     };
-    let solver = PathSolver::new(deadline, config.max_time / 4);
-    let mut exec = Executor::new(program, config, solver, func);
+    let mut exec = Executor::new(program, config, func, deadline);
     let initial = match exec.initial_state() {
         Ok(st) => vec![st],
         Err(what) => {

@@ -32,7 +32,7 @@ use crate::config::EngineConfig;
 use crate::exec::{Executor, Hooks};
 use crate::explore::{self, Budget, Objective, PerState, Searcher};
 use crate::searchers::{BestFirst, Ties};
-use crate::solver::{ConstraintId, PathSolver};
+use crate::solver::ConstraintId;
 use crate::state::{ObjKind, State, StateId};
 use crate::value::{bool_value, LazyIdx, SymVal, Target};
 use ir::{Arm, BlockId, Body, Expr, ExprKind, FuncId, PlaceBase, Program, Span, Terminator};
@@ -517,8 +517,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
     let start = Instant::now();
     let deadline = start + config.max_time;
     let mut report = FunctionReport::empty(program, func);
-    let solver = PathSolver::new(deadline, config.max_time / 4);
-    let mut exec = Executor::new(program, config, solver, func);
+    let mut exec = Executor::new(program, config, func, deadline);
     let mut following = Following {
         program,
         follow: &follow,

@@ -33,7 +33,6 @@ use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks};
 use crate::explore::{self, Budget, Change, Frontier, PerState, Searcher};
 use crate::searchers::{BestFirst, Interleave, Ties};
-use crate::solver::PathSolver;
 use crate::state::{Frame, State, StateId};
 use ir::{BlockId, Body, Callee, FuncId, Goal, Program, StmtKind, Terminator};
 use std::cmp::Reverse;
@@ -593,8 +592,7 @@ fn search(
         best_hits: 0,
         reached: None,
     };
-    let solver = PathSolver::new(deadline, config.max_time / 4);
-    let mut exec = Executor::new(program, config, solver, func);
+    let mut exec = Executor::new(program, config, func, deadline);
     let initial = match exec.initial_state() {
         Ok(st) => {
             // The call's entry happened before the search tracked the state.

@@ -103,16 +103,17 @@ pub struct Executor<'a> {
 }
 
 impl<'a> Executor<'a> {
+    /// The executor of one exploration of `root`, its solver giving up at `deadline`.
     pub fn new(
         program: &'a Program,
         config: &'a EngineConfig,
-        solver: PathSolver,
         root: FuncId,
+        deadline: std::time::Instant,
     ) -> Self {
         Executor {
             program,
             config,
-            solver,
+            solver: PathSolver::for_config(config, deadline),
             root,
             max_iterations: config.max_iterations,
             findings: Vec::new(),

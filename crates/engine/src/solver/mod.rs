@@ -1,0 +1,293 @@
+//! The one door to Z3. `PathSolver` keeps the constraints of every path,
+//! interned, and answers questions about path conditions through a chain of
+//! small layers over one narrow interface (`query::QuerySolver`), on
+//! KLEE's model, assembled in one function (`chain`):
+//!
+//!   slicing -> cache -> counterexample -> near_zero_first -> time_limit
+//!     -> [dump] -> z3_backend
+//!
+//! Each layer answers a query itself or passes it on, perhaps changed.
+
+mod cache;
+mod counterexample;
+mod dump;
+mod near_zero_first;
+mod query;
+mod slicing;
+mod smtlib;
+mod store;
+#[cfg(test)]
+mod testing;
+mod time_limit;
+mod z3_backend;
+
+pub use store::ConstraintId;
+
+use query::{Answer, Context, Effort, Query, QuerySolver};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use store::ConstraintStore;
+use z3::ast::{Bool, BV};
+use z3::Model;
+
+/// Longest time spent on a wish: a more readable model than the first one,
+/// or a first try near zero.
+const WISH_LIMIT: Duration = Duration::from_millis(500);
+
+/// `x` is a 7-bit character (8-bit values) or within `bound` of zero (signed).
+fn near_zero(x: &BV, bound: u64) -> Bool {
+    let bits = x.get_size();
+    if bits == 8 {
+        return x.bvule(BV::from_u64(127, 8));
+    }
+    let bound = bound.min((1u64 << (bits - 2).min(62)) - 1);
+    Bool::and(&[
+        x.bvsge(BV::from_i64(-(bound as i64), bits)),
+        x.bvsle(BV::from_u64(bound, bits)),
+    ])
+}
+
+/// How a [`PathSolver`] spends time, and where it writes its queries.
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    /// No query runs past this.
+    pub deadline: Instant,
+    /// Longest time one query may take, so that one hard query cannot eat the budget.
+    pub query_limit: Duration,
+    /// Every query reaching Z3 is also written here, as an SMT-LIB 2 file.
+    pub dump_dir: Option<PathBuf>,
+}
+
+/// The layers, in the order a query passes them.
+fn chain(options: &SolverOptions) -> Box<dyn QuerySolver> {
+    let mut z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new());
+    if let Some(dir) = &options.dump_dir {
+        z3 = Box::new(dump::QueryDump::new(dir, z3));
+    }
+    let timed = time_limit::TimeLimit::new(options.deadline, options.query_limit, z3);
+    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
+    let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
+    let cached = cache::ResultCache::new(Box::new(reuse));
+    Box::new(slicing::IndependenceSlicing::new(Box::new(cached)))
+}
+
+pub struct PathSolver {
+    store: ConstraintStore,
+    chain: Box<dyn QuerySolver>,
+    options: SolverOptions,
+    /// Z3 checks made.
+    pub calls: u64,
+    /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
+    pub gave_up: bool,
+    /// Feasibility checks answer from the cache only, unknown counting as
+    /// feasible: a bounded execution tree defers them to one disjunction.
+    deferred: bool,
+}
+
+/// The answer to a disjunction of path conditions ([`PathSolver::any_alternative`]).
+pub enum Alternatives {
+    /// The alternative (by index) a model of the disjunction satisfies.
+    Satisfied(usize),
+    Unsatisfiable,
+    /// The solver gave up (time-out); `gave_up` is set.
+    Unknown,
+}
+
+impl PathSolver {
+    fn with_options(options: SolverOptions) -> PathSolver {
+        PathSolver {
+            store: ConstraintStore::default(),
+            chain: chain(&options),
+            options,
+            calls: 0,
+            gave_up: false,
+            deferred: false,
+        }
+    }
+
+    /// The solver of one exploration under `config`, ending at `deadline`.
+    pub fn for_config(config: &crate::config::EngineConfig, deadline: Instant) -> PathSolver {
+        PathSolver::with_options(SolverOptions {
+            deadline,
+            query_limit: config.max_time / 4,
+            dump_dir: config.dump_queries.clone(),
+        })
+    }
+
+    fn ask(&mut self, query: &Query) -> Answer {
+        let mut cx = Context {
+            store: &self.store,
+            calls: &mut self.calls,
+            gave_up: &mut self.gave_up,
+        };
+        self.chain.solve(query, &mut cx)
+    }
+
+    /// Defers feasibility checks (see the `deferred` field) until called with false.
+    pub fn defer_feasibility(&mut self, deferred: bool) {
+        self.deferred = deferred;
+    }
+
+    /// One query for several alternative paths (seed 003's PBCC): is the
+    /// disjunction of their conditions satisfiable, and by which one? An
+    /// infeasible or hard (nonlinear) alternative then does not hide a
+    /// feasible one.
+    pub fn any_alternative(&mut self, alternatives: &[&[ConstraintId]]) -> Alternatives {
+        // A selector per alternative says which one the model satisfies
+        // (evaluating the conditions in the model is not reliable for every
+        // operator, e.g. the overflow predicates).
+        let selectors: Vec<Bool> = (0..alternatives.len())
+            .map(|i| Bool::new_const(format!("alternative!{i}")))
+            .collect();
+        let mut parts = Vec::new();
+        for (selector, path) in selectors.iter().zip(alternatives) {
+            for id in path.iter() {
+                parts.push(selector.implies(self.store.constraint(*id)));
+            }
+        }
+        parts.push(Bool::or(&selectors));
+        let disjunction = Bool::and(&parts);
+        let answer = self.ask(&Query {
+            constraints: &[],
+            added: None,
+            transient: Some(&disjunction),
+            wants_model: true,
+            effort: Effort::Full,
+        });
+        match answer {
+            Answer::Sat(model) => {
+                let chosen = model.and_then(|model| {
+                    selectors
+                        .iter()
+                        .position(|s| model.eval(s, true).and_then(|b| b.as_bool()) == Some(true))
+                });
+                match chosen {
+                    Some(i) => Alternatives::Satisfied(i),
+                    None => Alternatives::Unknown,
+                }
+            }
+            Answer::Unsat => Alternatives::Unsatisfiable,
+            Answer::Unknown => Alternatives::Unknown,
+        }
+    }
+
+    pub fn intern(&mut self, c: &Bool) -> ConstraintId {
+        self.store.intern(c)
+    }
+
+    /// `path` plus `extra`, sorted and without duplicates, and the id of `extra`.
+    fn key(
+        &mut self,
+        path: &[ConstraintId],
+        extra: Option<&Bool>,
+    ) -> (Vec<ConstraintId>, Option<ConstraintId>) {
+        let added = extra.map(|c| self.intern(c));
+        let mut key: Vec<ConstraintId> = path.iter().copied().chain(added).collect();
+        key.sort_unstable();
+        key.dedup();
+        (key, added)
+    }
+
+    /// Is `path` (plus `extra`) satisfiable? Unknown counts as no and sets `gave_up`.
+    /// With `extra`, `path` must be satisfiable (the path condition of a live
+    /// state): then only the constraints sharing symbols with `extra`, directly
+    /// or through others, can make it unsatisfiable, and only they are asked.
+    pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
+        let (key, added) = self.key(path, extra);
+        let answer = self.ask(&Query {
+            constraints: &key,
+            added,
+            transient: None,
+            wants_model: false,
+            effort: if self.deferred {
+                Effort::KnownOnly
+            } else {
+                Effort::Full
+            },
+        });
+        match answer {
+            Answer::Sat(_) => true,
+            Answer::Unsat => false,
+            Answer::Unknown => self.deferred,
+        }
+    }
+
+    /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
+    pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
+        let (key, _) = self.key(path, extra);
+        self.model_of(&key, None, Effort::Full)
+    }
+
+    fn model_of(
+        &mut self,
+        key: &[ConstraintId],
+        transient: Option<&Bool>,
+        effort: Effort,
+    ) -> Option<Model> {
+        let answer = self.ask(&Query {
+            constraints: key,
+            added: None,
+            transient,
+            wants_model: true,
+            effort,
+        });
+        match answer {
+            Answer::Sat(model) => model,
+            Answer::Unsat | Answer::Unknown => None,
+        }
+    }
+
+    /// A minimal set of the constraints of `path` that contradict `extra`
+    /// (which is always part of the contradiction): Z3's unsat core, shrunk
+    /// by dropping each constraint whose absence leaves it unsatisfiable.
+    /// `None` when `path` and `extra` are satisfiable together, or unknown.
+    pub fn unsat_core(&mut self, path: &[ConstraintId], extra: &Bool) -> Option<Vec<ConstraintId>> {
+        let limit = time_limit::time_left(self.options.deadline, self.options.query_limit);
+        z3_backend::minimal_unsat_core(&self.store, path, extra, limit, &mut self.calls)
+    }
+
+    pub fn past_deadline(&self) -> bool {
+        Instant::now() >= self.options.deadline
+    }
+
+    /// A model of `path` whose `inputs` are small where possible (readable
+    /// tests): characters in ASCII, other integers near zero.
+    pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
+        // Most questions asked here (can this fault happen?) are answered no,
+        // and a first model is often readable already: one query settles both.
+        let (key, _) = self.key(path, None);
+        let first = self.model_of(&key, None, Effort::Full)?;
+        if inputs.is_empty() {
+            return Some(first);
+        }
+        let constrained: HashSet<BV> = self
+            .store
+            .symbols_of(&key)
+            .into_iter()
+            .map(|n| self.store.symbol(n).clone())
+            .collect();
+        // Inputs the path never constrains (fields it never reads) are 0.
+        let small = |bound: u64| -> Bool {
+            let each: Vec<Bool> = inputs
+                .iter()
+                .map(|x| {
+                    if constrained.contains(x) {
+                        near_zero(x, bound)
+                    } else {
+                        x.eq(BV::from_u64(0, x.get_size()))
+                    }
+                })
+                .collect();
+            Bool::and(&each)
+        };
+        let preferred = small(100);
+        if first.eval(&preferred, true).and_then(|b| b.as_bool()) == Some(true) {
+            return Some(first);
+        }
+        let wish = Effort::Within(WISH_LIMIT);
+        self.model_of(&key, Some(&preferred), wish)
+            .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
+            .or(Some(first))
+    }
+}

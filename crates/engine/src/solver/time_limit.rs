@@ -1,0 +1,77 @@
+//! Gives each query a time-out: what is left before the deadline, at most
+//! the per-query limit (so that one hard query cannot eat the budget), and
+//! notes when a query asked in full came back unknown.
+
+use super::query::{Answer, Context, Effort, Query, QuerySolver};
+use std::time::{Duration, Instant};
+
+pub struct TimeLimit {
+    deadline: Instant,
+    query_limit: Duration,
+    inner: Box<dyn QuerySolver>,
+}
+
+impl TimeLimit {
+    pub fn new(deadline: Instant, query_limit: Duration, inner: Box<dyn QuerySolver>) -> TimeLimit {
+        TimeLimit {
+            deadline,
+            query_limit,
+            inner,
+        }
+    }
+}
+
+/// The time the next query may take.
+pub fn time_left(deadline: Instant, query_limit: Duration) -> Duration {
+    deadline
+        .saturating_duration_since(Instant::now())
+        .min(query_limit)
+}
+
+impl QuerySolver for TimeLimit {
+    fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
+        let limited = Query {
+            effort: query
+                .effort
+                .at_most(time_left(self.deadline, self.query_limit)),
+            ..*query
+        };
+        let answer = self.inner.solve(&limited, cx);
+        if matches!(answer, Answer::Unknown) && query.effort == Effort::Full {
+            *cx.gave_up = true;
+        }
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::testing::{feasibility, number, probe_unknown, symbol, Bed};
+
+    #[test]
+    fn each_query_gets_at_most_the_query_limit_and_a_full_one_may_give_up() {
+        let mut bed = Bed::default();
+        let above = bed.intern(&symbol("x").bvugt(number(5)));
+        let (probe, log) = probe_unknown();
+        let limit = Duration::from_secs(2);
+        let mut timed = TimeLimit::new(Instant::now() + Duration::from_secs(60), limit, probe);
+        let only = [above];
+        let brief = Query {
+            effort: Effort::Within(Duration::from_millis(10)),
+            ..feasibility(&only)
+        };
+        bed.ask(&mut timed, &brief);
+        assert!(
+            !bed.gave_up,
+            "an unknown answer to a brief try is no failure"
+        );
+        assert_eq!(
+            log.borrow()[0].effort,
+            Effort::Within(Duration::from_millis(10))
+        );
+        bed.ask(&mut timed, &feasibility(&only));
+        assert!(bed.gave_up);
+        assert!(matches!(log.borrow()[1].effort, Effort::Within(d) if d <= limit));
+    }
+}

@@ -1,0 +1,176 @@
+//! The last layer: Z3 itself. One incremental solver holds `guard =>
+//! constraint` for the constraints asked so far and checks a query under
+//! the guards of its constraints as assumptions (fast on the many easy
+//! queries); a query it cannot settle quickly goes to a fresh,
+//! non-incremental solver, whose bit-blasting is several times faster on
+//! nonlinear arithmetic.
+
+use super::query::{Answer, Context, Effort, Query, QuerySolver};
+use super::store::{ConstraintId, ConstraintStore};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+use z3::ast::Bool;
+use z3::{Params, SatResult, Solver};
+
+/// Time the incremental solver gets before a query moves to a fresh solver.
+const INCREMENTAL_LIMIT: Duration = Duration::from_millis(200);
+
+/// Most constraints the incremental solver holds before it starts afresh:
+/// every query pays for every constraint it holds, used or not.
+const SOLVER_CAPACITY: usize = 400;
+
+pub struct Z3Backend {
+    solver: Solver,
+    /// Whether `guard => constraint` is asserted in `solver`.
+    asserted: Vec<bool>,
+    asserted_count: usize,
+    /// The time-out last given to `solver` (setting parameters is not free).
+    timeout_ms: u32,
+}
+
+impl Z3Backend {
+    pub fn new() -> Z3Backend {
+        Z3Backend {
+            solver: Solver::new(),
+            asserted: Vec::new(),
+            asserted_count: 0,
+            timeout_ms: 0,
+        }
+    }
+
+    /// Asserts `guard => constraint` for the constraints of `ids` not yet
+    /// in the solver, starting afresh when it would hold too many.
+    fn assert_guarded(&mut self, ids: &[ConstraintId], store: &ConstraintStore) {
+        if self.asserted_count + ids.len() > SOLVER_CAPACITY {
+            self.solver = Solver::new();
+            self.timeout_ms = 0;
+            self.asserted.clear();
+            self.asserted_count = 0;
+        }
+        self.asserted.resize(store.count(), false);
+        for id in ids {
+            if !self.asserted[*id as usize] {
+                self.asserted[*id as usize] = true;
+                self.asserted_count += 1;
+                self.solver
+                    .assert(store.guard(*id).implies(store.constraint(*id)));
+            }
+        }
+    }
+}
+
+impl QuerySolver for Z3Backend {
+    /// A transient formula is asserted in a scope popped after the query:
+    /// interned, every path's preference would stay in the solver and slow
+    /// down all later queries.
+    fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
+        let left = match query.effort {
+            Effort::Within(limit) => limit,
+            // Only in a chain without the time-limit layer (unit tests).
+            Effort::Full => Duration::MAX,
+            Effort::KnownOnly => return Answer::Unknown,
+        };
+        *cx.calls += 1;
+        let quick = millis(left.min(INCREMENTAL_LIMIT));
+        if quick != self.timeout_ms {
+            self.solver.set_params(&timeout_params(quick));
+            self.timeout_ms = quick;
+        }
+        self.assert_guarded(query.constraints, cx.store);
+        let assumptions: Vec<Bool> = query
+            .constraints
+            .iter()
+            .map(|id| cx.store.guard(*id).clone())
+            .collect();
+        if let Some(transient) = query.transient {
+            self.solver.push();
+            self.solver.assert(transient);
+        }
+        let (result, fresh) = match self.solver.check_assumptions(&assumptions) {
+            SatResult::Unknown if left > INCREMENTAL_LIMIT => {
+                *cx.calls += 1;
+                let fresh = Solver::new();
+                fresh.set_params(&timeout_params(millis(left - INCREMENTAL_LIMIT)));
+                for id in query.constraints {
+                    fresh.assert(cx.store.constraint(*id));
+                }
+                if let Some(transient) = query.transient {
+                    fresh.assert(transient);
+                }
+                (fresh.check(), Some(fresh))
+            }
+            result => (result, None),
+        };
+        let answer = match result {
+            SatResult::Sat => {
+                let solver = fresh.as_ref().unwrap_or(&self.solver);
+                Answer::Sat(query.wants_model.then(|| solver.get_model()).flatten())
+            }
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown,
+        };
+        if query.transient.is_some() {
+            self.solver.pop(1);
+        }
+        answer
+    }
+}
+
+fn millis(d: Duration) -> u32 {
+    d.as_millis().clamp(1, u128::from(u32::MAX)) as u32
+}
+
+fn timeout_params(ms: u32) -> Params {
+    let mut params = Params::new();
+    params.set_u32("timeout", ms);
+    params
+}
+
+/// A minimal set of the constraints of `path` that contradict `extra`
+/// (which is always part of the contradiction): Z3's unsat core, shrunk by
+/// dropping each constraint whose absence leaves it unsatisfiable. `None`
+/// when `path` and `extra` are satisfiable together, or unknown within
+/// `limit`. An explanation, not a query: it needs the core, which no layer
+/// of the chain gives.
+pub fn minimal_unsat_core(
+    store: &ConstraintStore,
+    path: &[ConstraintId],
+    extra: &Bool,
+    limit: Duration,
+    calls: &mut u64,
+) -> Option<Vec<ConstraintId>> {
+    let solver = Solver::new();
+    solver.set_params(&timeout_params(millis(limit)));
+    solver.assert(extra);
+    let mut guard_of = HashMap::new();
+    for id in path {
+        let guard = Bool::new_const(format!("core!{id}"));
+        solver.assert(guard.implies(store.constraint(*id)));
+        guard_of.insert(*id, guard);
+    }
+    let guards =
+        |ids: &[ConstraintId]| -> Vec<Bool> { ids.iter().map(|id| guard_of[id].clone()).collect() };
+    let mut ids: Vec<ConstraintId> = guard_of.keys().copied().collect();
+    ids.sort_unstable();
+    *calls += 1;
+    if solver.check_assumptions(&guards(&ids)) != SatResult::Unsat {
+        return None;
+    }
+    let core: HashSet<Bool> = solver.get_unsat_core().into_iter().collect();
+    let mut kept: Vec<ConstraintId> = ids
+        .into_iter()
+        .filter(|id| core.contains(&guard_of[id]))
+        .collect();
+    let mut i = 0;
+    while i < kept.len() {
+        let mut without = kept.clone();
+        without.remove(i);
+        *calls += 1;
+        if solver.check_assumptions(&guards(&without)) == SatResult::Unsat {
+            kept = without;
+        } else {
+            i += 1;
+        }
+    }
+    Some(kept)
+}
