@@ -47,16 +47,22 @@ impl QuerySolver for ResultCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::testing::{feasibility, number, probe_over_z3, symbol, Bed};
+    use crate::solver::testing::{feasibility, number, probe_over_z3, symbol, Bed, Log};
+    use crate::solver::ConstraintId;
 
-    #[test]
-    fn a_repeated_question_does_not_reach_the_back_end() {
+    /// A cache over a logging probe of Z3, and `x > 5` and `x < 3`.
+    fn cache_of_two() -> (Bed, ConstraintId, ConstraintId, ResultCache, Log) {
         let mut bed = Bed::default();
         let x = symbol("x");
         let above = bed.intern(&x.bvugt(number(5)));
         let below = bed.intern(&x.bvult(number(3)));
         let (probe, log) = probe_over_z3();
-        let mut cache = ResultCache::new(probe);
+        (bed, above, below, ResultCache::new(probe), log)
+    }
+
+    #[test]
+    fn a_repeated_question_does_not_reach_the_back_end() {
+        let (mut bed, above, below, mut cache, log) = cache_of_two();
         for _ in 0..2 {
             assert!(bed.ask(&mut cache, &feasibility(&[above])).is_sat());
             let contradiction = [above, below];
@@ -70,12 +76,7 @@ mod tests {
 
     #[test]
     fn a_wanted_model_comes_from_below_unless_known_unsatisfiable() {
-        let mut bed = Bed::default();
-        let x = symbol("x");
-        let above = bed.intern(&x.bvugt(number(5)));
-        let below = bed.intern(&x.bvult(number(3)));
-        let (probe, log) = probe_over_z3();
-        let mut cache = ResultCache::new(probe);
+        let (mut bed, above, below, mut cache, log) = cache_of_two();
         let contradiction = [above, below];
         bed.ask(&mut cache, &feasibility(&[above]));
         bed.ask(&mut cache, &feasibility(&contradiction));
@@ -97,10 +98,7 @@ mod tests {
 
     #[test]
     fn known_only_answers_unknown_for_a_new_question() {
-        let mut bed = Bed::default();
-        let above = bed.intern(&symbol("x").bvugt(number(5)));
-        let (probe, log) = probe_over_z3();
-        let mut cache = ResultCache::new(probe);
+        let (mut bed, above, _, mut cache, log) = cache_of_two();
         let only = [above];
         let deferred = Query {
             effort: Effort::KnownOnly,
