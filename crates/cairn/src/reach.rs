@@ -4,7 +4,7 @@
 use crate::cli::ReachArgs;
 use crate::gen::engine_config;
 use crate::{load, select_functions, Outcome, UsageError};
-use engine::reach::{Objective, ReachTarget, Verdict};
+use engine::reach::{Code, ReachTarget, Verdict};
 
 pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let mut config = engine_config(&args.budgets)?;
@@ -17,19 +17,19 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let output = load(&args.file, &args.source)?;
     let program = &output.program;
     let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
-    let (objective, what) = match (&args.line, &args.branch) {
+    let (code, what) = match (&args.line, &args.branch) {
         (_, Some(spec)) => (
-            Objective::Branch(parse_branch(program, func, spec)?),
+            Code::Branch(parse_branch(program, func, spec)?),
             format!("branch {spec}"),
         ),
-        (Some(line), None) => (Objective::Line(*line), format!("line {line}")),
+        (Some(line), None) => (Code::Line(*line), format!("line {line}")),
         (None, None) => return Err(UsageError("give --line or --branch".into())),
     };
     let target = ReachTarget {
-        objective,
+        code,
         times: args.times,
         exact: args.exact,
-        before: args.before.map(Objective::Line),
+        before: args.before.map(Code::Line),
     };
     let asked = format!(
         "{}{} time(s){}",

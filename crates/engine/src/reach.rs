@@ -43,7 +43,7 @@ use testcase::{FunctionReport, TestCase};
 
 /// What to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Objective {
+pub enum Code {
     /// Any code on this line of the function's file.
     Line(u32),
     /// One direction of one condition of the function.
@@ -52,7 +52,7 @@ pub enum Objective {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReachTarget {
-    pub objective: Objective,
+    pub code: Code,
     /// Executions needed (at least 1).
     pub times: u32,
     /// Exactly `times` executions, not at least.
@@ -60,7 +60,7 @@ pub struct ReachTarget {
     /// Count only the executions before this one's first execution, which
     /// the run must reach (e.g. iterations of an inner loop during the first
     /// iteration of the outer one).
-    pub before: Option<Objective>,
+    pub before: Option<Code>,
 }
 
 impl ReachTarget {
@@ -114,7 +114,7 @@ pub fn iteration_bound(times: u32) -> u32 {
     times.saturating_mul(2).saturating_add(16)
 }
 
-/// Searches for an input of `func` that executes `target.objective`
+/// Searches for an input of `func` that executes `target.code`
 /// `target.times` times (at least, or exactly), before `target.before` if
 /// given. Runs on its own thread (fresh Z3 context, deep stack).
 pub fn reach(
@@ -131,9 +131,9 @@ pub fn reach(
     };
     let watch = Watch {
         func,
-        counted: edges(program, func, body, target.objective)?,
+        counted: edges(program, func, body, target.code)?,
         closing: match target.before {
-            Some(objective) => edges(program, func, body, objective)?,
+            Some(code) => edges(program, func, body, code)?,
             None => BTreeSet::new(),
         },
     };
@@ -188,17 +188,17 @@ impl Watch {
     }
 }
 
-/// The edges that execute `objective` (see the module documentation).
+/// The edges that execute `code` (see the module documentation).
 fn edges(
     program: &Program,
     func: FuncId,
     body: &Body,
-    objective: Objective,
+    code: Code,
 ) -> Result<BTreeSet<Edge>, ReachError> {
     let name = &program.function(func).name;
     let mut edges = BTreeSet::new();
-    match objective {
-        Objective::Line(line) => {
+    match code {
+        Code::Line(line) => {
             let file = program.function(func).span.file;
             let on_line: Vec<bool> = body
                 .blocks
@@ -228,7 +228,7 @@ fn edges(
                 }
             }
         }
-        Objective::Branch(goal) => {
+        Code::Branch(goal) => {
             let missing = || ReachError(format!("no such condition in `{name}`"));
             let info = ir::function_goals(program, func)
                 .into_iter()
@@ -668,7 +668,7 @@ mod tests {
     fn reach_line(test: &str, source: &str, name: &str, marker: &str, times: u32) -> ReachOutcome {
         let (program, func) = compile(test, source, name);
         let target = ReachTarget {
-            objective: Objective::Line(line_of(source, marker)),
+            code: Code::Line(line_of(source, marker)),
             times,
             exact: false,
             before: None,
@@ -753,7 +753,7 @@ mod tests {
             .expect("loop condition goal");
         let goal = goal_at(&program, func, line, info.span.col, "T").expect("true arm");
         let target = ReachTarget {
-            objective: Objective::Branch(goal),
+            code: Code::Branch(goal),
             times: 5,
             exact: false,
             before: None,
@@ -767,7 +767,7 @@ mod tests {
     fn a_line_without_code_is_an_error() {
         let (program, func) = compile("nocode", SUM, "sum");
         let target = ReachTarget {
-            objective: Objective::Line(2),
+            code: Code::Line(2),
             times: 1,
             exact: false,
             before: None,
@@ -786,10 +786,10 @@ mod tests {
         let out = front::compile(&path, &front::FrontConfig::default()).expect("compiles");
         let func = out.program.function_by_name("josephus").expect("function");
         let target = ReachTarget {
-            objective: Objective::Line(line_of(&source, "last = last->next;")),
+            code: Code::Line(line_of(&source, "last = last->next;")),
             times: 4,
             exact: true,
-            before: Some(Objective::Line(line_of(&source, "reach: elimination"))),
+            before: Some(Code::Line(line_of(&source, "reach: elimination"))),
         };
         let outcome = reach(&out.program, func, &target, &EngineConfig::default()).expect("lines");
         assert_eq!(outcome.verdict, Verdict::Reached { hits: 4 });
@@ -802,10 +802,10 @@ mod tests {
         let source = "int f(int n)\n{\n    int s = 0;\n    for (int i = 0; i < n && i < 3; i++)\n        s++; /* body */\n    return s; /* end */\n}\n";
         let (program, func) = compile("exact", source, "f");
         let target = |times| ReachTarget {
-            objective: Objective::Line(line_of(source, "/* body */")),
+            code: Code::Line(line_of(source, "/* body */")),
             times,
             exact: true,
-            before: Some(Objective::Line(line_of(source, "/* end */"))),
+            before: Some(Code::Line(line_of(source, "/* end */"))),
         };
         let config = EngineConfig::default();
         let two = reach(&program, func, &target(2), &config).expect("lines");
