@@ -241,7 +241,8 @@ pub enum SearchMode {
 pub enum HardGoalsMode {
     /// The coverage search alone, with the whole time budget.
     Off,
-    /// Bounded execution trees with alternatives solved together (seed 003).
+    /// Bounded execution trees: loop bound raised step by step, all paths to a
+    /// goal asked of the solver in one query.
     Trees,
 }
 

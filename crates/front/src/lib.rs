@@ -71,10 +71,9 @@
 //! memory, control flow and calls on a small IR interpreter in
 //! `tests/common`), csmith programs (`tests/csmith.rs`: no panics, and the
 //! checksum `main` prints on the IR equals the native one) and token-level
-//! mutants that must never panic (`tests/mutations.rs`). Every test lowers C
-//! through `tests/common` (`compile_verified`), which runs the IR verifier on
-//! the result; `tests/valid_ir.rs` checks that no test bypasses it and verifies
-//! the IR of every C file of `tests/corpus` and `examples`.
+//! mutants that must never panic (`tests/mutations.rs`). `compile` verifies the
+//! IR it lowers, so every test's C is verified; `tests/valid_ir.rs` lowers
+//! every C file of `tests/corpus` and `examples` and fails on an internal error.
 
 mod cint;
 mod linemap;
@@ -148,33 +147,39 @@ const WORKER_STACK: usize = 256 << 20;
 ///
 /// `Err` only when the file cannot be read, the preprocessor fails or the
 /// parser rejects the text; everything else is reported inside the output.
-/// Debug builds also run [`ir::verify`] on the result and panic when an
-/// invariant is broken: that is a bug of the lowering, never of the input.
+/// The result passes [`ir::verify`]; IR that does not is a bug of the
+/// lowering, reported as an internal error at the broken statement.
 pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
     let text = preprocess::preprocess(path, config)?;
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
-    run_on_worker(text, path.display().to_string(), source).map(verified_in_debug_builds)
+    run_on_worker(text, path.display().to_string(), source).and_then(verified)
 }
 
 /// Parses and lowers already preprocessed text whose main file is `main_file`.
 pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
-    run_on_worker(text, main_file.to_string(), None).map(verified_in_debug_builds)
+    run_on_worker(text, main_file.to_string(), None).and_then(verified)
 }
 
-/// Debug builds run [`ir::verify`] on what the lowering produced and panic,
-/// naming the function and the broken invariant, when it fails. The lowering
-/// must only ever produce valid IR, so a failure is a bug of the front end,
-/// never of the input, and is best caught here rather than as odd engine
-/// results. Release builds skip the walk; the front end's tests verify explicitly.
-fn verified_in_debug_builds(output: FrontOutput) -> FrontOutput {
-    if cfg!(debug_assertions) {
-        if let Err(e) = ir::verify::verify(&output.program) {
-            panic!("front end bug: {e}");
-        }
+/// Runs [`ir::verify`] on what the lowering produced (one linear walk). The
+/// lowering must only ever produce valid IR, so a failure is a bug of the
+/// front end, never of the input: an internal error naming the function and
+/// the broken invariant at the statement, rather than odd engine results.
+fn verified(output: FrontOutput) -> Result<FrontOutput, Diagnostic> {
+    match ir::verify::verify(&output.program) {
+        Ok(()) => Ok(output),
+        Err(e) => Err(Diagnostic {
+            severity: Severity::Error,
+            file: e.file,
+            line: e.span.line,
+            col: e.span.col,
+            message: format!(
+                "internal error: the front end lowered `{}` wrongly ({})",
+                e.function, e.message
+            ),
+        }),
     }
-    output
 }
 
 /// Parses and lowers on a thread with a large stack, turning a panic into a diagnostic.
@@ -237,4 +242,23 @@ fn parse_and_lower(
         excluded: lowered.excluded,
         diagnostics: lowered.diagnostics,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_ir_is_an_internal_error_at_the_broken_terminator() {
+        let text = "int f(int a)\n{\n    return a;\n}\n";
+        let mut output = compile_preprocessed(text.into(), "t.c").expect("valid C");
+        let body = output.program.functions[0].body.as_mut().expect("a body");
+        let last = body.blocks.len() - 1;
+        body.blocks[last].term = ir::Terminator::Goto(ir::BlockId(99));
+        let line = body.blocks[last].term_span.line;
+        let error = verified(output).expect_err("bb99 does not exist");
+        assert_eq!((error.file.as_str(), error.line), ("t.c", line));
+        assert!(error.message.starts_with("internal error"), "{error}");
+        assert!(error.message.contains("`f`"), "{error}");
+    }
 }

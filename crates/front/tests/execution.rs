@@ -67,7 +67,7 @@ fn memory_programs_run_like_the_system_compiler() {
         .collect();
     assert_eq!(native.len(), calls.len());
 
-    let out = common::compile_verified(&src, &front::FrontConfig::default()).expect("compiles");
+    let out = front::compile(&src, &front::FrontConfig::default()).expect("compiles");
     assert!(out.excluded.is_empty(), "{:?}", out.excluded);
     // One machine for the whole run: globals and statics carry over between calls, as natively.
     let mut machine = Machine::new(&out.program, 10_000_000);

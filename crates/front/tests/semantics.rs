@@ -1,10 +1,7 @@
 //! Targeted checks of the front end's output structures: layouts, typedef
 //! names, branch sites, diagnostics positions and compile_commands flags.
 
-mod common;
-
-use common::compile_verified;
-use front::{FrontConfig, Severity};
+use front::{compile, FrontConfig, Severity};
 use ir::{BranchKind, Layout, Terminator, Type};
 use std::path::{Path, PathBuf};
 
@@ -17,7 +14,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn lower(text: &str) -> front::FrontOutput {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = write(dir.path(), "t.c", text);
-    compile_verified(&path, &FrontConfig::default()).expect("compiles")
+    compile(&path, &FrontConfig::default()).expect("compiles")
 }
 
 fn struct_named<'p>(p: &'p ir::Program, name: &str) -> &'p ir::StructDef {
@@ -147,18 +144,17 @@ fn syntax_errors_point_into_the_original_file() {
         "s.c",
         "#include \"h.h\"\nint f(void) {\n  return 1 +;\n}\n",
     );
-    let err = compile_verified(&path, &FrontConfig::default()).expect_err("syntax error");
+    let err = compile(&path, &FrontConfig::default()).expect_err("syntax error");
     assert_eq!((err.line, err.col), (3, 13));
     assert!(err.file.ends_with("s.c"));
 }
 
 #[test]
 fn missing_file_is_an_error() {
-    let err = compile_verified(Path::new("/nonexistent/x.c"), &FrontConfig::default())
-        .expect_err("missing");
+    let err = compile(Path::new("/nonexistent/x.c"), &FrontConfig::default()).expect_err("missing");
     assert_eq!(err.severity, Severity::Error);
     let dir = tempfile::tempdir().expect("temporary directory");
-    let err = compile_verified(dir.path(), &FrontConfig::default()).expect_err("a directory");
+    let err = compile(dir.path(), &FrontConfig::default()).expect_err("a directory");
     assert!(err.message.contains("not a regular file"), "{err}");
 }
 
@@ -181,7 +177,7 @@ fn flags_come_from_compile_commands() {
         compile_commands_dir: Some(dir.path().to_path_buf()),
         ..FrontConfig::default()
     };
-    let out = compile_verified(&src, &config).expect("compiles with flags from the database");
+    let out = compile(&src, &config).expect("compiles with flags from the database");
     assert_eq!(
         out.program.globals[0].ty,
         Type::Array(Box::new(Type::Int(ir::IntType::INT)), Some(6))

@@ -7,17 +7,11 @@ use ir::{function_goals, FuncId, Goal, GoalImplications, Program, Terminator};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The verified IR of `path`: the analyses assume valid IR, and these tests run
-/// in release mode, where `front::compile` does not verify.
 fn compile(path: &Path) -> Program {
-    let program = match front::compile(path, &front::FrontConfig::default()) {
+    match front::compile(path, &front::FrontConfig::default()) {
         Ok(out) => out.program,
         Err(d) => panic!("{}: {d:?}", path.display()),
-    };
-    if let Err(e) = ir::verify::verify(&program) {
-        panic!("the front end lowered invalid IR: {e}");
     }
-    program
 }
 
 fn shapes() -> Program {

@@ -1,34 +1,10 @@
-//! Shared by the front end's tests: lowering C with the IR verifier run on the
-//! result, and a small byte-level interpreter of the IR, written from the C
-//! rules, used to check the lowering against natively compiled programs.
+//! A small byte-level interpreter of the IR, written from the C rules, used
+//! to check the front end's lowering against natively compiled programs.
 
 #![allow(dead_code)]
 
-use front::{Diagnostic, FrontConfig, FrontOutput};
 use ir::*;
 use std::collections::HashMap;
-use std::path::Path;
-
-/// `front::compile`, then the IR verifier on what it lowered. Tests lower C
-/// only through here or [`compile_preprocessed_verified`]: `front::compile`
-/// verifies in debug builds only, and the tests run in release mode.
-pub fn compile_verified(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
-    front::compile(path, config).inspect(assert_valid_ir)
-}
-
-/// `front::compile_preprocessed`, then the IR verifier on what it lowered.
-pub fn compile_preprocessed_verified(
-    text: String,
-    main_file: &str,
-) -> Result<FrontOutput, Diagnostic> {
-    front::compile_preprocessed(text, main_file).inspect(assert_valid_ir)
-}
-
-fn assert_valid_ir(output: &FrontOutput) {
-    if let Err(e) = verify::verify(&output.program) {
-        panic!("the front end lowered invalid IR: {e}");
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Object {
