@@ -16,7 +16,7 @@ mod place;
 
 use crate::config::EngineConfig;
 use crate::extract;
-use crate::solver::PathSolver;
+use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{State, StateId};
 use crate::value::{bool_value, SymVal, Unsupported};
 use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
@@ -354,12 +354,9 @@ impl<'a> Machine<'_, 'a> {
                 continue;
             }
             let mut next = self.fork(&st);
-            if self.assume(&mut next, &cond).is_err() {
+            let Ok(constraint) = self.assume_constraint(&mut next, &cond) else {
                 continue;
-            }
-            let constraint = bool_value(&cond)
-                .is_none()
-                .then(|| self.solver.intern(&cond));
+            };
             self.hooks.arm_taken(&next, arm, constraint);
             let goal = Goal {
                 func: self.root,
@@ -393,15 +390,21 @@ impl<'a> Machine<'_, 'a> {
 
     /// Adds `cond` to the path condition (without a solver call).
     fn assume(&mut self, st: &mut State, cond: &Bool) -> Exec<()> {
+        self.assume_constraint(st, cond).map(|_| ())
+    }
+
+    /// [`Self::assume`], also giving the constraint added (`None` when
+    /// `cond` is constant).
+    fn assume_constraint(&mut self, st: &mut State, cond: &Bool) -> Exec<Option<ConstraintId>> {
         match bool_value(cond) {
-            Some(true) => Ok(()),
+            Some(true) => Ok(None),
             Some(false) => Err(Stop::Dead),
             None => {
                 let id = self.solver.intern(cond);
                 if !st.path.contains(&id) {
                     st.path.push(id);
                 }
-                Ok(())
+                Ok(Some(id))
             }
         }
     }
