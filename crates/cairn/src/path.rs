@@ -70,8 +70,9 @@ pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
         }
         Verdict::Stopped { bound } => {
             println!(
-                "not followed within bounds ({bound}): no run of {name} found that visits \
-                 {shown} {effort}"
+                "not followed within bounds ({}): no run of {name} found that visits \
+                 {shown} {effort}",
+                testcase::bound_explained(&bound)
             );
             Ok(Outcome::BoundsHit)
         }

@@ -67,8 +67,9 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
         }
         Verdict::NotReached { bound } => {
             println!(
-                "not reached within bounds ({bound}): {name} {what} asked {asked}, ran at most {} \
+                "not reached within bounds ({}): {name} {what} asked {asked}, ran at most {} \
                  time(s) on a finished path {effort}",
+                testcase::bound_explained(&bound),
                 outcome.best_hits
             );
             Ok(Outcome::BoundsHit)

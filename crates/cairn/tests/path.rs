@@ -237,7 +237,7 @@ fn a_bound_that_stops_the_search_exits_4() {
     ]);
     let stdout = text(&run.stdout);
     assert_eq!(run.status.code(), Some(4), "{stdout}{}", text(&run.stderr));
-    assert!(stdout.contains("(max_nodes)"), "{stdout}");
+    assert!(stdout.contains("(max_nodes: "), "{stdout}");
 }
 
 #[test]

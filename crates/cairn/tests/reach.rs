@@ -150,7 +150,7 @@ fn a_bound_that_stops_the_search_is_named_with_exit_4() {
     let stdout = text(&verdict.stdout);
     assert_eq!(verdict.status.code(), Some(4), "{stdout}");
     assert!(
-        stdout.starts_with("not reached within bounds (max_nodes)"),
+        stdout.starts_with("not reached within bounds (max_nodes: "),
         "{stdout}"
     );
 }

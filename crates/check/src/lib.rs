@@ -418,6 +418,10 @@ pub fn confirmation(kind: FindingKind, function: &str, ran: &Ran) -> Option<Stri
             .lines()
             .find_map(|l| l.strip_prefix("CONFIRMED: "))
             .map(str::to_string),
+        FindingKind::ErrorExit => match ran.status {
+            Ending::Exited(status) if status != 0 => Some(format!("it exits with status {status}")),
+            _ => None,
+        },
         _ => match (sanitizer_report(ran), ran.status) {
             (Some(report), _) => Some(format!(
                 "the sanitizers report: {}",

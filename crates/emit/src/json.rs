@@ -162,7 +162,12 @@ fn edge_target(program: &ir::Program, func: ir::FuncId, start: ir::BlockId) -> i
 fn uncovered_text(why: &Uncovered) -> String {
     match why {
         Uncovered::Infeasible => "infeasible".to_string(),
-        Uncovered::Budget(what) => format!("budget: {what}"),
+        Uncovered::Budget(what) => {
+            format!(
+                "not reached within bounds: {}",
+                testcase::bound_explained(what)
+            )
+        }
         Uncovered::Unsupported(what) => format!("unsupported: {what}"),
     }
 }

@@ -202,6 +202,12 @@ impl Objective for Coverage {
             .filter(|g| !reached.contains(g))
             .copied()
             .collect();
+        // Reached is known, whatever bound cut other paths toward them.
+        for g in reached {
+            if matches!(self.reasons.get(g), Some(Uncovered::Budget(_))) {
+                self.reasons.remove(g);
+            }
+        }
         self.explain(
             reached,
             "only reached by paths that end in a finding, exit or abort",

@@ -107,6 +107,10 @@ pub struct State {
     pub strings: Vec<Option<ObjIdx>>,
     pub lazies: Vec<Lazy>,
     pub path: Vec<ConstraintId>,
+    /// The constraints of `path` that are bounds (e.g. an input array at most
+    /// `max_array` long), not the program's semantics, with the bound's name:
+    /// an arm infeasible only because of them is cut, not disproved.
+    pub limits: Vec<(ConstraintId, &'static str)>,
     /// Goals of the function under test on this path, each once, in order of first reach.
     pub trace: Vec<Goal>,
     /// Initial parameter values of the function under test.
@@ -145,6 +149,7 @@ impl State {
             path: Vec::new(),
             trace: Vec::new(),
             params: Vec::new(),
+            limits: Vec::new(),
             stub_calls: Vec::new(),
             escaped: Vec::new(),
             ret: None,

@@ -172,6 +172,14 @@ pub enum FindingKind {
     InvalidFree,
     UninitializedRead,
     Leak,
+    /// `abort()`, `__builtin_trap()` or `__builtin_unreachable()` reached.
+    Abort,
+    /// A failed `assert`.
+    AssertionFailure,
+    /// A call of the program's error function (`reach_error`, `__VERIFIER_error`).
+    ErrorCall,
+    /// `exit` with a non-zero status.
+    ErrorExit,
 }
 
 impl FindingKind {
@@ -187,6 +195,10 @@ impl FindingKind {
             FindingKind::InvalidFree => "invalid-free",
             FindingKind::UninitializedRead => "uninitialized-read",
             FindingKind::Leak => "leak",
+            FindingKind::Abort => "abort",
+            FindingKind::AssertionFailure => "assertion-failure",
+            FindingKind::ErrorCall => "error-call",
+            FindingKind::ErrorExit => "error-exit",
         }
     }
 }
@@ -206,6 +218,28 @@ pub struct Finding {
     /// Short explanation, e.g. `divisor b is 0`.
     pub message: String,
     pub inputs: Inputs,
+}
+
+/// A bound the engine names (`max_array`, `alloc_may_fail`, ...) as a user
+/// reads it: what it cut and the option that lifts it.
+pub fn bound_explained(name: &str) -> String {
+    let (what, lift) = match name {
+        "max_array" => ("input arrays and strings are short", "raise --max-array"),
+        "max_nodes" => ("inputs have few objects", "raise --max-nodes"),
+        "max_depth" => ("calls nest shallowly", "raise --max-depth"),
+        "max_iterations" => ("loops run few times", "raise --max-iterations"),
+        "max_paths" => ("the search completes few paths", "raise --max-paths"),
+        "max_time" | "stalled" => ("the time ran out", "raise --max-time"),
+        "max_waiting" => ("too many paths were waiting", "raise --max-time"),
+        "alloc_may_fail" => ("malloc never fails", "use --alloc-may-fail"),
+        "stub_effects" => (
+            "a function without a body may write through its pointer arguments, which tests do not model",
+            "give the function a body",
+        ),
+        "interrupted" => ("the run was interrupted", "run again"),
+        other => return other.to_string(),
+    };
+    format!("{name}: {what} ({lift})")
 }
 
 /// Why a goal has no test.
@@ -274,6 +308,10 @@ mod tests {
             FindingKind::InvalidFree,
             FindingKind::UninitializedRead,
             FindingKind::Leak,
+            FindingKind::Abort,
+            FindingKind::AssertionFailure,
+            FindingKind::ErrorCall,
+            FindingKind::ErrorExit,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

@@ -12,6 +12,10 @@ use crate::value::{value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 use testcase::FindingKind;
 
+/// The functions verification tasks call to mark an error state (their
+/// body, if any, is irrelevant: reaching the call is the finding).
+const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
+
 impl Machine<'_, '_> {
     pub fn call(
         &mut self,
@@ -43,6 +47,10 @@ impl Machine<'_, '_> {
             values.push(self.eval(st, a)?);
         }
         let function = self.program.function(func);
+        if ERROR_FUNCTIONS.contains(&function.name.as_str()) {
+            let message = format!("the error function `{}` is called", function.name);
+            return self.fault(st, FindingKind::ErrorCall, &message);
+        }
         if function.body.is_some() {
             if st.frames.len() as u32 >= self.config.max_depth.max(1) {
                 return Err(Stop::Budget("max_depth"));
@@ -55,6 +63,10 @@ impl Machine<'_, '_> {
         let result = match self.library(st, &function.name, &values)? {
             Model::Returns(v) => v,
             Model::NotLibrary => {
+                let writable = |v: &SymVal| matches!(v, SymVal::Ptr(p) if !matches!(p.target, Target::Null | Target::Func(_)));
+                if values.iter().any(writable) {
+                    self.note_cut("stub_effects");
+                }
                 st.escaped.extend(values);
                 self.stub_return(st, func)?
             }

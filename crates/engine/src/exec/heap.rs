@@ -151,6 +151,9 @@ impl Machine<'_, '_> {
     fn count_allocation(&mut self, st: &mut State) -> Option<State> {
         let number = st.allocations;
         st.allocations += 1;
+        if !self.config.allocation_may_fail {
+            self.note_cut("alloc_may_fail");
+        }
         self.config.allocation_may_fail.then(|| {
             let mut failed = self.fork(st);
             failed.failing_allocations.push(number);

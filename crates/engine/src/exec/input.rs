@@ -252,10 +252,8 @@ impl Machine<'_, '_> {
         }
         let len = BV::new_const(st.symbol_name(&format!("len({path})")), 64);
         let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);
-        self.assume(
-            st,
-            &Bool::and(&[len.bvuge(bv_u(1, 64)), len.bvule(bv_u(u128::from(max), 64))]),
-        )?;
+        self.assume(st, &len.bvuge(bv_u(1, 64)))?;
+        self.assume_limit(st, &len.bvule(bv_u(u128::from(max), 64)), "max_array")?;
         if is_string {
             let mut terminated = Vec::new();
             for k in 0..max {

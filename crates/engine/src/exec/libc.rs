@@ -6,6 +6,7 @@ use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::State;
 use crate::value::{bv_u, cells_to_int, resize, Cell, PtrVal, SymVal, Target};
+use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
 pub enum Model {
@@ -30,18 +31,38 @@ const CTYPE_ALNUM: u128 = 8;
 const OUTPUT_ONLY: &[&str] = &[
     "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror",
 ];
-const PATH_ENDS: &[&str] = &[
-    "abort",
-    "exit",
-    "_Exit",
-    "__assert_fail",
-    "__builtin_trap",
-    "__builtin_unreachable",
-];
+/// Functions that end the program abnormally; reaching one is a finding.
+const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 
 impl Machine<'_, '_> {
     pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
-        if PATH_ENDS.contains(&name) {
+        if ABORTS.contains(&name) {
+            let message = format!("`{name}()` is called");
+            return self.fault(st, FindingKind::Abort, &message);
+        }
+        if name == "__assert_fail" {
+            let message = match values.first() {
+                Some(SymVal::Ptr(PtrVal {
+                    target: Target::Str(id),
+                    ..
+                })) => {
+                    let text = &self.program.strings[id.index()];
+                    let text = text.strip_suffix(&[0]).unwrap_or(text);
+                    format!("assertion `{}` fails", String::from_utf8_lossy(text))
+                }
+                _ => "an assertion fails".to_string(),
+            };
+            return self.fault(st, FindingKind::AssertionFailure, &message);
+        }
+        if name == "exit" || name == "_Exit" {
+            let status = match values.first() {
+                Some(SymVal::Int(v)) => v.clone(),
+                _ => return unsupported(format!("the status given to `{name}`")),
+            };
+            let failure = status.eq(bv_u(0, status.get_size())).not();
+            let message = format!("`{name}` is called with a non-zero status");
+            self.check_fault(st, FindingKind::ErrorExit, &failure, &message)?;
+            // A successful exit: the driver could not run past it, so no test.
             return Err(self.end(st));
         }
         if OUTPUT_ONLY.contains(&name) {

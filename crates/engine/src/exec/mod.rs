@@ -349,7 +349,12 @@ impl<'a> Machine<'_, 'a> {
             if !self.hooks.wants_arm(&st, target) {
                 continue;
             }
-            if bool_value(&cond) == Some(false) || !self.may(&st, &cond) {
+            if bool_value(&cond) == Some(false) {
+                self.hooks.arm_infeasible(&st, arm, &cond);
+                continue;
+            }
+            if !self.may(&st, &cond) {
+                self.note_limit_cut(&st, &cond);
                 self.hooks.arm_infeasible(&st, arm, &cond);
                 continue;
             }
@@ -407,6 +412,40 @@ impl<'a> Machine<'_, 'a> {
                 Ok(Some(id))
             }
         }
+    }
+
+    /// Adds `cond`, a bound rather than the program's semantics, to the
+    /// path condition (see [`State::limits`]).
+    fn assume_limit(&mut self, st: &mut State, cond: &Bool, bound: &'static str) -> Exec<()> {
+        if let Some(id) = self.assume_constraint(st, cond)? {
+            st.limits.push((id, bound));
+        }
+        Ok(())
+    }
+
+    /// When `cond` is infeasible here but would not be without the path's
+    /// bounds, the bound cut this turn: goals behind it are not disproved.
+    fn note_limit_cut(&mut self, st: &State, cond: &Bool) {
+        let Some((_, bound)) = st.limits.first() else {
+            return;
+        };
+        if self.cut.is_some() {
+            return;
+        }
+        let unbounded: Vec<ConstraintId> = st
+            .path
+            .iter()
+            .filter(|c| !st.limits.iter().any(|(l, _)| l == *c))
+            .copied()
+            .collect();
+        if self.solver.feasible(&unbounded, Some(cond)) {
+            self.cut = Some(bound);
+        }
+    }
+
+    /// Marks this turn as cut by `bound` unless an earlier bound did.
+    fn note_cut(&mut self, bound: &'static str) {
+        self.cut.get_or_insert(bound);
     }
 
     /// Reports a finding when `fault` can hold here (once per kind and site),
