@@ -219,6 +219,12 @@ pub struct BudgetArgs {
     /// branch needs it; the driver makes exactly those calls fail.
     #[arg(long)]
     pub alloc_may_fail: bool,
+    /// A C predicate every input of a struct type satisfies, as TYPE=FUNCTION
+    /// (e.g. 'struct list=list_is_valid'; repeatable). FUNCTION is defined in
+    /// the file, takes a pointer to TYPE and returns non-zero for a valid
+    /// value: tests and findings use only inputs it accepts.
+    #[arg(long, value_name = "TYPE=FUNCTION", help_heading = "Inputs")]
+    pub invariant: Vec<String>,
     /// Save every question the search asks the Z3 solver in DIR (created if
     /// missing), one numbered SMT-LIB 2 file each, with Z3's answer and the
     /// time it took: a slow one can then be rerun alone with `z3 FILE`.

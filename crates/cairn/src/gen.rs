@@ -37,8 +37,57 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
             .unwrap_or(engine::EngineConfig::default().max_iterations),
         allocation_may_fail: budgets.alloc_may_fail,
         dump_queries: budgets.dump_queries.clone(),
+        invariants: budgets
+            .invariant
+            .iter()
+            .map(|spec| invariant_spec(spec))
+            .collect::<Result<_, _>>()?,
         ..engine::EngineConfig::default()
     })
+}
+
+/// `TYPE=FUNCTION` as `--invariant` takes it.
+fn invariant_spec(text: &str) -> Result<engine::InvariantSpec, UsageError> {
+    match text.split_once('=') {
+        Some((ty, predicate)) if !ty.trim().is_empty() && !predicate.trim().is_empty() => {
+            Ok(engine::InvariantSpec {
+                type_name: ty.trim().to_string(),
+                predicate: predicate.trim().to_string(),
+            })
+        }
+        _ => Err(UsageError(format!(
+            "--invariant wants TYPE=FUNCTION, e.g. 'struct list=list_is_valid', got `{text}`"
+        ))),
+    }
+}
+
+/// Checks the invariants of `config` against the programs of a run: each
+/// type must be defined by some file, and where it is, its predicate must
+/// fit it.
+pub fn check_invariants<'p>(
+    config: &engine::EngineConfig,
+    programs: impl IntoIterator<Item = (&'p Path, &'p ir::Program)>,
+) -> Result<(), UsageError> {
+    let mut defined = vec![false; config.invariants.len()];
+    for (file, program) in programs {
+        engine::resolve_invariants(program, &config.invariants)
+            .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+        for (seen, spec) in defined.iter_mut().zip(&config.invariants) {
+            *seen |= engine::defines_type(program, spec);
+        }
+    }
+    match config
+        .invariants
+        .iter()
+        .zip(&defined)
+        .find(|(_, seen)| !**seen)
+    {
+        Some((spec, _)) => Err(UsageError(format!(
+            "--invariant names `{}`, which no file defines as a struct or union",
+            spec.type_name
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Creates `dir` if missing and writes a file in it, so that a directory
@@ -83,6 +132,12 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         let funcs = select_functions(&output.program, &args.functions)?;
         loaded.push((file, output, funcs));
     }
+    check_invariants(
+        &engine_config,
+        loaded
+            .iter()
+            .map(|(file, output, _)| (file.as_path(), &output.program)),
+    )?;
     let interrupted = interrupt_flag();
     let engine_config = engine::EngineConfig {
         cancel: Some(interrupted.clone()),

@@ -46,6 +46,16 @@ pub struct EngineConfig {
     /// SMT-LIB 2 file (to replay a slow one with the `z3` binary). It must
     /// exist and be writable.
     pub dump_queries: Option<PathBuf>,
+    /// Predicates every input of a type is assumed to satisfy.
+    pub invariants: Vec<InvariantSpec>,
+}
+
+/// A user's invariant: inputs of the struct `type_name` (`struct list`, a
+/// tag or a typedef) satisfy the C function `predicate` (non-zero: valid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantSpec {
+    pub type_name: String,
+    pub predicate: String,
 }
 
 /// The order in which the coverage search runs waiting path states.
@@ -103,6 +113,7 @@ impl Default for EngineConfig {
             seed: 0,
             cancel: None,
             dump_queries: None,
+            invariants: Vec::new(),
         }
     }
 }

@@ -51,7 +51,8 @@ mod state;
 mod trees;
 mod value;
 
-pub use config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
+pub use config::{EngineConfig, GoalSelection, HardGoalStrategy, InvariantSpec, SearchOrder};
+pub use exec::{defines_type, resolve_invariants};
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.

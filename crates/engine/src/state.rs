@@ -89,8 +89,20 @@ pub struct Frame {
     pub locals: Vec<ObjIdx>,
     /// Entries into each block, for loop bounds.
     pub visits: Vec<u32>,
-    /// Where the caller wants the return value.
-    pub dest: Option<Place>,
+    /// What becomes of the return value.
+    pub returns: ReturnTo,
+}
+
+/// What the caller of a frame does with its return value.
+#[derive(Clone, Debug)]
+pub enum ReturnTo {
+    /// Stores it there.
+    Place(Place),
+    /// Ignores it (or there is none).
+    Nowhere,
+    /// A declared invariant of an input: the path goes on only when the
+    /// value is non-zero.
+    Assumption,
 }
 
 /// Identity of a path state, unique within one exploration: a fork gives

@@ -7,7 +7,7 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
-use crate::state::{ObjKind, State};
+use crate::state::{ObjKind, ReturnTo, State};
 use crate::value::{value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 use testcase::FindingKind;
@@ -56,7 +56,11 @@ impl Machine<'_, '_> {
                 return Err(Stop::Budget("max_depth"));
             }
             st.frame_mut().stmt += 1;
-            push_frame(self.program, st, func, &values, dest.clone())?;
+            let returns = match dest {
+                Some(place) => ReturnTo::Place(place.clone()),
+                None => ReturnTo::Nowhere,
+            };
+            push_frame(self.program, st, func, &values, returns)?;
             self.enter_block(st, ir::BlockId(0));
             return Ok(());
         }
@@ -111,8 +115,17 @@ impl Machine<'_, '_> {
             self.report_leaks(st);
             return Ok(());
         }
-        if let (Some(place), Some(v)) = (&frame.dest, value) {
-            let loc = match self.place_loc(st, place) {
+        let place = match (frame.returns, value) {
+            (ReturnTo::Place(place), Some(v)) => Some((place, v)),
+            (ReturnTo::Assumption, Some(SymVal::Int(v))) => {
+                let zero = crate::value::bv_u(0, v.get_size());
+                return self.assume(st, &v.eq(&zero).not());
+            }
+            (ReturnTo::Assumption, _) => return unsupported("an invariant without a result"),
+            _ => None,
+        };
+        if let Some((place, v)) = place {
+            let loc = match self.place_loc(st, &place) {
                 Err(Stop::Fork(_)) => {
                     return unsupported("an undecided pointer in a call's destination")
                 }

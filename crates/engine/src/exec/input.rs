@@ -1,11 +1,12 @@
 //! Inputs: fresh symbols for parameters and input objects named by access
 //! path, lazy materialization of input pointers, globals and string literals.
 
+use super::invariant::Invariant;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
-use crate::state::{Frame, ObjKind, Object, State, StateId};
+use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId};
 use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, Type};
 use z3::ast::{Bool, BV};
@@ -90,8 +91,14 @@ pub fn is_linked(program: &Program, ty: &Type) -> bool {
     false
 }
 
-/// The state at the entry of `func`, parameters as fresh inputs.
-pub(super) fn initial_state(program: &Program, func: FuncId, id: StateId) -> Exec<State> {
+/// The state at the entry of `func`, parameters as fresh inputs; an input
+/// of a type with a declared invariant first goes through its predicate.
+pub(super) fn initial_state(
+    program: &Program,
+    func: FuncId,
+    invariants: &[Invariant],
+    id: StateId,
+) -> Exec<State> {
     let f = program.function(func);
     let Some(body) = &f.body else {
         return unsupported("a function without a body");
@@ -116,8 +123,24 @@ pub(super) fn initial_state(program: &Program, func: FuncId, id: StateId) -> Exe
         params.push(value);
     }
     st.params = params.clone();
-    push_frame(program, &mut st, func, &params, None)?;
+    push_frame(program, &mut st, func, &params, ReturnTo::Nowhere)?;
     st.enter_block(ir::BlockId(0));
+    for (value, ty) in params.iter().zip(&f.sig.params) {
+        let checked = invariants
+            .iter()
+            .filter(|inv| inv.predicate != func)
+            .find(|inv| ty.pointee() == Some(&Type::Struct(inv.ty)));
+        if let Some(inv) = checked {
+            push_frame(
+                program,
+                &mut st,
+                inv.predicate,
+                std::slice::from_ref(value),
+                ReturnTo::Assumption,
+            )?;
+            st.enter_block(ir::BlockId(0));
+        }
+    }
     Ok(st)
 }
 
@@ -128,7 +151,7 @@ pub(super) fn push_frame(
     st: &mut State,
     func: FuncId,
     args: &[SymVal],
-    dest: Option<ir::Place>,
+    returns: ReturnTo,
 ) -> Exec<()> {
     let Some(body) = &program.function(func).body else {
         return unsupported("a function without a body");
@@ -156,7 +179,7 @@ pub(super) fn push_frame(
         stmt: 0,
         locals,
         visits: vec![0; body.blocks.len()],
-        dest,
+        returns,
     });
     Ok(())
 }

@@ -11,13 +11,14 @@ mod expr;
 mod heap;
 mod hooks;
 mod input;
+mod invariant;
 mod libc;
 mod place;
 
 use crate::config::EngineConfig;
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
-use crate::state::{State, StateId};
+use crate::state::{ReturnTo, State, StateId};
 use crate::value::{bool_value, SymVal, Unsupported};
 use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
@@ -25,6 +26,8 @@ use testcase::{Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
+use invariant::Invariant;
+pub use invariant::{defines_type, resolve as resolve_invariants};
 
 /// Statements run for one state before the search gets to choose again.
 const STATEMENTS_PER_TURN: usize = 2_000;
@@ -98,6 +101,8 @@ pub struct Executor<'a> {
     /// a search bounds its paths tighter).
     pub max_iterations: u32,
     pub findings: Vec<Finding>,
+    /// The declared invariants of this program's input types.
+    invariants: Vec<Invariant>,
     reported: BTreeSet<(FindingKind, Span)>,
     next_state: u64,
 }
@@ -117,6 +122,8 @@ impl<'a> Executor<'a> {
             root,
             max_iterations: config.max_iterations,
             findings: Vec::new(),
+            // The front end checked them (`invariant::resolve`) before the run.
+            invariants: invariant::resolve(program, &config.invariants).unwrap_or_default(),
             reported: BTreeSet::new(),
             next_state: 0,
         }
@@ -131,7 +138,7 @@ impl<'a> Executor<'a> {
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
         let id = self.fresh_id();
-        match input::initial_state(self.program, self.root, id) {
+        match input::initial_state(self.program, self.root, &self.invariants, id) {
             Ok(state) => Ok(state),
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),
@@ -499,6 +506,15 @@ impl<'a> Machine<'_, 'a> {
     }
 
     fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {
+        // A fault of a declared invariant on a shape it was checking is not
+        // the code's: the shape is just not one the predicate accepts.
+        if st
+            .frames
+            .iter()
+            .any(|f| matches!(f.returns, ReturnTo::Assumption))
+        {
+            return;
+        }
         let span = self.span;
         self.reported.insert((kind, span));
         let inputs = extract::inputs(self.program, self.config, st, model, self.root);

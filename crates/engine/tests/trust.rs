@@ -1,0 +1,122 @@
+//! What makes results trustworthy on library code: declared invariants keep
+//! impossible inputs out of tests and findings; abnormal ends are findings;
+//! a goal a bound cut is not called infeasible.
+
+mod common;
+
+use engine::{EngineConfig, InvariantSpec};
+use testcase::{FindingKind, FunctionReport, Uncovered, Value};
+
+fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
+    common::run_file("trust", file, func, config).1
+}
+
+fn with_list_invariant() -> EngineConfig {
+    EngineConfig {
+        invariants: vec![InvariantSpec {
+            type_name: "struct list".to_string(),
+            predicate: "list_ok".to_string(),
+        }],
+        ..common::config()
+    }
+}
+
+#[test]
+fn without_an_invariant_a_counted_list_can_lie_about_its_length() {
+    let report = run_with("counted_list.c", "list_index_value", &common::config());
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.kind == FindingKind::NullDereference),
+        "{:?}",
+        report.findings
+    );
+}
+
+#[test]
+fn an_invariant_keeps_impossible_lists_out_of_tests_and_findings() {
+    for func in ["list_index_value", "list_pop_back"] {
+        let report = run_with("counted_list.c", func, &with_list_invariant());
+        common::assert_all_covered(&report);
+        assert!(report.findings.is_empty(), "{func}: {:?}", report.findings);
+        for test in &report.tests {
+            // The list object is the first input object: its len matches
+            // the number of node objects the test builds.
+            let objects: Vec<_> = test
+                .inputs
+                .objects
+                .iter()
+                .filter(|o| o.name.starts_with("*l"))
+                .collect();
+            let Value::Struct(fields) = &objects[0].init[0] else {
+                panic!("{func}: the first input object is not the list: {objects:?}");
+            };
+            let len = common::int(&fields[2]);
+            assert_eq!(len as usize, objects.len() - 1, "{func}: {objects:?}");
+        }
+    }
+}
+
+#[test]
+fn the_predicate_itself_is_tested_on_any_input() {
+    let report = run_with("counted_list.c", "list_ok", &with_list_invariant());
+    common::assert_all_covered(&report);
+    assert!(report.tests.iter().any(|t| common::ret(t) == 0));
+}
+
+#[test]
+fn abnormal_ends_are_findings() {
+    let config = common::config();
+    let kinds = |func: &str| -> Vec<FindingKind> {
+        let report = run_with("error_paths.c", func, &config);
+        report.findings.iter().map(|f| f.kind).collect()
+    };
+    assert_eq!(
+        kinds("check_age"),
+        [FindingKind::AssertionFailure, FindingKind::ErrorExit]
+    );
+    assert_eq!(kinds("pick"), [FindingKind::Abort]);
+    let pair = run_with("error_paths.c", "pair", &config);
+    let error = &pair.findings[0];
+    assert_eq!(error.kind, FindingKind::ErrorCall);
+    let (a, b) = (
+        common::int(&error.inputs.args[0]),
+        common::int(&error.inputs.args[1]),
+    );
+    assert!(a > 10 && b == a + 1, "a = {a}, b = {b}");
+}
+
+/// The reason of every uncovered goal of `func`.
+fn reasons(func: &str, config: &EngineConfig) -> Vec<Uncovered> {
+    let report = run_with("bounds.c", func, config);
+    report.uncovered.into_iter().map(|(_, why)| why).collect()
+}
+
+fn cut_by(bound: &str) -> Uncovered {
+    Uncovered::Budget(bound.to_string())
+}
+
+#[test]
+fn goals_behind_a_bound_are_cut_not_infeasible() {
+    let short = reasons("date_shape", &common::config());
+    assert!(!short.is_empty());
+    assert!(
+        short.iter().all(|why| *why == cut_by("max_array")),
+        "{short:?}"
+    );
+    let long = EngineConfig {
+        max_array: 16,
+        ..common::config()
+    };
+    assert_eq!(reasons("date_shape", &long), []);
+
+    assert_eq!(
+        reasons("boxed", &common::config()),
+        [cut_by("alloc_may_fail")]
+    );
+    assert_eq!(
+        reasons("setting_level", &common::config()),
+        [cut_by("stub_effects")]
+    );
+}
