@@ -120,3 +120,25 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
         [cut_by("stub_effects")]
     );
 }
+
+#[test]
+fn tests_vary_only_the_state_the_code_writes_and_never_its_hooks() {
+    let config = EngineConfig {
+        allocation_may_fail: true,
+        ..common::config()
+    };
+    let cell = run_with("hooks.c", "make_cell", &config);
+    common::assert_all_covered(&cell);
+    assert!(cell.findings.is_empty(), "{:?}", cell.findings);
+    for test in &cell.tests {
+        assert!(test.inputs.globals.is_empty(), "{:?}", test.inputs.globals);
+    }
+
+    let mode = run_with("hooks.c", "in_mode", &config);
+    assert!(mode.tests.iter().all(|t| t.inputs.globals.is_empty()));
+    assert!(mode.tests.iter().all(|t| common::ret(t) == 1));
+
+    let count = run_with("hooks.c", "count", &config);
+    common::assert_all_covered(&count);
+    assert!(count.tests.iter().all(|t| t.inputs.globals.len() == 1));
+}

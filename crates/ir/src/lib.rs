@@ -9,10 +9,12 @@ pub mod analysis;
 pub mod goals;
 pub mod print;
 pub mod program;
+pub mod state;
 pub mod types;
 pub mod verify;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
 pub use program::*;
+pub use state::written_globals;
 pub use types::{Field, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};

@@ -9,6 +9,7 @@ use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId};
 use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, Type};
+use std::collections::BTreeSet;
 use z3::ast::{Bool, BV};
 
 /// Fresh contents for a value of type `ty` reached by access path `path`.
@@ -184,10 +185,41 @@ pub(super) fn push_frame(
     Ok(())
 }
 
-/// Does the test choose this global's initial value?
-pub fn global_is_input(program: &Program, config: &EngineConfig, id: GlobalId) -> bool {
+/// Does the test choose this global's initial value? In the unit-test view
+/// a global the file defines is an input when code may have changed it:
+/// the file's own code writes it, or other files can (it is not `static`);
+/// never when it holds a function pointer, since a test may not give a hook
+/// a value the program cannot store. One the file only declares has no
+/// other value.
+pub fn global_is_input(
+    program: &Program,
+    config: &EngineConfig,
+    state: &BTreeSet<GlobalId>,
+    id: GlobalId,
+) -> bool {
     let g = program.global(id);
-    !g.is_const && (config.globals_as_inputs || (g.is_extern && g.init.is_none()))
+    if g.is_const {
+        return false;
+    }
+    if g.is_extern && g.init.is_none() {
+        return true;
+    }
+    config.globals_as_inputs
+        && (state.contains(&id) || !g.is_static)
+        && !holds_function_pointer(program, &g.ty)
+}
+
+fn holds_function_pointer(program: &Program, ty: &Type) -> bool {
+    match ty {
+        Type::Pointer(to) => matches!(**to, Type::Function(_)),
+        Type::Array(elem, _) => holds_function_pointer(program, elem),
+        Type::Struct(id) => program
+            .struct_def(*id)
+            .fields
+            .iter()
+            .any(|f| holds_function_pointer(program, &f.ty)),
+        _ => false,
+    }
 }
 
 impl Machine<'_, '_> {
@@ -199,7 +231,7 @@ impl Machine<'_, '_> {
         if self.program.size_of(&global.ty) == 0 {
             return unsupported(format!("global `{}` of unknown size", global.name));
         }
-        let is_input = global_is_input(self.program, self.config, id);
+        let is_input = global_is_input(self.program, self.config, &self.state_globals, id);
         let cells = if is_input {
             fresh_cells(self.program, st, &global.ty, &global.name, ".")
         } else {

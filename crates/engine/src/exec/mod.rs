@@ -103,6 +103,8 @@ pub struct Executor<'a> {
     pub findings: Vec<Finding>,
     /// The declared invariants of this program's input types.
     invariants: Vec<Invariant>,
+    /// The globals the program's code writes (see [`ir::written_globals`]).
+    state_globals: BTreeSet<ir::GlobalId>,
     reported: BTreeSet<(FindingKind, Span)>,
     next_state: u64,
 }
@@ -124,6 +126,7 @@ impl<'a> Executor<'a> {
             findings: Vec::new(),
             // The front end checked them (`invariant::resolve`) before the run.
             invariants: invariant::resolve(program, &config.invariants).unwrap_or_default(),
+            state_globals: ir::written_globals(program),
             reported: BTreeSet::new(),
             next_state: 0,
         }
