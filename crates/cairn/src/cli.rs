@@ -93,6 +93,9 @@ pub struct GenArgs {
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,
+    /// Which findings the summary lists and counts.
+    #[arg(long, value_enum, default_value_t = FindingsMode::Valid)]
+    pub findings: FindingsMode,
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -230,6 +233,16 @@ pub struct BudgetArgs {
     /// time it took: a slow one can then be rerun alone with `z3 FILE`.
     #[arg(long, value_name = "DIR", help_heading = "Diagnostics")]
     pub dump_queries: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingsMode {
+    /// Findings whose inputs are valid: only scalars, strings and arrays, or
+    /// structures a declared invariant accepts.
+    Valid,
+    /// Also findings on structures built freely (labelled): they may need a
+    /// value the program never holds.
+    All,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

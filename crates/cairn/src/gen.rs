@@ -1,7 +1,7 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
 use crate::cli::{
-    BudgetArgs, CheckArgs, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode, SearchMode,
+    BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode, SearchMode,
 };
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
@@ -177,12 +177,12 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
     }
     clear_progress();
     if interrupted.load(Ordering::SeqCst) {
-        print_summaries(&summaries, args.json);
+        print_summaries(&summaries, args.json, args.findings);
         return Err(UsageError(
             "interrupted: the tests found so far are written".into(),
         ));
     }
-    print_summaries(&summaries, args.json);
+    print_summaries(&summaries, args.json, args.findings);
     if args.check {
         return check_dir(&args.out, "gcc", args.sanitize, args.json);
     }
@@ -193,12 +193,12 @@ pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
     check_dir(&args.out, &args.cc, args.sanitize, args.json)
 }
 
-fn print_summaries(summaries: &[emit::EmitSummary], json: bool) {
+fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
     for s in summaries {
         if json {
             println!("{}", emit::summary_json(s));
         } else {
-            print!("{}", emit::summary_table(s));
+            print!("{}", emit::summary_table(s, findings == FindingsMode::All));
         }
     }
 }

@@ -24,7 +24,10 @@ pub struct FunctionSummary {
     pub tests: usize,
     pub branches_covered: usize,
     pub branches_total: usize,
+    /// Findings on valid inputs.
     pub findings: usize,
+    /// Findings on inputs no declared invariant vouches for.
+    pub unchecked_findings: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -34,6 +37,8 @@ pub struct FindingSummary {
     pub location: String,
     pub message: String,
     pub reproducer: Option<u32>,
+    /// Struct types the inputs build freely (empty: valid inputs).
+    pub unchecked_types: Vec<String>,
 }
 
 pub(crate) fn summarize(
@@ -52,7 +57,16 @@ pub(crate) fn summarize(
             tests: f.tests.iter().filter(|t| t.skipped.is_none()).count(),
             branches_covered: f.goals.iter().filter(|g| g.covered).count(),
             branches_total: f.goals.len(),
-            findings: f.findings.len(),
+            findings: f
+                .findings
+                .iter()
+                .filter(|x| x.unchecked_types.is_empty())
+                .count(),
+            unchecked_findings: f
+                .findings
+                .iter()
+                .filter(|x| !x.unchecked_types.is_empty())
+                .count(),
         })
         .collect();
     let findings = file
@@ -69,6 +83,7 @@ pub(crate) fn summarize(
                 },
                 message: x.message.clone(),
                 reproducer: x.reproducer,
+                unchecked_types: x.unchecked_types.clone(),
             })
         })
         .collect();
@@ -83,8 +98,10 @@ pub(crate) fn summarize(
     }
 }
 
-/// The plain-text table for a terminal.
-pub fn summary_table(summary: &EmitSummary) -> String {
+/// The plain-text table for a terminal. The findings column counts findings
+/// on valid inputs; `all_findings` also lists those on inputs no declared
+/// invariant vouches for, labelled (otherwise one line says how many).
+pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", summary.source.display());
     let width = summary
@@ -120,15 +137,42 @@ pub fn summary_table(summary: &EmitSummary) -> String {
             "total", tests, branches, findings
         );
     }
+    let mut unchecked: Vec<&str> = Vec::new();
     for finding in &summary.findings {
+        if !finding.unchecked_types.is_empty() {
+            unchecked.extend(finding.unchecked_types.iter().map(String::as_str));
+            if !all_findings {
+                continue;
+            }
+        }
         let run = match (&summary.findings_driver, finding.reproducer) {
             (Some(path), Some(k)) => format!(" (reproducer {k} in {})", path.display()),
             _ => String::new(),
         };
+        let label = match finding.unchecked_types.as_slice() {
+            [] => String::new(),
+            types => format!(" [input not vouched for: {}]", types.join(", ")),
+        };
         let _ = writeln!(
             out,
-            "  {}: {} in {}: {}{run}",
+            "  {}: {} in {}: {}{run}{label}",
             finding.location, finding.kind, finding.function, finding.message
+        );
+    }
+    let unchecked_count = summary
+        .findings
+        .iter()
+        .filter(|f| !f.unchecked_types.is_empty())
+        .count();
+    if unchecked_count > 0 && !all_findings {
+        unchecked.sort_unstable();
+        unchecked.dedup();
+        let _ = writeln!(
+            out,
+            "  {unchecked_count} more finding(s) on inputs that build {} freely, which may be values \
+             the program never holds: --findings all lists them; --invariant TYPE=FUNCTION declares \
+             what a valid value is",
+            unchecked.join(", ")
         );
     }
     for note in &summary.notes {

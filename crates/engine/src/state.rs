@@ -18,6 +18,9 @@ pub enum ObjKind {
         is_string: bool,
         /// The function freed it (drivers allocate inputs with `malloc`).
         freed: bool,
+        /// Built while a declared invariant was checking an input: its
+        /// shape and values are ones the predicate accepts.
+        vouched: bool,
     },
     /// A local variable of a frame.
     Stack,
@@ -204,6 +207,13 @@ impl State {
             link: false,
         });
         (self.lazies.len() - 1) as LazyIdx
+    }
+
+    /// Is a declared invariant running on an input (see [`ReturnTo::Assumption`])?
+    pub fn checking_invariant(&self) -> bool {
+        self.frames
+            .iter()
+            .any(|f| matches!(f.returns, ReturnTo::Assumption))
     }
 
     pub fn frame(&self) -> &Frame {

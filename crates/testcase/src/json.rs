@@ -161,6 +161,10 @@ pub struct FindingJson {
     pub col: u32,
     pub message: String,
     pub inputs: InputsJson,
+    /// Struct types the inputs build freely with no declared invariant
+    /// vouching for them; empty when the inputs are valid.
+    #[serde(default)]
+    pub unchecked_types: Vec<String>,
     /// Argument selecting this finding in the reproducers file (`None`: left out).
     pub reproducer: Option<u32>,
 }

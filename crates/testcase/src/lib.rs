@@ -218,6 +218,16 @@ pub struct Finding {
     /// Short explanation, e.g. `divisor b is 0`.
     pub message: String,
     pub inputs: Inputs,
+    /// Struct types the inputs build freely, with no declared invariant
+    /// vouching for them: the finding may need a value the program can
+    /// never hold. Empty: the inputs are valid.
+    pub unchecked_types: Vec<String>,
+}
+
+impl Finding {
+    pub fn has_valid_inputs(&self) -> bool {
+        self.unchecked_types.is_empty()
+    }
 }
 
 /// A bound the engine names (`max_array`, `alloc_may_fail`, ...) as a user

@@ -326,6 +326,7 @@ impl Machine<'_, '_> {
             len,
             is_string,
             freed: false,
+            vouched: st.checking_invariant(),
         };
         let obj = st.add_object(Object::new(kind, cells));
         st.lazies[lazy as usize].resolution = Some(Target::Object(obj));

@@ -18,14 +18,40 @@ mod place;
 use crate::config::EngineConfig;
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
-use crate::state::{ReturnTo, State, StateId};
+use crate::state::{ObjKind, State, StateId};
 use crate::value::{bool_value, SymVal, Unsupported};
-use ir::{Arm, BlockId, FuncId, Goal, Program, Span, StmtKind, Terminator};
+use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
 use testcase::{Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
+
+/// The struct types of the input objects no declared invariant vouches for
+/// (as C spells them): a finding on such an input may need a value the
+/// program can never hold.
+fn unchecked_types(program: &Program, st: &State) -> Vec<String> {
+    let mut types = BTreeSet::new();
+    for object in &st.objects {
+        if let ObjKind::Input {
+            elem: ir::Type::Struct(id),
+            vouched: false,
+            ..
+        } = &object.kind
+        {
+            let def = program.struct_def(*id);
+            types.insert(match &def.typedef_name {
+                Some(name) if def.name.starts_with("anon.") => name.clone(),
+                _ => format!(
+                    "{} {}",
+                    if def.is_union { "union" } else { "struct" },
+                    def.name
+                ),
+            });
+        }
+    }
+    types.into_iter().collect()
+}
 use invariant::Invariant;
 pub use invariant::{defines_type, resolve as resolve_invariants};
 
@@ -511,23 +537,21 @@ impl<'a> Machine<'_, 'a> {
     fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {
         // A fault of a declared invariant on a shape it was checking is not
         // the code's: the shape is just not one the predicate accepts.
-        if st
-            .frames
-            .iter()
-            .any(|f| matches!(f.returns, ReturnTo::Assumption))
-        {
+        if st.checking_invariant() {
             return;
         }
         let span = self.span;
         self.reported.insert((kind, span));
         let inputs = extract::inputs(self.program, self.config, st, model, self.root);
         let func = self.root;
+        let unchecked_types = unchecked_types(self.program, st);
         self.findings.push(Finding {
             func,
             kind,
             span,
             message: message.to_string(),
             inputs,
+            unchecked_types,
         });
     }
 }
