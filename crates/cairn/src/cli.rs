@@ -225,7 +225,8 @@ pub struct BudgetArgs {
     /// A C predicate every input of a struct type satisfies, as TYPE=FUNCTION
     /// (e.g. 'struct list=list_is_valid'; repeatable). FUNCTION is defined in
     /// the file, takes a pointer to TYPE and returns non-zero for a valid
-    /// value: tests and findings use only inputs it accepts.
+    /// value: tests and findings use only inputs it accepts. A comment in the
+    /// file can declare the same: /* cairn: invariant struct list=list_is_valid */
     #[arg(long, value_name = "TYPE=FUNCTION", help_heading = "Inputs")]
     pub invariant: Vec<String>,
     /// Save every question the search asks the Z3 solver in DIR (created if

@@ -56,20 +56,25 @@ fn invariant_spec(text: &str) -> Result<engine::InvariantSpec, UsageError> {
             })
         }
         _ => Err(UsageError(format!(
-            "--invariant wants TYPE=FUNCTION, e.g. 'struct list=list_is_valid', got `{text}`"
+            "an invariant is TYPE=FUNCTION, e.g. 'struct list=list_is_valid', got `{text}`"
         ))),
     }
 }
 
-/// Checks the invariants of `config` against the programs of a run: each
-/// type must be defined by some file, and where it is, its predicate must
-/// fit it.
-pub fn check_invariants<'p>(
-    config: &engine::EngineConfig,
+/// Adds the invariants the files declare in comments
+/// (`/* cairn: invariant struct list=list_is_valid */`) to those of
+/// `--invariant`, then checks them against the programs of a run: each type
+/// must be defined by some file, and where it is, its predicate must fit it.
+pub fn declare_invariants<'p>(
+    config: &mut engine::EngineConfig,
     programs: impl IntoIterator<Item = (&'p Path, &'p ir::Program)>,
 ) -> Result<(), UsageError> {
+    let programs: Vec<_> = programs.into_iter().collect();
+    for (file, _) in &programs {
+        config.invariants.extend(source_invariants(file)?);
+    }
     let mut defined = vec![false; config.invariants.len()];
-    for (file, program) in programs {
+    for (file, program) in &programs {
         engine::resolve_invariants(program, &config.invariants)
             .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
         for (seen, spec) in defined.iter_mut().zip(&config.invariants) {
@@ -83,11 +88,33 @@ pub fn check_invariants<'p>(
         .find(|(_, seen)| !**seen)
     {
         Some((spec, _)) => Err(UsageError(format!(
-            "--invariant names `{}`, which no file defines as a struct or union",
-            spec.type_name
+            "the invariant `{}={}` names a type no file defines as a struct or union",
+            spec.type_name, spec.predicate
         ))),
         None => Ok(()),
     }
+}
+
+/// The marker of an invariant declared in a source comment.
+const INVARIANT_MARKER: &str = "cairn: invariant ";
+
+/// The invariants `file` declares in comments, one per marker, up to the
+/// end of the comment or line.
+fn source_invariants(file: &Path) -> Result<Vec<engine::InvariantSpec>, UsageError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+    let mut specs = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(at) = line.find(INVARIANT_MARKER) else {
+            continue;
+        };
+        let rest = &line[at + INVARIANT_MARKER.len()..];
+        let declared = rest.split("*/").next().unwrap_or_default().trim();
+        let spec = invariant_spec(declared)
+            .map_err(|e| UsageError(format!("{}:{}:{}: {}", file.display(), n + 1, at + 1, e.0)))?;
+        specs.push(spec);
+    }
+    Ok(specs)
 }
 
 /// Creates `dir` if missing and writes a file in it, so that a directory
@@ -132,8 +159,9 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         let funcs = select_functions(&output.program, &args.functions)?;
         loaded.push((file, output, funcs));
     }
-    check_invariants(
-        &engine_config,
+    let mut engine_config = engine_config;
+    declare_invariants(
+        &mut engine_config,
         loaded
             .iter()
             .map(|(file, output, _)| (file.as_path(), &output.program)),

@@ -9,11 +9,11 @@ use engine::path::{Condition, Verdict};
 use ir::Arm;
 
 pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
-    let config = engine_config(&args.budgets)?;
+    let mut config = engine_config(&args.budgets)?;
     let steps = engine::path::parse_steps(&args.path)?;
     let output = load(&args.file, &args.source)?;
     let program = &output.program;
-    crate::gen::check_invariants(&config, [(args.file.as_path(), program)])?;
+    crate::gen::declare_invariants(&mut config, [(args.file.as_path(), program)])?;
     let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
     let shown: Vec<String> = steps.iter().map(ToString::to_string).collect();
     let shown = shown.join(" ");

@@ -201,3 +201,105 @@ fn dump_queries_writes_replayable_files_and_refuses_an_unwritable_directory() {
         );
     }
 }
+
+const COUNTED_LIST: &str = r#"#include <stddef.h>
+struct node { struct node *next; int value; };
+struct list { struct node *head; unsigned len; };
+DECLARATION
+int list_ok(const struct list *l) {
+    unsigned n = 0;
+    if (l == NULL) return 0;
+    for (const struct node *p = l->head; p != NULL; p = p->next)
+        if (++n > l->len) return 0;
+    return n == l->len;
+}
+int second_value(const struct list *l) {
+    if (l->len < 2) return -1;
+    return l->head->next->value;
+}
+"#;
+
+#[test]
+fn an_invariant_in_a_comment_or_flag_keeps_false_findings_out() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let free = write(
+        dir.path(),
+        "free.c",
+        &COUNTED_LIST.replace("DECLARATION", ""),
+    );
+    let out = gen(&free, &dir.path().join("free"), &["--findings", "all"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("null-dereference in second_value")
+            && stdout.contains("[input not vouched for: struct list, struct node]"),
+        "{stdout}"
+    );
+    let out = gen(&free, &dir.path().join("free"), &[]);
+    assert!(text(&out.stdout).contains("more finding(s) on inputs that build"));
+
+    let flagged = gen(
+        &free,
+        &dir.path().join("flag"),
+        &["--invariant", "struct list=list_ok", "--check"],
+    );
+    let stdout = text(&flagged.stdout);
+    assert!(
+        flagged.status.success(),
+        "{stdout}{}",
+        text(&flagged.stderr)
+    );
+    assert!(!stdout.contains("null-dereference"), "{stdout}");
+
+    let commented = write(
+        dir.path(),
+        "commented.c",
+        &COUNTED_LIST.replace("DECLARATION", "/* cairn: invariant struct list=list_ok */"),
+    );
+    let out = gen(&commented, &dir.path().join("comment"), &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        !stdout.contains("null-dereference") && !stdout.contains("more finding"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_wrong_invariant_is_a_usage_error_that_points_at_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = write(
+        dir.path(),
+        "bad.c",
+        &COUNTED_LIST.replace("DECLARATION", "/* cairn: invariant struct list */"),
+    );
+    let out = gen(&bad, &dir.path().join("o"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.c:4:4: an invariant is TYPE=FUNCTION"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let free = write(
+        dir.path(),
+        "free.c",
+        &COUNTED_LIST.replace("DECLARATION", ""),
+    );
+    for (flag, expected) in [
+        ("struct list=missing", "which the file does not define"),
+        (
+            "struct node=list_ok",
+            "must be a function defined in the file that takes one pointer",
+        ),
+        ("struct nowhere=list_ok", "names a type no file defines"),
+    ] {
+        let out = gen(&free, &dir.path().join("o"), &["--invariant", flag]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(
+            text(&out.stderr).contains(expected),
+            "{flag}: {}",
+            text(&out.stderr)
+        );
+    }
+}
