@@ -229,11 +229,30 @@ pub struct BudgetArgs {
     /// file can declare the same: /* cairn: invariant struct list=list_is_valid */
     #[arg(long, value_name = "TYPE=FUNCTION", help_heading = "Inputs")]
     pub invariant: Vec<String>,
+    /// How a pointer to a struct is given to the function under test.
+    #[arg(long, value_enum, default_value_t = InputsMode::Api, help_heading = "Inputs")]
+    pub inputs: InputsMode,
+    /// Most calls after the constructor that build one input through the
+    /// file's functions (with --inputs api).
+    #[arg(long, default_value_t = 3, value_name = "N", help_heading = "Inputs")]
+    pub max_build_calls: u32,
     /// Save every question the search asks the Z3 solver in DIR (created if
     /// missing), one numbered SMT-LIB 2 file each, with Z3's answer and the
     /// time it took: a slow one can then be rerun alone with `z3 FILE`.
     #[arg(long, value_name = "DIR", help_heading = "Diagnostics")]
     pub dump_queries: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputsMode {
+    /// Built by calling the file's own functions where it has a constructor
+    /// for the struct (a function returning a new one from integers): the
+    /// constructor, then a few calls that add to it (taking the pointer and
+    /// integers, and allocating). Other structs are built as free-form shapes.
+    Api,
+    /// Free-form shapes (any nodes, links, sharing and values), whatever
+    /// the API.
+    Free,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
 use crate::cli::{
-    BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode, SearchMode,
+    BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
+    InputsMode, SearchMode,
 };
 use crate::{load, select_functions, Outcome, UsageError};
 use std::io::IsTerminal;
@@ -37,6 +38,11 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
             .unwrap_or(engine::EngineConfig::default().max_iterations),
         allocation_may_fail: budgets.alloc_may_fail,
         dump_queries: budgets.dump_queries.clone(),
+        inputs: match budgets.inputs {
+            InputsMode::Api => engine::InputMode::Api,
+            InputsMode::Free => engine::InputMode::Free,
+        },
+        max_build_calls: budgets.max_build_calls,
         invariants: budgets
             .invariant
             .iter()

@@ -502,6 +502,10 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
         ("Input values.", &code.data),
         ("Pointers.", &code.links),
         (
+            "Inputs built through the code's own functions.",
+            &code.constructions,
+        ),
+        (
             "Results of the functions without a body, in call order.",
             &code.script,
         ),

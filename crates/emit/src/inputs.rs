@@ -9,7 +9,7 @@ use crate::literal::{char_literal, comment_text, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
 use ir::{FuncId, GlobalId, IntType, Layout, Type};
-use testcase::{AllocId, Inputs, ObjectId, Step, Value};
+use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, Value};
 
 /// The code that sets up one call.
 #[derive(Debug, Default)]
@@ -19,6 +19,8 @@ pub struct CallCode {
     pub allocation_check: Vec<String>,
     pub data: Vec<String>,
     pub links: Vec<String>,
+    /// Calls of the code's own functions that build parameters.
+    pub constructions: Vec<String>,
     pub script: Vec<String>,
     /// `classify(3, 4, 5)`.
     pub call: String,
@@ -50,6 +52,8 @@ pub enum HeapRef {
 #[derive(Debug, Default)]
 pub struct HeapNames {
     inputs: Vec<HeapObject>,
+    /// The variable holding each parameter built through the API, by parameter.
+    constructed: Vec<(u32, String)>,
     /// By allocation index; `None` until a check first reaches the object.
     allocated: Vec<Option<HeapObject>>,
 }
@@ -109,6 +113,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             // Globals hold their initial values, not zeros: assign everything.
             self.assign(&code.objects, name, ty, value, false, &mut sink)?;
         }
+        self.write_constructions(func, scope, &mut code)?;
         self.write_script(&mut code)?;
         code.call = self.call_text(func, scope, &mut code)?;
         Ok(code)
@@ -233,6 +238,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             Value::GlobalPointer { global, offset } => {
                 self.global_pointer(*global, *offset, &pointee)?
             }
+            Value::Constructed { param } => objects.constructed_name(*param)?.to_string(),
             other => return Err(format!("value {other:?} is not a pointer")),
         }))
     }
@@ -309,6 +315,65 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             Some(_) => format!("({target})({base})"),
             None => format!("({target})((char *)({base}) + {offset})"),
         })
+    }
+
+    /// `T *l = list_new(8);` then `list_push(l, 3);` for each parameter the
+    /// test builds through the code's own functions; the built object is
+    /// named for the checks after the call.
+    fn write_constructions(
+        &self,
+        func: FuncId,
+        scope: &mut NameScope,
+        code: &mut CallCode,
+    ) -> Result<(), String> {
+        let f = self.unit.program.function(func);
+        for construction in &self.inputs.constructions {
+            let param = construction.param as usize;
+            let ty = f
+                .sig
+                .params
+                .get(param)
+                .ok_or_else(|| format!("no parameter {param} to build"))?;
+            let name = scope.fresh(&crate::shapes::param_name(f, param));
+            code.objects
+                .constructed
+                .push((construction.param, name.clone()));
+            for (k, call) in construction.calls.iter().enumerate() {
+                let text = api_call_text(self.unit, f, call, &code.objects)?;
+                if k == 0 {
+                    code.constructions
+                        .push(format!("{} = {text};", self.unit.spell(ty, &name)?));
+                    let failed = match self.allocation {
+                        Allocation::Checked => {
+                            vec!["    return cairn_out_of_memory(__func__);".to_string()]
+                        }
+                        Allocation::Kept => vec![
+                            format!(
+                                "    printf(\"cairn: {} failed while building the inputs; the finding did not run\\n\");",
+                                comment_text(self.unit.function_name(call.func))
+                            ),
+                            "    exit(2);".to_string(),
+                        ],
+                    };
+                    code.constructions.push(format!("if ({name} == NULL) {{"));
+                    code.constructions.extend(failed);
+                    code.constructions.push("}".to_string());
+                } else {
+                    code.constructions.push(format!("{text};"));
+                }
+            }
+            if let (Some(object), Some(pointee)) = (construction.object, ty.pointee()) {
+                code.objects.bind(
+                    object,
+                    HeapObject {
+                        c_name: name,
+                        elem: pointee.clone(),
+                        len: 1,
+                    },
+                );
+            }
+        }
+        Ok(())
     }
 
     fn write_script(&self, code: &mut CallCode) -> Result<(), String> {
@@ -409,6 +474,15 @@ impl HeapNames {
     /// The named output objects, by allocation index (`None`: never reached).
     pub fn allocated(&self) -> &[Option<HeapObject>] {
         &self.allocated
+    }
+
+    /// The variable of the parameter `param` built through the API.
+    pub fn constructed_name(&self, param: u32) -> Result<&str, String> {
+        self.constructed
+            .iter()
+            .find(|(p, _)| *p == param)
+            .map(|(_, name)| name.as_str())
+            .ok_or_else(|| format!("parameter {param} is used before it is built"))
     }
 
     pub fn is_bound(&self, object: AllocId) -> bool {
@@ -624,4 +698,36 @@ mod tests {
             ]
         );
     }
+}
+
+/// One construction call as C spells it: `list_push(l, 3)`.
+pub fn api_call_text(
+    unit: &Unit,
+    under_test: &ir::Function,
+    call: &ApiCall,
+    objects: &HeapNames,
+) -> Result<String, String> {
+    let callee = unit.program.function(call.func);
+    let mut args = Vec::with_capacity(call.args.len());
+    for (ty, value) in callee.sig.params.iter().zip(&call.args) {
+        args.push(match (ty, value) {
+            (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
+            (Type::Int(_), Value::Unknown) => "0".to_string(),
+            (_, Value::Constructed { param }) => match objects.constructed_name(*param) {
+                Ok(name) => name.to_string(),
+                Err(_) => crate::shapes::param_name(under_test, *param as usize),
+            },
+            (ty, value) => {
+                return Err(format!(
+                    "value {value:?} of `{}` does not fit its type ({ty:?})",
+                    callee.name
+                ))
+            }
+        });
+    }
+    Ok(format!(
+        "{}({})",
+        unit.function_name(call.func),
+        args.join(", ")
+    ))
 }

@@ -7,8 +7,8 @@ use ir::{Goal, Type};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use testcase::json::{
-    AllocatedJson, CheckJson, FindingJson, FunctionJson, GoalJson, InputsJson, NamedValue,
-    ObjectJson, StatsJson, StubJson, TestJson,
+    AllocatedJson, CheckJson, ConstructionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
+    NamedValue, ObjectJson, StatsJson, StubJson, TestJson,
 };
 use testcase::{
     AllocId, AllocatedObject, FunctionReport, Inputs, Root, Step, TestCase, Uncovered, Value,
@@ -238,6 +238,21 @@ fn inputs_json(
             .collect(),
         edges: crate::shapes::HeapGraph::build(program, func, inputs).json_edges(),
         failing_allocations: inputs.failing_allocations.clone(),
+        constructions: inputs
+            .constructions
+            .iter()
+            .map(|c| ConstructionJson {
+                param: param_name(c.param as usize),
+                calls: c
+                    .calls
+                    .iter()
+                    .map(|call| {
+                        crate::inputs::api_call_text(unit, f, call, &Default::default())
+                            .unwrap_or_else(|e| e)
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 
@@ -351,6 +366,7 @@ pub fn value_json(
             serde_json::json!({ "global": program.global(*global).name, "offset": offset })
         }
         Value::Func(f) => serde_json::json!({ "function": program.function(*f).name }),
+        Value::Constructed { param } => serde_json::json!({ "constructed_param": param }),
         Value::Struct(members) => {
             let mut map = serde_json::Map::new();
             for (name, member_ty, member) in crate::unit::named_members(program, ty, members) {

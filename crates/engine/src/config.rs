@@ -48,6 +48,22 @@ pub struct EngineConfig {
     pub dump_queries: Option<PathBuf>,
     /// Predicates every input of a type is assumed to satisfy.
     pub invariants: Vec<InvariantSpec>,
+    /// How pointer inputs to structs are made.
+    pub inputs: InputMode,
+    /// Most calls after the constructor that build one input through the
+    /// code's API.
+    pub max_build_calls: u32,
+}
+
+/// How a pointer input to a struct is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum InputMode {
+    /// Through the code's own functions where the file has a constructor
+    /// for the type, free-form shapes otherwise.
+    #[default]
+    Api,
+    /// Always free-form shapes, whatever the API.
+    Free,
 }
 
 /// A user's invariant: inputs of the struct `type_name` (`struct list`, a
@@ -114,6 +130,8 @@ impl Default for EngineConfig {
             cancel: None,
             dump_queries: None,
             invariants: Vec::new(),
+            inputs: InputMode::default(),
+            max_build_calls: 3,
         }
     }
 }

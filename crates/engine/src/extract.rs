@@ -10,8 +10,8 @@ use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use testcase::{
-    AllocId, AllocatedObject, Check, InputObject, Inputs, ObjectId, Root, Step, Stub, TestCase,
-    Value,
+    AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
+    Step, Stub, TestCase, Value,
 };
 use z3::ast::BV;
 use z3::Model;
@@ -69,6 +69,20 @@ pub fn test_case(
     let solved = Solved::new(program, config, st, model, func);
     let inputs = solved.inputs();
     let ret_ty = &program.function(func).sig.ret;
+    let mut inputs = inputs;
+    // Built inputs come first in the output heap, named as the parameters.
+    let param_names = &program.function(func).body;
+    for (construction, build) in inputs.constructions.iter_mut().zip(&st.builds) {
+        let SymVal::Ptr(built) = &st.params[build.param] else {
+            continue;
+        };
+        let name = param_names
+            .as_ref()
+            .and_then(|b| b.locals.get(build.param))
+            .map(|l| l.name.clone())
+            .unwrap_or_else(|| format!("arg{}", build.param));
+        construction.object = solved.reach_named(built, &Type::Struct(build.ty), name);
+    }
     let mut checks = Vec::new();
     match (&st.ret, ret_ty) {
         (Some(SymVal::Ptr(p)), Type::Pointer(pointee)) => {
@@ -258,6 +272,15 @@ impl<'a> Solved<'a> {
             .push((obj, AllocatedObject { name, elem, len }));
     }
 
+    /// [`Self::reach`], giving the number of the object `p` points to.
+    fn reach_named(&self, p: &PtrVal, pointee: &Type, name: String) -> Option<AllocId> {
+        self.reach(p, pointee, || name);
+        let Target::Object(obj) = self.resolved(&p.target) else {
+            return None;
+        };
+        self.heap.borrow().ids.get(&obj).copied()
+    }
+
     /// `target` with decided lazy pointers followed.
     fn resolved(&self, target: &Target) -> Target {
         let mut target = target.clone();
@@ -339,6 +362,33 @@ impl<'a> Solved<'a> {
             .zip(params)
             .map(|(v, ty)| self.sym_value(v, ty))
             .collect();
+        for build in &st.builds {
+            let param = build.param as u32;
+            out.args[build.param] = Value::Constructed { param };
+            let calls = build
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(k, (func, args))| {
+                    let types = &program.function(*func).sig.params;
+                    let args = args
+                        .iter()
+                        .zip(types)
+                        .enumerate()
+                        .map(|(i, (v, ty))| match (k, i) {
+                            (1.., 0) => Value::Constructed { param },
+                            _ => self.sym_value(v, ty),
+                        })
+                        .collect();
+                    ApiCall { func: *func, args }
+                })
+                .collect();
+            out.constructions.push(Construction {
+                param,
+                calls,
+                object: None,
+            });
+        }
         for slot in &st.globals {
             let Some(obj) = slot else { continue };
             let object = st.object(*obj);

@@ -51,7 +51,9 @@ mod state;
 mod trees;
 mod value;
 
-pub use config::{EngineConfig, GoalSelection, HardGoalStrategy, InvariantSpec, SearchOrder};
+pub use config::{
+    EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
+};
 pub use exec::{defines_type, resolve_invariants};
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function

@@ -106,6 +106,18 @@ pub enum ReturnTo {
     /// A declared invariant of an input: the path goes on only when the
     /// value is non-zero.
     Assumption,
+    /// A call building input `build` through the code's API (see `exec::api`).
+    Construction { build: usize },
+}
+
+/// A parameter of the function under test built through the code's API:
+/// the calls made so far, the constructor first, each with its arguments
+/// (the built pointer itself as the first argument of the others).
+#[derive(Clone, Debug)]
+pub struct Build {
+    pub param: usize,
+    pub ty: ir::StructId,
+    pub calls: Vec<(FuncId, Vec<SymVal>)>,
 }
 
 /// Identity of a path state, unique within one exploration: a fork gives
@@ -130,6 +142,8 @@ pub struct State {
     pub trace: Vec<Goal>,
     /// Initial parameter values of the function under test.
     pub params: Vec<SymVal>,
+    /// The parameters built through the code's API, in parameter order.
+    pub builds: Vec<Build>,
     /// Return values of bodiless functions, in call order.
     pub stub_calls: Vec<(FuncId, SymVal)>,
     /// Arguments handed to functions without a body: memory they point to
@@ -165,6 +179,7 @@ impl State {
             trace: Vec::new(),
             params: Vec::new(),
             limits: Vec::new(),
+            builds: Vec::new(),
             stub_calls: Vec::new(),
             escaped: Vec::new(),
             ret: None,

@@ -17,9 +17,14 @@ fn source(file: &str) -> PathBuf {
         .join(file)
 }
 
-/// Runs the engine on `func` of `tests/output_heap/<file>` (preprocessed).
+/// Runs the engine on `func` of `tests/output_heap/<file>` (preprocessed),
+/// with free-form inputs: the output heap, not the API, is under test.
 fn run(file: &str, func: &str) -> (Program, FunctionReport) {
-    run_with(file, func, &common::config())
+    let config = EngineConfig {
+        inputs: engine::InputMode::Free,
+        ..common::config()
+    };
+    run_with(file, func, &config)
 }
 
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> (Program, FunctionReport) {
@@ -52,10 +57,17 @@ fn alloc(n: u32) -> Value {
 }
 
 /// The contract of `TestCase::allocated`: objects are numbered in the order
-/// the return value and then the checks first point to them, every one is
-/// pointed to, and no check rooted at an object comes before that pointer.
+/// the inputs built through the API, the return value and then the checks
+/// first point to them, every one is pointed to, and no check rooted at an
+/// object comes before that pointer.
 fn assert_heap_order(t: &TestCase) {
     let mut reached = 0u32;
+    for construction in &t.inputs.constructions {
+        if let Some(object) = construction.object {
+            assert_eq!(object.0, reached, "{construction:?}");
+            reached += 1;
+        }
+    }
     let note = |v: &Value, reached: &mut u32| {
         if let Value::Allocated { object, .. } = v {
             assert!(

@@ -142,3 +142,53 @@ fn tests_vary_only_the_state_the_code_writes_and_never_its_hooks() {
     common::assert_all_covered(&count);
     assert!(count.tests.iter().all(|t| t.inputs.globals.len() == 1));
 }
+
+/// The functions of `stack.c`'s construction calls, by name.
+fn call_names(report: &FunctionReport, program: &ir::Program) -> Vec<Vec<String>> {
+    report
+        .tests
+        .iter()
+        .flat_map(|t| &t.inputs.constructions)
+        .map(|c| {
+            c.calls
+                .iter()
+                .map(|call| program.function(call.func).name.clone())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_struct_with_a_constructor_is_built_through_the_api() {
+    let (program, report) = common::run_file("trust", "stack.c", "stack_second", &common::config());
+    common::assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let sequences = call_names(&report, &program);
+    assert_eq!(sequences.len(), report.tests.len());
+    for calls in &sequences {
+        assert_eq!(calls[0], "stack_new");
+        assert!(calls[1..].iter().all(|c| c == "stack_push"), "{calls:?}");
+    }
+    // `top->below->value > 100` needs two pushes, the first of a big value.
+    assert!(sequences.iter().any(|calls| calls.len() == 3));
+    for test in &report.tests {
+        assert_eq!(test.inputs.args[0], Value::Constructed { param: 0 });
+        assert!(test.inputs.objects.is_empty(), "no free-form objects");
+    }
+
+    // A test of `stack_push` does not build its input with `stack_push`.
+    let (program, pushes) = common::run_file("trust", "stack.c", "stack_push", &common::config());
+    assert!(call_names(&pushes, &program)
+        .iter()
+        .all(|calls| calls == &["stack_new"]));
+
+    let free = EngineConfig {
+        inputs: engine::InputMode::Free,
+        ..common::config()
+    };
+    let (_, report) = common::run_file("trust", "stack.c", "stack_second", &free);
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.constructions.is_empty()));
+}

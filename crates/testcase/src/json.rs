@@ -97,6 +97,18 @@ pub struct InputsJson {
     /// counted from 0 during the call) that return NULL.
     #[serde(default)]
     pub failing_allocations: Vec<u32>,
+    /// Parameters built through the code's own functions, in call order.
+    #[serde(default)]
+    pub constructions: Vec<ConstructionJson>,
+}
+
+/// A parameter built through the code's API: the calls the driver makes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ConstructionJson {
+    /// The parameter's name.
+    pub param: String,
+    /// Each call as C spells it, e.g. `list_push(l, 3)`.
+    pub calls: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -55,6 +55,30 @@ pub enum Value {
     /// A value the engine does not know (e.g. a float it did not reason about):
     /// the driver leaves it zero and never checks it.
     Unknown,
+    /// The pointer the test's construction calls built for parameter
+    /// `param` (see [`Construction`]).
+    Constructed {
+        param: u32,
+    },
+}
+
+/// A parameter built through the code's own functions, as a person would
+/// write the test: the constructor, then calls that add to the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Construction {
+    pub param: u32,
+    /// The constructor first; the others take the built pointer
+    /// ([`Value::Constructed`]) as their first argument.
+    pub calls: Vec<ApiCall>,
+    /// The built object in the output heap, when it is still live after
+    /// the call (its checks are rooted there).
+    pub object: Option<AllocId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiCall {
+    pub func: FuncId,
+    pub args: Vec<Value>,
 }
 
 /// Memory the driver must create before the call (seed 000's class I objects):
@@ -90,6 +114,9 @@ pub struct Inputs {
     /// Allocation calls (`malloc`, `calloc`, `realloc`, counted from 0 in call
     /// order during the call) that return NULL in this test.
     pub failing_allocations: Vec<u32>,
+    /// Parameters built through the code's API, in the order the driver
+    /// makes their calls (before the call under test).
+    pub constructions: Vec<Construction>,
 }
 
 /// An object the function under test allocated that is still live when it
@@ -247,6 +274,10 @@ pub fn bound_explained(name: &str) -> String {
             "give the function a body",
         ),
         "interrupted" => ("the run was interrupted", "run again"),
+        "max_build_calls" => (
+            "inputs are built with few calls of the file's functions",
+            "raise --max-build-calls",
+        ),
         other => return other.to_string(),
     };
     format!("{name}: {what} ({lift})")

@@ -3,6 +3,7 @@
 //! values are inputs, recorded in call order. The return of the function
 //! under test checks for leaked allocations.
 
+use super::api;
 use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
@@ -116,6 +117,7 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let place = match (frame.returns, value) {
+            (ReturnTo::Construction { build }, value) => return self.constructed(st, build, value),
             (ReturnTo::Place(place), Some(v)) => Some((place, v)),
             (ReturnTo::Assumption, Some(SymVal::Int(v))) => {
                 let zero = crate::value::bv_u(0, v.get_size());
@@ -140,6 +142,54 @@ impl Machine<'_, '_> {
             self.store(st, &loc, &v)?;
         }
         Ok(())
+    }
+
+    /// A construction call of input `build` returned `value`. After the
+    /// constructor, the built pointer becomes the parameter (a NULL one is
+    /// not an input the API gives). Then the path forks: the input is done,
+    /// or one more call of each function that adds to it (within
+    /// `max_build_calls`).
+    fn constructed(&mut self, st: &mut State, build: usize, value: Option<SymVal>) -> Exec<()> {
+        let param = st.builds[build].param;
+        if st.builds[build].calls.len() == 1 {
+            let Some(SymVal::Ptr(built)) = value else {
+                return unsupported("a constructor that returns no pointer");
+            };
+            if matches!(self.resolved(st, &built.target), Target::Null) {
+                return Err(Stop::Dead);
+            }
+            let built = SymVal::Ptr(built);
+            st.params[param] = built.clone();
+            let local = st.frames[0].locals[param];
+            let object = st.object_mut(local);
+            for (k, cell) in value_cells(&built).into_iter().enumerate() {
+                if let Some(slot) = object.cells.get_mut(k) {
+                    *slot = cell;
+                }
+            }
+        }
+        let added = st.builds[build].calls.len() - 1;
+        let ty = ir::Type::ptr(ir::Type::Struct(st.builds[build].ty));
+        let adders = match self.apis.for_pointer(&ty) {
+            Some(api) => api.adders.clone(),
+            None => Vec::new(),
+        };
+        if adders.is_empty() {
+            return Ok(());
+        }
+        if added as u32 >= self.config.max_build_calls {
+            self.note_cut("max_build_calls");
+            return Ok(());
+        }
+        let built = st.params[param].clone();
+        let mut next = vec![self.fork(st)];
+        for adder in adders {
+            let mut child = self.fork(st);
+            api::push_call(self.program, &mut child, build, adder, Some(built.clone()))?;
+            self.enter_block(&mut child, ir::BlockId(0));
+            next.push(child);
+        }
+        Err(Stop::Fork(next))
     }
 
     /// A leak finding when allocated objects are still live after the function
@@ -195,10 +245,13 @@ impl Machine<'_, '_> {
                 })
                 .collect()
         };
+        // The driver holds what it built through the API in its variables.
+        let built = st.builds.iter().map(|b| &st.params[b.param]);
         let mut pending: Vec<ObjIdx> = st
             .ret
             .iter()
             .chain(&st.escaped)
+            .chain(built)
             .flat_map(|v| pointees(&value_cells(v)))
             .collect();
         for object in &st.objects {

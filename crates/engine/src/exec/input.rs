@@ -1,6 +1,7 @@
 //! Inputs: fresh symbols for parameters and input objects named by access
 //! path, lazy materialization of input pointers, globals and string literals.
 
+use super::api::{self, Apis};
 use super::invariant::Invariant;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
@@ -98,6 +99,7 @@ pub(super) fn initial_state(
     program: &Program,
     func: FuncId,
     invariants: &[Invariant],
+    apis: &Apis,
     id: StateId,
 ) -> Exec<State> {
     let f = program.function(func);
@@ -112,6 +114,11 @@ pub(super) fn initial_state(
             .get(i)
             .map(|l| l.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
+        if let Some(api) = apis.for_pointer(ty) {
+            st.builds.push(api::new_build(i, api));
+            params.push(api::placeholder());
+            continue;
+        }
         let value = match ty {
             Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
             Type::Pointer(_) => {
@@ -141,6 +148,17 @@ pub(super) fn initial_state(
             )?;
             st.enter_block(ir::BlockId(0));
         }
+    }
+    // The first build's constructor on top runs first; each build's other
+    // calls are chosen as its constructor returns.
+    for build in (0..st.builds.len()).rev() {
+        let ty = st.builds[build].ty;
+        let api = apis
+            .for_pointer(&Type::ptr(Type::Struct(ty)))
+            .ok_or(Stop::Dead)?;
+        let constructor = api.constructors[0];
+        api::push_call(program, &mut st, build, constructor, None)?;
+        st.enter_block(ir::BlockId(0));
     }
     Ok(st)
 }

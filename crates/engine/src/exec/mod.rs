@@ -6,6 +6,7 @@
 //! while the hooks hear, as they happen, the events a search may track per
 //! state (forks, blocks entered, branch arms, pointer decisions).
 
+mod api;
 mod call;
 mod expr;
 mod heap;
@@ -15,7 +16,7 @@ mod invariant;
 mod libc;
 mod place;
 
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{ObjKind, State, StateId};
@@ -131,6 +132,8 @@ pub struct Executor<'a> {
     invariants: Vec<Invariant>,
     /// The globals the program's code writes (see [`ir::written_globals`]).
     state_globals: BTreeSet<ir::GlobalId>,
+    /// How the code's own functions build struct inputs (empty for free-form inputs).
+    apis: api::Apis,
     reported: BTreeSet<(FindingKind, Span)>,
     next_state: u64,
 }
@@ -143,6 +146,15 @@ impl<'a> Executor<'a> {
         root: FuncId,
         deadline: std::time::Instant,
     ) -> Self {
+        // The front end checked them (`invariant::resolve`) before the run.
+        let invariants = invariant::resolve(program, &config.invariants).unwrap_or_default();
+        let apis = match config.inputs {
+            InputMode::Api => {
+                let predicates: Vec<FuncId> = invariants.iter().map(|i| i.predicate).collect();
+                api::Apis::find(program, root, &predicates)
+            }
+            InputMode::Free => api::Apis::default(),
+        };
         Executor {
             program,
             config,
@@ -150,9 +162,9 @@ impl<'a> Executor<'a> {
             root,
             max_iterations: config.max_iterations,
             findings: Vec::new(),
-            // The front end checked them (`invariant::resolve`) before the run.
-            invariants: invariant::resolve(program, &config.invariants).unwrap_or_default(),
+            invariants,
             state_globals: ir::written_globals(program),
+            apis,
             reported: BTreeSet::new(),
             next_state: 0,
         }
@@ -167,7 +179,7 @@ impl<'a> Executor<'a> {
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
         let id = self.fresh_id();
-        match input::initial_state(self.program, self.root, &self.invariants, id) {
+        match input::initial_state(self.program, self.root, &self.invariants, &self.apis, id) {
             Ok(state) => Ok(state),
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),
@@ -379,7 +391,7 @@ impl<'a> Machine<'_, 'a> {
         site: ir::BranchId,
         arms: Vec<(Bool, BlockId, Arm)>,
     ) -> Vec<State> {
-        let traced = st.frame().func == self.root;
+        let traced = st.frame().func == self.root && !api::building(&st);
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
             if !self.hooks.wants_arm(&st, target) {

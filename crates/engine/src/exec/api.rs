@@ -1,0 +1,189 @@
+//! Inputs built through the code's own API. Where the file defines a
+//! function that creates a struct (returns a fresh `T *` from integer
+//! arguments), a `T *` parameter of the function under test is not a
+//! free-form shape: the test calls that constructor, then a short,
+//! solver-chosen sequence of the file's functions that add to a `T`
+//! (take the `T *` first, then integers, and may allocate), all with
+//! symbolic arguments, executed like the rest. The driver makes the same
+//! calls, so the input is one the library itself can hold.
+
+use super::input::push_frame;
+use super::{Exec, Stop};
+use crate::state::{Build, ReturnTo, State};
+use crate::value::{PtrVal, SymVal, Target};
+use ir::{Callee, FuncId, Program, StmtKind, StructId, Type};
+use std::collections::BTreeSet;
+
+/// How a struct type's values are built through the API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Api {
+    pub ty: StructId,
+    pub constructors: Vec<FuncId>,
+    pub adders: Vec<FuncId>,
+}
+
+/// The functions every API-built input may call, per type.
+#[derive(Clone, Debug, Default)]
+pub struct Apis {
+    by_type: Vec<Api>,
+}
+
+impl Apis {
+    /// The construction APIs of `program`, leaving out the function under
+    /// test (a test of `push` builds its list without `push`) and the
+    /// declared invariants' predicates.
+    pub fn find(program: &Program, under_test: FuncId, excluded: &[FuncId]) -> Apis {
+        let allocating = allocating_functions(program);
+        let usable = |f: FuncId| f != under_test && !excluded.contains(&f);
+        let mut by_type: Vec<Api> = Vec::new();
+        for (i, function) in program.functions.iter().enumerate() {
+            let func = FuncId(i as u32);
+            if function.body.is_none() || !usable(func) || function.sig.variadic {
+                continue;
+            }
+            let params = &function.sig.params;
+            if let Some(ty) = struct_pointee(&function.sig.ret) {
+                if params.iter().all(is_integer) {
+                    entry(&mut by_type, ty).constructors.push(func);
+                }
+                continue;
+            }
+            if let Some((first, rest)) = params.split_first() {
+                if let Some(ty) = struct_pointee(first) {
+                    if rest.iter().all(is_integer) && allocating.contains(&func) {
+                        entry(&mut by_type, ty).adders.push(func);
+                    }
+                }
+            }
+        }
+        by_type.retain(|api| !api.constructors.is_empty());
+        Apis { by_type }
+    }
+
+    /// How to build a value `ty` points to, if the API can.
+    pub fn for_pointer(&self, ty: &Type) -> Option<&Api> {
+        let pointee = struct_pointee(ty)?;
+        self.by_type.iter().find(|api| api.ty == pointee)
+    }
+}
+
+fn entry(by_type: &mut Vec<Api>, ty: StructId) -> &mut Api {
+    match by_type.iter().position(|api| api.ty == ty) {
+        Some(at) => &mut by_type[at],
+        None => {
+            by_type.push(Api {
+                ty,
+                constructors: Vec::new(),
+                adders: Vec::new(),
+            });
+            by_type.last_mut().expect("just pushed")
+        }
+    }
+}
+
+fn struct_pointee(ty: &Type) -> Option<StructId> {
+    match ty.pointee() {
+        Some(Type::Struct(id)) => Some(*id),
+        _ => None,
+    }
+}
+
+fn is_integer(ty: &Type) -> bool {
+    matches!(ty, Type::Int(_))
+}
+
+/// Functions that may allocate: they call an allocator, a function through
+/// a pointer (an allocation hook), or such a function.
+fn allocating_functions(program: &Program) -> BTreeSet<FuncId> {
+    const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup"];
+    let calls: Vec<(Vec<FuncId>, bool)> = program
+        .functions
+        .iter()
+        .map(|f| {
+            let mut direct = Vec::new();
+            let mut allocates = false;
+            for block in f.body.iter().flat_map(|b| &b.blocks) {
+                for stmt in &block.stmts {
+                    if let StmtKind::Call { callee, .. } = &stmt.kind {
+                        match callee {
+                            Callee::Direct(g) => {
+                                allocates |=
+                                    ALLOCATORS.contains(&program.function(*g).name.as_str());
+                                direct.push(*g);
+                            }
+                            Callee::Indirect(_) => allocates = true,
+                        }
+                    }
+                }
+            }
+            (direct, allocates)
+        })
+        .collect();
+    let mut allocating: BTreeSet<FuncId> = (0..calls.len())
+        .filter(|&i| calls[i].1)
+        .map(|i| FuncId(i as u32))
+        .collect();
+    loop {
+        let before = allocating.len();
+        for (i, (direct, _)) in calls.iter().enumerate() {
+            if direct.iter().any(|g| allocating.contains(g)) {
+                allocating.insert(FuncId(i as u32));
+            }
+        }
+        if allocating.len() == before {
+            return allocating;
+        }
+    }
+}
+
+/// The value an API-built parameter starts as, until its constructor returns.
+pub fn placeholder() -> SymVal {
+    SymVal::Ptr(PtrVal::to(Target::Null))
+}
+
+/// What the frame of one construction call returns to.
+pub fn returns_to(build: usize) -> ReturnTo {
+    ReturnTo::Construction { build }
+}
+
+/// Whether `st` is still building inputs (a construction call is running).
+pub fn building(st: &State) -> bool {
+    st.frames
+        .iter()
+        .any(|f| matches!(f.returns, ReturnTo::Construction { .. }))
+}
+
+/// Pushes the frame of construction call `func` of `build`, its integer
+/// arguments fresh inputs, after `built` (the pointer the constructor
+/// returned) for the calls that add to it. The caller enters its first block.
+pub fn push_call(
+    program: &Program,
+    st: &mut State,
+    build: usize,
+    func: FuncId,
+    built: Option<SymVal>,
+) -> Exec<()> {
+    let function = program.function(func);
+    let mut args: Vec<SymVal> = built.into_iter().collect();
+    for ty in &function.sig.params[args.len()..] {
+        let Type::Int(it) = ty else {
+            return Err(Stop::Unsupported(format!(
+                "a non-integer argument of `{}` building an input",
+                function.name
+            )));
+        };
+        let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
+        args.push(SymVal::Int(st.fresh_input(&name, u32::from(it.bits))));
+    }
+    st.builds[build].calls.push((func, args.clone()));
+    push_frame(program, st, func, &args, returns_to(build))
+}
+
+/// A new build of parameter `param` with `api`.
+pub fn new_build(param: usize, api: &Api) -> Build {
+    Build {
+        param,
+        ty: api.ty,
+        calls: Vec::new(),
+    }
+}
