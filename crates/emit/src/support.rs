@@ -311,11 +311,11 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         let f = unit.program.function(plan.func);
         let names = StubNames::new(&f.name);
         let returns_value = f.sig.ret != Type::Void;
-        out.line(&format!(
-            "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
-            comment_text(&f.name)
-        ));
         if returns_value {
+            out.line(&format!(
+                "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
+                comment_text(&f.name)
+            ));
             out.line(&format!(
                 "static {};",
                 unit.spell(&f.sig.ret, &format!("{}[{}]", names.script, plan.capacity))?
@@ -324,10 +324,15 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 "static {};",
                 unit.spell(&f.sig.ret, &names.past_end)?
             ));
+            out.line(&format!("static int {};", names.length));
+            out.line(&format!("static int {};", names.calls));
+            out.blank();
+        } else {
+            out.line(&format!(
+                "/* {}() has no body in the source: this stub does nothing. */",
+                comment_text(&f.name)
+            ));
         }
-        out.line(&format!("static int {};", names.length));
-        out.line(&format!("static int {};", names.calls));
-        out.blank();
         let mut params: Vec<String> = Vec::new();
         for (i, ty) in f.sig.params.iter().enumerate() {
             params.push(unit.spell(ty, &format!("arg{}", i + 1))?);
@@ -360,8 +365,6 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             ));
             out.close("}");
             out.line(&format!("return {}[{}++];", names.script, names.calls));
-        } else {
-            out.line(&format!("{}++;", names.calls));
         }
         out.close("}");
         out.line(&format!(
