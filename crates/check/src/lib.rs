@@ -6,7 +6,9 @@
 //!
 //! For each `OUT/<stem>.tests.json`, [`check`] compiles `OUT/<stem>_test.c`
 //! with `--coverage -O0 -g` in a fresh `OUT/.cairn-build/<stem>-coverage/`,
-//! runs it (60 s limit), reads its `N passed, N failed` line, runs
+//! runs it (each test in a process of its own, 10 s each; see [`Limits`]
+//! for the bounds of every run), reads its `FAIL` lines (a crashed or stopped
+//! test has one too) and its `N passed, N failed` line, runs
 //! `gcov -b --json-format --stdout` on its data, keeps the lines of the source
 //! under test and compares them per function with the engine's claims (see
 //! `compare.rs` for the rule and the conditions gcc folds). With `sanitize`,
