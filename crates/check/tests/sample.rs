@@ -6,6 +6,7 @@ use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_
 use emit::{write_outputs, EmitConfig};
 use ir::{Arm, BranchId, Goal};
 use std::path::PathBuf;
+use std::process::Command;
 use testcase::FunctionReport;
 
 struct Sample {
@@ -335,4 +336,103 @@ fn a_sanitizer_error_fails_its_test_and_the_others_run() {
         assert!(problem.message.contains(expected), "{}", problem.message);
     }
     assert!(file.reproducers[0].confirmed);
+}
+
+/// Line and branch counts of one file in `gcov --json-format` output:
+/// `(line, count, branch counts)`.
+fn counts_of(gcov_json: &[u8], file_suffix: &str) -> Vec<(u64, u64, Vec<u64>)> {
+    let document: serde_json::Value = serde_json::from_slice(gcov_json).expect("gcov json");
+    let file = document["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .find(|f| f["file"].as_str().is_some_and(|n| n.ends_with(file_suffix)))
+        .expect(file_suffix);
+    let number = |v: &serde_json::Value| v.as_u64().expect("a count");
+    file["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|l| {
+            let branches = l["branches"].as_array().expect("branches");
+            (
+                number(&l["line_number"]),
+                number(&l["count"]),
+                branches.iter().map(|b| number(&b["count"])).collect(),
+            )
+        })
+        .collect()
+}
+
+/// With a process per test, the counts of the code under test are those of
+/// running the tests one after the other (`./driver TEST`, each writing its
+/// counts at exit), and a child writes only what it ran, not the counts it
+/// inherited from the parent: the parent's call of each test counts once.
+#[test]
+fn each_count_is_written_once_by_the_process_that_made_it() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let build = tempfile::tempdir().expect("temp dir");
+    let binary = build.path().join("driver");
+    let object = build.path().join("driver.o");
+    let compile = |args: &[&std::ffi::OsStr]| {
+        let status = Command::new("gcc")
+            .arg("--coverage")
+            .args(args)
+            .status()
+            .expect("gcc");
+        assert!(status.success());
+    };
+    let driver = sample.out().join("sample_test.c");
+    compile(&[
+        "-c".as_ref(),
+        driver.as_ref(),
+        "-o".as_ref(),
+        object.as_ref(),
+    ]);
+    compile(&[object.as_ref(), "-o".as_ref(), binary.as_ref()]);
+    let gcov = || {
+        let output = Command::new("gcov")
+            .args(["-b", "--json-format", "--stdout", "driver.gcda"])
+            .current_dir(build.path())
+            .output()
+            .expect("gcov");
+        assert!(output.status.success());
+        std::fs::remove_file(build.path().join("driver.gcda")).expect("remove");
+        output.stdout
+    };
+    let run = |args: &[&str]| {
+        Command::new(&binary)
+            .args(args)
+            .current_dir(build.path())
+            .output()
+            .expect("driver")
+    };
+    assert!(run(&[]).status.success());
+    let isolated = gcov();
+    let tests = check::read_tests_file(&sample.out().join("sample.tests.json")).expect("json");
+    let names: Vec<&str> = tests
+        .functions
+        .iter()
+        .flat_map(|f| &f.tests)
+        .map(|t| t.name.as_str())
+        .collect();
+    for name in &names {
+        assert!(run(&[name]).status.success(), "{name}");
+    }
+    let one_after_another = gcov();
+    assert_eq!(
+        counts_of(&isolated, "sample.c"),
+        counts_of(&one_after_another, "sample.c")
+    );
+    let call_line = std::fs::read_to_string(&driver)
+        .expect("driver")
+        .lines()
+        .position(|l| l.contains("if (cairn_run_in_child(&cairn_tests[i]) == 0)"))
+        .expect("the call of each test") as u64
+        + 1;
+    let calls = counts_of(&isolated, "sample_test.c")
+        .into_iter()
+        .find(|(line, _, _)| *line == call_line)
+        .map(|(_, count, _)| count);
+    assert_eq!(calls, Some(names.len() as u64));
 }
