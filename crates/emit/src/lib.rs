@@ -19,7 +19,7 @@
 //!   name, so sharing and cycles are checked. Checks never read an input
 //!   object the function freed. The test then frees the input objects the
 //!   function did not free and every named output object. `main` runs each
-//!   test in a child process of its own (see [`runner`]), so each starts from
+//!   test in a child process of its own (see `runner.rs`), so each starts from
 //!   the program's initial state, and a test that crashes, outlives its time
 //!   limit or prints more than its output limit fails with one `FAIL` line
 //!   while the others run; every failed check prints a `FAIL` line too. It

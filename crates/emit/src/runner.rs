@@ -1,13 +1,25 @@
 //! The end of a test driver: the table of its tests and `main`, which runs
 //! each test in a child process of its own ([`RUN_IN_CHILD`]), or one test
 //! alone in-process when named on the command line (for a debugger).
+//!
+//! The parent never runs a test, so every test starts from the program's
+//! initial state (globals, static locals, stub scripts). The child writes
+//! into a pipe that the parent copies to its own output, counting; it runs
+//! under an alarm, and exits with `exit` (not `_exit`) so that gcov writes
+//! its counters and LeakSanitizer looks for leaks. gcc's `--coverage` turns
+//! `fork` into `__gcov_fork`, which zeroes the child's counters: each count
+//! is written once, by the process that made it. A child dying of a signal
+//! writes its counters first through `__gcov_exit`, libgcov's writing at
+//! exit, which every `--coverage` program links (its documented
+//! `__gcov_dump` is linked only when something else needs it, so a weak
+//! reference to it stays NULL).
 
 use crate::CodeWriter;
 
 /// Default time limit of one test, in seconds (`-DCAIRN_TEST_TIMEOUT=N`).
-pub const TEST_TIMEOUT_SECONDS: u64 = 10;
+const TEST_TIMEOUT_SECONDS: u64 = 10;
 /// Default limit of what one test may print, in bytes (`-DCAIRN_TEST_OUTPUT_LIMIT=N`).
-pub const TEST_OUTPUT_LIMIT_BYTES: u64 = 1 << 20;
+const TEST_OUTPUT_LIMIT_BYTES: u64 = 1 << 20;
 
 /// How the header comment of a driver tells how its tests run.
 pub fn describe(out: &mut CodeWriter, binary: &str) {
@@ -54,17 +66,7 @@ pub fn write_main(out: &mut CodeWriter, tests: &[String]) {
     out.text(MAIN);
 }
 
-/// Runs each test in a child process: the parent never runs a test, so every
-/// test starts from the program's initial state (globals, static locals, stub
-/// scripts). The child writes into a pipe that the parent copies to its own
-/// output, counting; it runs under an alarm, and exits with `exit` (not
-/// `_exit`) so that gcov writes its counters and LeakSanitizer looks for
-/// leaks. gcc's `--coverage` turns `fork` into `__gcov_fork`, which zeroes
-/// the child's counters: each count is written once, by the process that
-/// made it. A child dying of a signal writes its counters first through
-/// `__gcov_exit`, libgcov's writing at exit, which every `--coverage`
-/// program links (its documented `__gcov_dump` is linked only when something
-/// else needs it, so a weak reference to it stays NULL).
+/// The runner's headers, before the limits' `#define`s.
 const RUNNER_INCLUDES: &str = r#"/* Running the tests: each in a child process of its own, so that a test that
  * crashes, hangs or prints without end fails alone and the others still run. */
 #include <errno.h>
@@ -74,7 +76,7 @@ const RUNNER_INCLUDES: &str = r#"/* Running the tests: each in a child process o
 #include <time.h>
 #include <unistd.h>"#;
 
-/// After the limits' `#define`s.
+/// The runner itself, after the limits' `#define`s.
 const RUN_IN_CHILD: &str = r#"/* How a test's process exits when the test returns; any other ending is a failure too. */
 #define CAIRN_PASSED 0
 #define CAIRN_CHECKS_FAILED 3
