@@ -6,7 +6,9 @@
 //!
 //! For each `OUT/<stem>.tests.json`, [`check`] compiles `OUT/<stem>_test.c`
 //! with `--coverage -O0 -g` in a fresh `OUT/.cairn-build/<stem>-coverage/`,
-//! runs it (60 s limit), reads its `N passed, N failed` line, runs
+//! runs it (each test in a process of its own, 10 s each; see [`Limits`]
+//! for the bounds of every run), reads its `FAIL` lines (a crashed or stopped
+//! test has one too) and its `N passed, N failed` line, runs
 //! `gcov -b --json-format --stdout` on its data, keeps the lines of the source
 //! under test and compares them per function with the engine's claims (see
 //! `compare.rs` for the rule and the conditions gcc folds). With `sanitize`,
@@ -26,7 +28,7 @@ pub use compare::NEARBY_LINES;
 pub use report::{
     CheckReport, FileCheck, FunctionCheck, Problem, ProblemKind, Ratio, ReproducerRun,
 };
-pub use run::{Ending, Ran};
+pub use run::{signal_name, Ending, Limits, Ran};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -35,8 +37,12 @@ use std::time::Duration;
 use testcase::json::TestsFile;
 use testcase::FindingKind;
 
-/// Time limit for one run of a driver or reproducer.
+/// Time limit for one run of a reproducer, and of a driver beside its tests.
 const RUN_LIMIT: Duration = Duration::from_secs(60);
+/// Time limit of one test of a driver (`-DCAIRN_TEST_TIMEOUT`); the driver
+/// kills a test at most this much later when its alarm did not stop it.
+const TEST_TIMEOUT: Duration = Duration::from_secs(10);
+const TEST_KILLED_AFTER: Duration = Duration::from_secs(5);
 const COMPILE_LIMIT: Duration = Duration::from_secs(300);
 const SANITIZE_FLAGS: &[&str] = &[
     "-fsanitize=address,undefined",
@@ -156,6 +162,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     let mut compile = compiler(config, &tests.include_dirs);
     compile
         .args(["--coverage", "-O0", "-g", "-c"])
+        .arg(test_timeout_define())
         .arg(&driver)
         .arg("-o")
         .arg(&object);
@@ -170,8 +177,13 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     {
         return Ok(result);
     }
-    let ran = run::run(&mut Command::new(&binary), &build, "driver", RUN_LIMIT)
-        .map_err(|m| error(&binary, m))?;
+    let ran = run::run(
+        &mut Command::new(&binary),
+        &build,
+        "driver",
+        Limits::program(driver_time_limit(&tests)),
+    )
+    .map_err(|m| error(&binary, m))?;
     result.record_run(&ran);
     let source = out_dir.join(&tests.source_from_out);
     match measure(&build, &config.cc) {
@@ -216,6 +228,21 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     Ok(result)
 }
 
+fn test_timeout_define() -> String {
+    format!("-DCAIRN_TEST_TIMEOUT={}", TEST_TIMEOUT.as_secs())
+}
+
+/// Enough for every test of the driver to use all its time.
+fn driver_time_limit(tests: &TestsFile) -> Duration {
+    let count = tests
+        .functions
+        .iter()
+        .flat_map(|f| &f.tests)
+        .filter(|t| t.skipped.is_none())
+        .count();
+    RUN_LIMIT + (TEST_TIMEOUT + TEST_KILLED_AFTER) * u32::try_from(count).unwrap_or(u32::MAX)
+}
+
 /// The configured compiler with the source's include directories.
 fn compiler(config: &CheckConfig, include_dirs: &[String]) -> Command {
     let mut command = Command::new(&config.cc);
@@ -230,10 +257,11 @@ fn compile_step(
     label: &str,
     result: &mut FileCheck,
 ) -> Result<bool, CheckError> {
-    let ran = run::run(command, build, label, COMPILE_LIMIT).map_err(|m| error(build, m))?;
+    let ran = run::run(command, build, label, Limits::tool(COMPILE_LIMIT))
+        .map_err(|m| error(build, m))?;
     if !ran.success() {
         let message = format!(
-            "{label} failed ({:?}):\n{}",
+            "{label} failed: the compiler {}:\n{}",
             ran.status,
             run::excerpt(&ran.stderr, 30)
         );
@@ -252,10 +280,10 @@ fn measure(build: &Path, cc: &str) -> Result<gcov::Coverage, String> {
     let gcov = run::gcov_for(cc);
     let mut command = Command::new(&gcov);
     command.args(["-b", "--json-format", "--stdout"]).arg(&data);
-    let ran = run::run(&mut command, build, "gcov", COMPILE_LIMIT)?;
+    let ran = run::run(&mut command, build, "gcov", Limits::tool(COMPILE_LIMIT))?;
     if !ran.success() {
         return Err(format!(
-            "{gcov} failed ({:?}): {}",
+            "{gcov} {}: {}",
             ran.status,
             run::excerpt(&ran.stderr, 10)
         ));
@@ -276,6 +304,7 @@ fn sanitize_driver(
     let mut compile = compiler(config, &tests.include_dirs);
     compile
         .args(SANITIZE_FLAGS)
+        .arg(test_timeout_define())
         .arg(driver)
         .arg("-o")
         .arg(&binary)
@@ -287,7 +316,7 @@ fn sanitize_driver(
         sanitized(&mut Command::new(&binary), Leaks::Detect),
         &build,
         "driver",
-        RUN_LIMIT,
+        Limits::program(driver_time_limit(tests)).with_huge_address_space(),
     )
     .map_err(|m| error(&binary, m))?;
     let leaking: Vec<&str> = tests
@@ -302,13 +331,25 @@ fn sanitize_driver(
                 "the sanitized driver leaks only memory lost by {}, as the leak findings say",
                 functions.join(", ")
             )),
-            None => result
-                .problems
-                .push(Problem::new(ProblemKind::Sanitizer, report)),
+            None => {
+                // The reports do not name the tests; the FAIL lines do.
+                let failed = report::fail_lines(&ran.stdout);
+                let message = if failed.is_empty() {
+                    report
+                } else {
+                    format!(
+                        "{report}\nfailed under the sanitizers:\n{}",
+                        failed.join("\n")
+                    )
+                };
+                result
+                    .problems
+                    .push(Problem::new(ProblemKind::Sanitizer, message))
+            }
         }
     } else if !ran.success() {
         let message = format!(
-            "the sanitized driver ended with {:?}:\n{}",
+            "the sanitized driver {}:\n{}",
             ran.status,
             run::excerpt(&ran.stdout, 20)
         );
@@ -427,7 +468,10 @@ pub fn confirmation(kind: FindingKind, function: &str, ran: &Ran) -> Option<Stri
                 "the sanitizers report: {}",
                 report.lines().next().unwrap_or_default().trim()
             )),
-            (None, Ending::Signal(signal)) => Some(format!("it crashes on signal {signal}")),
+            (None, Ending::Signal(signal)) => Some(format!(
+                "it was killed by signal {}",
+                run::signal_name(signal)
+            )),
             (None, _) => None,
         },
     }
@@ -535,8 +579,8 @@ fn compile_reproducers(
         .arg("-o")
         .arg(&binary)
         .arg("-lm");
-    let ran =
-        run::run(&mut compile, &build, "compile", COMPILE_LIMIT).map_err(|m| error(&build, m))?;
+    let ran = run::run(&mut compile, &build, "compile", Limits::tool(COMPILE_LIMIT))
+        .map_err(|m| error(&build, m))?;
     Ok(if ran.success() {
         Ok(binary)
     } else {
@@ -573,7 +617,7 @@ fn run_reproducer_binary(
         sanitized(&mut command, leaks),
         build,
         &format!("finding-{number}"),
-        RUN_LIMIT,
+        Limits::program(RUN_LIMIT).with_huge_address_space(),
     )
     .map_err(|m| error(binary, m))?;
     let mut evidence = confirmation(finding.kind, finding.function, &ran);
@@ -591,7 +635,7 @@ fn run_reproducer_binary(
             &mut command,
             build,
             &format!("memcheck-{number}"),
-            RUN_LIMIT,
+            Limits::program(RUN_LIMIT).with_huge_address_space(),
         )
         .map_err(|m| error(plain, m))?;
         evidence = memcheck_confirmation(finding.function, &memcheck.stderr);
@@ -722,7 +766,7 @@ SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
                 &ran(Ending::Signal(11), "", "")
             )
             .as_deref(),
-            Some("it crashes on signal 11")
+            Some("it was killed by signal SIGSEGV (segmentation fault)")
         );
         let differs = ran(Ending::Exited(0), "CONFIRMED: it differs\n", "");
         assert_eq!(

@@ -29,7 +29,8 @@ impl std::fmt::Display for Ratio {
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemKind {
     CompileError,
-    /// The driver died on a signal, timed out, or printed no summary line.
+    /// The driver died on a signal, was stopped at a limit, or printed no
+    /// summary line.
     Crash,
     FailingTests,
     /// A goal the engine claims covered that gcov did not see taken.
@@ -37,6 +38,19 @@ pub enum ProblemKind {
     Sanitizer,
     /// gcov could not be run or read.
     Coverage,
+}
+
+impl std::fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ProblemKind::CompileError => "does not compile",
+            ProblemKind::Crash => "driver stopped",
+            ProblemKind::FailingTests => "failing tests",
+            ProblemKind::ClaimedNotMeasured => "claimed but not measured",
+            ProblemKind::Sanitizer => "sanitizer",
+            ProblemKind::Coverage => "coverage not measured",
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -154,24 +168,18 @@ impl FileCheck {
             self.passed = Some(passed);
             self.failed = Some(failed);
         }
-        self.failures = ran
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("FAIL "))
-            .map(str::to_string)
-            .collect();
+        self.failures = fail_lines(&ran.stdout);
         match ran.status {
-            Ending::Signal(signal) => self.problems.push(Problem::new(
-                ProblemKind::Crash,
-                format!(
-                    "the driver was killed by signal {signal}; last output:\n{}",
-                    last_lines(&ran.stdout, 5)
-                ),
-            )),
-            Ending::TimedOut => self.problems.push(Problem::new(
-                ProblemKind::Crash,
-                "the driver ran out of time",
-            )),
+            Ending::Signal(_) | Ending::TimedOut(_) | Ending::TooMuchOutput(_) => {
+                self.problems.push(Problem::new(
+                    ProblemKind::Crash,
+                    format!(
+                        "the driver {}; last output:\n{}",
+                        ran.status,
+                        last_lines(&ran.stdout, 5)
+                    ),
+                ))
+            }
             Ending::Exited(_) if summary.is_none() => self.problems.push(Problem::new(
                 ProblemKind::Crash,
                 format!(
@@ -181,7 +189,8 @@ impl FileCheck {
             )),
             Ending::Exited(code) => {
                 if summary.is_some_and(|(_, failed)| failed > 0) || code != 0 {
-                    let message = format!("exit code {code}:\n{}", self.failures.join("\n"));
+                    let message =
+                        format!("the driver {}:\n{}", ran.status, self.failures.join("\n"));
                     self.problems
                         .push(Problem::new(ProblemKind::FailingTests, message));
                 }
@@ -281,7 +290,7 @@ impl FileCheck {
             );
         }
         for problem in &self.problems {
-            let _ = writeln!(out, "  problem ({:?}): {}", problem.kind, problem.message);
+            let _ = writeln!(out, "  problem ({}): {}", problem.kind, problem.message);
         }
         for f in &self.functions {
             for note in &f.unmeasurable {
@@ -294,11 +303,20 @@ impl FileCheck {
         for r in &self.reproducers {
             let verdict = match &r.evidence {
                 Some(evidence) => format!("confirmed: {evidence}"),
-                None => format!("NOT confirmed (ended with {:?}, no evidence)", r.ending),
+                None => format!("NOT confirmed (it {}, no evidence)", r.ending),
             };
             let _ = writeln!(out, "  finding {} ({}): {verdict}", r.number, r.kind);
         }
     }
+}
+
+/// A driver's `FAIL ...` lines: one per failed check, crashed or stopped test.
+pub(crate) fn fail_lines(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// `3 passed, 1 failed` -> (3, 1).

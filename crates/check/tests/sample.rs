@@ -6,6 +6,7 @@ use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_
 use emit::{write_outputs, EmitConfig};
 use ir::{Arm, BranchId, Goal};
 use std::path::PathBuf;
+use std::process::Command;
 use testcase::FunctionReport;
 
 struct Sample {
@@ -39,6 +40,25 @@ impl Sample {
             },
         )
         .expect("check")
+    }
+
+    /// Inserts `code` at the end of each named test of the written driver,
+    /// after its call and checks, and sets the driver's time limit per test.
+    fn inject(&self, timeout_seconds: u32, tests: &[(&str, &str)]) {
+        let path = self.out().join("sample_test.c");
+        let mut text = std::fs::read_to_string(&path).expect("driver");
+        for (test, code) in tests {
+            let start = text.find(&format!("static int {test}(void)")).expect(test);
+            let end = start
+                + text[start..]
+                    .find("    return failures != 0;")
+                    .expect("end");
+            text.insert_str(end, &format!("    {code}\n"));
+        }
+        // Replaces the limit check sets with -D.
+        let limit =
+            format!("#undef CAIRN_TEST_TIMEOUT\n#define CAIRN_TEST_TIMEOUT {timeout_seconds}\n");
+        std::fs::write(&path, limit + &text).expect("rewrite");
     }
 }
 
@@ -219,19 +239,200 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
 }
 
 #[test]
-fn a_crashing_driver_is_a_problem() {
+fn a_crashing_test_fails_alone() {
     let mut reports = sample_reports(&sample_program());
-    // first_bang(NULL, ...) dereferences NULL: the driver dies of SIGSEGV.
+    // first_bang(NULL, ...) dereferences NULL: that test dies of SIGSEGV.
     reports[4].tests[1].inputs.args[0] = testcase::Value::Null;
     let sample = Sample::new(&reports);
     let report = sample.check(false);
     assert!(!report.ok());
     let file = &report.files[0];
-    assert_eq!(file.passed, None);
-    let crash = file
+    assert_eq!((file.passed, file.failed), (Some(12), Some(1)));
+    assert_eq!(
+        file.failures,
+        ["FAIL test_first_bang_2: killed by signal SIGSEGV (segmentation fault)"]
+    );
+    assert_eq!(function(&report, "first_bang").failed, 1);
+    assert!(file.problems.iter().all(|p| p.kind != ProblemKind::Crash));
+    // The other tests' coverage is measured.
+    assert_eq!(function(&report, "classify").measured_branches, ratio(4, 4));
+    assert_eq!(function(&report, "find").measured_branches, ratio(4, 4));
+}
+
+/// Tests that crash, hang or print without end each fail with one line,
+/// the others pass, and the coverage of every test, even of those that
+/// were stopped, reaches gcov: it is the same as that of the clean driver.
+#[test]
+fn a_test_that_crashes_hangs_or_floods_fails_alone_and_keeps_its_coverage() {
+    let clean = Sample::new(&sample_reports(&sample_program())).check(false);
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    sample.inject(
+        1,
+        &[
+            ("test_classify_2", "*(volatile int *)0 = 0;"),
+            ("test_order_1", "for (;;) printf(\"again and again\\n\");"),
+            ("test_find_1", "for (;;) {}"),
+            ("test_sensor_level_2", "abort();"),
+        ],
+    );
+    let report = sample.check(false);
+    let file = &report.files[0];
+    assert_eq!(
+        (file.passed, file.failed),
+        (Some(9), Some(4)),
+        "{}",
+        report.table()
+    );
+    assert_eq!(
+        file.failures,
+        [
+            "FAIL test_classify_2: killed by signal SIGSEGV (segmentation fault)",
+            "FAIL test_order_1: printed more than 1048576 bytes, so it was stopped",
+            "FAIL test_find_1: did not finish within 1 s",
+            "FAIL test_sensor_level_2: killed by signal SIGABRT (aborted)",
+        ]
+    );
+    let kinds: Vec<ProblemKind> = file.problems.iter().map(|p| p.kind).collect();
+    assert_eq!(kinds, [ProblemKind::FailingTests], "{}", report.table());
+    for (measured, expected) in file.functions.iter().zip(&clean.files[0].functions) {
+        assert_eq!(measured.measured_branches, expected.measured_branches);
+        assert_eq!(measured.measured_lines, expected.measured_lines);
+    }
+}
+
+/// Under the sanitizers, a test's error is that test's failure, and the
+/// tests after it still run.
+#[test]
+fn a_sanitizer_error_fails_its_test_and_the_others_run() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    sample.inject(
+        10,
+        &[
+            (
+                "test_classify_2",
+                "{ int *gone = malloc(sizeof *gone); free(gone); (void)*(volatile int *)gone; }",
+            ),
+            (
+                "test_order_1",
+                "{ void *volatile lost = malloc(8); lost = NULL; }",
+            ),
+        ],
+    );
+    let report = sample.check(true);
+    let file = &report.files[0];
+    // Without the sanitizers, neither error shows.
+    assert_eq!((file.passed, file.failed), (Some(13), Some(0)));
+    let problem = file
         .problems
         .iter()
-        .find(|p| p.kind == ProblemKind::Crash)
-        .expect("a crash");
-    assert!(crash.message.contains("signal 11"), "{}", crash.message);
+        .find(|p| p.kind == ProblemKind::Sanitizer)
+        .expect("a sanitizer problem");
+    for expected in [
+        "ERROR: AddressSanitizer: heap-use-after-free",
+        "ERROR: LeakSanitizer: detected memory leaks",
+        "FAIL test_classify_2: exited with status 1",
+        "FAIL test_order_1: exited with status 1",
+    ] {
+        assert!(problem.message.contains(expected), "{}", problem.message);
+    }
+    assert!(file.reproducers[0].confirmed);
+}
+
+/// Line and branch counts of one file in `gcov --json-format` output:
+/// `(line, count, branch counts)`.
+fn counts_of(gcov_json: &[u8], file_suffix: &str) -> Vec<(u64, u64, Vec<u64>)> {
+    let document: serde_json::Value = serde_json::from_slice(gcov_json).expect("gcov json");
+    let file = document["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .find(|f| f["file"].as_str().is_some_and(|n| n.ends_with(file_suffix)))
+        .expect(file_suffix);
+    let number = |v: &serde_json::Value| v.as_u64().expect("a count");
+    file["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|l| {
+            let branches = l["branches"].as_array().expect("branches");
+            (
+                number(&l["line_number"]),
+                number(&l["count"]),
+                branches.iter().map(|b| number(&b["count"])).collect(),
+            )
+        })
+        .collect()
+}
+
+/// With a process per test, the counts of the code under test are those of
+/// running the tests one after the other (`./driver TEST`, each writing its
+/// counts at exit), and a child writes only what it ran, not the counts it
+/// inherited from the parent: the parent's call of each test counts once.
+#[test]
+fn each_count_is_written_once_by_the_process_that_made_it() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let build = tempfile::tempdir().expect("temp dir");
+    let binary = build.path().join("driver");
+    let object = build.path().join("driver.o");
+    let compile = |args: &[&std::ffi::OsStr]| {
+        let status = Command::new("gcc")
+            .arg("--coverage")
+            .args(args)
+            .status()
+            .expect("gcc");
+        assert!(status.success());
+    };
+    let driver = sample.out().join("sample_test.c");
+    compile(&[
+        "-c".as_ref(),
+        driver.as_ref(),
+        "-o".as_ref(),
+        object.as_ref(),
+    ]);
+    compile(&[object.as_ref(), "-o".as_ref(), binary.as_ref()]);
+    let gcov = || {
+        let output = Command::new("gcov")
+            .args(["-b", "--json-format", "--stdout", "driver.gcda"])
+            .current_dir(build.path())
+            .output()
+            .expect("gcov");
+        assert!(output.status.success());
+        std::fs::remove_file(build.path().join("driver.gcda")).expect("remove");
+        output.stdout
+    };
+    let run = |args: &[&str]| {
+        Command::new(&binary)
+            .args(args)
+            .current_dir(build.path())
+            .output()
+            .expect("driver")
+    };
+    assert!(run(&[]).status.success());
+    let isolated = gcov();
+    let tests = check::read_tests_file(&sample.out().join("sample.tests.json")).expect("json");
+    let names: Vec<&str> = tests
+        .functions
+        .iter()
+        .flat_map(|f| &f.tests)
+        .map(|t| t.name.as_str())
+        .collect();
+    for name in &names {
+        assert!(run(&[name]).status.success(), "{name}");
+    }
+    let one_after_another = gcov();
+    assert_eq!(
+        counts_of(&isolated, "sample.c"),
+        counts_of(&one_after_another, "sample.c")
+    );
+    let call_line = std::fs::read_to_string(&driver)
+        .expect("driver")
+        .lines()
+        .position(|l| l.contains("if (cairn_run_in_child(&cairn_tests[i]) == 0)"))
+        .expect("the call of each test") as u64
+        + 1;
+    let calls = counts_of(&isolated, "sample_test.c")
+        .into_iter()
+        .find(|(line, _, _)| *line == call_line)
+        .map(|(_, count, _)| count);
+    assert_eq!(calls, Some(names.len() as u64));
 }

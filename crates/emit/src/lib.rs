@@ -18,9 +18,13 @@
 //!   input, not named before); later pointers to it are compared with that
 //!   name, so sharing and cycles are checked. Checks never read an input
 //!   object the function freed. The test then frees the input objects the
-//!   function did not free and every named output object. `main` restores the
-//!   globals before each test, prints a `FAIL` line per failed check and ends
-//!   with `N passed, N failed`; it exits 0 only when all pass.
+//!   function did not free and every named output object. `main` runs each
+//!   test in a child process of its own (see `runner.rs`), so each starts from
+//!   the program's initial state, and a test that crashes, outlives its time
+//!   limit or prints more than its output limit fails with one `FAIL` line
+//!   while the others run; every failed check prints a `FAIL` line too. It
+//!   ends with `N passed, N failed` and exits 0 only when all pass. `./BIN
+//!   TEST` runs that one test in-process, without limits, for a debugger.
 //!   Build from any directory: `cc OUT/<stem>_test.c -o BIN -lm`.
 //!   When a test makes allocations fail, the code under test calls counting
 //!   wrappers of `malloc`, `calloc` and `realloc` (macros around the
@@ -99,6 +103,7 @@ mod inputs;
 pub mod json;
 mod literal;
 mod names;
+mod runner;
 pub mod shapes;
 mod summary;
 mod support;
@@ -362,10 +367,6 @@ impl CodeWriter {
     /// A line that opens a block; following lines are indented.
     pub fn open(&mut self, line: &str) {
         self.line(line);
-        self.depth += 1;
-    }
-
-    pub fn indent(&mut self) {
         self.depth += 1;
     }
 

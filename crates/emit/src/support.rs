@@ -1,6 +1,6 @@
 //! The parts of a generated file between the `#include` of the source and the
 //! tests: library headers, definitions of extern globals, stubs for bodiless
-//! functions, the saved copy of the globals and the reporting helpers.
+//! functions and the reporting helpers.
 
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
@@ -311,11 +311,11 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         let f = unit.program.function(plan.func);
         let names = StubNames::new(&f.name);
         let returns_value = f.sig.ret != Type::Void;
-        out.line(&format!(
-            "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
-            comment_text(&f.name)
-        ));
         if returns_value {
+            out.line(&format!(
+                "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
+                comment_text(&f.name)
+            ));
             out.line(&format!(
                 "static {};",
                 unit.spell(&f.sig.ret, &format!("{}[{}]", names.script, plan.capacity))?
@@ -324,10 +324,15 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 "static {};",
                 unit.spell(&f.sig.ret, &names.past_end)?
             ));
+            out.line(&format!("static int {};", names.length));
+            out.line(&format!("static int {};", names.calls));
+            out.blank();
+        } else {
+            out.line(&format!(
+                "/* {}() has no body in the source: this stub does nothing. */",
+                comment_text(&f.name)
+            ));
         }
-        out.line(&format!("static int {};", names.length));
-        out.line(&format!("static int {};", names.calls));
-        out.blank();
         let mut params: Vec<String> = Vec::new();
         for (i, ty) in f.sig.params.iter().enumerate() {
             params.push(unit.spell(ty, &format!("arg{}", i + 1))?);
@@ -360,8 +365,6 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             ));
             out.close("}");
             out.line(&format!("return {}[{}++];", names.script, names.calls));
-        } else {
-            out.line(&format!("{}++;", names.calls));
         }
         out.close("}");
         out.line(&format!(
@@ -371,46 +374,6 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         out.blank();
     }
     Ok(())
-}
-
-/// `cairn_save_globals()` (called once at start) and `cairn_reset()` (before
-/// each test: globals back to their initial values, stub scripts emptied).
-pub fn save_and_reset(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) {
-    let globals = unit.restorable_globals();
-    let names: Vec<&str> = globals
-        .iter()
-        .filter_map(|g| unit.global_name(*g))
-        .collect();
-    if !names.is_empty() {
-        out.line("/* Initial values of the source's globals, restored before each test. */");
-        for name in &names {
-            out.line(&format!("static __typeof__({name}) cairn_saved_{name};"));
-        }
-        out.blank();
-    }
-    out.line("static void cairn_save_globals(void)");
-    out.open("{");
-    for name in &names {
-        out.line(&format!(
-            "memcpy(&cairn_saved_{name}, &{name}, sizeof {name});"
-        ));
-    }
-    out.close("}");
-    out.blank();
-    out.line("static void cairn_reset(void)");
-    out.open("{");
-    for name in &names {
-        out.line(&format!(
-            "memcpy(&{name}, &cairn_saved_{name}, sizeof {name});"
-        ));
-    }
-    for plan in plans {
-        let stub = StubNames::new(&unit.program.function(plan.func).name);
-        out.line(&format!("{} = 0;", stub.length));
-        out.line(&format!("{} = 0;", stub.calls));
-    }
-    out.close("}");
-    out.blank();
 }
 
 /// The helpers `tests` (the test functions' text) calls; each prints one

@@ -91,23 +91,6 @@ impl<'a> Unit<'a> {
         is_identifier(name).then_some(name)
     }
 
-    /// Globals the driver saves at start and restores before each test: every
-    /// reachable non-const global of complete type the program defines (or the
-    /// driver defines for it, see [`Unit::extern_definitions`]).
-    pub fn restorable_globals(&self) -> Vec<GlobalId> {
-        let defined_here = self.extern_definitions();
-        (0..self.program.globals.len() as u32)
-            .map(GlobalId)
-            .filter(|g| {
-                let global = self.program.global(*g);
-                !global.is_const
-                    && self.global_name(*g).is_some()
-                    && !matches!(global.ty, Type::Array(_, None) | Type::Function(_))
-                    && (!global.is_extern || defined_here.contains(g))
-            })
-            .collect()
-    }
-
     /// Extern globals the code uses but nothing defines, outside system
     /// headers: their values are test inputs, so the driver defines them.
     pub fn extern_definitions(&self) -> BTreeSet<GlobalId> {

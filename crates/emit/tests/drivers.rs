@@ -105,6 +105,30 @@ fn driver_compiles_from_another_directory_and_all_tests_pass() {
 }
 
 #[test]
+fn a_test_named_on_the_command_line_runs_alone_in_process() {
+    let sample = Sample::new();
+    let mut reports = sample_reports(&sample_program());
+    reports[0].tests[0].ret = Some(int_value(0));
+    sample.emit(&reports);
+    let binary = sample.compile("sample_test.c", &sample.out());
+    let alone = run(&binary, &["test_classify_1"]);
+    assert_eq!(
+        stdout(&alone),
+        "FAIL test_classify_1: classify(3, 1) returned 1, expected 0\n0 passed, 1 failed\n"
+    );
+    assert_eq!(alone.status.code(), Some(1));
+    assert_eq!(
+        stdout(&run(&binary, &["test_order_1"])),
+        "1 passed, 0 failed\n"
+    );
+    let unknown = run(&binary, &["test_nothing"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stdout(&unknown).starts_with(
+        "no test named test_nothing; the tests are:\n  test_classify_1\n  test_classify_2\n"
+    ));
+}
+
+#[test]
 fn wrong_expectations_fail_with_one_line_each() {
     let sample = Sample::new();
     let mut reports = sample_reports(&sample_program());
