@@ -327,6 +327,11 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             out.line(&format!("static int {};", names.length));
             out.line(&format!("static int {};", names.calls));
             out.blank();
+        } else if testcase::ERROR_FUNCTIONS.contains(&f.name.as_str()) {
+            out.line(&format!(
+                "/* {}() has no body in the source: it marks an error, so this stub aborts. */",
+                comment_text(&f.name)
+            ));
         } else {
             out.line(&format!(
                 "/* {}() has no body in the source: this stub does nothing. */",
@@ -355,6 +360,13 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             } else {
                 out.line(&format!("(void)arg{};", i + 1));
             }
+        }
+        if testcase::ERROR_FUNCTIONS.contains(&f.name.as_str()) {
+            out.line(&format!(
+                "fputs(\"{}() was called\\n\", stderr);",
+                comment_text(&f.name)
+            ));
+            out.line("abort();");
         }
         if returns_value {
             out.open(&format!("if ({} >= {}) {{", names.calls, names.length));

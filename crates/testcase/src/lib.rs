@@ -183,6 +183,10 @@ pub struct TestCase {
     pub path_goals: Vec<Goal>,
 }
 
+/// The functions verification tasks call to mark an error state: reaching
+/// such a call is a finding, whatever their body.
+pub const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
+
 /// The kinds of fault the engine reports; written as their slugs in JSON.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,

@@ -13,10 +13,6 @@ use crate::value::{value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 use testcase::FindingKind;
 
-/// The functions verification tasks call to mark an error state (their
-/// body, if any, is irrelevant: reaching the call is the finding).
-const ERROR_FUNCTIONS: &[&str] = &["reach_error", "__VERIFIER_error"];
-
 impl Machine<'_, '_> {
     pub fn call(
         &mut self,
@@ -48,7 +44,7 @@ impl Machine<'_, '_> {
             values.push(self.eval(st, a)?);
         }
         let function = self.program.function(func);
-        if ERROR_FUNCTIONS.contains(&function.name.as_str()) {
+        if testcase::ERROR_FUNCTIONS.contains(&function.name.as_str()) {
             let message = format!("the error function `{}` is called", function.name);
             return self.fault(st, FindingKind::ErrorCall, &message);
         }
