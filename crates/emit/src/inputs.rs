@@ -339,7 +339,21 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 .constructed
                 .push((construction.param, name.clone()));
             for (k, call) in construction.calls.iter().enumerate() {
-                let text = api_call_text(self.unit, f, call, &code.objects)?;
+                let callee = self.unit.program.function(call.func);
+                let mut scratch = Vec::new();
+                for (i, param_ty) in callee.sig.params.iter().enumerate() {
+                    if let (Some(pointee), Some(Value::Unknown)) =
+                        (param_ty.pointee(), call.args.get(i))
+                    {
+                        let scratch_name = scope.fresh(&crate::shapes::param_name(callee, i));
+                        code.constructions.push(format!(
+                            "{};",
+                            self.unit.spell(pointee, &scratch_name)?
+                        ));
+                        scratch.push(scratch_name);
+                    }
+                }
+                let text = api_call_text(self.unit, f, call, &code.objects, &scratch)?;
                 if k == 0 {
                     code.constructions
                         .push(format!("{} = {text};", self.unit.spell(ty, &name)?));
@@ -358,6 +372,9 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     code.constructions.push(format!("if ({name} == NULL) {{"));
                     code.constructions.extend(failed);
                     code.constructions.push("}".to_string());
+                } else if callee.sig.ret == *ty {
+                    // It may move the object (realloc): the result is its new place.
+                    code.constructions.push(format!("{name} = {text};"));
                 } else {
                     code.constructions.push(format!("{text};"));
                 }
@@ -700,17 +717,24 @@ mod tests {
     }
 }
 
-/// One construction call as C spells it: `list_push(l, 3)`.
+/// One construction call as C spells it: `list_push(l, 3)`; `scratch`
+/// names, in order, the variables its out-parameters point to.
 pub fn api_call_text(
     unit: &Unit,
     under_test: &ir::Function,
     call: &ApiCall,
     objects: &HeapNames,
+    scratch: &[String],
 ) -> Result<String, String> {
     let callee = unit.program.function(call.func);
     let mut args = Vec::with_capacity(call.args.len());
-    for (ty, value) in callee.sig.params.iter().zip(&call.args) {
+    let mut scratch = scratch.iter();
+    for (i, (ty, value)) in callee.sig.params.iter().zip(&call.args).enumerate() {
         args.push(match (ty, value) {
+            (Type::Pointer(_), Value::Unknown) => match scratch.next() {
+                Some(name) => format!("&{name}"),
+                None => format!("&{}", crate::shapes::param_name(callee, i)),
+            },
             (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
             (Type::Int(_), Value::Unknown) => "0".to_string(),
             (_, Value::Constructed { param }) => match objects.constructed_name(*param) {

@@ -247,7 +247,7 @@ fn inputs_json(
                     .calls
                     .iter()
                     .map(|call| {
-                        crate::inputs::api_call_text(unit, f, call, &Default::default())
+                        crate::inputs::api_call_text(unit, f, call, &Default::default(), &[])
                             .unwrap_or_else(|e| e)
                     })
                     .collect(),

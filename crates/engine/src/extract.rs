@@ -377,6 +377,8 @@ impl<'a> Solved<'a> {
                         .enumerate()
                         .map(|(i, (v, ty))| match (k, i) {
                             (1.., 0) => Value::Constructed { param },
+                            // A scratch variable the call writes its status to.
+                            _ if ty.pointee().is_some() => Value::Unknown,
                             _ => self.sym_value(v, ty),
                         })
                         .collect();

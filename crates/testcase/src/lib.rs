@@ -278,6 +278,10 @@ pub fn bound_explained(name: &str) -> String {
             "give the function a body",
         ),
         "interrupted" => ("the run was interrupted", "run again"),
+        "build_sizes" => (
+            "inputs built through the API take one size per allocation",
+            "use --inputs free",
+        ),
         "max_build_calls" => (
             "inputs are built with few calls of the file's functions",
             "raise --max-build-calls",

@@ -8,10 +8,11 @@
 //! calls, so the input is one the library itself can hold.
 
 use super::input::push_frame;
-use super::{Exec, Stop};
-use crate::state::{Build, ReturnTo, State};
+use super::Exec;
+use crate::memory::zero_cells;
+use crate::state::{Build, ObjKind, Object, ReturnTo, State};
 use crate::value::{PtrVal, SymVal, Target};
-use ir::{Callee, FuncId, Program, StmtKind, StructId, Type};
+use ir::{Callee, FuncId, Layout, Program, StmtKind, StructId, Type};
 use std::collections::BTreeSet;
 
 /// How a struct type's values are built through the API.
@@ -43,14 +44,14 @@ impl Apis {
             }
             let params = &function.sig.params;
             if let Some(ty) = struct_pointee(&function.sig.ret) {
-                if params.iter().all(is_integer) {
+                if params.iter().all(is_plain_argument) {
                     entry(&mut by_type, ty).constructors.push(func);
+                    continue;
                 }
-                continue;
             }
             if let Some((first, rest)) = params.split_first() {
                 if let Some(ty) = struct_pointee(first) {
-                    if rest.iter().all(is_integer) && allocating.contains(&func) {
+                    if rest.iter().all(is_plain_argument) && allocating.contains(&func) {
                         entry(&mut by_type, ty).adders.push(func);
                     }
                 }
@@ -88,8 +89,11 @@ fn struct_pointee(ty: &Type) -> Option<StructId> {
     }
 }
 
-fn is_integer(ty: &Type) -> bool {
-    matches!(ty, Type::Int(_))
+/// An argument a construction call can be given: an integer the solver
+/// chooses, or a pointer to an integer the call may write its status to
+/// (the driver passes a scratch variable).
+fn is_plain_argument(ty: &Type) -> bool {
+    matches!(ty, Type::Int(_)) || matches!(ty.pointee(), Some(Type::Int(_)))
 }
 
 /// Functions that may allocate: they call an allocator, a function through
@@ -166,14 +170,15 @@ pub fn push_call(
     let function = program.function(func);
     let mut args: Vec<SymVal> = built.into_iter().collect();
     for ty in &function.sig.params[args.len()..] {
-        let Type::Int(it) = ty else {
-            return Err(Stop::Unsupported(format!(
-                "a non-integer argument of `{}` building an input",
-                function.name
-            )));
-        };
         let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
-        args.push(SymVal::Int(st.fresh_input(&name, u32::from(it.bits))));
+        args.push(match ty {
+            Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
+            _ => {
+                let size = program.size_of(ty.pointee().unwrap_or(&Type::Void)).max(1);
+                let scratch = st.add_object(Object::new(ObjKind::Stack, zero_cells(size)));
+                SymVal::Ptr(PtrVal::to(Target::Object(scratch)))
+            }
+        });
     }
     st.builds[build].calls.push((func, args.clone()));
     push_frame(program, st, func, &args, returns_to(build))

@@ -147,9 +147,13 @@ impl Machine<'_, '_> {
     /// `max_build_calls`).
     fn constructed(&mut self, st: &mut State, build: usize, value: Option<SymVal>) -> Exec<()> {
         let param = st.builds[build].param;
-        if st.builds[build].calls.len() == 1 {
+        let (last, _) = st.builds[build].calls[st.builds[build].calls.len() - 1];
+        // The constructor's result is the input; an adder that returns the
+        // type (as one that may move it with realloc does) gives its new place.
+        let ty = ir::Type::ptr(ir::Type::Struct(st.builds[build].ty));
+        if self.program.function(last).sig.ret == ty {
             let Some(SymVal::Ptr(built)) = value else {
-                return unsupported("a constructor that returns no pointer");
+                return unsupported("a construction call that returns no pointer");
             };
             if matches!(self.resolved(st, &built.target), Target::Null) {
                 return Err(Stop::Dead);
@@ -165,7 +169,6 @@ impl Machine<'_, '_> {
             }
         }
         let added = st.builds[build].calls.len() - 1;
-        let ty = ir::Type::ptr(ir::Type::Struct(st.builds[build].ty));
         let adders = match self.apis.for_pointer(&ty) {
             Some(api) => api.adders.clone(),
             None => Vec::new(),

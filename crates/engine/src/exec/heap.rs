@@ -226,6 +226,14 @@ impl Machine<'_, '_> {
     /// a symbolic size the largest value it may take on this path. Sizes
     /// beyond [`SYMBOLIC_ALLOCATION_LIMIT`] are cut as a budget.
     fn allocation_capacity(&mut self, st: &mut State, size: &BV) -> Exec<u64> {
+        // Building an input through the API, one size the path allows
+        // stands for all: the search over sizes belongs to the call under test.
+        if Self::concrete_u64(size).is_none() && api::building(st) {
+            let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
+            let chosen = crate::extract::eval_bits(&model, size);
+            self.assume_limit(st, &size.eq(bv_u(chosen, 64)), "build_sizes")?;
+            return self.allocation_capacity(st, &bv_u(chosen, 64));
+        }
         if let Some(n) = Self::concrete_u64(size) {
             if n > CONCRETE_ALLOCATION_LIMIT {
                 return unsupported("an allocation larger than 1 MiB");

@@ -148,12 +148,14 @@ impl<'a> Executor<'a> {
     ) -> Self {
         // The front end checked them (`invariant::resolve`) before the run.
         let invariants = invariant::resolve(program, &config.invariants).unwrap_or_default();
+        let predicates: Vec<FuncId> = invariants.iter().map(|i| i.predicate).collect();
+        // A declared invariant's predicate is tested on any shape: rejecting
+        // the invalid ones is its job.
         let apis = match config.inputs {
-            InputMode::Api => {
-                let predicates: Vec<FuncId> = invariants.iter().map(|i| i.predicate).collect();
+            InputMode::Api if !predicates.contains(&root) => {
                 api::Apis::find(program, root, &predicates)
             }
-            InputMode::Free => api::Apis::default(),
+            _ => api::Apis::default(),
         };
         Executor {
             program,
