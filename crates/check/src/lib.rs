@@ -454,7 +454,7 @@ pub fn confirmation(kind: FindingKind, function: &str, ran: &Ran) -> Option<Stri
                 && ran.stderr.lines().any(|l| l.contains(&frame)))
             .then(|| format!("LeakSanitizer reports memory {function} allocated and lost"))
         }
-        FindingKind::UninitializedRead => ran
+        FindingKind::UninitializedRead | FindingKind::BrokenInvariant => ran
             .stdout
             .lines()
             .find_map(|l| l.strip_prefix("CONFIRMED: "))

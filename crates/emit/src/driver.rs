@@ -834,6 +834,19 @@ fn write_reproducer(
     } else {
         out.line(&format!("(void){};", code.call));
     }
+    if let Some(invariant) = finding.broken_invariant {
+        let predicate = unit.function_name(invariant.predicate);
+        let arg = code
+            .args
+            .get(invariant.param as usize)
+            .ok_or("the broken invariant names a missing parameter")?;
+        out.open(&format!("if (!{predicate}({arg})) {{"));
+        out.line(&format!(
+            "printf(\"CONFIRMED: {predicate}({}) is false after the call\\n\");",
+            comment_text(arg)
+        ));
+        out.close("}");
+    }
     out.close("}");
     Ok(out.finish())
 }

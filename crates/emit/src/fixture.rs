@@ -477,6 +477,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         message: "divisor b is 0".into(),
         inputs: args(vec![int_value(1), int_value(0)]),
         unchecked_types: Vec::new(),
+        broken_invariant: None,
     });
     vec![
         report(

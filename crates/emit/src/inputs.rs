@@ -24,6 +24,8 @@ pub struct CallCode {
     pub script: Vec<String>,
     /// `classify(3, 4, 5)`.
     pub call: String,
+    /// The call's arguments as C spells them.
+    pub args: Vec<String>,
     pub objects: HeapNames,
 }
 
@@ -346,10 +348,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                         (param_ty.pointee(), call.args.get(i))
                     {
                         let scratch_name = scope.fresh(&crate::shapes::param_name(callee, i));
-                        code.constructions.push(format!(
-                            "{};",
-                            self.unit.spell(pointee, &scratch_name)?
-                        ));
+                        code.constructions
+                            .push(format!("{};", self.unit.spell(pointee, &scratch_name)?));
                         scratch.push(scratch_name);
                     }
                 }
@@ -474,11 +474,9 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     .unwrap_or_else(|| "0".to_string()),
             });
         }
-        Ok(format!(
-            "{}({})",
-            self.unit.function_name(func),
-            args.join(", ")
-        ))
+        let call = format!("{}({})", self.unit.function_name(func), args.join(", "));
+        code.args = args;
+        Ok(call)
     }
 }
 

@@ -108,6 +108,9 @@ pub enum ReturnTo {
     Assumption,
     /// A call building input `build` through the code's API (see `exec::api`).
     Construction { build: usize },
+    /// A declared invariant run again on parameter `param` after the call
+    /// under test returned: a zero result is a finding.
+    ExitCheck { predicate: FuncId, param: usize },
 }
 
 /// A parameter of the function under test built through the code's API:
@@ -228,7 +231,7 @@ impl State {
     pub fn checking_invariant(&self) -> bool {
         self.frames
             .iter()
-            .any(|f| matches!(f.returns, ReturnTo::Assumption))
+            .any(|f| matches!(f.returns, ReturnTo::Assumption | ReturnTo::ExitCheck { .. }))
     }
 
     pub fn frame(&self) -> &Frame {

@@ -192,3 +192,29 @@ fn a_struct_with_a_constructor_is_built_through_the_api() {
         .iter()
         .all(|t| t.inputs.constructions.is_empty()));
 }
+
+#[test]
+fn a_call_that_breaks_a_declared_invariant_is_a_finding_and_keeps_its_test() {
+    let config = EngineConfig {
+        invariants: vec![InvariantSpec {
+            type_name: "struct bag".to_string(),
+            predicate: "bag_ok".to_string(),
+        }],
+        ..common::config()
+    };
+    let (_, drop) = common::run_file("trust", "bag.c", "bag_drop_first", &config);
+    common::assert_all_covered(&drop);
+    let [broken] = drop.findings.as_slice() else {
+        panic!("{:?}", drop.findings)
+    };
+    assert_eq!(broken.kind, FindingKind::BrokenInvariant);
+    assert!(broken.has_valid_inputs());
+    assert_eq!(broken.broken_invariant.map(|b| b.param), Some(0));
+    assert!(
+        !broken.inputs.constructions.is_empty(),
+        "built through the API"
+    );
+
+    let (_, add) = common::run_file("trust", "bag.c", "bag_add", &config);
+    assert!(add.findings.is_empty(), "{:?}", add.findings);
+}

@@ -211,6 +211,8 @@ pub enum FindingKind {
     ErrorCall,
     /// `exit` with a non-zero status.
     ErrorExit,
+    /// A declared invariant that held on the input fails after the call.
+    BrokenInvariant,
 }
 
 impl FindingKind {
@@ -230,6 +232,7 @@ impl FindingKind {
             FindingKind::AssertionFailure => "assertion-failure",
             FindingKind::ErrorCall => "error-call",
             FindingKind::ErrorExit => "error-exit",
+            FindingKind::BrokenInvariant => "broken-invariant",
         }
     }
 }
@@ -253,6 +256,15 @@ pub struct Finding {
     /// vouching for them: the finding may need a value the program can
     /// never hold. Empty: the inputs are valid.
     pub unchecked_types: Vec<String>,
+    /// For a broken invariant: the predicate that fails after the call, on
+    /// which parameter (the reproducer calls it to show the failure).
+    pub broken_invariant: Option<InvariantCall>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvariantCall {
+    pub predicate: FuncId,
+    pub param: u32,
 }
 
 impl Finding {
@@ -361,6 +373,7 @@ mod tests {
             FindingKind::AssertionFailure,
             FindingKind::ErrorCall,
             FindingKind::ErrorExit,
+            FindingKind::BrokenInvariant,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

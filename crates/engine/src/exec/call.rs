@@ -107,10 +107,13 @@ impl Machine<'_, '_> {
         let Some(frame) = st.frames.pop() else {
             return Ok(());
         };
+        if let ReturnTo::ExitCheck { predicate, param } = frame.returns {
+            return self.exit_checked(st, predicate, param, value);
+        }
         if st.frames.is_empty() {
             st.ret = value;
             self.report_leaks(st);
-            return Ok(());
+            return self.check_invariant_on_exit(st, 0);
         }
         let place = match (frame.returns, value) {
             (ReturnTo::Construction { build }, value) => return self.constructed(st, build, value),
@@ -138,6 +141,69 @@ impl Machine<'_, '_> {
             self.store(st, &loc, &v)?;
         }
         Ok(())
+    }
+
+    /// Runs the declared invariant of the first parameter from `from` on
+    /// that has one (checked or built through the API) again, unless the
+    /// call freed it; the others follow in turn, one at a time.
+    fn check_invariant_on_exit(&mut self, st: &mut State, from: usize) -> Exec<()> {
+        let params = &self.program.function(self.root).sig.params;
+        let mut checks = Vec::new();
+        for (param, ty) in params.iter().enumerate().skip(from) {
+            let Some(invariant) = self.invariant_of(ty) else {
+                continue;
+            };
+            let Some(SymVal::Ptr(p)) = st.params.get(param) else {
+                continue;
+            };
+            let live = match self.resolved(st, &p.target) {
+                Target::Object(o) => !matches!(
+                    st.object(o).kind,
+                    ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. }
+                ),
+                _ => false,
+            };
+            if live {
+                checks.push((invariant, param, SymVal::Ptr(p.clone())));
+            }
+        }
+        if let Some((predicate, param, value)) = checks.into_iter().next() {
+            push_frame(
+                self.program,
+                st,
+                predicate,
+                &[value],
+                ReturnTo::ExitCheck { predicate, param },
+            )?;
+            self.enter_block(st, ir::BlockId(0));
+        }
+        Ok(())
+    }
+
+    /// A declared invariant run after the call gave `value`: a finding when
+    /// it can be zero. The path's test stays: it shows what the call did.
+    fn exit_checked(
+        &mut self,
+        st: &mut State,
+        predicate: ir::FuncId,
+        param: usize,
+        value: Option<SymVal>,
+    ) -> Exec<()> {
+        let Some(SymVal::Int(v)) = value else {
+            return unsupported("an invariant without a result");
+        };
+        let broken = v.eq(crate::value::bv_u(0, v.get_size()));
+        let name = &self.program.function(predicate).name;
+        let message = format!("the call leaves `{name}` false on parameter {}", param + 1);
+        if self.note_fault(st, FindingKind::BrokenInvariant, &broken, &message) {
+            if let Some(finding) = self.findings.last_mut() {
+                finding.broken_invariant = Some(testcase::InvariantCall {
+                    predicate,
+                    param: param as u32,
+                });
+            }
+        }
+        self.check_invariant_on_exit(st, param + 1)
     }
 
     /// A construction call of input `build` returned `value`. After the

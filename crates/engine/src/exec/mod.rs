@@ -507,17 +507,22 @@ impl<'a> Machine<'_, 'a> {
         fault: &Bool,
         message: &str,
     ) -> Exec<()> {
-        if bool_value(fault) == Some(false) {
-            return Ok(());
-        }
-        if !self.reported.contains(&(kind, self.span)) {
-            let mut path = st.path.clone();
-            path.push(self.solver.intern(fault));
-            if let Some(model) = self.solver.readable_model(&path, &st.input_symbols) {
-                self.record(st, kind, message, &model);
-            }
-        }
+        self.note_fault(st, kind, fault, message);
         self.assume(st, &fault.not())
+    }
+
+    /// Reports a finding when `fault` can hold here (once per kind and
+    /// site), leaving the path as it is; true when it reported one.
+    fn note_fault(&mut self, st: &State, kind: FindingKind, fault: &Bool, message: &str) -> bool {
+        if bool_value(fault) == Some(false) || self.reported.contains(&(kind, self.span)) {
+            return false;
+        }
+        let mut path = st.path.clone();
+        path.push(self.solver.intern(fault));
+        match self.solver.readable_model(&path, &st.input_symbols) {
+            Some(model) => self.record(st, kind, message, &model),
+            None => false,
+        }
     }
 
     /// Reports a fault that certainly happens on this path and ends it.
@@ -548,11 +553,21 @@ impl<'a> Machine<'_, 'a> {
         Stop::Ended(st.trace.clone())
     }
 
-    fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) {
+    /// The predicate of the declared invariant of what `ty` points to.
+    fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
+        let pointee = ty.pointee()?;
+        self.invariants
+            .iter()
+            .find(|inv| *pointee == ir::Type::Struct(inv.ty) && inv.predicate != self.root)
+            .map(|inv| inv.predicate)
+    }
+
+    /// Records a finding; false when it is not the code's.
+    fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) -> bool {
         // A fault of a declared invariant on a shape it was checking is not
         // the code's: the shape is just not one the predicate accepts.
         if st.checking_invariant() {
-            return;
+            return false;
         }
         let span = self.span;
         self.reported.insert((kind, span));
@@ -566,6 +581,8 @@ impl<'a> Machine<'_, 'a> {
             message: message.to_string(),
             inputs,
             unchecked_types,
+            broken_invariant: None,
         });
+        true
     }
 }
