@@ -337,6 +337,11 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 .get(param)
                 .ok_or_else(|| format!("no parameter {param} to build"))?;
             let name = scope.fresh(&crate::shapes::param_name(f, param));
+            if let Some((root, path)) = &construction.member_of {
+                let root = code.objects.constructed_name(*root)?.to_string();
+                code.constructions
+                    .push(format!("{} = {root}{path};", self.unit.spell(ty, &name)?));
+            }
             code.objects
                 .constructed
                 .push((construction.param, name.clone()));

@@ -251,6 +251,10 @@ fn inputs_json(
                             .unwrap_or_else(|e| e)
                     })
                     .collect(),
+                member_of: c
+                    .member_of
+                    .as_ref()
+                    .map(|(root, path)| format!("{}{path}", param_name(*root as usize))),
             })
             .collect(),
     }

@@ -389,6 +389,11 @@ impl<'a> Solved<'a> {
                 param,
                 calls,
                 object: None,
+                member_of: build
+                    .member
+                    .clone()
+                    .flatten()
+                    .map(|(root, path)| (root as u32, path)),
             });
         }
         for slot in &st.globals {

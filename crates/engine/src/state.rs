@@ -121,6 +121,10 @@ pub struct Build {
     pub param: usize,
     pub ty: ir::StructId,
     pub calls: Vec<(FuncId, Vec<SymVal>)>,
+    /// A member of another built structure rather than a value of its own
+    /// (`pos`, a node of the list `l`): no calls; once chosen, the other
+    /// parameter and the members that reach it from there (`->head->next`).
+    pub member: Option<Option<(usize, String)>>,
 }
 
 /// Identity of a path state, unique within one exploration: a fork gives

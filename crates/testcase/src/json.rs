@@ -109,6 +109,9 @@ pub struct ConstructionJson {
     pub param: String,
     /// Each call as C spells it, e.g. `list_push(l, 3)`.
     pub calls: Vec<String>,
+    /// For a node of another built parameter: the path to it, e.g. `l->head->next`.
+    #[serde(default)]
+    pub member_of: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -73,6 +73,9 @@ pub struct Construction {
     /// The built object in the output heap, when it is still live after
     /// the call (its checks are rooted there).
     pub object: Option<AllocId>,
+    /// For a node of another built parameter's structure (no calls): that
+    /// parameter and the members that lead to the node (`->head->next`).
+    pub member_of: Option<(u32, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::input::push_frame;
 use super::Exec;
 use crate::memory::zero_cells;
 use crate::state::{Build, ObjKind, Object, ReturnTo, State};
-use crate::value::{PtrVal, SymVal, Target};
+use crate::value::{cells_to_ptr, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, FuncId, Layout, Program, StmtKind, StructId, Type};
 use std::collections::BTreeSet;
 
@@ -190,5 +190,92 @@ pub fn new_build(param: usize, api: &Api) -> Build {
         param,
         ty: api.ty,
         calls: Vec::new(),
+        member: None,
     }
+}
+
+/// A parameter pointing to a `ty` that another built parameter's structure
+/// holds: it is chosen among that structure's nodes once it is built.
+pub fn new_member(param: usize, ty: StructId) -> Build {
+    Build {
+        param,
+        ty,
+        calls: Vec::new(),
+        member: Some(None),
+    }
+}
+
+/// Can a `from` reach a `to` through pointer members (a list's nodes)?
+pub fn holds(program: &Program, from: StructId, to: StructId) -> bool {
+    let mut seen = vec![from];
+    let mut pending = vec![from];
+    while let Some(id) = pending.pop() {
+        for field in &program.struct_def(id).fields {
+            if let Some(Type::Struct(next)) = field.ty.pointee() {
+                if *next == to {
+                    return true;
+                }
+                if !seen.contains(next) {
+                    seen.push(*next);
+                    pending.push(*next);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The live objects of type `want` the built parameters reach through
+/// pointer members, each with the parameter and the members from it
+/// (`->head->next`), nearest first.
+pub fn reachable_nodes(program: &Program, st: &State, want: StructId) -> Vec<(ObjIdx, (usize, String))> {
+    let mut found = Vec::new();
+    let mut seen: Vec<ObjIdx> = Vec::new();
+    let mut pending: std::collections::VecDeque<(ObjIdx, StructId, usize, String)> = st
+        .builds
+        .iter()
+        .filter(|b| b.member.is_none())
+        .filter_map(|b| {
+            let obj = live_object(st, &st.params[b.param])?;
+            Some((obj, b.ty, b.param, String::new()))
+        })
+        .collect();
+    while let Some((obj, ty, root, path)) = pending.pop_front() {
+        if seen.contains(&obj) {
+            continue;
+        }
+        seen.push(obj);
+        if ty == want {
+            found.push((obj, (root, path.clone())));
+        }
+        let cells = &st.object(obj).cells;
+        for field in &program.struct_def(ty).fields {
+            let Some(Type::Struct(next)) = field.ty.pointee() else {
+                continue;
+            };
+            let at = field.offset as usize;
+            let Some(slot) = cells.get(at..at + 8) else {
+                continue;
+            };
+            if let Ok(ptr) = cells_to_ptr(slot) {
+                if let Some(target) = live_object(st, &SymVal::Ptr(ptr)) {
+                    pending.push_back((target, *next, root, format!("{path}->{}", field.name)));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The live heap object a pointer points to the start of.
+fn live_object(st: &State, value: &SymVal) -> Option<ObjIdx> {
+    let SymVal::Ptr(p) = value else {
+        return None;
+    };
+    let Target::Object(obj) = p.target else {
+        return None;
+    };
+    let at_start = crate::memory::concrete_offset(&p.offset) == Some(0);
+    let live = matches!(st.object(obj).kind, ObjKind::Heap { freed: false, .. });
+    (at_start && live).then_some(obj)
 }

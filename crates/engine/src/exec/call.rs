@@ -224,37 +224,66 @@ impl Machine<'_, '_> {
             if matches!(self.resolved(st, &built.target), Target::Null) {
                 return Err(Stop::Dead);
             }
-            let built = SymVal::Ptr(built);
-            st.params[param] = built.clone();
-            let local = st.frames[0].locals[param];
-            let object = st.object_mut(local);
-            for (k, cell) in value_cells(&built).into_iter().enumerate() {
-                if let Some(slot) = object.cells.get_mut(k) {
-                    *slot = cell;
-                }
-            }
+            set_param(st, param, SymVal::Ptr(built));
         }
         let added = st.builds[build].calls.len() - 1;
         let adders = match self.apis.for_pointer(&ty) {
             Some(api) => api.adders.clone(),
             None => Vec::new(),
         };
-        if adders.is_empty() {
-            return Ok(());
-        }
-        if added as u32 >= self.config.max_build_calls {
+        let may_add = (added as u32) < self.config.max_build_calls;
+        if !adders.is_empty() && !may_add {
             self.note_cut("max_build_calls");
-            return Ok(());
         }
-        let built = st.params[param].clone();
-        let mut next = vec![self.fork(st)];
-        for adder in adders {
-            let mut child = self.fork(st);
-            api::push_call(self.program, &mut child, build, adder, Some(built.clone()))?;
-            self.enter_block(&mut child, ir::BlockId(0));
-            next.push(child);
+        let mut next = Vec::new();
+        if may_add {
+            let built = st.params[param].clone();
+            for adder in adders {
+                let mut child = self.fork(st);
+                api::push_call(self.program, &mut child, build, adder, Some(built.clone()))?;
+                self.enter_block(&mut child, ir::BlockId(0));
+                next.push(child);
+            }
+        }
+        // The input as it is: done, and once every build is, the members
+        // other parameters point to are chosen in what was built.
+        let members_wanted = st.builds.iter().any(|b| b.member == Some(None));
+        if api::building(st) || !members_wanted {
+            if next.is_empty() {
+                return Ok(());
+            }
+            next.insert(0, self.fork(st));
+        } else {
+            let chosen = self.choose_members(st);
+            next.splice(0..0, chosen);
+        }
+        if next.is_empty() {
+            // No node to point to: no input of this shape.
+            return Err(Stop::Dead);
         }
         Err(Stop::Fork(next))
+    }
+
+    /// One state per choice of a node of the built structures for each
+    /// parameter that is a member of them.
+    fn choose_members(&mut self, st: &State) -> Vec<State> {
+        let mut states = vec![st.clone()];
+        for (build, member) in st.builds.iter().enumerate() {
+            if member.member != Some(None) {
+                continue;
+            }
+            let mut expanded = Vec::new();
+            for state in &states {
+                for (obj, path) in api::reachable_nodes(self.program, state, member.ty) {
+                    let mut child = self.fork(state);
+                    set_param(&mut child, member.param, SymVal::Ptr(PtrVal::to(Target::Object(obj))));
+                    child.builds[build].member = Some(Some(path));
+                    expanded.push(child);
+                }
+            }
+            states = expanded;
+        }
+        states
     }
 
     /// A leak finding when allocated objects are still live after the function
@@ -338,4 +367,17 @@ impl Machine<'_, '_> {
             .filter(|o| live(&st.object(*o).kind) && !reached[*o as usize])
             .collect()
     }
+}
+
+/// Gives parameter `param` of the function under test its value, in the
+/// state's record and in the local the function reads.
+fn set_param(st: &mut State, param: usize, value: SymVal) {
+    let local = st.frames[0].locals[param];
+    let object = st.object_mut(local);
+    for (k, cell) in value_cells(&value).into_iter().enumerate() {
+        if let Some(slot) = object.cells.get_mut(k) {
+            *slot = cell;
+        }
+    }
+    st.params[param] = value;
 }

@@ -9,7 +9,7 @@ use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId};
 use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
-use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, Type};
+use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
 use z3::ast::{Bool, BV};
 
@@ -114,6 +114,11 @@ pub(super) fn initial_state(
             .get(i)
             .map(|l| l.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
+        if let Some(node) = member_type(program, apis, &f.sig.params, i) {
+            st.builds.push(api::new_member(i, node));
+            params.push(api::placeholder());
+            continue;
+        }
         if let Some(api) = apis.for_pointer(ty) {
             st.builds.push(api::new_build(i, api));
             params.push(api::placeholder());
@@ -157,6 +162,9 @@ pub(super) fn initial_state(
     // The first build's constructor on top runs first; each build's other
     // calls are chosen as its constructor returns.
     for build in (0..st.builds.len()).rev() {
+        if st.builds[build].member.is_some() {
+            continue;
+        }
         let ty = st.builds[build].ty;
         let api = apis
             .for_pointer(&Type::ptr(Type::Struct(ty)))
@@ -206,6 +214,22 @@ pub(super) fn push_frame(
         returns,
     });
     Ok(())
+}
+
+/// The node type of parameter `param` when another parameter is built
+/// through the API as a structure that holds such nodes (`pos` of
+/// `insert_after(l, pos, v)`): the test takes it from that structure.
+fn member_type(program: &Program, apis: &Apis, params: &[Type], param: usize) -> Option<StructId> {
+    let Some(Type::Struct(node)) = params[param].pointee() else {
+        return None;
+    };
+    let held = params.iter().enumerate().any(|(other, ty)| {
+        other != param
+            && apis.for_pointer(ty).is_some_and(|api| {
+                api.ty != *node && api::holds(program, api.ty, *node)
+            })
+    });
+    held.then_some(*node)
 }
 
 /// Does the test choose this global's initial value? In the unit-test view
