@@ -32,6 +32,7 @@ struct jt_hooks {
 
 static void *(*jt_malloc)(size_t size) = malloc;
 static void (*jt_free)(void *ptr) = free;
+#define JT_HOOKS_SET (jt_malloc != NULL && jt_free != NULL) /* always, through the API */
 
 /* Sets the allocator; NULL (for `hooks` or a function) means malloc / free. */
 void jt_init_hooks(const struct jt_hooks *hooks) {
@@ -39,9 +40,8 @@ void jt_init_hooks(const struct jt_hooks *hooks) {
     jt_free = hooks != NULL && hooks->free_fn != NULL ? hooks->free_fn : free;
 }
 
-/* Limits of the debug check: larger or deeper trees count as invalid. */
-#define JT_CHECK_MAX_NODES 256
-#define JT_CHECK_MAX_DEPTH 64
+#define JT_CHECK_MAX_NODES 256 /* the debug check's limits: larger or deeper */
+#define JT_CHECK_MAX_DEPTH 64  /* trees count as invalid */
 
 struct jt_check {
     const struct jt *seen[JT_CHECK_MAX_NODES];
@@ -68,13 +68,13 @@ static int jt_check_item(const struct jt *item, int depth, struct jt_check *c) {
     return item->child == NULL || item->child->prev == last;
 }
 
-/* Debug check: 1 iff `item` is a well-formed tree: no node reached twice,
- * known types, strings where the type needs one, members linked as
- * described above.  The item's own `next` and `prev` are not looked at. */
+/* Debug check: 1 iff the hooks are set and `item` is a well-formed tree: no
+ * node reached twice, known types, strings where the type needs one, members
+ * linked as described above.  The item's own `next` and `prev` are ignored. */
 int jt_is_valid(const struct jt *item) {
     struct jt_check c;
 
-    if (item == NULL) return 0;
+    if (item == NULL || !JT_HOOKS_SET) return 0;
     c.count = 0;
     return jt_check_item(item, 0, &c);
 }
@@ -89,7 +89,6 @@ int jt_is_member(const struct jt *container, const struct jt *item) {
     return 0;
 }
 
-/* 1 iff `node` is `tree` or inside it. */
 static int jt_contains(const struct jt *tree, const struct jt *node) {
     const struct jt *member;
 
@@ -140,14 +139,14 @@ void jt_delete(struct jt *item) {
     jt_free_tree(item);
 }
 
-struct jt *jt_create_object(void) { return jt_new_item(JT_OBJECT); }
-struct jt *jt_create_array(void) { return jt_new_item(JT_ARRAY); }
+struct jt *jt_create_object(void) { EXPECT_INPUT(JT_HOOKS_SET); return jt_new_item(JT_OBJECT); }
+struct jt *jt_create_array(void) { EXPECT_INPUT(JT_HOOKS_SET); return jt_new_item(JT_ARRAY); }
 
 struct jt *jt_create_number(long number) {
-    struct jt *item = jt_new_item(JT_NUMBER);
+    struct jt *item;
 
-    if (item != NULL)
-        item->number = number;
+    EXPECT_INPUT(JT_HOOKS_SET);
+    if ((item = jt_new_item(JT_NUMBER)) != NULL) item->number = number;
     return item;
 }
 
@@ -155,6 +154,7 @@ struct jt *jt_create_number(long number) {
 struct jt *jt_create_string(const char *s) {
     struct jt *item;
 
+    EXPECT_INPUT(JT_HOOKS_SET);
     if (s == NULL) return NULL;
     item = jt_new_item(JT_STRING);
     if (item == NULL) return NULL;

@@ -67,7 +67,7 @@ done
 expect_bug() {
     local program=$1 scenario=$2 what=$3 rc pattern missing=""
     shift 3
-    ("$work/$program" "$scenario") >"$work/out.log" 2>&1
+    ("$work/$program" "$scenario"; exit $?) >"$work/out.log" 2>&1
     rc=$?
     for pattern in "$@"; do
         grep -qE -- "$pattern" "$work/out.log" || missing+=" [$pattern]"
