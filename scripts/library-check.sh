@@ -57,15 +57,17 @@ for file in "${files[@]}"; do
 
     # The library's own checks of every call the generated tests make.
     driver_bin=$out/with-checks
-    gcc -std=gnu11 -w -DCORPUS_CHECK_INVARIANTS "$out/${stem}_test.c" -o "$driver_bin" -lm
-    "$driver_bin" >"$out/with-checks.log" 2>&1 || true
+    if gcc -std=gnu11 -w -DCORPUS_CHECK_INVARIANTS "$out/${stem}_test.c" -o "$driver_bin" -lm \
+        2>"$out/with-checks.log"; then
+        "$driver_bin" >"$out/with-checks.log" 2>&1 || true
+    fi
     invalid=$(grep -c "^INVALID INPUT" "$out/with-checks.log" || true)
     summary=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$out/with-checks.log" | tail -n 1)
     problems=$(jq '[.files[].problems[]?] | length' "$out/check.json")
 
     covered=$(jq '[.functions[].goals[] | select(.covered)] | length' "$tests_json")
     total=$(jq '[.functions[].goals[]] | length' "$tests_json")
-    valid=$(jq '[.functions[].findings[] | select(.unchecked_types == [])] | length' "$tests_json")
+    valid=$(jq '[.functions[].findings[] | select(.unvouched_inputs == [])] | length' "$tests_json")
     all=$(jq '[.functions[].findings[]] | length' "$tests_json")
     confirmed=$(jq -r '[.files[].reproducers[] | select(.confirmed) | .number] | join(" ")' "$out/check.json")
 
@@ -77,7 +79,7 @@ for file in "${files[@]}"; do
             wanted=$((wanted + 1))
             numbers=$(jq -r --arg f "$function" --arg k "$kind" \
                 '.functions[] | select(.name == $f) | .findings[]
-                 | select(.kind == $k and .unchecked_types == []) | .reproducer // 0' "$tests_json")
+                 | select(.kind == $k and .unvouched_inputs == []) | .reproducer // 0' "$tests_json")
             hit=""
             for n in $numbers; do
                 [[ " $confirmed " == *" $n "* ]] && hit=$n

@@ -159,7 +159,7 @@ fn returned_memory_is_no_leak_for_a_reproducer() {
             args,
             ..Inputs::default()
         },
-        unchecked_types: Vec::new(),
+        unvouched_inputs: Vec::new(),
         broken_invariant: None,
     };
     let push_claim = claim(PUSH, vec![Value::Null, int_value(1)]);

@@ -476,7 +476,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         span: position("return a / b", "a / b"),
         message: "divisor b is 0".into(),
         inputs: args(vec![int_value(1), int_value(0)]),
-        unchecked_types: Vec::new(),
+        unvouched_inputs: Vec::new(),
         broken_invariant: None,
     });
     vec![

@@ -119,7 +119,7 @@ pub fn function_json(
             col: finding.span.col,
             message: finding.message.clone(),
             inputs: inputs_json(unit, report.func, &finding.inputs, &[]),
-            unchecked_types: finding.unchecked_types.clone(),
+            unvouched_inputs: finding.unvouched_inputs.clone(),
             reproducer: *number,
         })
         .collect();

@@ -38,7 +38,7 @@ pub struct FindingSummary {
     pub message: String,
     pub reproducer: Option<u32>,
     /// Struct types the inputs build freely (empty: valid inputs).
-    pub unchecked_types: Vec<String>,
+    pub unvouched_inputs: Vec<String>,
 }
 
 pub(crate) fn summarize(
@@ -60,12 +60,12 @@ pub(crate) fn summarize(
             findings: f
                 .findings
                 .iter()
-                .filter(|x| x.unchecked_types.is_empty())
+                .filter(|x| x.unvouched_inputs.is_empty())
                 .count(),
             unchecked_findings: f
                 .findings
                 .iter()
-                .filter(|x| !x.unchecked_types.is_empty())
+                .filter(|x| !x.unvouched_inputs.is_empty())
                 .count(),
         })
         .collect();
@@ -83,7 +83,7 @@ pub(crate) fn summarize(
                 },
                 message: x.message.clone(),
                 reproducer: x.reproducer,
-                unchecked_types: x.unchecked_types.clone(),
+                unvouched_inputs: x.unvouched_inputs.clone(),
             })
         })
         .collect();
@@ -139,8 +139,8 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
     }
     let mut unchecked: Vec<&str> = Vec::new();
     for finding in &summary.findings {
-        if !finding.unchecked_types.is_empty() {
-            unchecked.extend(finding.unchecked_types.iter().map(String::as_str));
+        if !finding.unvouched_inputs.is_empty() {
+            unchecked.extend(finding.unvouched_inputs.iter().map(String::as_str));
             if !all_findings {
                 continue;
             }
@@ -149,7 +149,7 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
             (Some(path), Some(k)) => format!(" (reproducer {k} in {})", path.display()),
             _ => String::new(),
         };
-        let label = match finding.unchecked_types.as_slice() {
+        let label = match finding.unvouched_inputs.as_slice() {
             [] => String::new(),
             types => format!(" [input not vouched for: {}]", types.join(", ")),
         };
@@ -162,14 +162,14 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
     let unchecked_count = summary
         .findings
         .iter()
-        .filter(|f| !f.unchecked_types.is_empty())
+        .filter(|f| !f.unvouched_inputs.is_empty())
         .count();
     if unchecked_count > 0 && !all_findings {
         unchecked.sort_unstable();
         unchecked.dedup();
         let _ = writeln!(
             out,
-            "  {unchecked_count} more finding(s) on inputs that build {} freely, which may be values \
+            "  {unchecked_count} more finding(s) on inputs nothing vouches for ({}), which may be values \
              the program never holds: --findings all lists them; --invariant TYPE=FUNCTION declares \
              what a valid value is",
             unchecked.join(", ")

@@ -64,9 +64,11 @@ impl SourceRef {
             } else {
                 out.text(PLAIN_WRAPPERS);
             }
-            out.line("#define malloc(size) cairn_malloc(size)");
-            out.line("#define calloc(count, size) cairn_calloc(count, size)");
-            out.line("#define realloc(old, size) cairn_realloc(old, size)");
+            // Object-like: a function pointer initialized with `malloc` (an
+            // allocation hook) goes through the wrapper too.
+            out.line("#define malloc cairn_malloc");
+            out.line("#define calloc cairn_calloc");
+            out.line("#define realloc cairn_realloc");
         }
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));

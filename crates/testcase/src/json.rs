@@ -179,7 +179,7 @@ pub struct FindingJson {
     /// Struct types the inputs build freely with no declared invariant
     /// vouching for them; empty when the inputs are valid.
     #[serde(default)]
-    pub unchecked_types: Vec<String>,
+    pub unvouched_inputs: Vec<String>,
     /// Argument selecting this finding in the reproducers file (`None`: left out).
     pub reproducer: Option<u32>,
 }

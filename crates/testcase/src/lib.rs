@@ -255,10 +255,11 @@ pub struct Finding {
     /// Short explanation, e.g. `divisor b is 0`.
     pub message: String,
     pub inputs: Inputs,
-    /// Struct types the inputs build freely, with no declared invariant
-    /// vouching for them: the finding may need a value the program can
-    /// never hold. Empty: the inputs are valid.
-    pub unchecked_types: Vec<String>,
+    /// What in the inputs nothing vouches for: struct types built freely
+    /// (no declared invariant accepted them, the API did not build them)
+    /// and the arguments of a `static` function; the finding may need a
+    /// value the program can never hold. Empty: the inputs are valid.
+    pub unvouched_inputs: Vec<String>,
     /// For a broken invariant: the predicate that fails after the call, on
     /// which parameter (the reproducer calls it to show the failure).
     pub broken_invariant: Option<InvariantCall>,
@@ -272,7 +273,7 @@ pub struct InvariantCall {
 
 impl Finding {
     pub fn has_valid_inputs(&self) -> bool {
-        self.unchecked_types.is_empty()
+        self.unvouched_inputs.is_empty()
     }
 }
 

@@ -56,6 +56,7 @@ avl_check(const struct avl_node *n, long long lo, long long hi, int depth,
 }
 
 /* Debug check: 1 iff `t` is a valid AVL tree with `count` nodes. */
+/* cairn: invariant struct avl_tree=avl_is_valid */
 int
 avl_is_valid(const struct avl_tree *t)
 {

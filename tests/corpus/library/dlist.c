@@ -34,6 +34,7 @@ struct dlist_iter {
  * seen (that node's `prev` would have to be two different nodes), and it
  * stops as soon as it has seen more than `len` nodes: it terminates on any
  * input, cyclic or not. */
+/* cairn: invariant struct dlist=dlist_is_valid */
 int dlist_is_valid(const struct dlist *l)
 {
     const struct dnode *n;

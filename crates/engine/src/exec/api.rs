@@ -1,6 +1,6 @@
 //! Inputs built through the code's own API. Where the file defines a
-//! function that creates a struct (returns a fresh `T *` from integer
-//! arguments), a `T *` parameter of the function under test is not a
+//! public (not `static`) function that creates a struct (returns a fresh
+//! `T *` from integer arguments), a `T *` parameter of the function under test is not a
 //! free-form shape: the test calls that constructor, then a short,
 //! solver-chosen sequence of the file's functions that add to a `T`
 //! (take the `T *` first, then integers, and may allocate), all with
@@ -39,7 +39,13 @@ impl Apis {
         let mut by_type: Vec<Api> = Vec::new();
         for (i, function) in program.functions.iter().enumerate() {
             let func = FuncId(i as u32);
-            if function.body.is_none() || !usable(func) || function.sig.variadic {
+            // The API is what other files can call: a `static` helper may
+            // assume what only its callers in the file guarantee.
+            if function.body.is_none()
+                || function.is_static
+                || !usable(func)
+                || function.sig.variadic
+            {
                 continue;
             }
             let params = &function.sig.params;
@@ -228,7 +234,11 @@ pub fn holds(program: &Program, from: StructId, to: StructId) -> bool {
 /// The live objects of type `want` the built parameters reach through
 /// pointer members, each with the parameter and the members from it
 /// (`->head->next`), nearest first.
-pub fn reachable_nodes(program: &Program, st: &State, want: StructId) -> Vec<(ObjIdx, (usize, String))> {
+pub fn reachable_nodes(
+    program: &Program,
+    st: &State,
+    want: StructId,
+) -> Vec<(ObjIdx, (usize, String))> {
     let mut found = Vec::new();
     let mut seen: Vec<ObjIdx> = Vec::new();
     let mut pending: std::collections::VecDeque<(ObjIdx, StructId, usize, String)> = st

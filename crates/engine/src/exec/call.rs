@@ -276,7 +276,11 @@ impl Machine<'_, '_> {
             for state in &states {
                 for (obj, path) in api::reachable_nodes(self.program, state, member.ty) {
                     let mut child = self.fork(state);
-                    set_param(&mut child, member.param, SymVal::Ptr(PtrVal::to(Target::Object(obj))));
+                    set_param(
+                        &mut child,
+                        member.param,
+                        SymVal::Ptr(PtrVal::to(Target::Object(obj))),
+                    );
                     child.builds[build].member = Some(Some(path));
                     expanded.push(child);
                 }

@@ -225,9 +225,9 @@ fn member_type(program: &Program, apis: &Apis, params: &[Type], param: usize) ->
     };
     let held = params.iter().enumerate().any(|(other, ty)| {
         other != param
-            && apis.for_pointer(ty).is_some_and(|api| {
-                api.ty != *node && api::holds(program, api.ty, *node)
-            })
+            && apis
+                .for_pointer(ty)
+                .is_some_and(|api| api.ty != *node && api::holds(program, api.ty, *node))
     });
     held.then_some(*node)
 }

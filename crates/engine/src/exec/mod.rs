@@ -28,11 +28,17 @@ use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
 
-/// The struct types of the input objects no declared invariant vouches for
-/// (as C spells them): a finding on such an input may need a value the
-/// program can never hold.
-fn unchecked_types(program: &Program, st: &State) -> Vec<String> {
+/// What in the inputs of the function under test nothing vouches for: the
+/// struct types built freely (no declared invariant accepted them, the API
+/// did not build them), as C spells them, and the arguments of a `static`
+/// function (its callers in the file may never pass them). A finding on
+/// such inputs may need a value the program can never hold.
+fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> {
     let mut types = BTreeSet::new();
+    let function = program.function(root);
+    if function.is_static && !function.sig.params.is_empty() {
+        types.insert(format!("the arguments of static {}()", function.name));
+    }
     for object in &st.objects {
         if let ObjKind::Input {
             elem: ir::Type::Struct(id),
@@ -573,14 +579,14 @@ impl<'a> Machine<'_, 'a> {
         self.reported.insert((kind, span));
         let inputs = extract::inputs(self.program, self.config, st, model, self.root);
         let func = self.root;
-        let unchecked_types = unchecked_types(self.program, st);
+        let unvouched_inputs = unvouched_inputs(self.program, st, self.root);
         self.findings.push(Finding {
             func,
             kind,
             span,
             message: message.to_string(),
             inputs,
-            unchecked_types,
+            unvouched_inputs,
             broken_invariant: None,
         });
         true

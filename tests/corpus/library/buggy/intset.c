@@ -70,6 +70,7 @@ static void intset_write(struct intset *is, uint32_t pos, int64_t value)
 
 /* Debug check: 1 iff the encoding is one of 2, 4, 8 and the elements are in
  * strictly increasing order (the size of the block cannot be checked). */
+/* cairn: invariant struct intset=intset_is_valid */
 int intset_is_valid(const struct intset *is)
 {
     uint32_t i;

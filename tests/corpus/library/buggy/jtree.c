@@ -71,6 +71,7 @@ static int jt_check_item(const struct jt *item, int depth, struct jt_check *c) {
 /* Debug check: 1 iff the hooks are set and `item` is a well-formed tree: no
  * node reached twice, known types, strings where the type needs one, members
  * linked as described above.  The item's own `next` and `prev` are ignored. */
+/* cairn: invariant struct jt=jt_is_valid */
 int jt_is_valid(const struct jt *item) {
     struct jt_check c;
 
