@@ -117,7 +117,7 @@ impl<'a> Unit<'a> {
                 let global = self.program.global(*g);
                 global.is_extern
                     && self.global_name(*g).is_some()
-                    && !is_system_file(self.program.file_name(global.span))
+                    && !self.program.in_system_header(global.span)
             })
             .collect()
     }
@@ -133,7 +133,7 @@ impl<'a> Unit<'a> {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
         for func in uses(self.program).functions {
             let f = self.program.function(func);
-            if f.body.is_none() && !is_system_file(self.program.file_name(f.span)) {
+            if f.body.is_none() && !self.program.in_system_header(f.span) {
                 capacity.insert(func, 0);
             }
         }
@@ -196,10 +196,6 @@ impl<'a> Unit<'a> {
     pub fn spell_read_only(&self, ty: &Type, name: &str) -> Result<String, String> {
         ctype::declare_read_only(self.program, ty, name).map_err(|e| e.to_string())
     }
-}
-
-fn is_system_file(name: &str) -> bool {
-    name.starts_with("/usr/") || name.starts_with('<')
 }
 
 /// Globals and functions that function bodies or initializers refer to.
