@@ -32,6 +32,8 @@ pub enum ObjKind {
         /// symbolic `n`, the object's cells then covering its largest value.
         size: BV,
     },
+    /// glibc's `errno`, which `__errno_location()` points to.
+    Errno,
 }
 
 /// A memory object: byte-precise contents plus what the test needs to rebuild
@@ -131,6 +133,8 @@ pub struct State {
     pub allocations: u32,
     /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
     pub failing_allocations: Vec<u32>,
+    /// The `errno` object, made when the path first uses it.
+    pub errno: Option<ObjIdx>,
 }
 
 impl State {
@@ -155,6 +159,7 @@ impl State {
             pinned: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
+            errno: None,
         }
     }
 

@@ -1,11 +1,22 @@
-//! Models of well-known C library functions, exact on glibc/x86-64. String and
-//! memory functions scan bytes symbolically: reading past an object is a finding.
+//! Models of C library functions, exact as glibc behaves on x86-64 in the C
+//! locale. They read and write memory byte by byte, symbolically where the
+//! bytes are symbolic; reading or writing past an object is a finding.
+//! String and memory functions are in `string`, text to number conversions
+//! in `number`, the printf and scanf families in `format`; the shared
+//! helpers (byte scans, copies, `errno`, choosing among outcomes) are here.
+
+mod format;
+mod number;
+mod string;
 
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory;
-use crate::state::State;
-use crate::value::{bv_u, cells_to_int, resize, Cell, PtrVal, SymVal, Target};
+use crate::state::{ObjKind, Object, State};
+use crate::value::{
+    bool_value, bv_u, cells_to_int, concrete, int_cells, resize, Cell, ObjIdx, PtrVal, SymVal,
+    Target,
+};
 use z3::ast::{Bool, BV};
 
 pub enum Model {
@@ -16,15 +27,6 @@ pub enum Model {
 
 /// Largest object a byte-by-byte symbolic model walks over.
 const SCAN_LIMIT: u64 = 64 << 10;
-
-/// glibc's `<ctype.h>` class bits as its classification functions return them.
-const CTYPE_UPPER: u128 = 256;
-const CTYPE_LOWER: u128 = 512;
-const CTYPE_ALPHA: u128 = 1024;
-const CTYPE_DIGIT: u128 = 2048;
-const CTYPE_XDIGIT: u128 = 4096;
-const CTYPE_SPACE: u128 = 8192;
-const CTYPE_ALNUM: u128 = 8;
 
 /// Functions whose only effect we ignore; their result is unconstrained but not a test input.
 const OUTPUT_ONLY: &[&str] = &[
@@ -39,6 +41,49 @@ const PATH_ENDS: &[&str] = &[
     "__builtin_unreachable",
 ];
 
+/// The `errno` values the models set (glibc's numbers).
+const ERANGE: u128 = 34;
+const EINVAL: u128 = 22;
+
+/// The cut named when a model fixes a symbolic value to the one the solver
+/// picked: goals that other values would reach are not claimed infeasible.
+pub const CONCRETISED: &str = "concretised (a library model fixed a symbolic argument)";
+
+/// The arguments of a library call, read as its model expects them.
+struct Args<'v> {
+    name: &'v str,
+    values: &'v [SymVal],
+}
+
+impl Args<'_> {
+    fn int(&self, i: usize) -> Exec<BV> {
+        match self.values.get(i) {
+            Some(SymVal::Int(v)) => Ok(v.clone()),
+            _ => unsupported(format!("argument {i} of `{}`", self.name)),
+        }
+    }
+
+    /// A `size_t` (or `long`) argument as 64 bits.
+    fn size(&self, i: usize) -> Exec<BV> {
+        Ok(resize(&self.int(i)?, 64, false))
+    }
+
+    fn ptr(&self, i: usize) -> Exec<PtrVal> {
+        match self.values.get(i) {
+            Some(SymVal::Ptr(p)) => Ok(p.clone()),
+            _ => unsupported(format!("argument {i} of `{}`", self.name)),
+        }
+    }
+}
+
+fn returns(value: SymVal) -> Exec<Model> {
+    Ok(Model::Returns(Some(value)))
+}
+
+fn returns_int(value: BV) -> Exec<Model> {
+    returns(SymVal::Int(value))
+}
+
 impl Machine<'_, '_> {
     pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
         if PATH_ENDS.contains(&name) {
@@ -46,107 +91,87 @@ impl Machine<'_, '_> {
         }
         if OUTPUT_ONLY.contains(&name) {
             let free = BV::new_const(st.symbol_name(&format!("{name}()")), 32);
-            return Ok(Model::Returns(Some(SymVal::Int(free))));
+            return returns_int(free);
         }
-        let int = |i: usize| match values.get(i) {
-            Some(SymVal::Int(v)) => Ok(v.clone()),
-            _ => unsupported(format!("argument {i} of `{name}`")),
-        };
-        let ptr = |i: usize| match values.get(i) {
-            Some(SymVal::Ptr(p)) => Ok(p.clone()),
-            _ => unsupported(format!("argument {i} of `{name}`")),
-        };
-        let ret_int = |v: BV| Ok(Model::Returns(Some(SymVal::Int(v))));
+        let args = Args { name, values };
+        if let Some(class) = CharClass::named(name) {
+            let c = args.int(0)?;
+            return returns_int(class.holds(&c).ite(&bv_u(class.bit(), 32), &bv_u(0, 32)));
+        }
         match name {
             "abs" | "labs" | "llabs" => {
-                let x = int(0)?;
+                let x = args.int(0)?;
                 let negative = x.bvslt(bv_u(0, x.get_size()));
-                ret_int(negative.ite(&x.bvneg(), &x))
-            }
-            "isdigit" | "isalpha" | "isspace" | "isupper" | "islower" | "isalnum" | "isxdigit" => {
-                let c = int(0)?;
-                let (class, bit) = ctype_class(name, &c);
-                ret_int(class.ite(&bv_u(bit, 32), &bv_u(0, 32)))
+                returns_int(negative.ite(&x.bvneg(), &x))
             }
             "toupper" | "tolower" => {
-                let c = int(0)?;
-                let (from, delta) = if name == "toupper" {
-                    ('a', 0u128.wrapping_sub(32))
+                let c = args.int(0)?;
+                returns_int(if name == "toupper" {
+                    to_upper(&c)
                 } else {
-                    ('A', 32)
-                };
-                let in_range = between(&c, from as u128, from as u128 + 25);
-                ret_int(in_range.ite(&c.bvadd(bv_u(delta, 32)), &c))
+                    to_lower(&c)
+                })
             }
-            "strlen" => {
-                let s = ptr(0)?;
-                let len = self.scan(
-                    st,
-                    &[s],
-                    None,
-                    |bytes| (bytes[0].eq(bv_u(0, 8)), bv_u(0, 64)),
-                    true,
-                )?;
-                ret_int(len)
+            "__errno_location" => {
+                let errno = self.errno_object(st);
+                returns(SymVal::Ptr(PtrVal::to(Target::Object(errno))))
             }
-            "strcmp" | "strncmp" | "memcmp" => {
-                let (a, b) = (ptr(0)?, ptr(1)?);
-                let limit = if name == "strcmp" {
-                    None
-                } else {
-                    Some(resize(&int(2)?, 64, false))
-                };
-                let stops_at_nul = name != "memcmp";
-                let diff = self.scan(
-                    st,
-                    &[a, b],
-                    limit,
-                    |bytes| {
-                        let differ = bytes[0].eq(&bytes[1]).not();
-                        let end = if stops_at_nul {
-                            Bool::or(&[differ, bytes[0].eq(bv_u(0, 8))])
-                        } else {
-                            differ
-                        };
-                        let d = bytes[0].zero_ext(24).bvsub(bytes[1].zero_ext(24));
-                        (end, d)
-                    },
-                    false,
-                )?;
-                ret_int(diff)
+            "strlen" => self.strlen(st, &args),
+            "strnlen" => self.strnlen(st, &args),
+            "strcmp" | "strncmp" | "memcmp" | "strcasecmp" | "strncasecmp" => {
+                self.compare(st, &args)
             }
-            "memcpy" | "memmove" | "memset" => {
-                let dst = ptr(0)?;
-                let n = resize(&int(2)?, 64, false);
-                let source = if name == "memset" {
-                    Fill::Byte(int(1)?.extract(7, 0))
-                } else {
-                    Fill::From(ptr(1)?)
-                };
-                self.copy_bytes(st, &dst, &source, &n)?;
-                Ok(Model::Returns(Some(SymVal::Ptr(dst))))
-            }
-            "strchr" => {
-                let s = ptr(0)?;
-                let c = int(1)?.extract(7, 0);
-                self.strchr(st, s, c)
-            }
-            "malloc" => self.allocate(st, &resize(&int(0)?, 64, false), false),
+            "memcpy" | "memmove" | "memset" => self.memcpy(st, &args),
+            "strcpy" | "strcat" => self.strcpy(st, &args),
+            "strncpy" => self.strncpy(st, &args),
+            "strncat" => self.strncat(st, &args),
+            "strchr" | "strrchr" | "memchr" => self.strchr(st, &args),
+            "strstr" => self.strstr(st, &args),
+            "strdup" | "strndup" => self.strdup(st, &args),
+            "strtol" | "strtoll" | "strtoul" | "strtoull" => self.strtol(st, &args),
+            "atoi" | "atol" | "atoll" => self.atoi(st, &args),
+            "sprintf" | "snprintf" => self.sprintf(st, &args),
+            "sscanf" => self.sscanf(st, &args),
+            "malloc" => self.allocate(st, &args.size(0)?, false),
             "calloc" => {
-                let (count, size) = (resize(&int(0)?, 64, false), resize(&int(1)?, 64, false));
+                let (count, size) = (args.size(0)?, args.size(1)?);
                 // Paths where `count * size` overflows (calloc fails) are left out.
                 self.assume(st, &count.bvmul_no_overflow(&size, false))?;
                 self.allocate(st, &count.bvmul(&size), true)
             }
-            "free" => self.free(st, &ptr(0)?),
-            "realloc" => self.reallocate(st, &ptr(0)?, &resize(&int(1)?, 64, false)),
+            "free" => self.free(st, &args.ptr(0)?),
+            "realloc" => self.reallocate(st, &args.ptr(0)?, &args.size(1)?),
             _ => Ok(Model::NotLibrary),
         }
     }
 
+    /// The object `ptr` designates, checked live: where a model reads or writes.
+    fn source(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Source> {
+        let obj = self.deref(st, ptr)?;
+        self.check_live(st, obj)?;
+        if st.object(obj).capacity() > SCAN_LIMIT {
+            return unsupported("a library call on an object larger than 64 KiB");
+        }
+        Ok(Source {
+            obj,
+            ptr: ptr.clone(),
+        })
+    }
+
+    /// The object a pointer that may be NULL designates (`None` for NULL);
+    /// an undecided input pointer forks first.
+    fn optional_target(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Option<ObjIdx>> {
+        match self.resolved(st, &ptr.target) {
+            Target::Null => Ok(None),
+            Target::Lazy(l) => Err(self.decide(st, l)),
+            _ => Ok(Some(self.deref(st, ptr)?)),
+        }
+    }
+
     /// Scans bytes of `ptrs` in step from their start until `step` says stop
-    /// (or `limit` bytes), returning the 32/64-bit value `step` gives there.
-    /// With `count`, returns the index instead. Reading past an object is a finding.
+    /// (or `limit` bytes), returning the 32-bit value `step` gives there.
+    /// With `count`, returns the 64-bit index instead. Reading past an
+    /// object is a finding.
     fn scan(
         &mut self,
         st: &mut State,
@@ -155,33 +180,28 @@ impl Machine<'_, '_> {
         step: impl Fn(&[BV]) -> (Bool, BV),
         count: bool,
     ) -> Exec<BV> {
-        let mut objects = Vec::new();
+        let mut sources = Vec::new();
         for p in ptrs {
-            let obj = self.deref(st, p)?;
-            self.check_live(st, obj)?;
-            objects.push(obj);
+            sources.push(self.source(st, p)?);
         }
+        let objects: Vec<ObjIdx> = sources.iter().map(|s| s.obj).collect();
         let max = objects
             .iter()
             .map(|o| st.object(*o).capacity())
             .min()
             .unwrap_or(0);
-        if max > SCAN_LIMIT {
-            return unsupported("a library scan over an object larger than 64 KiB");
-        }
         let mut alive = Vec::new();
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for k in 0..max {
+            let at = bv_u(u128::from(k), 64);
             let mut bytes = Vec::new();
             let mut inside = Vec::new();
-            for (p, obj) in ptrs.iter().zip(&objects) {
-                let off = p.offset.bvadd(bv_u(u128::from(k), 64));
-                let object = st.object(*obj);
-                inside.push(memory::in_bounds(self.program, object, &off, 1));
-                bytes.push(cells_to_int(&memory::read(object, &off, 1)?)?);
+            for source in &sources {
+                inside.push(source.inside(self.program, st, &at));
+                bytes.push(source.byte(st, &at)?);
             }
-            let within_limit = limit.as_ref().map(|n| bv_u(u128::from(k), 64).bvult(n));
+            let within_limit = limit.as_ref().map(|n| at.bvult(n));
             let reached = Bool::and(&alive);
             let reading = match &within_limit {
                 Some(w) => Bool::and(&[reached.clone(), w.clone()]),
@@ -189,11 +209,7 @@ impl Machine<'_, '_> {
             };
             faults.push(Bool::and(&[reading, Bool::and(&inside).not()]));
             let (end, value) = step(&bytes);
-            let value = if count {
-                bv_u(u128::from(k), 64)
-            } else {
-                value
-            };
+            let value = if count { at.clone() } else { value };
             let stop_here = match &within_limit {
                 Some(w) => Bool::or(&[w.not(), end.clone()]),
                 None => end.clone(),
@@ -205,8 +221,8 @@ impl Machine<'_, '_> {
             stops.push((stop_here.clone(), value));
             alive.push(stop_here.not());
         }
-        for p in &objects {
-            st.object_mut(*p).indexed = true;
+        for o in &objects {
+            st.object_mut(*o).indexed = true;
         }
         faults.push(Bool::and(&alive));
         self.bounds_fault(
@@ -223,6 +239,19 @@ impl Machine<'_, '_> {
         Ok(result)
     }
 
+    /// The length of the string at `ptr`, at most `limit` (strnlen).
+    fn string_length(&mut self, st: &mut State, ptr: &PtrVal, limit: Option<BV>) -> Exec<BV> {
+        self.scan(
+            st,
+            std::slice::from_ref(ptr),
+            limit,
+            |bytes| (bytes[0].eq(bv_u(0, 8)), bv_u(0, 64)),
+            true,
+        )
+    }
+
+    /// Writes `n` bytes from `source` at `dst`; writing or reading past an
+    /// object is a finding.
     fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &BV) -> Exec<()> {
         let d = self.deref(st, dst)?;
         self.check_live(st, d)?;
@@ -232,7 +261,7 @@ impl Machine<'_, '_> {
                 self.check_live(st, obj)?;
                 Some((obj, p.offset.clone()))
             }
-            Fill::Byte(_) => None,
+            Fill::Byte(_) | Fill::Bytes(_) => None,
         };
         if let Some(count) = Self::concrete_u64(n) {
             if count == 0 {
@@ -247,7 +276,15 @@ impl Machine<'_, '_> {
                     };
                     count as usize
                 ],
-                (None, Fill::From(_)) => return unsupported("copy without a source"),
+                (None, Fill::Bytes(bytes)) if count <= bytes.len() as u64 => bytes
+                    [..count as usize]
+                    .iter()
+                    .map(|b| Cell::Byte {
+                        src: b.clone(),
+                        idx: 0,
+                    })
+                    .collect(),
+                (None, _) => return unsupported("a copy longer than its source"),
             };
             let inside = memory::in_bounds(self.program, st.object(d), &dst.offset, count);
             self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
@@ -272,6 +309,10 @@ impl Machine<'_, '_> {
                     cells_to_int(&memory::read(st.object(*obj), &from, 1)?)?
                 }
                 (None, Fill::Byte(b)) => b.clone(),
+                (None, Fill::Bytes(bytes)) => bytes
+                    .get(k as usize)
+                    .cloned()
+                    .unwrap_or_else(|| bv_u(0, 8)),
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
             faults.push(Bool::and(&[taken.clone(), Bool::and(&inside).not()]));
@@ -300,46 +341,78 @@ impl Machine<'_, '_> {
         Ok(memory::read(st.object(obj), off, n)?)
     }
 
-    /// `strchr`: forks on whether `c` occurs before the terminator.
-    fn strchr(&mut self, st: &mut State, s: PtrVal, c: BV) -> Exec<Model> {
-        let found_at = self.scan(
-            st,
-            std::slice::from_ref(&s),
-            None,
-            |b| (Bool::or(&[b[0].eq(&c), b[0].eq(bv_u(0, 8))]), bv_u(0, 64)),
-            true,
-        )?;
-        let obj = self.deref(st, &s)?;
-        let at = s.offset.bvadd(&found_at);
-        let byte = cells_to_int(&memory::read(st.object(obj), &at, 1)?)?;
-        let found = byte.eq(&c);
-        let mut outcomes = Vec::new();
-        for (cond, result) in [
-            (
-                found.clone(),
-                PtrVal {
-                    target: s.target.clone(),
-                    offset: at.clone(),
-                },
-            ),
-            (found.not(), PtrVal::to(Target::Null)),
-        ] {
-            if !self.may(st, &cond) {
-                continue;
+    /// The outcome of a call among disjoint alternatives: the one that holds
+    /// on this path, else the only feasible one. When several are feasible
+    /// the path forks, and each child runs the call again with its
+    /// alternative's condition on its path, before the call changed anything.
+    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Bool, T)>) -> Exec<T> {
+        let mut open = Vec::new();
+        for (cond, value) in alternatives {
+            match bool_value(&cond) {
+                Some(true) => return Ok(value),
+                Some(false) => continue,
+                None if st.path.contains(&self.solver.intern(&cond)) => return Ok(value),
+                None => open.push((cond, value)),
             }
-            let mut next = self.fork(st);
-            self.assume(&mut next, &cond)?;
-            outcomes.push((next, result));
         }
-        match outcomes.len() {
-            0 => Err(Stop::Dead),
-            1 => {
-                let (next, result) = outcomes.pop().expect("one outcome");
-                *st = next;
-                Ok(Model::Returns(Some(SymVal::Ptr(result))))
+        let mut feasible = Vec::new();
+        for (cond, value) in open {
+            if self.may(st, &cond) {
+                feasible.push((cond, value));
             }
-            _ => Err(Stop::Fork(self.finish_calls(outcomes)?)),
         }
+        if feasible.len() <= 1 {
+            let Some((cond, value)) = feasible.pop() else {
+                return Err(Stop::Dead);
+            };
+            self.assume(st, &cond)?;
+            return Ok(value);
+        }
+        let mut children = Vec::new();
+        for (cond, _) in feasible {
+            let mut child = self.fork(st);
+            self.assume(&mut child, &cond)?;
+            children.push(child);
+        }
+        Err(Stop::Fork(children))
+    }
+
+    /// Fixes a symbolic argument to the value the solver picks for this
+    /// path, naming the cut (other values are left unexplored).
+    fn concretise(&mut self, st: &mut State, v: &BV) -> Exec<u128> {
+        if let Some(n) = concrete(v) {
+            return Ok(n);
+        }
+        let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
+        let n = crate::extract::eval_bits(&model, v);
+        self.assume(st, &v.eq(bv_u(n, v.get_size())))?;
+        if self.cut.is_none() {
+            self.cut = Some(CONCRETISED);
+        }
+        Ok(n)
+    }
+
+    /// glibc's `errno` (`*__errno_location()`) on this path: one `int`,
+    /// 0 when the function under test is called (the drivers set it so).
+    fn errno_object(&mut self, st: &mut State) -> ObjIdx {
+        if let Some(obj) = st.errno {
+            return obj;
+        }
+        let obj = st.add_object(Object::new(ObjKind::Errno, int_cells(&bv_u(0, 32))));
+        st.errno = Some(obj);
+        obj
+    }
+
+    /// Sets `errno` to `code` where `cond` holds.
+    fn set_errno_if(&mut self, st: &mut State, cond: &Bool, code: u128) -> Exec<()> {
+        if bool_value(cond) == Some(false) {
+            return Ok(());
+        }
+        let obj = self.errno_object(st);
+        let at = bv_u(0, 64);
+        let old = cells_to_int(&memory::read(st.object(obj), &at, 4)?)?;
+        let new = cond.ite(&bv_u(code, 32), &old);
+        Ok(memory::write(st.object_mut(obj), &at, &int_cells(&new))?)
     }
 
     /// Completes the current call statement in each forked state with its result.
@@ -363,38 +436,155 @@ impl Machine<'_, '_> {
     }
 }
 
+/// A pointer a model reads through, its object resolved.
+#[derive(Clone)]
+struct Source {
+    obj: ObjIdx,
+    ptr: PtrVal,
+}
+
+impl Source {
+    /// The byte `k` bytes past the pointer (an index maybe symbolic).
+    fn byte(&self, st: &State, k: &BV) -> Exec<BV> {
+        let at = self.ptr.offset.bvadd(k);
+        Ok(cells_to_int(&memory::read(st.object(self.obj), &at, 1)?)?)
+    }
+
+    /// Whether the byte `k` bytes past the pointer lies inside its object.
+    fn inside(&self, program: &ir::Program, st: &State, k: &BV) -> Bool {
+        let at = self.ptr.offset.bvadd(k);
+        memory::in_bounds(program, st.object(self.obj), &at, 1)
+    }
+
+    /// The pointer `k` bytes further.
+    fn plus(&self, k: &BV) -> PtrVal {
+        PtrVal {
+            target: self.ptr.target.clone(),
+            offset: self.ptr.offset.bvadd(k),
+        }
+    }
+}
+
+/// What a copy writes.
 enum Fill {
     Byte(BV),
     From(PtrVal),
+    /// The given bytes, in order.
+    Bytes(Vec<BV>),
 }
 
-fn between(c: &BV, lo: u128, hi: u128) -> Bool {
-    Bool::and(&[c.bvsge(bv_u(lo, 32)), c.bvsle(bv_u(hi, 32))])
+/// A character class of `<ctype.h>` in the C locale.
+#[derive(Clone, Copy)]
+enum CharClass {
+    Upper,
+    Lower,
+    Alpha,
+    Digit,
+    Xdigit,
+    Space,
+    Print,
+    Graph,
+    Blank,
+    Cntrl,
+    Punct,
+    Alnum,
 }
 
-/// Whether `c` is in the named class in the C locale, and the bit glibc returns.
-fn ctype_class(name: &str, c: &BV) -> (Bool, u128) {
-    let digit = between(c, '0' as u128, '9' as u128);
-    let upper = between(c, 'A' as u128, 'Z' as u128);
-    let lower = between(c, 'a' as u128, 'z' as u128);
-    let alpha = Bool::or(&[upper.clone(), lower.clone()]);
-    match name {
-        "isdigit" => (digit, CTYPE_DIGIT),
-        "isupper" => (upper, CTYPE_UPPER),
-        "islower" => (lower, CTYPE_LOWER),
-        "isalpha" => (alpha, CTYPE_ALPHA),
-        "isalnum" => (Bool::or(&[alpha, digit]), CTYPE_ALNUM),
-        "isxdigit" => {
-            let hex = Bool::or(&[
-                digit,
-                between(c, 'a' as u128, 'f' as u128),
-                between(c, 'A' as u128, 'F' as u128),
-            ]);
-            (hex, CTYPE_XDIGIT)
-        }
-        _ => (
-            Bool::or(&[c.eq(bv_u(' ' as u128, 32)), between(c, 9, 13)]),
-            CTYPE_SPACE,
-        ),
+impl CharClass {
+    fn named(name: &str) -> Option<CharClass> {
+        Some(match name {
+            "isupper" => CharClass::Upper,
+            "islower" => CharClass::Lower,
+            "isalpha" => CharClass::Alpha,
+            "isdigit" => CharClass::Digit,
+            "isxdigit" => CharClass::Xdigit,
+            "isspace" => CharClass::Space,
+            "isprint" => CharClass::Print,
+            "isgraph" => CharClass::Graph,
+            "isblank" => CharClass::Blank,
+            "iscntrl" => CharClass::Cntrl,
+            "ispunct" => CharClass::Punct,
+            "isalnum" => CharClass::Alnum,
+            _ => return None,
+        })
     }
+
+    /// The bit glibc's classification functions return for the class
+    /// (`_ISbit` of `<ctype.h>` on a little-endian machine).
+    fn bit(self) -> u128 {
+        let bit = match self {
+            CharClass::Upper => 0,
+            CharClass::Lower => 1,
+            CharClass::Alpha => 2,
+            CharClass::Digit => 3,
+            CharClass::Xdigit => 4,
+            CharClass::Space => 5,
+            CharClass::Print => 6,
+            CharClass::Graph => 7,
+            CharClass::Blank => 8,
+            CharClass::Cntrl => 9,
+            CharClass::Punct => 10,
+            CharClass::Alnum => 11,
+        };
+        if bit < 8 {
+            (1 << bit) << 8
+        } else {
+            (1 << bit) >> 8
+        }
+    }
+
+    /// Whether the character `c` is in the class.
+    fn contains(self, c: u8) -> bool {
+        bool_value(&self.holds(&bv_u(u128::from(c), 8))) == Some(true)
+    }
+
+    /// Whether `c` (a character of any width, as a signed value) is in the class.
+    fn holds(self, c: &BV) -> Bool {
+        let upper = || between(c, b'A', b'Z');
+        let lower = || between(c, b'a', b'z');
+        let digit = || between(c, b'0', b'9');
+        let alnum = || Bool::or(&[upper(), lower(), digit()]);
+        let graph = || between(c, b'!', b'~');
+        match self {
+            CharClass::Upper => upper(),
+            CharClass::Lower => lower(),
+            CharClass::Alpha => Bool::or(&[upper(), lower()]),
+            CharClass::Digit => digit(),
+            CharClass::Xdigit => Bool::or(&[
+                digit(),
+                between(c, b'a', b'f'),
+                between(c, b'A', b'F'),
+            ]),
+            CharClass::Space => Bool::or(&[is_char(c, b' '), between(c, 9, 13)]),
+            CharClass::Print => between(c, b' ', b'~'),
+            CharClass::Graph => graph(),
+            CharClass::Blank => Bool::or(&[is_char(c, b' '), is_char(c, b'\t')]),
+            CharClass::Cntrl => Bool::or(&[between(c, 0, 31), is_char(c, 127)]),
+            CharClass::Punct => Bool::and(&[graph(), alnum().not()]),
+            CharClass::Alnum => alnum(),
+        }
+    }
+}
+
+/// `lo <= c <= hi`, `c` a signed character or `int`.
+fn between(c: &BV, lo: u8, hi: u8) -> Bool {
+    let bits = c.get_size();
+    Bool::and(&[
+        c.bvsge(bv_u(lo.into(), bits)),
+        c.bvsle(bv_u(hi.into(), bits)),
+    ])
+}
+
+fn is_char(c: &BV, ch: u8) -> Bool {
+    c.eq(bv_u(ch.into(), c.get_size()))
+}
+
+fn to_upper(c: &BV) -> BV {
+    let bits = c.get_size();
+    between(c, b'a', b'z').ite(&c.bvsub(bv_u(32, bits)), c)
+}
+
+fn to_lower(c: &BV) -> BV {
+    let bits = c.get_size();
+    between(c, b'A', b'Z').ite(&c.bvadd(bv_u(32, bits)), c)
 }
