@@ -5,11 +5,11 @@
 //! it assigned) and writes those.
 
 use super::number::Syntax;
-use super::{is_char, returns_int, Args, CharClass, Fill, Model, Source, ERANGE};
+use super::{is_char, returns_int, Args, CharClass, Fill, Model, Range, Source, ERANGE};
 use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
 use crate::state::State;
-use crate::value::{bool_value, bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
+use crate::value::{bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
 use ir::{IntType, Type};
 use z3::ast::{Bool, BV};
 
@@ -230,7 +230,9 @@ impl Machine<'_, '_> {
         if writes {
             self.source(st, &dst)?;
         }
-        let text = self.format_text(st, &format, args.values.get(at + 1..).unwrap_or(&[]))?;
+        let mut strings = Vec::new();
+        let values = args.values.get(at + 1..).unwrap_or(&[]);
+        let text = self.format_text(st, &format, values, &mut strings)?;
         if writes {
             let kept = match &limit {
                 None => text.len.clone(),
@@ -248,13 +250,28 @@ impl Machine<'_, '_> {
                     .ite(&bv_u(0, 64), &kept.bvadd(bv_u(1, 64))),
                 None => kept.bvadd(bv_u(1, 64)),
             };
+            let written = Range {
+                obj: self.deref(st, &dst)?,
+                start: dst.offset.clone(),
+                len: count.clone(),
+            };
+            for read in &strings {
+                self.assume_apart(st, &written, read)?;
+            }
             self.copy_bytes(st, &dst, &Fill::Bytes(bytes), &count)?;
         }
         returns_int(text.len.extract(31, 0))
     }
 
-    /// The output of a printf format over `values`.
-    fn format_text(&mut self, st: &mut State, format: &[u8], values: &[SymVal]) -> Exec<Text> {
+    /// The output of a printf format over `values`; the strings it reads
+    /// go to `strings`.
+    fn format_text(
+        &mut self,
+        st: &mut State,
+        format: &[u8],
+        values: &[SymVal],
+        strings: &mut Vec<Range>,
+    ) -> Exec<Text> {
         let directives = directives(format).or_else(unsupported)?;
         let mut next = values.iter();
         let mut arguments = Vec::new();
@@ -287,7 +304,7 @@ impl Machine<'_, '_> {
                     let Some(value) = arguments.next() else {
                         return unsupported("a printf format with more conversions than arguments");
                     };
-                    self.conversion_text(st, spec, value)?
+                    self.conversion_text(st, spec, value, strings)?
                 }
             };
             text = text.then(&piece);
@@ -296,7 +313,13 @@ impl Machine<'_, '_> {
     }
 
     /// The characters one printf conversion writes for `value`.
-    fn conversion_text(&mut self, st: &mut State, spec: &Spec, value: &SymVal) -> Exec<Text> {
+    fn conversion_text(
+        &mut self,
+        st: &mut State,
+        spec: &Spec,
+        value: &SymVal,
+        strings: &mut Vec<Range>,
+    ) -> Exec<Text> {
         match (spec.conversion, value) {
             (b'd' | b'i' | b'u' | b'x' | b'X', SymVal::Int(v)) => {
                 if spec.precision.is_some() {
@@ -345,6 +368,11 @@ impl Machine<'_, '_> {
                     let limit = spec.precision.map(|n| bv_u(u128::from(n), 64));
                     let len = self.string_length(st, p, limit)?;
                     let src = self.source(st, p)?;
+                    strings.push(Range {
+                        obj: src.obj,
+                        start: p.offset.clone(),
+                        len: len.bvadd(bv_u(1, 64)),
+                    });
                     let most = st.object(src.obj).capacity().min(spec.precision.unwrap_or(u64::MAX));
                     let mut bytes = Vec::new();
                     for k in 0..most {
@@ -449,8 +477,13 @@ impl Machine<'_, '_> {
             }
         }
         // glibc measures the input string first.
-        self.string_length(st, &input, None)?;
+        let input_len = self.string_length(st, &input, None)?;
         let src = self.source(st, &input)?;
+        let read = Range {
+            obj: src.obj,
+            start: input.offset.clone(),
+            len: input_len.bvadd(bv_u(1, 64)),
+        };
         let cap = st.object(src.obj).capacity();
         let mut scan = Scanning {
             at: bv_u(0, 64),
@@ -569,9 +602,19 @@ impl Machine<'_, '_> {
         self.set_errno_if(st, &Bool::or(&range_errors), ERANGE)?;
         let done = usize::try_from(returned).unwrap_or(0);
         for (assignment, target) in assignments.into_iter().zip(targets).take(done) {
+            let obj = self.deref(st, &target)?;
+            let len = match &assignment {
+                Assignment::Int { value, .. } => bv_u(u128::from(value.get_size() / 8), 64),
+                Assignment::Chars { count, .. } => count.clone(),
+            };
+            let written = Range {
+                obj,
+                start: target.offset.clone(),
+                len,
+            };
+            self.assume_apart(st, &written, &read)?;
             match assignment {
                 Assignment::Int { value, signed } => {
-                    let obj = self.deref(st, &target)?;
                     let loc = Loc {
                         obj,
                         off: target.offset.clone(),
@@ -604,25 +647,6 @@ impl Machine<'_, '_> {
         scan.fails_if(here.eq(bv_u(u128::from(c), 8)).not(), false);
         scan.at = scan.at.bvadd(bv_u(1, 64));
         Ok(())
-    }
-
-    /// The index of the first character from `start` that is not white space.
-    fn skip_spaces(&mut self, st: &State, src: &Source, start: &BV) -> Exec<BV> {
-        let mut stops = Vec::new();
-        for j in 0..=st.object(src.obj).capacity() {
-            let at = start.bvadd(bv_u(u128::from(j), 64));
-            let stop = CharClass::Space.holds(&src.byte(st, &at)?).not();
-            let certain = bool_value(&stop) == Some(true);
-            stops.push((stop, at));
-            if certain {
-                break;
-            }
-        }
-        let mut end = start.clone();
-        for (stop, at) in stops.into_iter().rev() {
-            end = stop.ite(&at, &end);
-        }
-        Ok(end)
     }
 
     /// The bytes of a string constant on this path (a format), up to its NUL.

@@ -250,11 +250,33 @@ impl Machine<'_, '_> {
         )
     }
 
+    /// The index of the first character from `start` that is not white space.
+    fn skip_spaces(&mut self, st: &State, src: &Source, start: &BV) -> Exec<BV> {
+        let mut stops = Vec::new();
+        for j in 0..=st.object(src.obj).capacity() {
+            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let stop = CharClass::Space.holds(&src.byte(st, &at)?).not();
+            let certain = bool_value(&stop) == Some(true);
+            stops.push((stop, at));
+            if certain {
+                break;
+            }
+        }
+        let mut end = start.clone();
+        for (stop, at) in stops.into_iter().rev() {
+            end = stop.ite(&at, &end);
+        }
+        Ok(end)
+    }
+
     /// Writes `n` bytes from `source` at `dst`; writing or reading past an
     /// object is a finding.
     fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &BV) -> Exec<()> {
         let d = self.deref(st, dst)?;
         self.check_live(st, d)?;
+        if matches!(st.object(d).kind, ObjKind::Input { .. }) {
+            self.note_capacity_cut(st, d, &dst.offset, n);
+        }
         let s = match source {
             Fill::From(p) => {
                 let obj = self.deref(st, p)?;
@@ -290,22 +312,23 @@ impl Machine<'_, '_> {
             self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
             return Ok(memory::write(st.object_mut(d), &dst.offset, &cells)?);
         }
-        let mut involved = vec![d];
-        involved.extend(s.as_ref().map(|(obj, _)| *obj));
         // Symbolic length: every byte the copy may reach is guarded by `k < n`.
         let cap = st.object(d).capacity();
         if cap > SCAN_LIMIT {
             return unsupported("a copy of symbolic length into an object larger than 64 KiB");
         }
-        let mut faults = Vec::new();
+        let mut writes_outside = Vec::new();
+        let mut reads_outside = Vec::new();
         for k in 0..cap {
             let taken = bv_u(u128::from(k), 64).bvult(n);
             let at = dst.offset.bvadd(bv_u(u128::from(k), 64));
-            let mut inside = vec![memory::in_bounds(self.program, st.object(d), &at, 1)];
+            let inside = memory::in_bounds(self.program, st.object(d), &at, 1);
+            writes_outside.push(Bool::and(&[taken.clone(), inside.not()]));
             let byte = match (&s, source) {
                 (Some((obj, off)), _) => {
                     let from = off.bvadd(bv_u(u128::from(k), 64));
-                    inside.push(memory::in_bounds(self.program, st.object(*obj), &from, 1));
+                    let inside = memory::in_bounds(self.program, st.object(*obj), &from, 1);
+                    reads_outside.push(Bool::and(&[taken.clone(), inside.not()]));
                     cells_to_int(&memory::read(st.object(*obj), &from, 1)?)?
                 }
                 (None, Fill::Byte(b)) => b.clone(),
@@ -315,7 +338,6 @@ impl Machine<'_, '_> {
                     .unwrap_or_else(|| bv_u(0, 8)),
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
-            faults.push(Bool::and(&[taken.clone(), Bool::and(&inside).not()]));
             let old = cells_to_int(&memory::read(st.object(d), &at, 1)?)?;
             memory::write(
                 st.object_mut(d),
@@ -326,11 +348,19 @@ impl Machine<'_, '_> {
                 }],
             )?;
         }
-        faults.push(bv_u(u128::from(cap), 64).bvult(n));
+        writes_outside.push(bv_u(u128::from(cap), 64).bvult(n));
+        if let Some((obj, _)) = s {
+            self.bounds_fault(
+                st,
+                &[obj],
+                &Bool::or(&reads_outside),
+                "copy from past the end of an object",
+            )?;
+        }
         self.bounds_fault(
             st,
-            &involved,
-            &Bool::or(&faults),
+            &[d],
+            &Bool::or(&writes_outside),
             "copy past the end of an object",
         )
     }
@@ -339,6 +369,17 @@ impl Machine<'_, '_> {
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
         self.bounds_fault(st, &[obj], &inside.not(), "read past the end of an object")?;
         Ok(memory::read(st.object(obj), off, n)?)
+    }
+
+    /// The C library's `restrict`: what a call writes does not overlap what
+    /// it reads. Paths where they would (inputs that alias) are left out.
+    fn assume_apart(&mut self, st: &mut State, written: &Range, read: &Range) -> Exec<()> {
+        if written.obj != read.obj {
+            return Ok(());
+        }
+        let before = written.start.bvadd(&written.len).bvsle(&read.start);
+        let after = read.start.bvadd(&read.len).bvsle(&written.start);
+        self.assume(st, &Bool::or(&[before, after]))
     }
 
     /// The outcome of a call among disjoint alternatives: the one that holds
@@ -463,6 +504,13 @@ impl Source {
             offset: self.ptr.offset.bvadd(k),
         }
     }
+}
+
+/// `len` bytes of object `obj` from offset `start`.
+struct Range {
+    obj: ObjIdx,
+    start: BV,
+    len: BV,
 }
 
 /// What a copy writes.

@@ -30,13 +30,10 @@ pub(super) struct Integer {
     /// Only white space came before the terminating NUL (scanf's input failure).
     pub empty: Bool,
     pub negative: Bool,
-    /// The digits' value, modulo 2^64, and whether it exceeds 2^64 - 1.
-    pub magnitude: BV,
-    pub overflow: Bool,
-    /// Digits read since the first nonzero one, and its most in the
-    /// syntax's base: for the solver, a short number is plainly in range.
-    significant: BV,
-    fits_in_63_bits: u64,
+    /// The digits' value, as wide as the digits read may need: a short
+    /// number plainly fits, for the solver too. Past 64 bits it is 72 bits
+    /// wide and stops growing at 2^64 (an overflow).
+    magnitude: BV,
     /// A character the reader read lies outside the object.
     pub read_outside: Bool,
 }
@@ -45,13 +42,18 @@ impl Integer {
     /// The value as strtol (`signed`) or strtoul returns it in 64 bits, and
     /// whether it is out of range (clamped, `errno` set to `ERANGE`).
     pub fn value(&self, signed: bool) -> (BV, Bool) {
-        let wrapped = self
-            .negative
-            .ite(&self.magnitude.bvneg(), &self.magnitude);
+        let bits = self.magnitude.get_size();
+        let low = resize(&self.magnitude, 64, false);
+        let wrapped = self.negative.ite(&low.bvneg(), &low);
+        let overflow = if bits > 64 {
+            self.magnitude.extract(bits - 1, 64).eq(bv_u(0, bits - 64)).not()
+        } else {
+            Bool::from_bool(false)
+        };
         if !signed {
             return (
-                self.overflow.ite(&bv_u(u128::from(u64::MAX), 64), &wrapped),
-                self.overflow.clone(),
+                overflow.ite(&bv_u(u128::from(u64::MAX), 64), &wrapped),
+                overflow,
             );
         }
         // LONG_MIN's magnitude is 2^63, LONG_MAX 2^63 - 1: the limits and
@@ -59,57 +61,91 @@ impl Integer {
         let limit = self
             .negative
             .ite(&bv_u(1 << 63, 64), &bv_u((1 << 63) - 1, 64));
-        let long = self
-            .significant
-            .bvugt(bv_u(u128::from(self.fits_in_63_bits), 8));
-        let beyond = Bool::and(&[long, self.magnitude.bvugt(&limit)]);
-        let out_of_range = Bool::or(&[self.overflow.clone(), beyond]);
+        if bits < 64 {
+            return (wrapped, Bool::from_bool(false));
+        }
+        let wide = bits.max(64);
+        let out_of_range = resize(&self.magnitude, wide, false).bvugt(&resize(&limit, wide, false));
         (out_of_range.ite(&limit, &wrapped), out_of_range)
     }
 }
 
-/// Phases of reading an integer.
-const SPACES: u64 = 0;
-const AFTER_SIGN: u64 = 1;
-/// At the `x` of a `0x` prefix.
-const PREFIX_X: u64 = 2;
-const DIGITS: u64 = 3;
-const DONE: u64 = 4;
+/// The most characters (white space, sign, prefix and digits) the reader
+/// follows: any 64-bit number fits with room to spare, and the solver's
+/// work grows fast with the characters it must consider.
+const LONGEST_NUMBER: u64 = 24;
+/// The cut named for paths whose number would be longer.
+const LONG_NUMBER: &str = "a number longer than 24 characters (not read further)";
+
+/// Where reading an integer is, before a character: at most one holds,
+/// none when the number has ended.
+struct Phase {
+    /// In the leading white space (or at the first character).
+    spaces: Bool,
+    after_sign: Bool,
+    /// At the `x` of a `0x` prefix.
+    at_x: Bool,
+    digits: Bool,
+}
+
+impl Phase {
+    fn alive(&self) -> Bool {
+        Bool::or(&[
+            self.spaces.clone(),
+            self.after_sign.clone(),
+            self.at_x.clone(),
+            self.digits.clone(),
+        ])
+    }
+}
 
 impl Machine<'_, '_> {
     /// Reads an integer from byte `start` of `src` as glibc's strtol does:
     /// white space, a sign, a `0x` prefix where the base allows one, then
-    /// digits of the base. One pass over the bytes, the phase symbolic.
+    /// digits of the base. One pass over the bytes, the phase symbolic;
+    /// base 0 is decided first (forking when the input may start either way).
     pub(super) fn read_integer(
         &mut self,
-        st: &State,
+        st: &mut State,
         src: &Source,
         start: &BV,
         syntax: &Syntax,
     ) -> Exec<Integer> {
-        let phase_is = |phase: &BV, p: u64| phase.eq(bv_u(u128::from(p), 3));
-        let room = |used: &BV, n: u64| match syntax.width {
-            Some(w) => used
+        let base = match syntax.base {
+            0 => self.decide_base(st, src, start, syntax)?,
+            b => b,
+        };
+        let room = |used: &Option<BV>, n: u64| match (syntax.width, used) {
+            (Some(w), Some(used)) => used
                 .bvadd(bv_u(u128::from(n), 64))
                 .bvule(bv_u(u128::from(w), 64)),
-            None => Bool::from_bool(true),
+            _ => Bool::from_bool(true),
         };
-        let prefix_allowed = syntax.base == 0 || syntax.base == 16;
-        let letters = syntax.base == 0 || syntax.base > 10;
-        let mut phase = bv_u(u128::from(SPACES), 3);
-        let mut base = bv_u(u128::from(syntax.base), 8);
-        let mut negative = Bool::from_bool(false);
-        let mut magnitude = bv_u(0, 64);
-        let mut significant = bv_u(0, 8);
-        let mut overflow = Bool::from_bool(false);
-        let mut converted = Bool::from_bool(false);
-        let mut empty = Bool::from_bool(false);
-        let mut used = bv_u(0, 64);
+        let no = || Bool::from_bool(false);
+        let mut phase = Phase {
+            spaces: Bool::from_bool(true),
+            after_sign: no(),
+            at_x: no(),
+            digits: no(),
+        };
+        let mut negative = no();
+        let mut magnitude = bv_u(0, 1);
+        let mut converted = no();
+        let mut empty = no();
+        // Characters of the number so far, counted for a width only.
+        let mut used = syntax.width.map(|_| bv_u(0, 64));
         let mut outside = Vec::new();
         let mut stops = Vec::new();
         for j in 0..=st.object(src.obj).capacity() {
-            let alive = phase_is(&phase, DONE).not();
+            let alive = phase.alive();
             if bool_value(&alive) == Some(false) {
+                break;
+            }
+            if j == LONGEST_NUMBER {
+                if self.may(st, &alive) {
+                    self.assume(st, &alive.not())?;
+                    self.cut.get_or_insert(LONG_NUMBER);
+                }
                 break;
             }
             let at = start.bvadd(bv_u(u128::from(j), 64));
@@ -118,9 +154,8 @@ impl Machine<'_, '_> {
                 alive.clone(),
                 src.inside(self.program, st, &at).not(),
             ]));
-            let in_spaces = phase_is(&phase, SPACES);
             let space = CharClass::Space.holds(&c);
-            let first = Bool::and(&[in_spaces.clone(), space.not()]);
+            let first = Bool::and(&[phase.spaces.clone(), space.not()]);
             empty = Bool::or(&[empty, Bool::and(&[first.clone(), is_char(&c, 0)])]);
             let sign = Bool::and(&[
                 first.clone(),
@@ -129,78 +164,41 @@ impl Machine<'_, '_> {
             ]);
             negative = sign.ite(&is_char(&c, b'-'), &negative);
             // Where a prefix or the first digit may stand.
-            let slot = Bool::or(&[
-                Bool::and(&[first, sign.not()]),
-                phase_is(&phase, AFTER_SIGN),
-            ]);
-            let zero = is_char(&c, b'0');
-            let prefix = if prefix_allowed {
-                // glibc looks at the next character after a `0` (and, in
-                // strtol, at the one after an `x`).
-                let looks = Bool::and(&[alive.clone(), slot.clone(), zero.clone()]);
-                let next = at.bvadd(bv_u(1, 64));
-                outside.push(Bool::and(&[
-                    looks.clone(),
-                    src.inside(self.program, st, &next).not(),
-                ]));
-                let x = is_char(&src.byte(st, &next)?.bvor(bv_u(0x20, 8)), b'x');
-                let mut parts = vec![looks, x, room(&used, 2)];
-                if syntax.prefix_needs_digit {
-                    let after = at.bvadd(bv_u(2, 64));
-                    outside.push(Bool::and(&[
-                        Bool::and(&parts),
-                        src.inside(self.program, st, &after).not(),
-                    ]));
-                    parts.push(CharClass::Xdigit.holds(&src.byte(st, &after)?));
-                }
-                Bool::and(&parts)
+            let slot = Bool::or(&[Bool::and(&[first, sign.not()]), phase.after_sign.clone()]);
+            let prefix = if base == 16 {
+                let (prefix, reads_outside) = self.hex_prefix(st, src, &at, syntax, room(&used, 2))?;
+                outside.push(Bool::and(&[slot.clone(), reads_outside]));
+                Bool::and(&[slot.clone(), prefix])
             } else {
-                Bool::from_bool(false)
+                no()
             };
-            if syntax.base == 0 {
-                let decided = prefix.ite(
-                    &bv_u(16, 8),
-                    &zero.ite(&bv_u(8, 8), &bv_u(10, 8)),
-                );
-                base = slot.ite(&decided, &base);
-            }
-            let in_digits = Bool::or(&[
-                Bool::and(&[slot, prefix.not()]),
-                phase_is(&phase, DIGITS),
+            let in_digits = Bool::or(&[Bool::and(&[slot, prefix.not()]), phase.digits.clone()]);
+            let value = digit_value(&c, base > 10);
+            let digit = Bool::and(&[
+                in_digits,
+                value.bvult(bv_u(u128::from(base), 8)),
+                room(&used, 1),
             ]);
-            let value = digit_value(&c, letters);
-            let digit = Bool::and(&[in_digits, value.bvult(&base), room(&used, 1)]);
-            let (next_magnitude, carry) =
-                times_base_plus(&magnitude, &base, syntax.base, &value, &significant, j);
-            magnitude = digit.ite(&next_magnitude, &magnitude);
-            let counts = Bool::and(&[
-                digit.clone(),
-                Bool::or(&[
-                    significant.eq(bv_u(0, 8)).not(),
-                    value.eq(bv_u(0, 8)).not(),
-                ]),
-                significant.eq(bv_u(255, 8)).not(),
-            ]);
-            significant = counts.ite(&significant.bvadd(bv_u(1, 8)), &significant);
-            overflow = Bool::or(&[overflow, Bool::and(&[digit.clone(), carry])]);
+            let next_magnitude = times_base_plus(&magnitude, base, &value, j + 1);
+            let kept = resize(&magnitude, next_magnitude.get_size(), false);
+            magnitude = digit.ite(&next_magnitude, &kept);
             converted = Bool::or(&[converted, digit.clone(), prefix.clone()]);
-            let at_x = phase_is(&phase, PREFIX_X);
-            let consumed = Bool::or(&[sign.clone(), prefix.clone(), at_x.clone(), digit.clone()]);
-            used = consumed.ite(&used.bvadd(bv_u(1, 64)), &used);
-            let to = |p: u64| bv_u(u128::from(p), 3);
-            let next = Bool::and(&[in_spaces, space]).ite(
-                &to(SPACES),
-                &sign.ite(
-                    &to(AFTER_SIGN),
-                    &prefix.ite(
-                        &to(PREFIX_X),
-                        &Bool::or(&[at_x, digit]).ite(&to(DIGITS), &to(DONE)),
-                    ),
-                ),
-            );
-            let next = alive.ite(&next, &to(DONE));
-            stops.push((Bool::and(&[alive, phase_is(&next, DONE)]), at));
-            phase = next;
+            if let Some(count) = &used {
+                let consumed = Bool::or(&[
+                    sign.clone(),
+                    prefix.clone(),
+                    phase.at_x.clone(),
+                    digit.clone(),
+                ]);
+                used = Some(consumed.ite(&count.bvadd(bv_u(1, 64)), count));
+            }
+            phase = Phase {
+                spaces: Bool::and(&[phase.spaces.clone(), space]),
+                after_sign: sign,
+                digits: Bool::or(&[phase.at_x.clone(), digit]),
+                at_x: prefix,
+            };
+            stops.push((Bool::and(&[alive, phase.alive().not()]), at));
         }
         let mut end = start.clone();
         for (stop, at) in stops.into_iter().rev() {
@@ -212,14 +210,82 @@ impl Machine<'_, '_> {
             empty,
             negative,
             magnitude,
-            overflow,
             read_outside: Bool::or(&outside),
-            significant,
-            fits_in_63_bits: match syntax.base {
-                0 => digits_that_fit(16, 63),
-                b => digits_that_fit(u64::from(b), 63),
-            },
         })
+    }
+
+    /// Whether a `0x` prefix starts at `at` (glibc reads the character
+    /// after a `0` and, in strtol, the one after the `x`, which must be a
+    /// hexadecimal digit there), and whether those reads may leave the
+    /// object. `room`: the width leaves two characters.
+    fn hex_prefix(
+        &self,
+        st: &State,
+        src: &Source,
+        at: &BV,
+        syntax: &Syntax,
+        room: Bool,
+    ) -> Exec<(Bool, Bool)> {
+        let zero = is_char(&src.byte(st, at)?, b'0');
+        let next = at.bvadd(bv_u(1, 64));
+        let mut outside = vec![Bool::and(&[
+            zero.clone(),
+            src.inside(self.program, st, &next).not(),
+        ])];
+        let x = is_char(&src.byte(st, &next)?.bvor(bv_u(0x20, 8)), b'x');
+        let mut parts = vec![zero, x, room];
+        if syntax.prefix_needs_digit {
+            let after = at.bvadd(bv_u(2, 64));
+            outside.push(Bool::and(&[
+                Bool::and(&parts),
+                src.inside(self.program, st, &after).not(),
+            ]));
+            parts.push(CharClass::Xdigit.holds(&src.byte(st, &after)?));
+        }
+        Ok((Bool::and(&parts), Bool::or(&outside)))
+    }
+
+    /// The base that base 0 stands for: 16 after a `0x` prefix, 8 after
+    /// another `0`, else 10, read from the number's first characters. One
+    /// reader per base keeps the terms small.
+    fn decide_base(
+        &mut self,
+        st: &mut State,
+        src: &Source,
+        start: &BV,
+        syntax: &Syntax,
+    ) -> Exec<u32> {
+        let room = |used: u64| match syntax.width {
+            Some(w) => Bool::from_bool(used <= w),
+            None => Bool::from_bool(true),
+        };
+        let mut spaces = Bool::from_bool(true);
+        let mut after_sign = Bool::from_bool(false);
+        let mut hex = Vec::new();
+        let mut octal = Vec::new();
+        let cap = st.object(src.obj).capacity();
+        for j in 0..LONGEST_NUMBER.min(cap + 1) {
+            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let c = src.byte(st, &at)?;
+            let first = Bool::and(&[spaces.clone(), CharClass::Space.holds(&c).not()]);
+            let sign = Bool::and(&[
+                first.clone(),
+                Bool::or(&[is_char(&c, b'+'), is_char(&c, b'-')]),
+                room(1),
+            ]);
+            // The sign counts in a width; here `after_sign` means one was read.
+            for (slot, used) in [(Bool::and(&[first, sign.not()]), 0), (after_sign, 1)] {
+                let (prefix, _) = self.hex_prefix(st, src, &at, syntax, room(used + 2))?;
+                let zero = Bool::and(&[is_char(&c, b'0'), room(used + 1), prefix.not()]);
+                hex.push(Bool::and(&[slot.clone(), prefix]));
+                octal.push(Bool::and(&[slot, zero]));
+            }
+            spaces = Bool::and(&[spaces, CharClass::Space.holds(&c)]);
+            after_sign = sign;
+        }
+        let (hex, octal) = (Bool::or(&hex), Bool::or(&octal));
+        let decimal = Bool::and(&[hex.not(), octal.not()]);
+        self.choose(st, vec![(hex, 16), (octal, 8), (decimal, 10)])
     }
 
     /// `strtol`, `strtoll`, `strtoul`, `strtoull`: the value, `*endptr`
@@ -311,67 +377,31 @@ fn digit_value(c: &BV, letters: bool) -> BV {
     )
 }
 
-/// `magnitude * base + digit` modulo 2^64, and whether the true value
-/// exceeds 2^64 - 1. `fixed` is the syntax's base (when 0, `base` is 8, 10
-/// or 16 by the prefix): multiplications stay by constants. `significant`
-/// counts the digits read before, since the first nonzero one, at most
-/// `step` (the character's index): a number with at most as many digits
-/// as always fit cannot overflow, one with two more always does, and only
-/// the one in between needs the comparison. Plain reasons the solver sees
-/// at once, where a bound on a chain of products would be a proof.
-fn times_base_plus(
-    magnitude: &BV,
-    base: &BV,
-    fixed: u32,
-    digit: &BV,
-    significant: &BV,
-    step: u64,
-) -> (BV, Bool) {
-    let by = |b: u32| {
-        let b = u64::from(b);
-        let product = magnitude
-            .bvmul(bv_u(u128::from(b), 64))
-            .bvadd(digit.zero_ext(56));
-        let fit = digits_that_fit(b, 64);
-        if step < fit {
-            return (product, Bool::from_bool(false));
-        }
-        let (most, rest) = (u64::MAX / b, u64::MAX % b);
-        let too_big = Bool::or(&[
-            magnitude.bvugt(bv_u(u128::from(most), 64)),
-            Bool::and(&[
-                magnitude.eq(bv_u(u128::from(most), 64)),
-                digit.bvugt(bv_u(u128::from(rest), 8)),
-            ]),
-        ]);
-        let carry = Bool::or(&[
-            significant.bvugt(bv_u(u128::from(fit), 8)),
-            Bool::and(&[significant.eq(bv_u(u128::from(fit), 8)), too_big]),
-        ]);
-        (product, carry)
-    };
-    match fixed {
-        0 => {
-            let (hex, octal, decimal) = (by(16), by(8), by(10));
-            let is_hex = base.eq(bv_u(16, 8));
-            let is_octal = base.eq(bv_u(8, 8));
-            (
-                is_hex.ite(&hex.0, &is_octal.ite(&octal.0, &decimal.0)),
-                is_hex.ite(&hex.1, &is_octal.ite(&octal.1, &decimal.1)),
-            )
-        }
-        b => by(b),
+/// `magnitude * base + digit` as wide as `digits` digits may need (see
+/// [`Integer::magnitude`]).
+fn times_base_plus(magnitude: &BV, base: u32, digit: &BV, digits: u64) -> BV {
+    let bits = magnitude_bits(u64::from(base), digits);
+    let wide = resize(magnitude, bits, false);
+    let product = wide
+        .bvmul(bv_u(u128::from(base), bits))
+        .bvadd(&resize(digit, bits, false));
+    if bits <= 64 {
+        return product;
     }
+    // Past 2^64 the number has overflowed: it stays there.
+    let overflowed = bv_u(1 << 64, bits);
+    wide.bvuge(&overflowed).ite(&overflowed, &product)
 }
 
-/// The most digits in base `b` of which every number fits in `bits` bits
-/// (base 16 has the fewest of the bases a prefix may choose).
-fn digits_that_fit(b: u64, bits: u32) -> u64 {
-    let mut power: u128 = 1;
-    let mut count = 0;
-    while power * u128::from(b) <= 1 << bits {
-        power *= u128::from(b);
-        count += 1;
+/// The bits that hold every number of `digits` digits in base `b`, or 72
+/// when some do not fit in 64 (room for 2^64 times 36 and a digit).
+fn magnitude_bits(b: u64, digits: u64) -> u32 {
+    let mut largest: u128 = 0;
+    for _ in 0..digits {
+        largest = largest * u128::from(b) + u128::from(b - 1);
+        if largest > u128::from(u64::MAX) {
+            return 72;
+        }
     }
-    count
+    (128 - largest.leading_zeros()).max(1)
 }
