@@ -179,6 +179,7 @@ fn write_test(
     if wraps_allocations {
         failing_allocations(&mut out, &test.inputs.failing_allocations);
     }
+    reset_errno(&mut out, unit);
 
     let returns = f.sig.ret != Type::Void;
     let result = scope.fresh("result");
@@ -518,6 +519,15 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
     }
 }
 
+/// `errno = 0` before the call when the code uses `errno`: the engine
+/// starts each call from there.
+fn reset_errno(out: &mut CodeWriter, unit: &Unit) {
+    if unit.uses_errno {
+        out.line("errno = 0;");
+        out.blank();
+    }
+}
+
 /// The return value as scalar checks, then the engine's checks of other state
 /// (a return-value check the engine also lists is kept once).
 fn all_checks(unit: &Unit, test: &TestCase) -> Vec<Check> {
@@ -825,6 +835,7 @@ fn write_reproducer(
         if reproducer.wraps_allocations {
             failing_allocations(out, &finding.inputs.failing_allocations);
         }
+        reset_errno(out, unit);
     };
     if compares_fills(unit, finding) {
         let call = file_scope.fresh(&format!("{name}_call"));

@@ -44,6 +44,9 @@ pub struct Unit<'a> {
     pub program: &'a Program,
     /// The source defines `main`, which the drivers rename.
     pub renames_main: bool,
+    /// The code reads or writes `errno` (glibc's `*__errno_location()`):
+    /// the drivers set it to 0 before each call, as the engine assumes.
+    pub uses_errno: bool,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -58,9 +61,14 @@ impl<'a> Unit<'a> {
         let renames_main = program
             .function_by_name("main")
             .is_some_and(|f| program.function(f).body.is_some());
+        let uses_errno = uses(program)
+            .functions
+            .iter()
+            .any(|f| program.function(*f).name == "__errno_location");
         Unit {
             program,
             renames_main,
+            uses_errno,
         }
     }
 
