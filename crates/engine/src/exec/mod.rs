@@ -25,6 +25,7 @@ use testcase::{Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
+pub use libc::CONCRETISED;
 
 /// Statements run for one state before the search gets to choose again.
 const STATEMENTS_PER_TURN: usize = 2_000;

@@ -8,6 +8,7 @@ use super::number::Syntax;
 use super::{is_char, returns_int, Args, CharClass, Fill, Model, Range, Source, ERANGE};
 use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
+use crate::memory;
 use crate::state::State;
 use crate::value::{bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
 use ir::{IntType, Type};
@@ -183,9 +184,18 @@ impl Text {
 
 /// What a scanf conversion assigns.
 enum Assignment {
-    Int { value: BV, signed: bool },
-    /// `count` characters of `bytes` (a string's NUL included).
-    Chars { bytes: Vec<BV>, count: BV },
+    Int {
+        value: BV,
+        signed: bool,
+    },
+    /// `count` characters of `bytes` (a string's NUL included); `field`,
+    /// the most a conversion with a width may write, must fit too (the
+    /// sanitizers check the whole field, whatever the input).
+    Chars {
+        bytes: Vec<BV>,
+        count: BV,
+        field: Option<u64>,
+    },
 }
 
 /// scanf's progress through its input: where it is, whether every
@@ -339,7 +349,9 @@ impl Machine<'_, '_> {
                 let shown = if spec.plus { b'+' } else { b' ' };
                 let shows_sign = signed && (spec.plus || spec.blank);
                 let sign = Text {
-                    bytes: vec![negative.ite(&bv_u(u128::from(b'-'), 8), &bv_u(u128::from(shown), 8))],
+                    bytes: vec![
+                        negative.ite(&bv_u(u128::from(b'-'), 8), &bv_u(u128::from(shown), 8))
+                    ],
                     len: negative.ite(&bv_u(1, 64), &bv_u(u128::from(shows_sign), 64)),
                 };
                 let width = spec.width.unwrap_or(0);
@@ -373,7 +385,10 @@ impl Machine<'_, '_> {
                         start: p.offset.clone(),
                         len: len.bvadd(bv_u(1, 64)),
                     });
-                    let most = st.object(src.obj).capacity().min(spec.precision.unwrap_or(u64::MAX));
+                    let most = st
+                        .object(src.obj)
+                        .capacity()
+                        .min(spec.precision.unwrap_or(u64::MAX));
                     let mut bytes = Vec::new();
                     for k in 0..most {
                         bytes.push(src.byte(st, &bv_u(u128::from(k), 64))?);
@@ -545,7 +560,10 @@ impl Machine<'_, '_> {
                     let mut ends = Vec::new();
                     for j in 0..=most {
                         let byte = src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?;
-                        ends.push((Bool::or(&[is_char(&byte, 0), CharClass::Space.holds(&byte)]), j));
+                        ends.push((
+                            Bool::or(&[is_char(&byte, 0), CharClass::Space.holds(&byte)]),
+                            j,
+                        ));
                         bytes.push(byte);
                     }
                     for (end, j) in ends.into_iter().skip(1).rev() {
@@ -556,6 +574,7 @@ impl Machine<'_, '_> {
                     Some(Assignment::Chars {
                         bytes,
                         count: len.bvadd(bv_u(1, 64)),
+                        field: spec.width.map(|w| w + 1),
                     })
                 }
                 b'c' => {
@@ -576,7 +595,11 @@ impl Machine<'_, '_> {
                     }
                     scan.fails_if(count.eq(bv_u(0, 64)), true);
                     scan.at = start.bvadd(&count);
-                    Some(Assignment::Chars { bytes, count })
+                    Some(Assignment::Chars {
+                        bytes,
+                        count,
+                        field: Some(width),
+                    })
                 }
                 c => return unsupported(format!("the scanf conversion `%{}`", c as char)),
             };
@@ -622,7 +645,21 @@ impl Machine<'_, '_> {
                     };
                     self.store(st, &loc, &SymVal::Int(value))?;
                 }
-                Assignment::Chars { bytes, count } => {
+                Assignment::Chars {
+                    bytes,
+                    count,
+                    field,
+                } => {
+                    if let Some(field) = field {
+                        let inside =
+                            memory::in_bounds(self.program, st.object(obj), &target.offset, field);
+                        self.bounds_fault(
+                            st,
+                            &[obj],
+                            &inside.not(),
+                            "a scanf field wider than its buffer",
+                        )?;
+                    }
                     self.copy_bytes(st, &target, &Fill::Bytes(bytes), &count)?;
                 }
             }

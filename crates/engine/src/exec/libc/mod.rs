@@ -106,11 +106,17 @@ impl Machine<'_, '_> {
             }
             "toupper" | "tolower" => {
                 let c = args.int(0)?;
-                returns_int(if name == "toupper" {
+                let converted = if name == "toupper" {
                     to_upper(&c)
                 } else {
                     to_lower(&c)
-                })
+                };
+                // glibc's table gives a negative `char` (not EOF) its unsigned value.
+                let negative_char = Bool::and(&[
+                    c.bvsge(bv_u((-128i32) as u32 as u128, 32)),
+                    c.bvsle(bv_u((-2i32) as u32 as u128, 32)),
+                ]);
+                returns_int(negative_char.ite(&c.bvadd(bv_u(256, 32)), &converted))
             }
             "__errno_location" => {
                 let errno = self.errno_object(st);
@@ -332,10 +338,9 @@ impl Machine<'_, '_> {
                     cells_to_int(&memory::read(st.object(*obj), &from, 1)?)?
                 }
                 (None, Fill::Byte(b)) => b.clone(),
-                (None, Fill::Bytes(bytes)) => bytes
-                    .get(k as usize)
-                    .cloned()
-                    .unwrap_or_else(|| bv_u(0, 8)),
+                (None, Fill::Bytes(bytes)) => {
+                    bytes.get(k as usize).cloned().unwrap_or_else(|| bv_u(0, 8))
+                }
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
             let old = cells_to_int(&memory::read(st.object(d), &at, 1)?)?;
@@ -419,17 +424,19 @@ impl Machine<'_, '_> {
     }
 
     /// Fixes a symbolic argument to the value the solver picks for this
-    /// path, naming the cut (other values are left unexplored).
+    /// path, naming the cut when other values were possible (they are left
+    /// unexplored).
     fn concretise(&mut self, st: &mut State, v: &BV) -> Exec<u128> {
         if let Some(n) = concrete(v) {
             return Ok(n);
         }
         let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
         let n = crate::extract::eval_bits(&model, v);
-        self.assume(st, &v.eq(bv_u(n, v.get_size())))?;
-        if self.cut.is_none() {
-            self.cut = Some(CONCRETISED);
+        let fixed = v.eq(bv_u(n, v.get_size()));
+        if self.may(st, &fixed.not()) {
+            self.cut.get_or_insert(CONCRETISED);
         }
+        self.assume(st, &fixed)?;
         Ok(n)
     }
 
@@ -598,11 +605,9 @@ impl CharClass {
             CharClass::Lower => lower(),
             CharClass::Alpha => Bool::or(&[upper(), lower()]),
             CharClass::Digit => digit(),
-            CharClass::Xdigit => Bool::or(&[
-                digit(),
-                between(c, b'a', b'f'),
-                between(c, b'A', b'F'),
-            ]),
+            CharClass::Xdigit => {
+                Bool::or(&[digit(), between(c, b'a', b'f'), between(c, b'A', b'F')])
+            }
             CharClass::Space => Bool::or(&[is_char(c, b' '), between(c, 9, 13)]),
             CharClass::Print => between(c, b' ', b'~'),
             CharClass::Graph => graph(),

@@ -46,7 +46,10 @@ impl Integer {
         let low = resize(&self.magnitude, 64, false);
         let wrapped = self.negative.ite(&low.bvneg(), &low);
         let overflow = if bits > 64 {
-            self.magnitude.extract(bits - 1, 64).eq(bv_u(0, bits - 64)).not()
+            self.magnitude
+                .extract(bits - 1, 64)
+                .eq(bv_u(0, bits - 64))
+                .not()
         } else {
             Bool::from_bool(false)
         };
@@ -65,7 +68,7 @@ impl Integer {
             return (wrapped, Bool::from_bool(false));
         }
         let wide = bits.max(64);
-        let out_of_range = resize(&self.magnitude, wide, false).bvugt(&resize(&limit, wide, false));
+        let out_of_range = resize(&self.magnitude, wide, false).bvugt(resize(&limit, wide, false));
         (out_of_range.ite(&limit, &wrapped), out_of_range)
     }
 }
@@ -166,7 +169,8 @@ impl Machine<'_, '_> {
             // Where a prefix or the first digit may stand.
             let slot = Bool::or(&[Bool::and(&[first, sign.not()]), phase.after_sign.clone()]);
             let prefix = if base == 16 {
-                let (prefix, reads_outside) = self.hex_prefix(st, src, &at, syntax, room(&used, 2))?;
+                let (prefix, reads_outside) =
+                    self.hex_prefix(st, src, &at, syntax, room(&used, 2))?;
                 outside.push(Bool::and(&[slot.clone(), reads_outside]));
                 Bool::and(&[slot.clone(), prefix])
             } else {
@@ -384,7 +388,7 @@ fn times_base_plus(magnitude: &BV, base: u32, digit: &BV, digits: u64) -> BV {
     let wide = resize(magnitude, bits, false);
     let product = wide
         .bvmul(bv_u(u128::from(base), bits))
-        .bvadd(&resize(digit, bits, false));
+        .bvadd(resize(digit, bits, false));
     if bits <= 64 {
         return product;
     }
