@@ -240,7 +240,34 @@ unsigned scan(const char *s) {
     if (n == 0) return h;
     return h;
 }
+unsigned pair(const char *s) {
+    char key[6] = {0};
+    int v = -1;
+    int n = sscanf(s, "%5[^=]=%d", key, &v);
+    unsigned h = (unsigned)n * 31 + (unsigned)v;
+    for (int i = 0; i < 6; i++) h = h * 31 + key[i];
+    if (n == 2) return h;
+    if (n == 1) return h;
+    return h;
+}
 "#;
+    let (_, report) = run(src, "pair");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let s = string_arg(t, 0);
+        let (mut key, mut v) = ([0u8; 6], -1 as c_int);
+        // SAFETY: `%5[^=]` writes at most 6 bytes; `%d` an int.
+        let n = unsafe {
+            sscanf(
+                s.as_ptr(),
+                c"%5[^=]=%d".as_ptr(),
+                key.as_mut_ptr(),
+                &mut v as *mut c_int,
+            )
+        };
+        let h = (n as u32).wrapping_mul(31).wrapping_add(v as u32);
+        assert_eq!(ret(t) as u32, hash(h, &key), "sscanf({s:?})");
+    }
     let (_, report) = run(src, "scan");
     assert_all_covered(&report);
     for t in &report.tests {

@@ -38,6 +38,69 @@ struct Spec {
     /// none 32, `l`, `ll`, `z`, `j`, `t` 64).
     bits: u32,
     conversion: u8,
+    /// scanf's `%[...]`: the characters it reads.
+    set: Option<ScanSet>,
+}
+
+/// The characters of a scanf `%[...]`: its members, or (`^`) all others.
+struct ScanSet {
+    negated: bool,
+    /// Inclusive ranges (a single character is a range of one).
+    ranges: Vec<(u8, u8)>,
+}
+
+impl ScanSet {
+    /// Parses what follows `%[` up to its `]` as glibc does (a `]` or `-`
+    /// first is a member; `a-z` a range unless at an end or descending);
+    /// gives the rest of the format too.
+    fn parse(format: &[u8]) -> Result<(ScanSet, &[u8]), String> {
+        let (negated, mut rest) = match format.strip_prefix(b"^") {
+            Some(rest) => (true, rest),
+            None => (false, format),
+        };
+        let mut ranges: Vec<(u8, u8)> = Vec::new();
+        let mut first = true;
+        loop {
+            let Some((&c, tail)) = rest.split_first() else {
+                return Err("a scanf `%[` without its `]`".into());
+            };
+            if c == b']' && !first {
+                return Ok((ScanSet { negated, ranges }, tail));
+            }
+            // A range starts at the character before the `-`.
+            match (c, tail, ranges.last()) {
+                (b'-', [hi, ..], Some(&(_, lo))) if !first && *hi != b']' && lo <= *hi => {
+                    ranges.push((lo, *hi));
+                    rest = &tail[1..];
+                }
+                _ => {
+                    ranges.push((c, c));
+                    rest = tail;
+                }
+            }
+            first = false;
+        }
+    }
+
+    fn contains(&self, c: &BV) -> Bool {
+        let member = Bool::or(
+            &self
+                .ranges
+                .iter()
+                .map(|&(lo, hi)| {
+                    Bool::and(&[
+                        c.bvuge(bv_u(u128::from(lo), 8)),
+                        c.bvule(bv_u(u128::from(hi), 8)),
+                    ])
+                })
+                .collect::<Vec<_>>(),
+        );
+        if self.negated {
+            member.not()
+        } else {
+            member
+        }
+    }
 }
 
 /// Splits a format into directives; an error names what is not modelled.
@@ -60,6 +123,7 @@ fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
             precision: None,
             bits: 32,
             conversion: 0,
+            set: None,
         };
         while let Some((&flag, tail)) = rest.split_first() {
             match flag {
@@ -103,6 +167,11 @@ fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
         };
         rest = tail;
         spec.conversion = conversion;
+        if conversion == b'[' {
+            let (set, tail) = ScanSet::parse(rest)?;
+            spec.set = Some(set);
+            rest = tail;
+        }
         out.push(Directive::Conversion(spec));
     }
     Ok(out)
@@ -474,7 +543,7 @@ impl Machine<'_, '_> {
         Ok(Text { bytes, len })
     }
 
-    /// `sscanf(input, format, ...)`: conversions `%d %i %u %o %x %s %c`
+    /// `sscanf(input, format, ...)`: conversions `%d %i %u %o %x %s %c %[`
     /// (widths, `*`, length modifiers), white space and ordinary characters.
     pub(super) fn sscanf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let input = args.ptr(0)?;
@@ -551,28 +620,24 @@ impl Machine<'_, '_> {
                         signed,
                     })
                 }
-                b's' => {
-                    let start = self.skip_spaces(st, &src, &scan.at)?;
+                b's' | b'[' => {
+                    // `%s` skips white space and reads up to the next; a
+                    // scanset reads its members, and at least one.
+                    let start = if spec.conversion == b's' || skip_spaces {
+                        self.skip_spaces(st, &src, &scan.at)?
+                    } else {
+                        scan.at.clone()
+                    };
                     scan.fails_if(is_char(&src.byte(st, &start)?, 0), true);
                     let most = spec.width.unwrap_or(cap).max(1);
-                    let mut bytes = Vec::new();
-                    let mut len = bv_u(u128::from(most), 64);
-                    let mut ends = Vec::new();
-                    for j in 0..=most {
-                        let byte = src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?;
-                        ends.push((
-                            Bool::or(&[is_char(&byte, 0), CharClass::Space.holds(&byte)]),
-                            j,
-                        ));
-                        bytes.push(byte);
-                    }
-                    for (end, j) in ends.into_iter().skip(1).rev() {
-                        len = end.ite(&bv_u(u128::from(j), 64), &len);
-                    }
-                    let bytes = terminated(bytes, &len);
+                    let (bytes, len) = match &spec.set {
+                        Some(set) => word(st, &src, &start, most, |b| set.contains(b))?,
+                        None => word(st, &src, &start, most, |b| CharClass::Space.holds(b).not())?,
+                    };
+                    scan.fails_if(len.eq(bv_u(0, 64)), false);
                     scan.at = start.bvadd(&len);
                     Some(Assignment::Chars {
-                        bytes,
+                        bytes: terminated(bytes, &len),
                         count: len.bvadd(bv_u(1, 64)),
                         field: spec.width.map(|w| w + 1),
                     })
@@ -702,6 +767,30 @@ impl Machine<'_, '_> {
         }
         unsupported("a format string without its terminating NUL")
     }
+}
+
+/// The longest run of at most `most` characters from `start` that are
+/// `wanted` (never the terminating NUL): its bytes (one more, read past it)
+/// and its length.
+fn word(
+    st: &State,
+    src: &Source,
+    start: &BV,
+    most: u64,
+    wanted: impl Fn(&BV) -> Bool,
+) -> Exec<(Vec<BV>, BV)> {
+    let mut bytes = Vec::new();
+    let mut ends = Vec::new();
+    for j in 0..=most {
+        let byte = src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?;
+        ends.push(Bool::or(&[is_char(&byte, 0), wanted(&byte).not()]));
+        bytes.push(byte);
+    }
+    let mut len = bv_u(u128::from(most), 64);
+    for (j, end) in ends.into_iter().enumerate().take(most as usize).rev() {
+        len = end.ite(&bv_u(j as u128, 64), &len);
+    }
+    Ok((bytes, len))
 }
 
 /// The first `len` of `bytes`, then NUL bytes.
