@@ -432,7 +432,7 @@ fn failing_allocations(out: &mut CodeWriter, numbers: &[u32]) {
     }
     let list: Vec<String> = numbers.iter().map(u32::to_string).collect();
     out.line(&format!(
-        "/* Allocation call{} {} of the code under test (malloc, calloc, realloc; from 0) return{} NULL. */",
+        "/* Allocation call{} {} of the code under test (malloc, calloc, realloc, strdup, strndup; from 0) return{} NULL. */",
         if numbers.len() == 1 { "" } else { "s" },
         list.join(", "),
         if numbers.len() == 1 { "s" } else { "" },

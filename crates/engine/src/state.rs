@@ -129,7 +129,8 @@ pub struct State {
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
-    /// Allocation calls made so far on this path (malloc, calloc, realloc).
+    /// Allocation calls made so far on this path (malloc, calloc, realloc,
+    /// strdup, strndup).
     pub allocations: u32,
     /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
     pub failing_allocations: Vec<u32>,

@@ -20,6 +20,10 @@ extern "C" {
     fn strstr(haystack: *const c_char, needle: *const c_char) -> *mut c_char;
     fn strrchr(s: *const c_char, c: c_int) -> *mut c_char;
     fn strnlen(s: *const c_char, n: usize) -> usize;
+    fn strcpy(d: *mut c_char, s: *const c_char) -> *mut c_char;
+    fn strcat(d: *mut c_char, s: *const c_char) -> *mut c_char;
+    fn strncpy(d: *mut c_char, s: *const c_char, n: usize) -> *mut c_char;
+    fn strncat(d: *mut c_char, s: *const c_char, n: usize) -> *mut c_char;
     fn __errno_location() -> *mut c_int;
     fn ispunct(c: c_int) -> c_int;
     fn isprint(c: c_int) -> c_int;
@@ -42,6 +46,15 @@ fn string_arg(t: &TestCase, i: usize) -> CString {
         .take_while(|b| *b != 0)
         .collect();
     CString::new(bytes).expect("no NUL inside")
+}
+
+/// Where `p`, found by a search in `s`, points in it; -1 for NULL.
+fn position(p: *const c_char, s: &CString) -> i128 {
+    if p.is_null() {
+        return -1;
+    }
+    // SAFETY: a search result points into the string searched.
+    unsafe { p.offset_from(s.as_ptr()) as i128 }
 }
 
 /// The same hash the C sources compute over a buffer: `h = h * 31 + byte`.
@@ -331,13 +344,7 @@ long length(const char *s, size_t n) {
         let (h, n) = (string_arg(t, 0), string_arg(t, 1));
         // SAFETY: NUL-terminated strings.
         let p = unsafe { strstr(h.as_ptr(), n.as_ptr()) };
-        let expected = if p.is_null() {
-            -1
-        } else {
-            // SAFETY: `p` points into `h`.
-            unsafe { p.offset_from(h.as_ptr()) as i128 }
-        };
-        assert_eq!(ret(t), expected, "strstr({h:?}, {n:?})");
+        assert_eq!(ret(t), position(p, &h), "strstr({h:?}, {n:?})");
     }
     let (_, report) = run(src, "last");
     assert_all_covered(&report);
@@ -345,13 +352,9 @@ long length(const char *s, size_t n) {
         let (s, c) = (string_arg(t, 0), arg(t, 1) as c_int);
         // SAFETY: a NUL-terminated string.
         let p = unsafe { strrchr(s.as_ptr(), c) };
-        let expected = if p.is_null() {
-            -1
-        } else if c as u8 == 0 {
-            100
-        } else {
-            // SAFETY: `p` points into `s`.
-            unsafe { p.offset_from(s.as_ptr()) as i128 }
+        let expected = match position(p, &s) {
+            at if at >= 0 && c as u8 == 0 => 100,
+            at => at,
         };
         assert_eq!(ret(t), expected, "strrchr({s:?}, {c})");
     }
@@ -407,21 +410,16 @@ unsigned copies(const char *a, const char *b) {
     assert_all_covered(&report);
     for t in &report.tests {
         let (a, b) = (string_arg(t, 0), string_arg(t, 1));
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        let mut x = [b'x'; 20];
-        x[..a.len()].copy_from_slice(a);
-        x[a.len()..a.len() + b.len()].copy_from_slice(b);
-        x[a.len() + b.len()] = 0;
-        let mut y = [b'y'; 8];
-        for (i, slot) in y.iter_mut().take(5).enumerate() {
-            *slot = b.get(i).copied().unwrap_or(0);
-        }
-        let mut z = [0u8; 12];
+        let (mut x, mut y, mut z) = ([b'x'; 20], [b'y'; 8], [0u8; 12]);
         z[..2].copy_from_slice(b"ab");
-        let mut end = 2;
-        for part in [&a[..a.len().min(2)], &b[..b.len().min(3)]] {
-            z[end..end + part.len()].copy_from_slice(part);
-            end += part.len();
+        // SAFETY: the buffers hold what the engine found the C code writes
+        // (a and b have at most 7 characters each).
+        unsafe {
+            strcpy(x.as_mut_ptr().cast(), a.as_ptr());
+            strcat(x.as_mut_ptr().cast(), b.as_ptr());
+            strncpy(y.as_mut_ptr().cast(), b.as_ptr(), 5);
+            strncat(z.as_mut_ptr().cast(), a.as_ptr(), 2);
+            strncat(z.as_mut_ptr().cast(), b.as_ptr(), 3);
         }
         let h = hash(hash(hash(0, &x), &y), &z);
         assert_eq!(ret(t) as u32, h, "a {a:?} b {b:?}");

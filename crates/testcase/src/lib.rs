@@ -87,8 +87,9 @@ pub struct Inputs {
     pub globals: Vec<(GlobalId, Value)>,
     pub objects: Vec<InputObject>,
     pub stubs: Vec<Stub>,
-    /// Allocation calls (`malloc`, `calloc`, `realloc`, counted from 0 in call
-    /// order during the call) that return NULL in this test.
+    /// Allocation calls (`malloc`, `calloc`, `realloc`, `strdup`, `strndup`,
+    /// counted from 0 in call order during the call) that return NULL in this
+    /// test.
     pub failing_allocations: Vec<u32>,
 }
 
