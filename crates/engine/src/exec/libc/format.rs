@@ -359,6 +359,10 @@ impl Machine<'_, '_> {
                 };
                 Ok(text.padded(spec.width, spec.left))
             }
+            (b'd' | b'i' | b'u' | b'x' | b'X' | b'c' | b's', _) => unsupported(format!(
+                "a printf argument of another type than `%{}` takes",
+                spec.conversion as char
+            )),
             (c, _) => unsupported(format!("the printf conversion `%{}`", c as char)),
         }
     }

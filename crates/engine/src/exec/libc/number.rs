@@ -67,15 +67,14 @@ impl Integer {
         if bits < 64 {
             return (wrapped, Bool::from_bool(false));
         }
-        let wide = bits.max(64);
-        let out_of_range = resize(&self.magnitude, wide, false).bvugt(resize(&limit, wide, false));
+        let out_of_range = self.magnitude.bvugt(resize(&limit, bits, false));
         (out_of_range.ite(&limit, &wrapped), out_of_range)
     }
 }
 
 /// The most characters (white space, sign, prefix and digits) the reader
-/// follows: any 64-bit number fits with room to spare, and the solver's
-/// work grows fast with the characters it must consider.
+/// follows: any 64-bit number fits (the longest, in octal, has 23), and
+/// the solver's work grows fast with the characters it must consider.
 const LONGEST_NUMBER: u64 = 24;
 /// The cut named for paths whose number would be longer.
 const LONG_NUMBER: &str = "a number longer than 24 characters (not read further)";
