@@ -187,7 +187,8 @@ impl Machine<'_, '_> {
             .map(|o| st.object(*o).capacity())
             .min()
             .unwrap_or(0);
-        let mut alive = Vec::new();
+        // Whether the scan gets to byte `k`: it stopped at no byte before.
+        let mut reached = Bool::from_bool(true);
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for k in 0..max {
@@ -199,7 +200,6 @@ impl Machine<'_, '_> {
                 bytes.push(source.byte(st, &at)?);
             }
             let within_limit = limit.as_ref().map(|n| at.bvult(n));
-            let reached = Bool::and(&alive);
             let reading = match &within_limit {
                 Some(w) => Bool::and(&[reached.clone(), w.clone()]),
                 None => reached.clone(),
@@ -216,12 +216,17 @@ impl Machine<'_, '_> {
                 _ => value,
             };
             stops.push((stop_here.clone(), value));
-            alive.push(stop_here.not());
+            // A certain stop (a constant string's NUL) ends the scan here.
+            if bool_value(&stop_here) == Some(true) {
+                reached = Bool::from_bool(false);
+                break;
+            }
+            reached = Bool::and(&[reached, stop_here.not()]);
         }
         for o in &objects {
             st.object_mut(*o).indexed = true;
         }
-        faults.push(Bool::and(&alive));
+        faults.push(reached);
         self.bounds_fault(
             st,
             &objects,
