@@ -37,6 +37,9 @@ pub(super) struct Spec {
     pub set: Option<ScanSet>,
 }
 
+/// The widest field a format may ask for: each character is a term.
+const WIDEST: u64 = 4096;
+
 /// Splits a format into directives; an error names what is not modelled.
 pub(super) fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
     let mut out = Vec::new();
@@ -70,16 +73,25 @@ pub(super) fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
             }
             rest = tail;
         }
+        // A number too large for u64 is over the widest field anyway.
         let number = |rest: &mut &[u8]| {
             let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
             let (text, tail) = rest.split_at(digits);
             *rest = tail;
-            std::str::from_utf8(text).ok().and_then(|t| t.parse().ok())
+            (digits > 0).then(|| {
+                std::str::from_utf8(text)
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or(u64::MAX)
+            })
         };
         spec.width = number(&mut rest);
         if let Some(tail) = rest.strip_prefix(b".") {
             rest = tail;
             spec.precision = Some(number(&mut rest).unwrap_or(0));
+        }
+        if spec.width.max(spec.precision).is_some_and(|n| n > WIDEST) {
+            return Err(format!("a format width or precision over {WIDEST}"));
         }
         for (modifier, bits) in [
             (&b"hh"[..], 8),

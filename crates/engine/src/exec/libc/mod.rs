@@ -291,17 +291,25 @@ impl Machine<'_, '_> {
             if count == 0 {
                 return Ok(());
             }
+            // Bytes past the destination's capacity are never stored (the
+            // bounds check below makes such a write a finding): nor built.
+            let stored = count.min(st.object(d).capacity());
             let cells: Vec<Cell> = match (&s, source) {
-                (Some((obj, off)), _) => self.read_checked(st, *obj, off, count)?,
+                (Some((obj, off)), _) => {
+                    let inside = memory::in_bounds(self.program, st.object(*obj), off, count);
+                    let outside = inside.not();
+                    self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
+                    memory::read(st.object(*obj), off, stored)?
+                }
                 (None, Fill::Byte(b)) => vec![
                     Cell::Byte {
                         src: b.clone(),
                         idx: 0
                     };
-                    count as usize
+                    stored as usize
                 ],
                 (None, Fill::Bytes(bytes)) if count <= bytes.len() as u64 => bytes
-                    [..count as usize]
+                    [..stored as usize]
                     .iter()
                     .map(|b| Cell::Byte {
                         src: b.clone(),
@@ -364,12 +372,6 @@ impl Machine<'_, '_> {
             &Bool::or(&writes_outside),
             "copy past the end of an object",
         )
-    }
-
-    fn read_checked(&mut self, st: &mut State, obj: u32, off: &BV, n: u64) -> Exec<Vec<Cell>> {
-        let inside = memory::in_bounds(self.program, st.object(obj), off, n);
-        self.bounds_fault(st, &[obj], &inside.not(), "read past the end of an object")?;
-        Ok(memory::read(st.object(obj), off, n)?)
     }
 
     /// The C library's `restrict`: what a call writes does not overlap what
