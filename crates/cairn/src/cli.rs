@@ -218,8 +218,9 @@ pub struct BudgetArgs {
     /// never less]
     #[arg(long, value_name = "N")]
     pub max_iterations: Option<u32>,
-    /// Let every malloc, calloc and realloc also fail (return NULL) when a
-    /// branch needs it; the driver makes exactly those calls fail.
+    /// Let every malloc, calloc, realloc, strdup and strndup also fail
+    /// (return NULL) when a branch needs it; the driver makes exactly those
+    /// calls fail.
     #[arg(long)]
     pub alloc_may_fail: bool,
     /// A C predicate every input of a struct type satisfies, as TYPE=FUNCTION

@@ -179,6 +179,7 @@ fn write_test(
     if wraps_allocations {
         failing_allocations(&mut out, &test.inputs.failing_allocations);
     }
+    reset_errno(&mut out, unit);
 
     let returns = f.sig.ret != Type::Void;
     let result = scope.fresh("result");
@@ -431,7 +432,7 @@ fn failing_allocations(out: &mut CodeWriter, numbers: &[u32]) {
     }
     let list: Vec<String> = numbers.iter().map(u32::to_string).collect();
     out.line(&format!(
-        "/* Allocation call{} {} of the code under test (malloc, calloc, realloc; from 0) return{} NULL. */",
+        "/* Allocation call{} {} of the code under test (malloc, calloc, realloc, strdup, strndup; from 0) return{} NULL. */",
         if numbers.len() == 1 { "" } else { "s" },
         list.join(", "),
         if numbers.len() == 1 { "s" } else { "" },
@@ -518,6 +519,15 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
         for line in lines {
             out.line(line);
         }
+        out.blank();
+    }
+}
+
+/// `errno = 0` before the call when the code uses `errno`: the engine
+/// starts each call from there.
+fn reset_errno(out: &mut CodeWriter, unit: &Unit) {
+    if unit.uses_errno {
+        out.line("errno = 0;");
         out.blank();
     }
 }
@@ -796,6 +806,7 @@ fn write_reproducer(
         if reproducer.wraps_allocations {
             failing_allocations(out, &finding.inputs.failing_allocations);
         }
+        reset_errno(out, unit);
     };
     if compares_fills(unit, finding) {
         let call = file_scope.fresh(&format!("{name}_call"));

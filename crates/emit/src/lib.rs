@@ -27,9 +27,10 @@
 //!   TEST` runs that one test in-process, without limits, for a debugger.
 //!   Build from any directory: `cc OUT/<stem>_test.c -o BIN -lm`.
 //!   When a test makes allocations fail, the code under test calls counting
-//!   wrappers of `malloc`, `calloc` and `realloc` (macros around the
-//!   `#include`, so the driver's own set-up allocates for real), and each test
-//!   lists the failing call numbers right before its call.
+//!   wrappers of `malloc`, `calloc`, `realloc`, `strdup` and `strndup`
+//!   (macros around the `#include`, so the driver's own set-up allocates for
+//!   real), and each test lists the failing call numbers right before its
+//!   call.
 //! * `OUT/<stem>_findings.c` (only when there are findings): the same include
 //!   scheme, one `finding_<k>` function per finding; `./BIN` lists them and
 //!   `./BIN k` runs finding `k`. Reproducers allocate their inputs through
@@ -67,7 +68,7 @@
 //!                                          "elem_type": "int", "len": 1, "init": [0]}],
 //!                             "edges": [{"from": "out", "to": "*out", "offset": 0}],
 //!                             "stubs": [{"function": "read", "returns": [4, -1]}],
-//!                             "failing_allocations": [0, 2] }, // malloc/calloc/realloc
+//!                             "failing_allocations": [0, 2] }, // malloc/calloc/realloc/strdup
 //!                                                 // calls (from 0) that return NULL
 //!                 "expected_return": {"allocated": "result", "offset": 0},
 //!                 "checks": [{"lvalue": "*out_in", "expected": 7},

@@ -69,6 +69,8 @@ impl SourceRef {
             out.line("#define malloc cairn_malloc");
             out.line("#define calloc cairn_calloc");
             out.line("#define realloc cairn_realloc");
+            out.line("#define strdup cairn_strdup");
+            out.line("#define strndup cairn_strndup");
         }
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
@@ -81,6 +83,9 @@ impl SourceRef {
             out.text(UNWRAP);
         }
         out.blank();
+        if unit.uses_errno {
+            out.line("#include <errno.h>");
+        }
         out.line("#include <stdio.h>");
         out.line("#include <stdlib.h>");
         out.line("#include <string.h>");
@@ -98,14 +103,15 @@ pub enum Wrappers {
     FailingAndFill,
 }
 
-/// Wrappers the code under test calls instead of `malloc`, `calloc` and
-/// `realloc` (macros defined before its `#include`, undefined after, so the
-/// driver's own set-up allocates for real). Written before any header, with
-/// compiler builtins only, so the source's own includes and feature macros
-/// are untouched.
+/// Wrappers the code under test calls instead of `malloc`, `calloc`,
+/// `realloc`, `strdup` and `strndup` (macros defined before its `#include`,
+/// undefined after, so the driver's own set-up allocates for real). Written
+/// before any header, with compiler builtins only, so the source's own
+/// includes and feature macros are untouched.
 const ALLOCATION_WRAPPERS: &str = r#"
 /* The code under test allocates through these wrappers: each test chooses
- * which of its malloc, calloc and realloc calls (counted from 0) return NULL. */
+ * which of its malloc, calloc, realloc, strdup and strndup calls (counted
+ * from 0) return NULL. */
 static unsigned cairn_allocation_calls;
 static const unsigned *cairn_failing_calls;
 static __SIZE_TYPE__ cairn_failing_count;
@@ -129,6 +135,16 @@ static int cairn_allocation_fails(void)
 __attribute__((unused)) static void *cairn_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
 {
     return cairn_allocation_fails() ? (void *)0 : __builtin_calloc(count, size);
+}
+
+__attribute__((unused)) static char *cairn_strdup(const char *s)
+{
+    return cairn_allocation_fails() ? (char *)0 : __builtin_strdup(s);
+}
+
+__attribute__((unused)) static char *cairn_strndup(const char *s, __SIZE_TYPE__ n)
+{
+    return cairn_allocation_fails() ? (char *)0 : __builtin_strndup(s, n);
 }
 "#;
 
@@ -184,6 +200,8 @@ __attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size
 const UNWRAP: &str = r#"#undef malloc
 #undef calloc
 #undef realloc
+#undef strdup
+#undef strndup
 void *malloc(__SIZE_TYPE__ size);
 void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size);
 void *realloc(void *old, __SIZE_TYPE__ size);"#;

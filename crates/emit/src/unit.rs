@@ -44,6 +44,9 @@ pub struct Unit<'a> {
     pub program: &'a Program,
     /// The source defines `main`, which the drivers rename.
     pub renames_main: bool,
+    /// The code reads or writes `errno` (glibc's `*__errno_location()`):
+    /// the drivers set it to 0 before each call, as the engine assumes.
+    pub uses_errno: bool,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -58,9 +61,14 @@ impl<'a> Unit<'a> {
         let renames_main = program
             .function_by_name("main")
             .is_some_and(|f| program.function(f).body.is_some());
+        let uses_errno = uses(program)
+            .functions
+            .iter()
+            .any(|f| program.function(*f).name == "__errno_location");
         Unit {
             program,
             renames_main,
+            uses_errno,
         }
     }
 
@@ -100,7 +108,7 @@ impl<'a> Unit<'a> {
                 let global = self.program.global(*g);
                 global.is_extern
                     && self.global_name(*g).is_some()
-                    && !is_system_file(self.program.file_name(global.span))
+                    && !self.program.in_system_header(global.span)
             })
             .collect()
     }
@@ -116,7 +124,7 @@ impl<'a> Unit<'a> {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
         for func in uses(self.program).functions {
             let f = self.program.function(func);
-            if f.body.is_none() && !is_system_file(self.program.file_name(f.span)) {
+            if f.body.is_none() && !self.program.in_system_header(f.span) {
                 capacity.insert(func, 0);
             }
         }
@@ -179,10 +187,6 @@ impl<'a> Unit<'a> {
     pub fn spell_read_only(&self, ty: &Type, name: &str) -> Result<String, String> {
         ctype::declare_read_only(self.program, ty, name).map_err(|e| e.to_string())
     }
-}
-
-fn is_system_file(name: &str) -> bool {
-    name.starts_with("/usr/") || name.starts_with('<')
 }
 
 /// Globals and functions that function bodies or initializers refer to.

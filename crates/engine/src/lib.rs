@@ -34,6 +34,10 @@
 //! - A path ends without a test at a certain fault, `exit` or `abort`; a
 //!   possible fault is reported once per site and the path goes on without it.
 //! - Uninitialized locals read as zero; `malloc`ed bytes never written are a finding.
+//! - A C library function runs its model, exact as glibc behaves in the C
+//!   locale (`exec/libc`); one a system header declares without a model
+//!   stops the path (`unsupported`); any other function without a body is a
+//!   stub whose results are test inputs. `errno` is 0 when the call starts.
 //! - Checks of an input object start with `Step::Index(element)`.
 
 mod config;
@@ -55,6 +59,7 @@ pub use config::{
     EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
 };
 pub use exec::{defines_type, resolve_invariants};
+pub use exec::CONCRETISED;
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.

@@ -35,6 +35,8 @@ pub enum ObjKind {
         /// symbolic `n`, the object's cells then covering its largest value.
         size: BV,
     },
+    /// glibc's `errno`, which `__errno_location()` points to.
+    Errno,
 }
 
 /// A memory object: byte-precise contents plus what the test needs to rebuild
@@ -167,10 +169,13 @@ pub struct State {
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
-    /// Allocation calls made so far on this path (malloc, calloc, realloc).
+    /// Allocation calls made so far on this path (malloc, calloc, realloc,
+    /// strdup, strndup).
     pub allocations: u32,
     /// The numbers of those that returned NULL (see `Inputs::failing_allocations`).
     pub failing_allocations: Vec<u32>,
+    /// The `errno` object, made when the path first uses it.
+    pub errno: Option<ObjIdx>,
 }
 
 impl State {
@@ -197,6 +202,7 @@ impl State {
             pinned: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
+            errno: None,
         }
     }
 

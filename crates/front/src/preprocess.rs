@@ -34,6 +34,11 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Di
     };
     let mut cmd = Command::new(cc);
     cmd.arg("-E");
+    // glibc's <ctype.h> macros index a locale table through
+    // `__ctype_b_loc()`; without them `isdigit(c)` stays a call, which the
+    // engine models for the C locale (the driver, built without this
+    // define, gets the same answers from the table).
+    cmd.arg("-D__NO_CTYPE");
     if let Some(dir) = &config.compile_commands_dir {
         cmd.args(flags_from_compile_commands(dir, path)?);
     }

@@ -95,6 +95,12 @@ impl Program {
             .map(String::as_str)
             .unwrap_or("?")
     }
+    /// Whether `span` lies in a system header, where the C library declares
+    /// itself: a file under `/usr/`, or a compiler pseudo-file (`<built-in>`).
+    pub fn in_system_header(&self, span: Span) -> bool {
+        let name = self.file_name(span);
+        name.starts_with("/usr/") || name.starts_with('<')
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

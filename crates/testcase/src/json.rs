@@ -94,7 +94,7 @@ pub struct InputsJson {
     pub edges: Vec<EdgeJson>,
     pub stubs: Vec<StubJson>,
     /// Allocation calls of the code under test (malloc, calloc, realloc,
-    /// counted from 0 during the call) that return NULL.
+    /// strdup, strndup, counted from 0 during the call) that return NULL.
     #[serde(default)]
     pub failing_allocations: Vec<u32>,
     /// Parameters built through the code's own functions, in call order.

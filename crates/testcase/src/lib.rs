@@ -114,8 +114,9 @@ pub struct Inputs {
     pub globals: Vec<(GlobalId, Value)>,
     pub objects: Vec<InputObject>,
     pub stubs: Vec<Stub>,
-    /// Allocation calls (`malloc`, `calloc`, `realloc`, counted from 0 in call
-    /// order during the call) that return NULL in this test.
+    /// Allocation calls (`malloc`, `calloc`, `realloc`, `strdup`, `strndup`,
+    /// counted from 0 in call order during the call) that return NULL in this
+    /// test.
     pub failing_allocations: Vec<u32>,
     /// Parameters built through the code's API, in the order the driver
     /// makes their calls (before the call under test).

@@ -1,5 +1,7 @@
 //! Calls: functions with a body run in a new frame; library functions have
-//! models (see `libc`); any other bodiless function is a stub whose return
+//! models (see `libc`); a function a system header declares without a model
+//! stops the path (the driver would run the real one, whose behaviour a
+//! guess would misstate); any other bodiless function is a stub whose return
 //! values are inputs, recorded in call order. The return of the function
 //! under test checks for leaked allocations.
 
@@ -63,6 +65,10 @@ impl Machine<'_, '_> {
         }
         let result = match self.library(st, &function.name, &values)? {
             Model::Returns(v) => v,
+            Model::NotLibrary if self.program.in_system_header(function.span) => {
+                let header = header_name(self.program.file_name(function.span));
+                return unsupported(format!("no model of `{}` from {header}", function.name));
+            }
             Model::NotLibrary => {
                 let writable = |v: &SymVal| matches!(v, SymVal::Ptr(p) if !matches!(p.target, Target::Null | Target::Func(_)));
                 if values.iter().any(writable) {
@@ -384,4 +390,19 @@ fn set_param(st: &mut State, param: usize, value: SymVal) {
         }
     }
     st.params[param] = value;
+}
+
+/// How C code names the system header at `path`: `<stdlib.h>` for
+/// `/usr/include/stdlib.h`, `<bits/types.h>` for
+/// `/usr/include/x86_64-linux-gnu/bits/types.h`.
+fn header_name(path: &str) -> String {
+    if path.starts_with('<') {
+        return path.to_string();
+    }
+    let relative = path.rsplit_once("/include/").map_or(path, |(_, h)| h);
+    let relative = match relative.split_once('/') {
+        Some((triple, rest)) if triple.contains("-linux-") => rest,
+        _ => relative,
+    };
+    format!("<{relative}>")
 }

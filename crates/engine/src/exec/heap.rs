@@ -1,8 +1,9 @@
-//! `malloc`, `calloc`, `realloc` and `free` (seed 000's class II objects):
-//! allocations of a concrete or symbolic size, which may also fail when the
-//! configuration lets them; use after free, double free, invalid free, and
-//! reads of memory never written since `malloc`. Input objects are heap
-//! objects too (the driver allocates them), so the function may free them.
+//! `malloc`, `calloc`, `realloc` and `free` (seed 000's class II objects),
+//! and the allocation `strdup` makes: allocations of a concrete or symbolic
+//! size, which may also fail when the configuration lets them; use after
+//! free, double free, invalid free, and reads of memory never written since
+//! `malloc`. Input objects are heap objects too (the driver allocates them),
+//! so the function may free them.
 
 use super::api;
 use super::libc::Model;
@@ -29,6 +30,25 @@ impl Machine<'_, '_> {
         let allocated = self
             .new_heap_object(st, size, zeroed)
             .map(|obj| PtrVal::to(Target::Object(obj)));
+        self.allocation_result(st, allocated, failed)
+    }
+
+    /// An allocation as `malloc(size)` makes (counted, and which may fail),
+    /// whose new object `fill` writes when it succeeds (`strdup`).
+    pub fn allocate_filled(
+        &mut self,
+        st: &mut State,
+        size: &BV,
+        fill: impl FnOnce(&mut Self, &mut State, PtrVal) -> Exec<()>,
+    ) -> Exec<Model> {
+        let failed = self.count_allocation(st);
+        let allocated = match self.new_heap_object(st, size, false) {
+            Ok(obj) => {
+                let ptr = PtrVal::to(Target::Object(obj));
+                fill(self, st, ptr.clone()).map(|()| ptr)
+            }
+            Err(stop) => Err(stop),
+        };
         self.allocation_result(st, allocated, failed)
     }
 

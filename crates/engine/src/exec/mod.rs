@@ -27,6 +27,7 @@ use testcase::{Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
+pub use libc::CONCRETISED;
 
 /// What in the inputs of the function under test nothing vouches for: the
 /// struct types built freely (no declared invariant accepted them, the API

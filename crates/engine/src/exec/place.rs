@@ -268,16 +268,16 @@ impl Machine<'_, '_> {
             st.object_mut(obj).indexed = true;
         }
         if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {
-            self.note_capacity_cut(st, obj, off, n);
+            self.note_capacity_cut(st, obj, off, &bv_u(u128::from(n), 64));
         }
         self.bounds_fault(st, &[obj], &inside.not(), "access outside its object")
     }
 
     /// Remembers when an input array longer than `max_array` would let this
     /// access go on: goals behind it are then cut by that budget, not infeasible.
-    fn note_capacity_cut(&mut self, st: &State, obj: ObjIdx, off: &BV, n: u64) {
+    pub(super) fn note_capacity_cut(&mut self, st: &State, obj: ObjIdx, off: &BV, n: &BV) {
         let cap = bv_u(u128::from(st.object(obj).capacity()), 64);
-        let end = off.bvadd(bv_u(u128::from(n), 64));
+        let end = off.bvadd(n);
         let beyond = Bool::and(&[off.bvsge(bv_u(0, 64)), end.bvsgt(&cap)]);
         if self.cut.is_none() && self.may(st, &beyond) {
             self.cut = Some("max_array");

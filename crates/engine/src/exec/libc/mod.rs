@@ -1,0 +1,548 @@
+//! Models of C library functions, exact as glibc behaves on x86-64 in the C
+//! locale. They read and write memory byte by byte, symbolically where the
+//! bytes are symbolic; reading or writing past an object is a finding.
+//! Character classes are in `ctype`, string and memory functions in `string`, text to number conversions
+//! in `number`, formats and the printf family in `format`, `sscanf` in
+//! `scan`; the shared helpers (byte scans, copies, `errno`, choosing among
+//! outcomes) are here.
+
+mod ctype;
+mod format;
+mod number;
+mod scan;
+mod string;
+
+use super::Machine;
+use super::{unsupported, Exec, Stop};
+use crate::memory;
+use crate::state::{ObjKind, Object, State};
+use crate::value::{
+    bool_value, bv_u, cells_to_int, concrete, int_cells, resize, Cell, ObjIdx, PtrVal, SymVal,
+    Target,
+};
+use ctype::{is_char, to_lower, CharClass};
+use testcase::FindingKind;
+use z3::ast::{Bool, BV};
+
+pub enum Model {
+    /// The function's result (`None` for `void`).
+    Returns(Option<SymVal>),
+    NotLibrary,
+}
+
+/// Largest object a byte-by-byte symbolic model walks over.
+const SCAN_LIMIT: u64 = 64 << 10;
+
+/// Functions whose only effect we ignore; their result is unconstrained but not a test input.
+const OUTPUT_ONLY: &[&str] = &[
+    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror",
+];
+/// Functions that end the program abnormally; reaching one is a finding.
+const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
+
+/// The `errno` values the models set (glibc's numbers).
+const ERANGE: u128 = 34;
+const EINVAL: u128 = 22;
+
+/// The cut named when a model fixes a symbolic value to the one the solver
+/// picked: goals that other values would reach are not claimed infeasible.
+pub const CONCRETISED: &str = "concretised (a library model fixed a symbolic argument)";
+
+/// The arguments of a library call, read as its model expects them.
+struct Args<'v> {
+    name: &'v str,
+    values: &'v [SymVal],
+}
+
+impl Args<'_> {
+    fn int(&self, i: usize) -> Exec<BV> {
+        match self.values.get(i) {
+            Some(SymVal::Int(v)) => Ok(v.clone()),
+            _ => unsupported(format!("argument {i} of `{}`", self.name)),
+        }
+    }
+
+    /// A `size_t` (or `long`) argument as 64 bits.
+    fn size(&self, i: usize) -> Exec<BV> {
+        Ok(resize(&self.int(i)?, 64, false))
+    }
+
+    fn ptr(&self, i: usize) -> Exec<PtrVal> {
+        match self.values.get(i) {
+            Some(SymVal::Ptr(p)) => Ok(p.clone()),
+            _ => unsupported(format!("argument {i} of `{}`", self.name)),
+        }
+    }
+}
+
+fn returns(value: SymVal) -> Exec<Model> {
+    Ok(Model::Returns(Some(value)))
+}
+
+fn returns_int(value: BV) -> Exec<Model> {
+    returns(SymVal::Int(value))
+}
+
+impl Machine<'_, '_> {
+    pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
+        if ABORTS.contains(&name) {
+            let message = format!("`{name}()` is called");
+            return self.fault(st, FindingKind::Abort, &message);
+        }
+        if name == "__assert_fail" {
+            let message = match values.first() {
+                Some(SymVal::Ptr(PtrVal {
+                    target: Target::Str(id),
+                    ..
+                })) => {
+                    let text = &self.program.strings[id.index()];
+                    let text = text.strip_suffix(&[0]).unwrap_or(text);
+                    format!("assertion `{}` fails", String::from_utf8_lossy(text))
+                }
+                _ => "an assertion fails".to_string(),
+            };
+            return self.fault(st, FindingKind::AssertionFailure, &message);
+        }
+        if name == "exit" || name == "_Exit" {
+            let status = match values.first() {
+                Some(SymVal::Int(v)) => v.clone(),
+                _ => return unsupported(format!("the status given to `{name}`")),
+            };
+            let failure = status.eq(bv_u(0, status.get_size())).not();
+            let message = format!("`{name}` is called with a non-zero status");
+            self.check_fault(st, FindingKind::ErrorExit, &failure, &message)?;
+            // A successful exit: the driver could not run past it, so no test.
+            return Err(self.end(st));
+        }
+        if OUTPUT_ONLY.contains(&name) {
+            let free = BV::new_const(st.symbol_name(&format!("{name}()")), 32);
+            return returns_int(free);
+        }
+        let args = Args { name, values };
+        if let Some(class) = CharClass::named(name) {
+            let c = args.int(0)?;
+            return returns_int(class.holds(&c).ite(&bv_u(class.bit(), 32), &bv_u(0, 32)));
+        }
+        match name {
+            "abs" | "labs" | "llabs" => {
+                let x = args.int(0)?;
+                let negative = x.bvslt(bv_u(0, x.get_size()));
+                returns_int(negative.ite(&x.bvneg(), &x))
+            }
+            "toupper" | "tolower" => returns_int(ctype::change_case(name, &args.int(0)?)),
+            "__errno_location" => {
+                let errno = self.errno_object(st);
+                returns(SymVal::Ptr(PtrVal::to(Target::Object(errno))))
+            }
+            "strlen" => self.strlen(st, &args),
+            "strnlen" => self.strnlen(st, &args),
+            "strcmp" | "strncmp" | "memcmp" | "strcasecmp" | "strncasecmp" => {
+                self.compare(st, &args)
+            }
+            "memcpy" | "memmove" | "memset" => self.memcpy(st, &args),
+            "strcpy" | "strcat" => self.strcpy(st, &args),
+            "strncpy" => self.strncpy(st, &args),
+            "strncat" => self.strncat(st, &args),
+            "strchr" | "strrchr" | "memchr" => self.strchr(st, &args),
+            "strstr" => self.strstr(st, &args),
+            "strdup" | "strndup" => self.strdup(st, &args),
+            "strtol" | "strtoll" | "strtoul" | "strtoull" => self.strtol(st, &args),
+            "atoi" | "atol" | "atoll" => self.atoi(st, &args),
+            "sprintf" | "snprintf" => self.sprintf(st, &args),
+            "sscanf" => self.sscanf(st, &args),
+            "malloc" => self.allocate(st, &args.size(0)?, false),
+            "calloc" => {
+                let (count, size) = (args.size(0)?, args.size(1)?);
+                // Paths where `count * size` overflows (calloc fails) are left out.
+                self.assume(st, &count.bvmul_no_overflow(&size, false))?;
+                self.allocate(st, &count.bvmul(&size), true)
+            }
+            "free" => self.free(st, &args.ptr(0)?),
+            "realloc" => self.reallocate(st, &args.ptr(0)?, &args.size(1)?),
+            _ => Ok(Model::NotLibrary),
+        }
+    }
+
+    /// The object `ptr` designates, checked live: where a model reads or writes.
+    fn source(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Source> {
+        let obj = self.deref(st, ptr)?;
+        self.check_live(st, obj)?;
+        if st.object(obj).capacity() > SCAN_LIMIT {
+            return unsupported("a library call on an object larger than 64 KiB");
+        }
+        Ok(Source {
+            obj,
+            ptr: ptr.clone(),
+        })
+    }
+
+    /// The object a pointer that may be NULL designates (`None` for NULL);
+    /// an undecided input pointer forks first.
+    fn optional_target(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Option<ObjIdx>> {
+        match self.resolved(st, &ptr.target) {
+            Target::Null => Ok(None),
+            Target::Lazy(l) => Err(self.decide(st, l)),
+            _ => Ok(Some(self.deref(st, ptr)?)),
+        }
+    }
+
+    /// Scans bytes of `ptrs` in step from their start until `step` says stop
+    /// (or `limit` bytes), returning the 32-bit value `step` gives there.
+    /// With `count`, returns the 64-bit index instead. Reading past an
+    /// object is a finding.
+    fn scan(
+        &mut self,
+        st: &mut State,
+        ptrs: &[PtrVal],
+        limit: Option<BV>,
+        step: impl Fn(&[BV]) -> (Bool, BV),
+        count: bool,
+    ) -> Exec<BV> {
+        let mut sources = Vec::new();
+        for p in ptrs {
+            sources.push(self.source(st, p)?);
+        }
+        let objects: Vec<ObjIdx> = sources.iter().map(|s| s.obj).collect();
+        let max = objects
+            .iter()
+            .map(|o| st.object(*o).capacity())
+            .min()
+            .unwrap_or(0);
+        // Whether the scan gets to byte `k`: it stopped at no byte before.
+        let mut reached = Bool::from_bool(true);
+        let mut faults = Vec::new();
+        let mut stops = Vec::new();
+        for k in 0..max {
+            let at = bv_u(u128::from(k), 64);
+            let mut bytes = Vec::new();
+            let mut inside = Vec::new();
+            for source in &sources {
+                inside.push(source.inside(self.program, st, &at));
+                bytes.push(source.byte(st, &at)?);
+            }
+            let within_limit = limit.as_ref().map(|n| at.bvult(n));
+            let reading = match &within_limit {
+                Some(w) => Bool::and(&[reached.clone(), w.clone()]),
+                None => reached.clone(),
+            };
+            faults.push(Bool::and(&[reading, Bool::and(&inside).not()]));
+            let (end, value) = step(&bytes);
+            let value = if count { at.clone() } else { value };
+            let stop_here = match &within_limit {
+                Some(w) => Bool::or(&[w.not(), end.clone()]),
+                None => end.clone(),
+            };
+            let value = match &within_limit {
+                Some(w) if !count => w.ite(&value, &bv_u(0, value.get_size())),
+                _ => value,
+            };
+            stops.push((stop_here.clone(), value));
+            // A certain stop (a constant string's NUL) ends the scan here.
+            if bool_value(&stop_here) == Some(true) {
+                reached = Bool::from_bool(false);
+                break;
+            }
+            reached = Bool::and(&[reached, stop_here.not()]);
+        }
+        for o in &objects {
+            st.object_mut(*o).indexed = true;
+        }
+        faults.push(reached);
+        self.bounds_fault(
+            st,
+            &objects,
+            &Bool::or(&faults),
+            "scan past the end of an object",
+        )?;
+        let bits = if count { 64 } else { 32 };
+        let mut result = bv_u(0, bits);
+        for (stop, value) in stops.into_iter().rev() {
+            result = stop.ite(&value, &result);
+        }
+        Ok(result)
+    }
+
+    /// The length of the string at `ptr`, at most `limit` (strnlen).
+    fn string_length(&mut self, st: &mut State, ptr: &PtrVal, limit: Option<BV>) -> Exec<BV> {
+        self.scan(
+            st,
+            std::slice::from_ref(ptr),
+            limit,
+            |bytes| (bytes[0].eq(bv_u(0, 8)), bv_u(0, 64)),
+            true,
+        )
+    }
+
+    /// The index of the first character from `start` that is not white space.
+    fn skip_spaces(&mut self, st: &State, src: &Source, start: &BV) -> Exec<BV> {
+        let mut stops = Vec::new();
+        for j in 0..=st.object(src.obj).capacity() {
+            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let stop = CharClass::Space.holds(&src.byte(st, &at)?).not();
+            let certain = bool_value(&stop) == Some(true);
+            stops.push((stop, at));
+            if certain {
+                break;
+            }
+        }
+        let mut end = start.clone();
+        for (stop, at) in stops.into_iter().rev() {
+            end = stop.ite(&at, &end);
+        }
+        Ok(end)
+    }
+
+    /// Writes `n` bytes from `source` at `dst`; writing or reading past an
+    /// object is a finding.
+    fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &BV) -> Exec<()> {
+        let d = self.deref(st, dst)?;
+        self.check_live(st, d)?;
+        if matches!(st.object(d).kind, ObjKind::Input { .. }) {
+            self.note_capacity_cut(st, d, &dst.offset, n);
+        }
+        let s = match source {
+            Fill::From(p) => {
+                let obj = self.deref(st, p)?;
+                self.check_live(st, obj)?;
+                Some((obj, p.offset.clone()))
+            }
+            Fill::Byte(_) | Fill::Bytes(_) => None,
+        };
+        if let Some(count) = Self::concrete_u64(n) {
+            if count == 0 {
+                return Ok(());
+            }
+            // Bytes past the destination's capacity are never stored (the
+            // bounds check below makes such a write a finding): nor built.
+            let stored = count.min(st.object(d).capacity());
+            let cells: Vec<Cell> = match (&s, source) {
+                (Some((obj, off)), _) => {
+                    let inside = memory::in_bounds(self.program, st.object(*obj), off, count);
+                    let outside = inside.not();
+                    self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
+                    memory::read(st.object(*obj), off, stored)?
+                }
+                (None, Fill::Byte(b)) => vec![
+                    Cell::Byte {
+                        src: b.clone(),
+                        idx: 0
+                    };
+                    stored as usize
+                ],
+                (None, Fill::Bytes(bytes)) if count <= bytes.len() as u64 => bytes
+                    [..stored as usize]
+                    .iter()
+                    .map(|b| Cell::Byte {
+                        src: b.clone(),
+                        idx: 0,
+                    })
+                    .collect(),
+                (None, _) => return unsupported("a copy longer than its source"),
+            };
+            let inside = memory::in_bounds(self.program, st.object(d), &dst.offset, count);
+            self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
+            return Ok(memory::write(st.object_mut(d), &dst.offset, &cells)?);
+        }
+        // Symbolic length: every byte the copy may reach is guarded by `k < n`.
+        let cap = st.object(d).capacity();
+        if cap > SCAN_LIMIT {
+            return unsupported("a copy of symbolic length into an object larger than 64 KiB");
+        }
+        let mut writes_outside = Vec::new();
+        let mut reads_outside = Vec::new();
+        for k in 0..cap {
+            let taken = bv_u(u128::from(k), 64).bvult(n);
+            let at = dst.offset.bvadd(bv_u(u128::from(k), 64));
+            let inside = memory::in_bounds(self.program, st.object(d), &at, 1);
+            writes_outside.push(Bool::and(&[taken.clone(), inside.not()]));
+            let byte = match (&s, source) {
+                (Some((obj, off)), _) => {
+                    let from = off.bvadd(bv_u(u128::from(k), 64));
+                    let inside = memory::in_bounds(self.program, st.object(*obj), &from, 1);
+                    reads_outside.push(Bool::and(&[taken.clone(), inside.not()]));
+                    cells_to_int(&memory::read(st.object(*obj), &from, 1)?)?
+                }
+                (None, Fill::Byte(b)) => b.clone(),
+                (None, Fill::Bytes(bytes)) => {
+                    bytes.get(k as usize).cloned().unwrap_or_else(|| bv_u(0, 8))
+                }
+                (None, Fill::From(_)) => return unsupported("copy without a source"),
+            };
+            let old = cells_to_int(&memory::read(st.object(d), &at, 1)?)?;
+            memory::write(
+                st.object_mut(d),
+                &at,
+                &[Cell::Byte {
+                    src: taken.ite(&byte, &old),
+                    idx: 0,
+                }],
+            )?;
+        }
+        writes_outside.push(bv_u(u128::from(cap), 64).bvult(n));
+        if let Some((obj, _)) = s {
+            self.bounds_fault(
+                st,
+                &[obj],
+                &Bool::or(&reads_outside),
+                "copy from past the end of an object",
+            )?;
+        }
+        self.bounds_fault(
+            st,
+            &[d],
+            &Bool::or(&writes_outside),
+            "copy past the end of an object",
+        )
+    }
+
+    /// The C library's `restrict`: what a call writes does not overlap what
+    /// it reads. Paths where they would (inputs that alias) are left out.
+    fn assume_apart(&mut self, st: &mut State, written: &Range, read: &Range) -> Exec<()> {
+        if written.obj != read.obj {
+            return Ok(());
+        }
+        let before = written.start.bvadd(&written.len).bvsle(&read.start);
+        let after = read.start.bvadd(&read.len).bvsle(&written.start);
+        self.assume(st, &Bool::or(&[before, after]))
+    }
+
+    /// The outcome of a call among disjoint alternatives: the one that holds
+    /// on this path, else the only feasible one. When several are feasible
+    /// the path forks, and each child runs the call again with its
+    /// alternative's condition on its path, before the call changed anything.
+    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Bool, T)>) -> Exec<T> {
+        let mut open = Vec::new();
+        for (cond, value) in alternatives {
+            match bool_value(&cond) {
+                Some(true) => return Ok(value),
+                Some(false) => continue,
+                None if st.path.contains(&self.solver.intern(&cond)) => return Ok(value),
+                None => open.push((cond, value)),
+            }
+        }
+        let mut feasible = Vec::new();
+        for (cond, value) in open {
+            if self.may(st, &cond) {
+                feasible.push((cond, value));
+            }
+        }
+        if feasible.len() <= 1 {
+            let Some((cond, value)) = feasible.pop() else {
+                return Err(Stop::Dead);
+            };
+            self.assume(st, &cond)?;
+            return Ok(value);
+        }
+        let mut children = Vec::new();
+        for (cond, _) in feasible {
+            let mut child = self.fork(st);
+            self.assume(&mut child, &cond)?;
+            children.push(child);
+        }
+        Err(Stop::Fork(children))
+    }
+
+    /// Fixes a symbolic argument to the value the solver picks for this
+    /// path, naming the cut when other values were possible (they are left
+    /// unexplored).
+    fn concretise(&mut self, st: &mut State, v: &BV) -> Exec<u128> {
+        if let Some(n) = concrete(v) {
+            return Ok(n);
+        }
+        let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
+        let n = crate::extract::eval_bits(&model, v);
+        let fixed = v.eq(bv_u(n, v.get_size()));
+        if self.may(st, &fixed.not()) {
+            self.cut.get_or_insert(CONCRETISED);
+        }
+        self.assume(st, &fixed)?;
+        Ok(n)
+    }
+
+    /// glibc's `errno` (`*__errno_location()`) on this path: one `int`,
+    /// 0 when the function under test is called (the drivers set it so).
+    fn errno_object(&mut self, st: &mut State) -> ObjIdx {
+        if let Some(obj) = st.errno {
+            return obj;
+        }
+        let obj = st.add_object(Object::new(ObjKind::Errno, int_cells(&bv_u(0, 32))));
+        st.errno = Some(obj);
+        obj
+    }
+
+    /// Sets `errno` to `code` where `cond` holds.
+    fn set_errno_if(&mut self, st: &mut State, cond: &Bool, code: u128) -> Exec<()> {
+        if bool_value(cond) == Some(false) {
+            return Ok(());
+        }
+        let obj = self.errno_object(st);
+        let at = bv_u(0, 64);
+        let old = cells_to_int(&memory::read(st.object(obj), &at, 4)?)?;
+        let new = cond.ite(&bv_u(code, 32), &old);
+        Ok(memory::write(st.object_mut(obj), &at, &int_cells(&new))?)
+    }
+
+    /// Completes the current call statement in each forked state with its result.
+    pub(super) fn finish_calls(&mut self, outcomes: Vec<(State, PtrVal)>) -> Exec<Vec<State>> {
+        let mut done = Vec::new();
+        for (mut next, result) in outcomes {
+            let frame = next.frame();
+            let body = self.body(frame.func)?;
+            let stmt = &body.block(frame.block).stmts[frame.stmt];
+            if let ir::StmtKind::Call {
+                dest: Some(place), ..
+            } = &stmt.kind
+            {
+                let loc = self.place_loc(&mut next, place)?;
+                self.store(&mut next, &loc, &SymVal::Ptr(result))?;
+            }
+            next.frame_mut().stmt += 1;
+            done.push(next);
+        }
+        Ok(done)
+    }
+}
+
+/// A pointer a model reads through, its object resolved.
+#[derive(Clone)]
+struct Source {
+    obj: ObjIdx,
+    ptr: PtrVal,
+}
+
+impl Source {
+    /// The byte `k` bytes past the pointer (an index maybe symbolic).
+    fn byte(&self, st: &State, k: &BV) -> Exec<BV> {
+        let at = self.ptr.offset.bvadd(k);
+        Ok(cells_to_int(&memory::read(st.object(self.obj), &at, 1)?)?)
+    }
+
+    /// Whether the byte `k` bytes past the pointer lies inside its object.
+    fn inside(&self, program: &ir::Program, st: &State, k: &BV) -> Bool {
+        let at = self.ptr.offset.bvadd(k);
+        memory::in_bounds(program, st.object(self.obj), &at, 1)
+    }
+
+    /// The pointer `k` bytes further.
+    fn plus(&self, k: &BV) -> PtrVal {
+        PtrVal {
+            target: self.ptr.target.clone(),
+            offset: self.ptr.offset.bvadd(k),
+        }
+    }
+}
+
+/// `len` bytes of object `obj` from offset `start`.
+struct Range {
+    obj: ObjIdx,
+    start: BV,
+    len: BV,
+}
+
+/// What a copy writes.
+enum Fill {
+    Byte(BV),
+    From(PtrVal),
+    /// The given bytes, in order.
+    Bytes(Vec<BV>),
+}

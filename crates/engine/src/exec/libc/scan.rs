@@ -1,0 +1,383 @@
+//! `sscanf` with a format constant on the path: the input is read
+//! directive by directive from a symbolic position, each way of stopping
+//! early an outcome; then the call takes one outcome (how many conversions
+//! it assigned) and writes those assignments.
+
+use super::format::{directives, terminated, Directive, Spec};
+use super::number::Syntax;
+use super::{is_char, returns_int, Args, CharClass, Fill, Model, Range, Source, ERANGE};
+use crate::exec::place::Loc;
+use crate::exec::{unsupported, Exec, Machine};
+use crate::memory;
+use crate::state::State;
+use crate::value::{bv_u, resize, PtrVal, SymVal};
+use ir::{IntType, Type};
+use z3::ast::{Bool, BV};
+
+/// The characters of a scanf `%[...]`: its members, or (`^`) all others.
+pub(super) struct ScanSet {
+    negated: bool,
+    /// Inclusive ranges (a single character is a range of one).
+    ranges: Vec<(u8, u8)>,
+}
+
+impl ScanSet {
+    /// Parses what follows `%[` up to its `]` as glibc does (a `]` or `-`
+    /// first is a member; `a-z` a range unless at an end or descending);
+    /// gives the rest of the format too.
+    pub(super) fn parse(format: &[u8]) -> Result<(ScanSet, &[u8]), String> {
+        let (negated, mut rest) = match format.strip_prefix(b"^") {
+            Some(rest) => (true, rest),
+            None => (false, format),
+        };
+        let mut ranges: Vec<(u8, u8)> = Vec::new();
+        let mut first = true;
+        loop {
+            let Some((&c, tail)) = rest.split_first() else {
+                return Err("a scanf `%[` without its `]`".into());
+            };
+            if c == b']' && !first {
+                return Ok((ScanSet { negated, ranges }, tail));
+            }
+            // A range starts at the character before the `-`.
+            match (c, tail, ranges.last()) {
+                (b'-', [hi, ..], Some(&(_, lo))) if !first && *hi != b']' && lo <= *hi => {
+                    ranges.push((lo, *hi));
+                    rest = &tail[1..];
+                }
+                _ => {
+                    ranges.push((c, c));
+                    rest = tail;
+                }
+            }
+            first = false;
+        }
+    }
+
+    fn contains(&self, c: &BV) -> Bool {
+        let member = Bool::or(
+            &self
+                .ranges
+                .iter()
+                .map(|&(lo, hi)| {
+                    Bool::and(&[
+                        c.bvuge(bv_u(u128::from(lo), 8)),
+                        c.bvule(bv_u(u128::from(hi), 8)),
+                    ])
+                })
+                .collect::<Vec<_>>(),
+        );
+        if self.negated {
+            member.not()
+        } else {
+            member
+        }
+    }
+}
+
+/// What a scanf conversion assigns.
+enum Assignment {
+    Int {
+        value: BV,
+        signed: bool,
+    },
+    /// `count` characters of `bytes` (a string's NUL included); `field`,
+    /// the most a conversion with a width may write, must fit too (the
+    /// sanitizers check the whole field, whatever the input).
+    Chars {
+        bytes: Vec<BV>,
+        count: BV,
+        field: Option<u64>,
+    },
+}
+
+/// scanf's progress through its input: where it is, whether every
+/// directive so far matched, and the outcomes of stopping earlier.
+struct Scanning {
+    at: BV,
+    matching: Bool,
+    assigned: i32,
+    /// Each way of stopping early, with the value sscanf then returns.
+    outcomes: Vec<(Bool, i32)>,
+}
+
+impl Scanning {
+    fn new() -> Scanning {
+        Scanning {
+            at: bv_u(0, 64),
+            matching: Bool::from_bool(true),
+            assigned: 0,
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// Stops where `cond` holds: an input failure (the input ended: EOF
+    /// when nothing was assigned yet) or a matching failure.
+    fn fails_if(&mut self, cond: Bool, input_ended: bool) {
+        let returns = if input_ended && self.assigned == 0 {
+            -1
+        } else {
+            self.assigned
+        };
+        self.outcomes
+            .push((Bool::and(&[self.matching.clone(), cond.clone()]), returns));
+        self.matching = Bool::and(&[self.matching.clone(), cond.not()]);
+    }
+
+    /// Every way the call may end, one per value it returns: stopping
+    /// early, or matching the whole format.
+    fn outcomes(mut self) -> Vec<(Bool, i32)> {
+        self.outcomes.push((self.matching, self.assigned));
+        let mut merged: Vec<(Vec<Bool>, i32)> = Vec::new();
+        for (cond, returns) in self.outcomes {
+            match merged.iter_mut().find(|(_, r)| *r == returns) {
+                Some((conds, _)) => conds.push(cond),
+                None => merged.push((vec![cond], returns)),
+            }
+        }
+        merged
+            .into_iter()
+            .map(|(conds, returns)| (Bool::or(&conds), returns))
+            .collect()
+    }
+}
+
+impl Machine<'_, '_> {
+    /// `sscanf(input, format, ...)`: conversions `%d %i %u %o %x %s %c %[`
+    /// (widths, `*`, length modifiers), white space and ordinary characters.
+    pub(super) fn sscanf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let input = args.ptr(0)?;
+        let format = self.constant_string(st, &args.ptr(1)?)?;
+        let directives = directives(&format).or_else(unsupported)?;
+        // Where conversions assign, first: an undecided pointer forks before anything changed.
+        let mut targets = Vec::new();
+        for d in &directives {
+            if let Directive::Conversion(spec) = d {
+                if !spec.star && spec.conversion != b'%' {
+                    let target = args.ptr(2 + targets.len())?;
+                    self.source(st, &target)?;
+                    targets.push(target);
+                }
+            }
+        }
+        // glibc measures the input string first.
+        let input_len = self.string_length(st, &input, None)?;
+        let src = self.source(st, &input)?;
+        let mut scan = Scanning::new();
+        let mut assignments = Vec::new();
+        let mut range_errors = Vec::new();
+        let mut skip_spaces = false;
+        for d in &directives {
+            match d {
+                Directive::Char(c) if CharClass::Space.contains(*c) => {
+                    skip_spaces = true;
+                    continue;
+                }
+                Directive::Char(c) => self.scan_char(st, &src, &mut scan, *c, skip_spaces)?,
+                Directive::Conversion(spec) => {
+                    let (assignment, out_of_range) =
+                        self.scan_conversion(st, &src, &mut scan, spec, skip_spaces)?;
+                    range_errors.extend(out_of_range);
+                    if let (Some(assignment), false) = (assignment, spec.star) {
+                        assignments.push(assignment);
+                        scan.assigned += 1;
+                    }
+                }
+            }
+            skip_spaces = false;
+        }
+        let returned = self.choose(st, scan.outcomes())?;
+        self.set_errno_if(st, &Bool::or(&range_errors), ERANGE)?;
+        let read = Range {
+            obj: src.obj,
+            start: input.offset.clone(),
+            len: input_len.bvadd(bv_u(1, 64)),
+        };
+        let done = usize::try_from(returned).unwrap_or(0);
+        for (assignment, target) in assignments.into_iter().zip(targets).take(done) {
+            self.assign(st, assignment, &target, &read)?;
+        }
+        returns_int(bv_u(u128::from(returned as u32), 32))
+    }
+
+    /// Reads one conversion at the scan's position: what it would assign,
+    /// and for an integer when it is out of range (`ERANGE`).
+    fn scan_conversion(
+        &mut self,
+        st: &mut State,
+        src: &Source,
+        scan: &mut Scanning,
+        spec: &Spec,
+        skip_spaces: bool,
+    ) -> Exec<(Option<Assignment>, Option<Bool>)> {
+        match spec.conversion {
+            b'%' => {
+                self.scan_char(st, src, scan, b'%', true)?;
+                Ok((None, None))
+            }
+            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' => {
+                let base = match spec.conversion {
+                    b'd' | b'u' => 10,
+                    b'i' => 0,
+                    b'o' => 8,
+                    _ => 16,
+                };
+                let syntax = Syntax {
+                    base,
+                    width: spec.width,
+                    prefix_needs_digit: false,
+                };
+                let number = self.read_integer(st, src, &scan.at, &syntax)?;
+                scan.fails_if(number.empty.clone(), true);
+                scan.fails_if(number.converted.not(), false);
+                let signed = matches!(spec.conversion, b'd' | b'i');
+                let (value, out_of_range) = number.value(signed);
+                let range_error = Bool::and(&[scan.matching.clone(), out_of_range]);
+                scan.at = number.end;
+                let value = resize(&value, spec.bits, signed);
+                Ok((Some(Assignment::Int { value, signed }), Some(range_error)))
+            }
+            b's' | b'[' => {
+                // `%s` skips white space and reads up to the next; a
+                // scanset reads its members, and at least one.
+                let start = if spec.conversion == b's' || skip_spaces {
+                    self.skip_spaces(st, src, &scan.at)?
+                } else {
+                    scan.at.clone()
+                };
+                scan.fails_if(is_char(&src.byte(st, &start)?, 0), true);
+                let most = spec.width.unwrap_or(st.object(src.obj).capacity()).max(1);
+                let (bytes, len) = match &spec.set {
+                    Some(set) => word(st, src, &start, most, |b| set.contains(b))?,
+                    None => word(st, src, &start, most, |b| CharClass::Space.holds(b).not())?,
+                };
+                scan.fails_if(len.eq(bv_u(0, 64)), false);
+                scan.at = start.bvadd(&len);
+                let chars = Assignment::Chars {
+                    bytes: terminated(bytes, &len),
+                    count: len.bvadd(bv_u(1, 64)),
+                    field: spec.width.map(|w| w + 1),
+                };
+                Ok((Some(chars), None))
+            }
+            b'c' => {
+                let start = if skip_spaces {
+                    self.skip_spaces(st, src, &scan.at)?
+                } else {
+                    scan.at.clone()
+                };
+                // glibc keeps the characters before the input's end, at most the width.
+                let width = spec.width.unwrap_or(1).max(1);
+                let mut bytes = Vec::new();
+                for j in 0..width {
+                    bytes.push(src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?);
+                }
+                let mut count = bv_u(u128::from(width), 64);
+                for (j, byte) in bytes.iter().enumerate().rev() {
+                    count = is_char(byte, 0).ite(&bv_u(j as u128, 64), &count);
+                }
+                scan.fails_if(count.eq(bv_u(0, 64)), true);
+                scan.at = start.bvadd(&count);
+                let chars = Assignment::Chars {
+                    bytes,
+                    count,
+                    field: Some(width),
+                };
+                Ok((Some(chars), None))
+            }
+            c => unsupported(format!("the scanf conversion `%{}`", c as char)),
+        }
+    }
+
+    /// scanf's ordinary character `c` (after white space when `skip_spaces`).
+    fn scan_char(
+        &mut self,
+        st: &State,
+        src: &Source,
+        scan: &mut Scanning,
+        c: u8,
+        skip_spaces: bool,
+    ) -> Exec<()> {
+        if skip_spaces {
+            scan.at = self.skip_spaces(st, src, &scan.at)?;
+        }
+        let here = src.byte(st, &scan.at)?;
+        scan.fails_if(is_char(&here, 0), true);
+        scan.fails_if(here.eq(bv_u(u128::from(c), 8)).not(), false);
+        scan.at = scan.at.bvadd(bv_u(1, 64));
+        Ok(())
+    }
+
+    /// Writes what a conversion assigned where its argument points, apart
+    /// from the input it read (`restrict`).
+    fn assign(
+        &mut self,
+        st: &mut State,
+        assignment: Assignment,
+        target: &PtrVal,
+        read: &Range,
+    ) -> Exec<()> {
+        let obj = self.deref(st, target)?;
+        let len = match &assignment {
+            Assignment::Int { value, .. } => bv_u(u128::from(value.get_size() / 8), 64),
+            Assignment::Chars { count, .. } => count.clone(),
+        };
+        let written = Range {
+            obj,
+            start: target.offset.clone(),
+            len,
+        };
+        self.assume_apart(st, &written, read)?;
+        match assignment {
+            Assignment::Int { value, signed } => {
+                let loc = Loc {
+                    obj,
+                    off: target.offset.clone(),
+                    ty: Type::Int(IntType::new(value.get_size() as u16, signed)),
+                };
+                self.store(st, &loc, &SymVal::Int(value))
+            }
+            Assignment::Chars {
+                bytes,
+                count,
+                field,
+            } => {
+                if let Some(field) = field {
+                    let inside =
+                        memory::in_bounds(self.program, st.object(obj), &target.offset, field);
+                    self.bounds_fault(
+                        st,
+                        &[obj],
+                        &inside.not(),
+                        "a scanf field wider than its buffer",
+                    )?;
+                }
+                self.copy_bytes(st, target, &Fill::Bytes(bytes), &count)
+            }
+        }
+    }
+}
+
+/// The longest run of at most `most` characters from `start` that are
+/// `wanted` (never the terminating NUL): its bytes (one more, read past it)
+/// and its length.
+fn word(
+    st: &State,
+    src: &Source,
+    start: &BV,
+    most: u64,
+    wanted: impl Fn(&BV) -> Bool,
+) -> Exec<(Vec<BV>, BV)> {
+    let mut bytes = Vec::new();
+    let mut ends = Vec::new();
+    for j in 0..=most {
+        let byte = src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?;
+        ends.push(Bool::or(&[is_char(&byte, 0), wanted(&byte).not()]));
+        bytes.push(byte);
+    }
+    let mut len = bv_u(u128::from(most), 64);
+    for (j, end) in ends.into_iter().enumerate().take(most as usize).rev() {
+        len = end.ite(&bv_u(j as u128, 64), &len);
+    }
+    Ok((bytes, len))
+}

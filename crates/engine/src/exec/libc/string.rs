@@ -1,0 +1,219 @@
+//! `<string.h>`: lengths, comparisons, copies, searches and duplicates of
+//! strings and memory blocks, byte by byte over the path's memory.
+
+use super::{returns, returns_int, to_lower, Args, Fill, Model};
+use crate::exec::{Exec, Machine};
+use crate::state::State;
+use crate::value::{bv_u, PtrVal, SymVal, Target};
+use z3::ast::Bool;
+
+impl Machine<'_, '_> {
+    pub(super) fn strlen(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        returns_int(self.string_length(st, &args.ptr(0)?, None)?)
+    }
+
+    pub(super) fn strnlen(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let limit = args.size(1)?;
+        returns_int(self.string_length(st, &args.ptr(0)?, Some(limit))?)
+    }
+
+    /// `strcmp`, `strncmp`, `memcmp`, `strcasecmp`, `strncasecmp`: the
+    /// difference of the first differing bytes (as unsigned characters,
+    /// lowered for the case-insensitive ones), as glibc returns it.
+    pub(super) fn compare(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let name = args.name;
+        let (a, b) = (args.ptr(0)?, args.ptr(1)?);
+        let limit = match name {
+            "strcmp" | "strcasecmp" => None,
+            _ => Some(args.size(2)?),
+        };
+        let stops_at_nul = name != "memcmp";
+        let folds_case = name.contains("case");
+        let diff = self.scan(
+            st,
+            &[a, b],
+            limit,
+            |bytes| {
+                let (x, y) = if folds_case {
+                    (to_lower(&bytes[0]), to_lower(&bytes[1]))
+                } else {
+                    (bytes[0].clone(), bytes[1].clone())
+                };
+                let differ = x.eq(&y).not();
+                let end = if stops_at_nul {
+                    Bool::or(&[differ, bytes[0].eq(bv_u(0, 8))])
+                } else {
+                    differ
+                };
+                (end, x.zero_ext(24).bvsub(y.zero_ext(24)))
+            },
+            false,
+        )?;
+        returns_int(diff)
+    }
+
+    /// `memcpy`, `memmove` (the source is read before the copy writes) and `memset`.
+    pub(super) fn memcpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let dst = args.ptr(0)?;
+        let n = args.size(2)?;
+        let source = if args.name == "memset" {
+            Fill::Byte(args.int(1)?.extract(7, 0))
+        } else {
+            Fill::From(args.ptr(1)?)
+        };
+        self.copy_bytes(st, &dst, &source, &n)?;
+        returns(SymVal::Ptr(dst))
+    }
+
+    /// `strcpy`, and `strcat` (which copies to the end of the destination string).
+    pub(super) fn strcpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let (dst, src) = (args.ptr(0)?, args.ptr(1)?);
+        let len = self.string_length(st, &src, None)?;
+        let at = if args.name == "strcat" {
+            let end = self.string_length(st, &dst, None)?;
+            self.source(st, &dst)?.plus(&end)
+        } else {
+            dst.clone()
+        };
+        self.copy_bytes(st, &at, &Fill::From(src), &len.bvadd(bv_u(1, 64)))?;
+        returns(SymVal::Ptr(dst))
+    }
+
+    /// `strncpy`: at most `n` bytes of the source, then NUL bytes up to `n`.
+    pub(super) fn strncpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
+        let len = self.string_length(st, &src, Some(n.clone()))?;
+        self.copy_bytes(st, &dst, &Fill::Byte(bv_u(0, 8)), &n)?;
+        self.copy_bytes(st, &dst, &Fill::From(src), &len)?;
+        returns(SymVal::Ptr(dst))
+    }
+
+    /// `strncat`: at most `n` bytes of the source after the destination
+    /// string, then a NUL.
+    pub(super) fn strncat(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
+        let end = self.string_length(st, &dst, None)?;
+        let len = self.string_length(st, &src, Some(n))?;
+        let at = self.source(st, &dst)?.plus(&end);
+        self.copy_bytes(st, &at, &Fill::From(src), &len)?;
+        let after = PtrVal {
+            target: at.target.clone(),
+            offset: at.offset.bvadd(&len),
+        };
+        self.copy_bytes(st, &after, &Fill::Byte(bv_u(0, 8)), &bv_u(1, 64))?;
+        returns(SymVal::Ptr(dst))
+    }
+
+    /// `strchr` (the terminator counts as part of the string), `strrchr`
+    /// (its last occurrence) and `memchr` (within `n` bytes): a pointer to
+    /// the byte found or NULL, forking when both may be.
+    pub(super) fn strchr(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let s = args.ptr(0)?;
+        let c = args.int(1)?.extract(7, 0);
+        let source = self.source(st, &s)?;
+        let (found, at) = match args.name {
+            "memchr" => {
+                let n = args.size(2)?;
+                let at = self.scan(
+                    st,
+                    std::slice::from_ref(&s),
+                    Some(n.clone()),
+                    |b| (b[0].eq(&c), bv_u(0, 64)),
+                    true,
+                )?;
+                (at.bvult(&n), at)
+            }
+            "strrchr" => {
+                let len = self.string_length(st, &s, None)?;
+                let mut found = Vec::new();
+                let mut last = bv_u(0, 64);
+                for k in 0..st.object(source.obj).capacity() {
+                    let k = bv_u(u128::from(k), 64);
+                    let here = Bool::and(&[k.bvule(&len), source.byte(st, &k)?.eq(&c)]);
+                    last = here.ite(&k, &last);
+                    found.push(here);
+                }
+                (Bool::or(&found), last)
+            }
+            _ => {
+                let at = self.scan(
+                    st,
+                    std::slice::from_ref(&s),
+                    None,
+                    |b| (Bool::or(&[b[0].eq(&c), b[0].eq(bv_u(0, 8))]), bv_u(0, 64)),
+                    true,
+                )?;
+                (source.byte(st, &at)?.eq(&c), at)
+            }
+        };
+        self.pointer_or_null(st, &source.plus(&at), found)
+    }
+
+    /// `strstr`: the first occurrence of the needle string in the haystack
+    /// string (the haystack itself for an empty needle), or NULL.
+    pub(super) fn strstr(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let (h, n) = (args.ptr(0)?, args.ptr(1)?);
+        let h_len = self.string_length(st, &h, None)?;
+        let n_len = self.string_length(st, &n, None)?;
+        let (hay, needle) = (self.source(st, &h)?, self.source(st, &n)?);
+        let h_cap = st.object(hay.obj).capacity();
+        let n_cap = st.object(needle.obj).capacity();
+        let mut needle_bytes = Vec::new();
+        for j in 0..n_cap {
+            needle_bytes.push(needle.byte(st, &bv_u(u128::from(j), 64))?);
+        }
+        let mut matches = Vec::new();
+        for i in 0..h_cap {
+            let start = bv_u(u128::from(i), 64);
+            let mut conditions = vec![start.bvadd(&n_len).bvule(&h_len)];
+            for (j, wanted) in needle_bytes.iter().enumerate() {
+                let j = j as u64;
+                let past_needle = bv_u(u128::from(j), 64).bvuge(&n_len);
+                let equal = if i + j < h_cap {
+                    hay.byte(st, &bv_u(u128::from(i + j), 64))?.eq(wanted)
+                } else {
+                    Bool::from_bool(false)
+                };
+                conditions.push(Bool::or(&[past_needle, equal]));
+            }
+            matches.push(Bool::and(&conditions));
+        }
+        let mut first = bv_u(0, 64);
+        for (i, here) in matches.iter().enumerate().rev() {
+            first = here.ite(&bv_u(i as u128, 64), &first);
+        }
+        self.pointer_or_null(st, &hay.plus(&first), Bool::or(&matches))
+    }
+
+    /// `strdup`, `strndup` (at most `n` bytes): a new string allocated as
+    /// `malloc` does, which may fail.
+    pub(super) fn strdup(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
+        let s = args.ptr(0)?;
+        let limit = match args.name {
+            "strndup" => Some(args.size(1)?),
+            _ => None,
+        };
+        let len = self.string_length(st, &s, limit)?;
+        let size = len.bvadd(bv_u(1, 64));
+        self.allocate_filled(st, &size, |m, st, copy| {
+            m.copy_bytes(st, &copy, &Fill::From(s), &len)?;
+            let end = PtrVal {
+                target: copy.target.clone(),
+                offset: len.clone(),
+            };
+            m.copy_bytes(st, &end, &Fill::Byte(bv_u(0, 8)), &bv_u(1, 64))
+        })
+    }
+
+    /// `at` when `found`, NULL otherwise.
+    fn pointer_or_null(&mut self, st: &mut State, at: &PtrVal, found: Bool) -> Exec<Model> {
+        let result = self.choose(
+            st,
+            vec![
+                (found.clone(), at.clone()),
+                (found.not(), PtrVal::to(Target::Null)),
+            ],
+        )?;
+        returns(SymVal::Ptr(result))
+    }
+}
