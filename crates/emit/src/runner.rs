@@ -110,9 +110,15 @@ static void cairn_write_coverage_on_fatal_signals(void)
     const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGALRM, SIGXFSZ };
     if (__gcov_exit == NULL)
         return;
+    int flags = SA_RESETHAND;
+#ifdef SA_ONSTACK /* not declared when the source asks for strict POSIX */
     stack_t stack = { .ss_sp = handler_stack, .ss_size = sizeof handler_stack };
     sigaltstack(&stack, NULL);
-    struct sigaction action = { .sa_handler = cairn_write_coverage_and_die, .sa_flags = SA_ONSTACK | SA_RESETHAND };
+    flags |= SA_ONSTACK;
+#else
+    (void)handler_stack;
+#endif
+    struct sigaction action = { .sa_handler = cairn_write_coverage_and_die, .sa_flags = flags };
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
         sigaction(fatal[i], &action, NULL);
 }
