@@ -166,6 +166,7 @@ fn write_test(
         unit,
         inputs: &test.inputs,
         allocation: Allocation::Checked,
+        wraps_allocations,
     };
     let mut code = writer.write(test.func, &mut scope)?;
     let f = unit.program.function(test.func);
@@ -792,6 +793,7 @@ fn write_reproducer(
         unit,
         inputs: &finding.inputs,
         allocation: Allocation::Kept,
+        wraps_allocations: reproducer.wraps_allocations,
     }
     .write(finding.func, &mut scope)?;
     let mut out = CodeWriter::default();

@@ -78,6 +78,9 @@ pub struct InputWriter<'u, 'p> {
     pub unit: &'u Unit<'p>,
     pub inputs: &'u Inputs,
     pub allocation: Allocation,
+    /// The code under test allocates through the counting wrappers: a
+    /// pointer to `malloc` in it is a pointer to its wrapper.
+    pub wraps_allocations: bool,
 }
 
 impl<'u, 'p> InputWriter<'u, 'p> {
@@ -230,7 +233,14 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         Ok(Some(match value {
             Value::Unknown => return Ok(None),
             Value::Null => "NULL".to_string(),
-            Value::Func(f) => self.unit.function_name(*f).to_string(),
+            Value::Func(f) => {
+                let name = self.unit.function_name(*f);
+                if self.wraps_allocations && crate::support::WRAPPED.contains(&name) {
+                    format!("cairn_{name}")
+                } else {
+                    name.to_string()
+                }
+            }
             Value::Pointer { object, offset } => {
                 self.heap_pointer(objects, HeapRef::Input(*object), *offset, &pointee)?
             }

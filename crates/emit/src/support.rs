@@ -66,11 +66,9 @@ impl SourceRef {
             }
             // Object-like: a function pointer initialized with `malloc` (an
             // allocation hook) goes through the wrapper too.
-            out.line("#define malloc cairn_malloc");
-            out.line("#define calloc cairn_calloc");
-            out.line("#define realloc cairn_realloc");
-            out.line("#define strdup cairn_strdup");
-            out.line("#define strndup cairn_strndup");
+            for name in WRAPPED {
+                out.line(&format!("#define {name} cairn_{name}"));
+            }
         }
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
@@ -92,6 +90,10 @@ impl SourceRef {
         out.blank();
     }
 }
+
+/// The allocators the code under test calls through counting wrappers
+/// (`cairn_malloc`, ...) when tests make allocations fail.
+pub const WRAPPED: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup"];
 
 /// Whether the code under test allocates through counting wrappers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

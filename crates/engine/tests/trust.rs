@@ -176,11 +176,11 @@ fn a_struct_with_a_constructor_is_built_through_the_api() {
         assert!(test.inputs.objects.is_empty(), "no free-form objects");
     }
 
-    // A test of `stack_push` does not build its input with `stack_push`.
+    // A test of `stack_push` may push before the push under test.
     let (program, pushes) = common::run_file("trust", "stack.c", "stack_push", &common::config());
     assert!(call_names(&pushes, &program)
         .iter()
-        .all(|calls| calls == &["stack_new"]));
+        .all(|calls| calls[0] == "stack_new"));
 
     let free = EngineConfig {
         inputs: engine::InputMode::Free,

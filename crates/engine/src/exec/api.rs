@@ -30,12 +30,12 @@ pub struct Apis {
 }
 
 impl Apis {
-    /// The construction APIs of `program`, leaving out the function under
-    /// test (a test of `push` builds its list without `push`) and the
-    /// declared invariants' predicates.
-    pub fn find(program: &Program, under_test: FuncId, excluded: &[FuncId]) -> Apis {
+    /// The construction APIs of `program`, leaving out the declared
+    /// invariants' predicates. The function under test may build its own
+    /// input too, as a person grows a tree by inserts before testing one.
+    pub fn find(program: &Program, excluded: &[FuncId]) -> Apis {
         let allocating = allocating_functions(program);
-        let usable = |f: FuncId| f != under_test && !excluded.contains(&f);
+        let usable = |f: FuncId| !excluded.contains(&f);
         let mut by_type: Vec<Api> = Vec::new();
         for (i, function) in program.functions.iter().enumerate() {
             let func = FuncId(i as u32);

@@ -232,6 +232,14 @@ impl Machine<'_, '_> {
             }
             set_param(st, param, SymVal::Ptr(built));
         }
+        // A call that frees what it was given destroys, it does not build.
+        if let SymVal::Ptr(built) = &st.params[param] {
+            if let Target::Object(o) = self.resolved(st, &built.target) {
+                if matches!(st.object(o).kind, ObjKind::Heap { freed: true, .. }) {
+                    return Err(Stop::Dead);
+                }
+            }
+        }
         let added = st.builds[build].calls.len() - 1;
         let adders = match self.apis.for_pointer(&ty) {
             Some(api) => api.adders.clone(),

@@ -160,7 +160,7 @@ impl<'a> Executor<'a> {
         // the invalid ones is its job.
         let apis = match config.inputs {
             InputMode::Api if !predicates.contains(&root) => {
-                api::Apis::find(program, root, &predicates)
+                api::Apis::find(program, &predicates)
             }
             _ => api::Apis::default(),
         };
