@@ -48,4 +48,8 @@ echo "== heap corpus check, allocations may fail, drivers sanitized"
 CORPUS_FLAGS="--max-time 60 --alloc-may-fail --sanitize" scripts/corpus-check.sh tests/corpus/heap/*.c
 echo "== faulty corpus check (scripts/faults-check.sh)"
 scripts/faults-check.sh
+# The files of the library corpus it passes on today (see BENCHMARKS.md for all).
+echo "== library corpus trust check (scripts/library-check.sh)"
+scripts/library-check.sh tests/corpus/library/dlist.c tests/corpus/library/avl.c \
+    tests/corpus/library/buggy/dlist.c
 echo "== all tests passed"

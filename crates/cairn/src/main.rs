@@ -71,7 +71,8 @@ fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutpu
 }
 
 /// The functions to work on: the named ones (each must exist with a body), or
-/// every function with a body defined in the main file.
+/// every function with a body defined in the main file but the error
+/// function of a verification task (`reach_error`).
 /// What a `reach` or `path` search cost, for its verdict line.
 fn effort(stats: &testcase::Stats) -> String {
     format!(
@@ -122,7 +123,12 @@ fn select_functions(
             .functions
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.body.is_some() && f.span.file == 0)
+            // A verification task's error function is the harness's, not code to test.
+            .filter(|(_, f)| {
+                f.body.is_some()
+                    && f.span.file == 0
+                    && !testcase::ERROR_FUNCTIONS.contains(&f.name.as_str())
+            })
             .map(|(i, _)| ir::FuncId(i as u32))
             .collect());
     }
