@@ -670,6 +670,45 @@ fn string_text(values: &[Value]) -> String {
     format!("\"{}\"", crate::literal::escape_string(&text))
 }
 
+/// One construction call as C spells it: `list_push(l, 3)`; `scratch`
+/// names, in order, the variables its out-parameters point to.
+pub fn api_call_text(
+    unit: &Unit,
+    under_test: &ir::Function,
+    call: &ApiCall,
+    objects: &HeapNames,
+    scratch: &[String],
+) -> Result<String, String> {
+    let callee = unit.program.function(call.func);
+    let mut args = Vec::with_capacity(call.args.len());
+    let mut scratch = scratch.iter();
+    for (i, (ty, value)) in callee.sig.params.iter().zip(&call.args).enumerate() {
+        args.push(match (ty, value) {
+            (Type::Pointer(_), Value::Unknown) => match scratch.next() {
+                Some(name) => format!("&{name}"),
+                None => format!("&{}", crate::shapes::param_name(callee, i)),
+            },
+            (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
+            (Type::Int(_), Value::Unknown) => "0".to_string(),
+            (_, Value::Constructed { param }) => match objects.constructed_name(*param) {
+                Ok(name) => name.to_string(),
+                Err(_) => crate::shapes::param_name(under_test, *param as usize),
+            },
+            (ty, value) => {
+                return Err(format!(
+                    "value {value:?} of `{}` does not fit its type ({ty:?})",
+                    callee.name
+                ))
+            }
+        });
+    }
+    Ok(format!(
+        "{}({})",
+        unit.function_name(call.func),
+        args.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -728,43 +767,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// One construction call as C spells it: `list_push(l, 3)`; `scratch`
-/// names, in order, the variables its out-parameters point to.
-pub fn api_call_text(
-    unit: &Unit,
-    under_test: &ir::Function,
-    call: &ApiCall,
-    objects: &HeapNames,
-    scratch: &[String],
-) -> Result<String, String> {
-    let callee = unit.program.function(call.func);
-    let mut args = Vec::with_capacity(call.args.len());
-    let mut scratch = scratch.iter();
-    for (i, (ty, value)) in callee.sig.params.iter().zip(&call.args).enumerate() {
-        args.push(match (ty, value) {
-            (Type::Pointer(_), Value::Unknown) => match scratch.next() {
-                Some(name) => format!("&{name}"),
-                None => format!("&{}", crate::shapes::param_name(callee, i)),
-            },
-            (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
-            (Type::Int(_), Value::Unknown) => "0".to_string(),
-            (_, Value::Constructed { param }) => match objects.constructed_name(*param) {
-                Ok(name) => name.to_string(),
-                Err(_) => crate::shapes::param_name(under_test, *param as usize),
-            },
-            (ty, value) => {
-                return Err(format!(
-                    "value {value:?} of `{}` does not fit its type ({ty:?})",
-                    callee.name
-                ))
-            }
-        });
-    }
-    Ok(format!(
-        "{}({})",
-        unit.function_name(call.func),
-        args.join(", ")
-    ))
 }

@@ -58,8 +58,8 @@ mod value;
 pub use config::{
     EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
 };
-pub use exec::{defines_type, resolve_invariants};
 pub use exec::CONCRETISED;
+pub use exec::{defines_type, resolve_invariants};
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.

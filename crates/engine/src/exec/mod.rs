@@ -159,9 +159,7 @@ impl<'a> Executor<'a> {
         // A declared invariant's predicate is tested on any shape: rejecting
         // the invalid ones is its job.
         let apis = match config.inputs {
-            InputMode::Api if !predicates.contains(&root) => {
-                api::Apis::find(program, &predicates)
-            }
+            InputMode::Api if !predicates.contains(&root) => api::Apis::find(program, &predicates),
             _ => api::Apis::default(),
         };
         Executor {
