@@ -359,14 +359,12 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 let callee = self.unit.program.function(call.func);
                 let mut scratch = Vec::new();
                 for (i, param_ty) in callee.sig.params.iter().enumerate() {
-                    let built_for_it = call.nested.iter().any(|(at, _)| *at as usize == i);
-                    if let (Some(pointee), Some(Value::Unknown), false) =
-                        (param_ty.pointee(), call.args.get(i), built_for_it)
+                    if let (Some(pointee), Some(Value::Unknown)) =
+                        (param_ty.pointee(), call.args.get(i))
                     {
                         let scratch_name = scope.fresh(&crate::shapes::param_name(callee, i));
                         code.constructions
-                            // Zero, as the engine starts it (for a `char *`: "").
-                            .push(format!("{} = 0;", self.unit.spell(pointee, &scratch_name)?));
+                            .push(format!("{};", self.unit.spell(pointee, &scratch_name)?));
                         scratch.push(scratch_name);
                     }
                 }
@@ -685,10 +683,6 @@ pub fn api_call_text(
     let mut args = Vec::with_capacity(call.args.len());
     let mut scratch = scratch.iter();
     for (i, (ty, value)) in callee.sig.params.iter().zip(&call.args).enumerate() {
-        if let Some((_, built)) = call.nested.iter().find(|(at, _)| *at as usize == i) {
-            args.push(api_call_text(unit, under_test, built, objects, &[])?);
-            continue;
-        }
         args.push(match (ty, value) {
             (Type::Pointer(_), Value::Unknown) => match scratch.next() {
                 Some(name) => format!("&{name}"),

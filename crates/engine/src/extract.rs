@@ -377,36 +377,12 @@ impl<'a> Solved<'a> {
                         .enumerate()
                         .map(|(i, (v, ty))| match (k, i) {
                             (1.., 0) => Value::Constructed { param },
-                            // A scratch variable the call writes its status
-                            // to, or a value built for the call (`nested`).
+                            // A scratch variable the call writes its status to.
                             _ if ty.pointee().is_some() => Value::Unknown,
                             _ => self.sym_value(v, ty),
                         })
                         .collect();
-                    let nested = build
-                        .nested
-                        .iter()
-                        .filter(|(call, _, _)| *call == k)
-                        .map(|(_, position, (constructor, values))| {
-                            let types = &program.function(*constructor).sig.params;
-                            let args = values
-                                .iter()
-                                .zip(types)
-                                .map(|(v, ty)| self.sym_value(v, ty))
-                                .collect();
-                            let call = ApiCall {
-                                func: *constructor,
-                                args,
-                                nested: Vec::new(),
-                            };
-                            (*position as u32, call)
-                        })
-                        .collect();
-                    ApiCall {
-                        func: *func,
-                        args,
-                        nested,
-                    }
+                    ApiCall { func: *func, args }
                 })
                 .collect();
             out.constructions.push(Construction {

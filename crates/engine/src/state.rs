@@ -123,10 +123,6 @@ pub struct Build {
     pub param: usize,
     pub ty: ir::StructId,
     pub calls: Vec<(FuncId, Vec<SymVal>)>,
-    /// Values built for an argument of one of `calls` (`jt_create_number(5)`
-    /// in `jt_add_item(a, jt_create_number(5))`): the call's and the
-    /// argument's positions, and the constructor call.
-    pub nested: Vec<(usize, usize, (FuncId, Vec<SymVal>))>,
     /// A member of another built structure rather than a value of its own
     /// (`pos`, a node of the list `l`): no calls; once chosen, the other
     /// parameter and the members that reach it from there (`->head->next`).

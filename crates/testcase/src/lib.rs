@@ -82,9 +82,6 @@ pub struct Construction {
 pub struct ApiCall {
     pub func: FuncId,
     pub args: Vec<Value>,
-    /// Arguments that are values built by a constructor call, by position
-    /// (their entry in `args` is [`Value::Unknown`]).
-    pub nested: Vec<(u32, ApiCall)>,
 }
 
 /// Memory the driver must create before the call (seed 000's class I objects):

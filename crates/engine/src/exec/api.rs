@@ -35,58 +35,35 @@ impl Apis {
     /// input too, as a person grows a tree by inserts before testing one.
     pub fn find(program: &Program, excluded: &[FuncId]) -> Apis {
         let allocating = allocating_functions(program);
-        let storing = storing_functions(program);
-        // The API is what other files can call: a `static` helper may
-        // assume what only its callers in the file guarantee.
-        let public = |func: FuncId| {
-            let function = program.function(func);
-            function.body.is_some()
-                && !function.is_static
-                && !excluded.contains(&func)
-                && !function.sig.variadic
-        };
-        let functions = || {
-            (0..program.functions.len() as u32)
-                .map(FuncId)
-                .filter(|f| public(*f))
-        };
+        let usable = |f: FuncId| !excluded.contains(&f);
         let mut by_type: Vec<Api> = Vec::new();
-        for func in functions() {
-            let sig = &program.function(func).sig;
-            if let Some(ty) = struct_pointee(&sig.ret) {
-                if sig.params.iter().all(is_plain_argument) {
+        for (i, function) in program.functions.iter().enumerate() {
+            let func = FuncId(i as u32);
+            // The API is what other files can call: a `static` helper may
+            // assume what only its callers in the file guarantee.
+            if function.body.is_none()
+                || function.is_static
+                || !usable(func)
+                || function.sig.variadic
+            {
+                continue;
+            }
+            let params = &function.sig.params;
+            if let Some(ty) = struct_pointee(&function.sig.ret) {
+                if params.iter().all(is_plain_argument) {
                     entry(&mut by_type, ty).constructors.push(func);
+                    continue;
+                }
+            }
+            if let Some((first, rest)) = params.split_first() {
+                if let Some(ty) = struct_pointee(first) {
+                    if rest.iter().all(is_plain_argument) && allocating.contains(&func) {
+                        entry(&mut by_type, ty).adders.push(func);
+                    }
                 }
             }
         }
-        let constructible =
-            |ty: &Type| struct_pointee(ty).is_some_and(|s| by_type.iter().any(|api| api.ty == s));
-        let mut adders: Vec<(StructId, FuncId)> = Vec::new();
-        for func in functions() {
-            let sig = &program.function(func).sig;
-            if by_type.iter().any(|api| api.constructors.contains(&func)) {
-                continue;
-            }
-            let Some((first, rest)) = sig.params.split_first() else {
-                continue;
-            };
-            let Some(ty) = struct_pointee(first) else {
-                continue;
-            };
-            // It adds: it allocates, or it links in a value built for it.
-            let arguments_buildable = rest
-                .iter()
-                .all(|t| is_plain_argument(t) || constructible(t));
-            let links = rest.iter().any(constructible) && storing.contains(&func);
-            if arguments_buildable && (allocating.contains(&func) || links) {
-                adders.push((ty, func));
-            }
-        }
-        for (ty, func) in adders {
-            if let Some(api) = by_type.iter_mut().find(|api| api.ty == ty) {
-                api.adders.push(func);
-            }
-        }
+        by_type.retain(|api| !api.constructors.is_empty());
         Apis { by_type }
     }
 
@@ -129,61 +106,42 @@ fn is_plain_argument(ty: &Type) -> bool {
 /// a pointer (an allocation hook), or such a function.
 fn allocating_functions(program: &Program) -> BTreeSet<FuncId> {
     const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup"];
-    closure_over_calls(program, |stmt| match &stmt.kind {
-        StmtKind::Call { callee, .. } => match callee {
-            Callee::Direct(g) => ALLOCATORS.contains(&program.function(*g).name.as_str()),
-            Callee::Indirect(_) => true,
-        },
-        StmtKind::Assign(..) => false,
-    })
-}
-
-/// Functions that may store through a pointer (link a value in), or call
-/// one that does.
-fn storing_functions(program: &Program) -> BTreeSet<FuncId> {
-    closure_over_calls(program, |stmt| match &stmt.kind {
-        StmtKind::Assign(place, _) => matches!(place.base, ir::PlaceBase::Deref(_)),
-        StmtKind::Call { .. } => false,
-    })
-}
-
-/// The functions with a statement `marks`, and those that call one of
-/// them directly, transitively.
-fn closure_over_calls(program: &Program, marks: impl Fn(&ir::Stmt) -> bool) -> BTreeSet<FuncId> {
     let calls: Vec<(Vec<FuncId>, bool)> = program
         .functions
         .iter()
         .map(|f| {
             let mut direct = Vec::new();
-            let mut marked = false;
+            let mut allocates = false;
             for block in f.body.iter().flat_map(|b| &b.blocks) {
                 for stmt in &block.stmts {
-                    marked |= marks(stmt);
-                    if let StmtKind::Call {
-                        callee: Callee::Direct(g),
-                        ..
-                    } = &stmt.kind
-                    {
-                        direct.push(*g);
+                    if let StmtKind::Call { callee, .. } = &stmt.kind {
+                        match callee {
+                            Callee::Direct(g) => {
+                                allocates |=
+                                    ALLOCATORS.contains(&program.function(*g).name.as_str());
+                                direct.push(*g);
+                            }
+                            Callee::Indirect(_) => allocates = true,
+                        }
                     }
                 }
             }
-            (direct, marked)
+            (direct, allocates)
         })
         .collect();
-    let mut set: BTreeSet<FuncId> = (0..calls.len())
+    let mut allocating: BTreeSet<FuncId> = (0..calls.len())
         .filter(|&i| calls[i].1)
         .map(|i| FuncId(i as u32))
         .collect();
     loop {
-        let before = set.len();
+        let before = allocating.len();
         for (i, (direct, _)) in calls.iter().enumerate() {
-            if direct.iter().any(|g| set.contains(g)) {
-                set.insert(FuncId(i as u32));
+            if direct.iter().any(|g| allocating.contains(g)) {
+                allocating.insert(FuncId(i as u32));
             }
         }
-        if set.len() == before {
-            return set;
+        if allocating.len() == before {
+            return allocating;
         }
     }
 }
@@ -207,28 +165,20 @@ pub fn building(st: &State) -> bool {
 
 /// Pushes the frame of construction call `func` of `build`, its integer
 /// arguments fresh inputs, after `built` (the pointer the constructor
-/// returned) for the calls that add to it, and the constructor calls of
-/// its arguments that are built values, which run first.
+/// returned) for the calls that add to it. The caller enters its first block.
 pub fn push_call(
     program: &Program,
-    apis: &Apis,
     st: &mut State,
     build: usize,
     func: FuncId,
     built: Option<SymVal>,
 ) -> Exec<()> {
     let function = program.function(func);
-    let call = st.builds[build].calls.len();
     let mut args: Vec<SymVal> = built.into_iter().collect();
-    let mut nested = Vec::new();
-    for (position, ty) in function.sig.params.iter().enumerate().skip(args.len()) {
-        let name = format!("{}()#{call}", function.name);
+    for ty in &function.sig.params[args.len()..] {
+        let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
         args.push(match ty {
             Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
-            _ if apis.for_pointer(ty).is_some() => {
-                nested.push((position, ty.clone()));
-                placeholder()
-            }
             _ => {
                 let size = program.size_of(ty.pointee().unwrap_or(&Type::Void)).max(1);
                 let scratch = st.add_object(Object::new(ObjKind::Stack, zero_cells(size)));
@@ -237,51 +187,7 @@ pub fn push_call(
         });
     }
     st.builds[build].calls.push((func, args.clone()));
-    push_frame(program, st, func, &args, returns_to(build))?;
-    st.enter_block(ir::BlockId(0));
-    // Each value built for an argument runs first, its result stored in
-    // the parameter of the call's frame (below its own).
-    for (position, ty) in nested {
-        let Some(api) = apis.for_pointer(&ty) else {
-            continue;
-        };
-        let constructor = api.constructors[0];
-        let constructor_args = integer_inputs(program, st, constructor)?;
-        st.builds[build]
-            .nested
-            .push((call, position, (constructor, constructor_args.clone())));
-        let local = ir::Place {
-            base: ir::PlaceBase::Local(ir::LocalId(position as u32)),
-            proj: Vec::new(),
-        };
-        push_frame(
-            program,
-            st,
-            constructor,
-            &constructor_args,
-            ReturnTo::Place(local),
-        )?;
-        st.enter_block(ir::BlockId(0));
-    }
-    Ok(())
-}
-
-/// Fresh integer inputs for the arguments of constructor `func`.
-fn integer_inputs(program: &Program, st: &mut State, func: FuncId) -> Exec<Vec<SymVal>> {
-    let function = program.function(func);
-    let mut args = Vec::new();
-    for ty in &function.sig.params {
-        let Type::Int(it) = ty else {
-            return Err(super::Stop::Unsupported(format!(
-                "an argument of `{}` that is not an integer",
-                function.name
-            )));
-        };
-        args.push(SymVal::Int(
-            st.fresh_input(&format!("{}()", function.name), u32::from(it.bits)),
-        ));
-    }
-    Ok(args)
+    push_frame(program, st, func, &args, returns_to(build))
 }
 
 /// A new build of parameter `param` with `api`.
@@ -290,7 +196,6 @@ pub fn new_build(param: usize, api: &Api) -> Build {
         param,
         ty: api.ty,
         calls: Vec::new(),
-        nested: Vec::new(),
         member: None,
     }
 }
@@ -302,7 +207,6 @@ pub fn new_member(param: usize, ty: StructId) -> Build {
         param,
         ty,
         calls: Vec::new(),
-        nested: Vec::new(),
         member: Some(None),
     }
 }

@@ -254,14 +254,8 @@ impl Machine<'_, '_> {
             let built = st.params[param].clone();
             for adder in adders {
                 let mut child = self.fork(st);
-                api::push_call(
-                    self.program,
-                    &self.apis,
-                    &mut child,
-                    build,
-                    adder,
-                    Some(built.clone()),
-                )?;
+                api::push_call(self.program, &mut child, build, adder, Some(built.clone()))?;
+                self.enter_block(&mut child, ir::BlockId(0));
                 next.push(child);
             }
         }

@@ -170,7 +170,8 @@ pub(super) fn initial_state(
             .for_pointer(&Type::ptr(Type::Struct(ty)))
             .ok_or(Stop::Dead)?;
         let constructor = api.constructors[0];
-        api::push_call(program, apis, &mut st, build, constructor, None)?;
+        api::push_call(program, &mut st, build, constructor, None)?;
+        st.enter_block(ir::BlockId(0));
     }
     Ok(st)
 }
