@@ -364,7 +364,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     {
                         let scratch_name = scope.fresh(&crate::shapes::param_name(callee, i));
                         code.constructions
-                            .push(format!("{};", self.unit.spell(pointee, &scratch_name)?));
+                            // Zero, as the engine starts it (for a `char *`: "").
+                            .push(format!("{} = 0;", self.unit.spell(pointee, &scratch_name)?));
                         scratch.push(scratch_name);
                     }
                 }

@@ -398,7 +398,11 @@ impl<'a> Machine<'_, 'a> {
         site: ir::BranchId,
         arms: Vec<(Bool, BlockId, Arm)>,
     ) -> Vec<State> {
-        let traced = st.frame().func == self.root && !api::building(&st);
+        // Only the call under test counts: not the calls that build its
+        // inputs or check their invariants, which the driver does not make
+        // (or makes before it).
+        let traced =
+            st.frame().func == self.root && !api::building(&st) && !st.checking_invariant();
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
             if !self.hooks.wants_arm(&st, target) {
