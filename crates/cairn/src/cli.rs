@@ -246,10 +246,11 @@ pub struct BudgetArgs {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputsMode {
-    /// Built by calling the file's own functions where it has a constructor
-    /// for the struct (a function returning a new one from integers): the
-    /// constructor, then a few calls that add to it (taking the pointer and
-    /// integers, and allocating). Other structs are built as free-form shapes.
+    /// Built by calling the file's own public functions where it has a
+    /// constructor for the struct (a function returning a new one from
+    /// integers): the constructor, then a few calls that add to it (taking
+    /// the pointer and integers, and allocating); a pointer to a node of
+    /// such a structure is taken from it. Other structs are free-form shapes.
     Api,
     /// Free-form shapes (any nodes, links, sharing and values), whatever
     /// the API.
@@ -258,11 +259,12 @@ pub enum InputsMode {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FindingsMode {
-    /// Findings whose inputs are valid: only scalars, strings and arrays, or
-    /// structures a declared invariant accepts.
+    /// Findings whose inputs are valid: scalars, strings and arrays, and
+    /// structures built through the file's functions or accepted by a
+    /// declared invariant.
     Valid,
-    /// Also findings on structures built freely (labelled): they may need a
-    /// value the program never holds.
+    /// Also the others, labelled (structures built freely, the arguments of
+    /// a static function): they may need a value the program never holds.
     All,
 }
 
