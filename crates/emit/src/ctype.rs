@@ -96,17 +96,7 @@ fn base_name(program: &Program, ty: &Type) -> Result<String, Unspellable> {
         Type::Float(FloatKind::F80) => "long double".to_string(),
         Type::Struct(id) => {
             let def = program.struct_def(*id);
-            if let Some(typedef) = &def.typedef_name {
-                typedef.clone()
-            } else if is_identifier(&def.name) {
-                format!(
-                    "{} {}",
-                    if def.is_union { "union" } else { "struct" },
-                    def.name
-                )
-            } else {
-                return Err(Unspellable(def.name.clone()));
-            }
+            def.c_name().ok_or_else(|| Unspellable(def.name.clone()))?
         }
     })
 }

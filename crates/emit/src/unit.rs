@@ -3,10 +3,8 @@
 //! and which bodiless functions and extern globals the driver must define.
 
 use crate::ctype::{self, is_identifier};
-use ir::{
-    Callee, Expr, ExprKind, FuncId, GlobalId, Place, PlaceBase, Program, Proj, StmtKind,
-    Terminator, Type,
-};
+use ir::walk::{self, Operand};
+use ir::{Expr, ExprKind, FuncId, GlobalId, PlaceBase, Program, Type};
 use std::collections::{BTreeMap, BTreeSet};
 use testcase::{Inputs, Value, RENAMED_MAIN};
 
@@ -213,66 +211,33 @@ fn uses(program: &Program) -> Uses {
             }
         }
     }
-    for body in program.functions.iter().filter_map(|f| f.body.as_ref()) {
-        for block in &body.blocks {
-            for stmt in &block.stmts {
-                match &stmt.kind {
-                    StmtKind::Assign(place, expr) => {
-                        collect_place(place, &mut used);
-                        collect_expr(expr, &mut used);
-                    }
-                    StmtKind::Call { dest, callee, args } => {
-                        if let Some(place) = dest {
-                            collect_place(place, &mut used);
-                        }
-                        match callee {
-                            Callee::Indirect(e) => collect_expr(e, &mut used),
-                            Callee::Direct(f) => {
-                                used.functions.insert(*f);
-                            }
-                        }
-                        args.iter().for_each(|a| collect_expr(a, &mut used));
-                    }
-                }
+    let Uses { globals, functions } = &mut used;
+    let mut refers = |e: &Expr| match &e.kind {
+        ExprKind::Load(place) | ExprKind::AddrOf(place) => {
+            if let PlaceBase::Global(g) = place.base {
+                globals.insert(g);
             }
-            match &block.term {
-                Terminator::Branch { cond: e, .. } | Terminator::Switch { value: e, .. } => {
-                    collect_expr(e, &mut used)
-                }
-                Terminator::Return(Some(e)) => collect_expr(e, &mut used),
-                _ => {}
-            }
-        }
-    }
-    used
-}
-
-fn collect_place(place: &Place, used: &mut Uses) {
-    match &place.base {
-        PlaceBase::Global(g) => {
-            used.globals.insert(*g);
-        }
-        PlaceBase::Deref(e) => collect_expr(e, used),
-        PlaceBase::Local(_) => {}
-    }
-    for proj in &place.proj {
-        if let Proj::Index { index, .. } = proj {
-            collect_expr(index, used);
-        }
-    }
-}
-
-fn collect_expr(expr: &Expr, used: &mut Uses) {
-    match &expr.kind {
-        ExprKind::Load(place) | ExprKind::AddrOf(place) => collect_place(place, used),
-        ExprKind::Unary(_, e) | ExprKind::Cast(e) => collect_expr(e, used),
-        ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
-            collect_expr(a, used);
-            collect_expr(b, used);
         }
         ExprKind::FuncAddr(f) => {
-            used.functions.insert(*f);
+            functions.insert(*f);
         }
-        ExprKind::Int(_) | ExprKind::Null | ExprKind::Str(_) => {}
+        _ => {}
+    };
+    let mut assigned = Vec::new();
+    let mut called = Vec::new();
+    for body in program.functions.iter().filter_map(|f| f.body.as_ref()) {
+        walk::operands(body, |operand| match operand {
+            Operand::Assigned(place) => {
+                if let PlaceBase::Global(g) = place.base {
+                    assigned.push(g);
+                }
+                walk::place_expressions(place, &mut refers);
+            }
+            Operand::Called(f) => called.push(f),
+            Operand::Evaluated(e) => walk::subexpressions(e, &mut refers),
+        });
     }
+    used.globals.extend(assigned);
+    used.functions.extend(called);
+    used
 }

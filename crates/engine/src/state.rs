@@ -66,6 +66,14 @@ impl Object {
         }
     }
 
+    /// Writes `value` over the object's first bytes (a local holding a
+    /// parameter), without marking them written by the path.
+    pub fn set_start(&mut self, value: &SymVal) {
+        for (slot, cell) in self.cells.iter_mut().zip(crate::value::value_cells(value)) {
+            *slot = cell;
+        }
+    }
+
     /// Allocated capacity in bytes (for inputs: the longest length the search may choose).
     pub fn capacity(&self) -> u64 {
         self.cells.len() as u64

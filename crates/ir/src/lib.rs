@@ -12,6 +12,7 @@ pub mod program;
 pub mod state;
 pub mod types;
 pub mod verify;
+pub mod walk;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};

@@ -157,6 +157,21 @@ pub struct StructDef {
     pub complete: bool,
 }
 
+impl StructDef {
+    /// How C code names the type: the typedef of an untagged one, else
+    /// `struct TAG` or `union TAG`; `None` for an untagged type no typedef names.
+    pub fn c_name(&self) -> Option<String> {
+        if let Some(typedef) = &self.typedef_name {
+            return Some(typedef.clone());
+        }
+        let mut chars = self.name.chars();
+        let tagged = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let keyword = if self.is_union { "union" } else { "struct" };
+        tagged.then(|| format!("{keyword} {}", self.name))
+    }
+}
+
 /// Layout questions that need the struct table.
 pub trait Layout {
     fn struct_def(&self, id: StructId) -> &StructDef;

@@ -75,17 +75,18 @@ impl Apis {
 }
 
 fn entry(by_type: &mut Vec<Api>, ty: StructId) -> &mut Api {
-    match by_type.iter().position(|api| api.ty == ty) {
-        Some(at) => &mut by_type[at],
+    let at = match by_type.iter().position(|api| api.ty == ty) {
+        Some(at) => at,
         None => {
             by_type.push(Api {
                 ty,
                 constructors: Vec::new(),
                 adders: Vec::new(),
             });
-            by_type.last_mut().expect("just pushed")
+            by_type.len() - 1
         }
-    }
+    };
+    &mut by_type[at]
 }
 
 fn struct_pointee(ty: &Type) -> Option<StructId> {

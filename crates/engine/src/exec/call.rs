@@ -391,12 +391,7 @@ impl Machine<'_, '_> {
 /// state's record and in the local the function reads.
 fn set_param(st: &mut State, param: usize, value: SymVal) {
     let local = st.frames[0].locals[param];
-    let object = st.object_mut(local);
-    for (k, cell) in value_cells(&value).into_iter().enumerate() {
-        if let Some(slot) = object.cells.get_mut(k) {
-            *slot = cell;
-        }
-    }
+    st.object_mut(local).set_start(&value);
     st.params[param] = value;
 }
 

@@ -2,7 +2,7 @@
 //! path, lazy materialization of input pointers, globals and string literals.
 
 use super::api::{self, Apis};
-use super::invariant::Invariant;
+use super::invariant::{self, Invariant};
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
@@ -144,11 +144,7 @@ pub(super) fn initial_state(
         if st.builds.iter().any(|b| b.param == param) {
             continue;
         }
-        let checked = invariants
-            .iter()
-            .filter(|inv| inv.predicate != func)
-            .find(|inv| ty.pointee() == Some(&Type::Struct(inv.ty)));
-        if let Some(inv) = checked {
+        if let Some(inv) = invariant::of_input(invariants, func, ty) {
             push_frame(
                 program,
                 &mut st,
@@ -198,12 +194,7 @@ pub(super) fn push_frame(
         .enumerate()
         .take(program.function(func).sig.params.len())
     {
-        let object = st.object_mut(locals[i]);
-        for (k, cell) in crate::value::value_cells(arg).into_iter().enumerate() {
-            if let Some(slot) = object.cells.get_mut(k) {
-                *slot = cell;
-            }
-        }
+        st.object_mut(locals[i]).set_start(arg);
     }
     st.frames.push(Frame {
         func,

@@ -64,6 +64,18 @@ pub fn resolve(program: &Program, specs: &[InvariantSpec]) -> Result<Vec<Invaria
     Ok(out)
 }
 
+/// The invariant that inputs of type `ty` (a pointer to the struct) of the
+/// function `under_test` satisfy; none for the predicate's own parameter.
+pub fn of_input<'i>(
+    invariants: &'i [Invariant],
+    under_test: FuncId,
+    ty: &Type,
+) -> Option<&'i Invariant> {
+    invariants
+        .iter()
+        .find(|inv| inv.predicate != under_test && ty.pointee() == Some(&Type::Struct(inv.ty)))
+}
+
 /// Does `program` define the type `spec` names?
 pub fn defines_type(program: &Program, spec: &InvariantSpec) -> bool {
     struct_named(program, &spec.type_name).is_some()

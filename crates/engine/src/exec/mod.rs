@@ -48,14 +48,7 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
         } = &object.kind
         {
             let def = program.struct_def(*id);
-            types.insert(match &def.typedef_name {
-                Some(name) if def.name.starts_with("anon.") => name.clone(),
-                _ => format!(
-                    "{} {}",
-                    if def.is_union { "union" } else { "struct" },
-                    def.name
-                ),
-            });
+            types.insert(def.c_name().unwrap_or_else(|| def.name.clone()));
         }
     }
     types.into_iter().collect()
@@ -564,11 +557,7 @@ impl<'a> Machine<'_, 'a> {
 
     /// The predicate of the declared invariant of what `ty` points to.
     fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
-        let pointee = ty.pointee()?;
-        self.invariants
-            .iter()
-            .find(|inv| *pointee == ir::Type::Struct(inv.ty) && inv.predicate != self.root)
-            .map(|inv| inv.predicate)
+        invariant::of_input(&self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
     /// Records a finding; false when it is not the code's.

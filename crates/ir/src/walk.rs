@@ -1,0 +1,75 @@
+//! Walks over what code does with places and expressions, for analyses
+//! that collect what a program refers to (the globals it writes, the
+//! globals and functions a driver must reach).
+
+use crate::program::{
+    Body, Callee, Expr, ExprKind, FuncId, Place, PlaceBase, Proj, StmtKind, Terminator,
+};
+
+/// One use of a place, a function or an expression in a body.
+pub enum Operand<'a> {
+    /// The place a statement assigns (or a call's result is stored in).
+    Assigned(&'a Place),
+    /// A function called directly.
+    Called(FuncId),
+    /// An expression evaluated: a value assigned, an argument, a condition,
+    /// a returned value, a function pointer called through.
+    Evaluated(&'a Expr),
+}
+
+/// Each operand of `body`'s statements and terminators, in order.
+pub fn operands<'a>(body: &'a Body, mut visit: impl FnMut(Operand<'a>)) {
+    for block in &body.blocks {
+        for stmt in &block.stmts {
+            match &stmt.kind {
+                StmtKind::Assign(place, expr) => {
+                    visit(Operand::Assigned(place));
+                    visit(Operand::Evaluated(expr));
+                }
+                StmtKind::Call { dest, callee, args } => {
+                    if let Some(place) = dest {
+                        visit(Operand::Assigned(place));
+                    }
+                    match callee {
+                        Callee::Direct(f) => visit(Operand::Called(*f)),
+                        Callee::Indirect(e) => visit(Operand::Evaluated(e)),
+                    }
+                    args.iter().for_each(|a| visit(Operand::Evaluated(a)));
+                }
+            }
+        }
+        match &block.term {
+            Terminator::Branch { cond: e, .. }
+            | Terminator::Switch { value: e, .. }
+            | Terminator::Return(Some(e)) => visit(Operand::Evaluated(e)),
+            _ => {}
+        }
+    }
+}
+
+/// `expr` and every expression inside it (operands, and the pointer and
+/// indices of the places it reads or takes the address of), outermost first.
+pub fn subexpressions<'a>(expr: &'a Expr, visit: &mut impl FnMut(&'a Expr)) {
+    visit(expr);
+    match &expr.kind {
+        ExprKind::Load(place) | ExprKind::AddrOf(place) => place_expressions(place, visit),
+        ExprKind::Unary(_, e) | ExprKind::Cast(e) => subexpressions(e, visit),
+        ExprKind::Binary(_, a, b) | ExprKind::PtrAdd(a, b) | ExprKind::PtrDiff(a, b) => {
+            subexpressions(a, visit);
+            subexpressions(b, visit);
+        }
+        ExprKind::Int(_) | ExprKind::Null | ExprKind::Str(_) | ExprKind::FuncAddr(_) => {}
+    }
+}
+
+/// The expressions inside a place: the pointer it goes through and its indices.
+pub fn place_expressions<'a>(place: &'a Place, visit: &mut impl FnMut(&'a Expr)) {
+    if let PlaceBase::Deref(e) = &place.base {
+        subexpressions(e, visit);
+    }
+    for proj in &place.proj {
+        if let Proj::Index { index, .. } = proj {
+            subexpressions(index, visit);
+        }
+    }
+}
