@@ -853,10 +853,27 @@ fn write_reproducer(
             .args
             .get(invariant.param as usize)
             .ok_or("the broken invariant names a missing parameter")?;
+        // Through a `T **` parameter, the predicate takes what it points to.
+        let param_ty = unit
+            .program
+            .function(finding.func)
+            .sig
+            .params
+            .get(invariant.param as usize);
+        let checked_ty = unit
+            .program
+            .function(invariant.predicate)
+            .sig
+            .params
+            .first();
+        let arg = match (param_ty.and_then(Type::pointee), checked_ty) {
+            (Some(pointee), Some(checked)) if pointee == checked => format!("*{arg}"),
+            _ => arg.clone(),
+        };
         out.open(&format!("if (!{predicate}({arg})) {{"));
         out.line(&format!(
             "printf(\"CONFIRMED: {predicate}({}) is false after the call\\n\");",
-            comment_text(arg)
+            comment_text(&arg)
         ));
         out.close("}");
     }

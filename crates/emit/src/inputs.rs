@@ -56,6 +56,9 @@ pub struct HeapNames {
     inputs: Vec<HeapObject>,
     /// The variable holding each parameter built through the API, by parameter.
     constructed: Vec<(u32, String)>,
+    /// The variable holding each part a construction made, by parameter
+    /// and call (see [`testcase::ApiCall::part`]).
+    parts: Vec<((u32, u32), String)>,
     /// By allocation index; `None` until a check first reaches the object.
     allocated: Vec<Option<HeapObject>>,
 }
@@ -251,6 +254,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 self.global_pointer(*global, *offset, &pointee)?
             }
             Value::Constructed { param } => objects.constructed_name(*param)?.to_string(),
+            Value::Part { param, call } => objects.part_name(*param, *call)?.to_string(),
             other => return Err(format!("value {other:?} is not a pointer")),
         }))
     }
@@ -370,7 +374,17 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     }
                 }
                 let text = api_call_text(self.unit, f, call, &code.objects, &scratch)?;
-                if k == 0 {
+                if let Some(part) = &call.part {
+                    // Allocations do not fail while building: no NULL check.
+                    let part_name = scope.fresh(part);
+                    code.constructions.push(format!(
+                        "{} = {text};",
+                        self.unit.spell(&callee.sig.ret, &part_name)?
+                    ));
+                    code.objects
+                        .parts
+                        .push(((construction.param, k as u32), part_name));
+                } else if k == 0 {
                     code.constructions
                         .push(format!("{} = {text};", self.unit.spell(ty, &name)?));
                     let failed = match self.allocation {
@@ -394,6 +408,22 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 } else {
                     code.constructions.push(format!("{text};"));
                 }
+            }
+            for (call, part_object) in &construction.parts {
+                let part = construction.calls.get(*call as usize);
+                let ret = part.map(|c| &self.unit.program.function(c.func).sig.ret);
+                let (Some(pointee), Ok(name)) = (
+                    ret.and_then(Type::pointee),
+                    code.objects.part_name(construction.param, *call),
+                ) else {
+                    continue;
+                };
+                let object = HeapObject {
+                    c_name: name.to_string(),
+                    elem: pointee.clone(),
+                    len: 1,
+                };
+                code.objects.bind(*part_object, object);
             }
             if let (Some(object), Some(pointee)) = (construction.object, ty.pointee()) {
                 code.objects.bind(
@@ -514,6 +544,16 @@ impl HeapNames {
             .find(|(p, _)| *p == param)
             .map(|(_, name)| name.as_str())
             .ok_or_else(|| format!("parameter {param} is used before it is built"))
+    }
+
+    /// The variable of the part call `call` of parameter `param`'s
+    /// construction made.
+    pub fn part_name(&self, param: u32, call: u32) -> Result<&str, String> {
+        self.parts
+            .iter()
+            .find(|(key, _)| *key == (param, call))
+            .map(|(_, name)| name.as_str())
+            .ok_or_else(|| format!("part {call} of parameter {param} is used before it is made"))
     }
 
     pub fn is_bound(&self, object: AllocId) -> bool {
@@ -694,6 +734,10 @@ pub fn api_call_text(
             (_, Value::Constructed { param }) => match objects.constructed_name(*param) {
                 Ok(name) => name.to_string(),
                 Err(_) => crate::shapes::param_name(under_test, *param as usize),
+            },
+            (_, Value::Part { param, call }) => match objects.part_name(*param, *call) {
+                Ok(name) => name.to_string(),
+                Err(_) => crate::shapes::param_name(callee, i),
             },
             (ty, value) => {
                 return Err(format!(

@@ -247,8 +247,13 @@ fn inputs_json(
                     .calls
                     .iter()
                     .map(|call| {
-                        crate::inputs::api_call_text(unit, f, call, &Default::default(), &[])
-                            .unwrap_or_else(|e| e)
+                        let text =
+                            crate::inputs::api_call_text(unit, f, call, &Default::default(), &[])
+                                .unwrap_or_else(|e| e);
+                        match &call.part {
+                            Some(part) => format!("{part} = {text}"),
+                            None => text,
+                        }
                     })
                     .collect(),
                 member_of: c
@@ -371,6 +376,9 @@ pub fn value_json(
         }
         Value::Func(f) => serde_json::json!({ "function": program.function(*f).name }),
         Value::Constructed { param } => serde_json::json!({ "constructed_param": param }),
+        Value::Part { param, call } => {
+            serde_json::json!({ "constructed_param": param, "part_of_call": call })
+        }
         Value::Struct(members) => {
             let mut map = serde_json::Map::new();
             for (name, member_ty, member) in crate::unit::named_members(program, ty, members) {

@@ -85,13 +85,14 @@ fn term_site(term: &Terminator) -> Option<ir::BranchId> {
     }
 }
 
-/// Rank of a state in the coverage order: fewest loop iterations, then
+/// Rank of a state in the coverage order: fewest calls building its inputs
+/// (short constructions first), fewest loop iterations, then
 /// carrying or closest to an uncovered goal, then fewest input objects
 /// (smallest shapes), then shortest path.
-type CoverageRank = (u32, u32, usize, u64);
-/// Rank in the depth order (highest first): most loop iterations, longest
-/// path, fewest input objects.
-type DepthRank = Reverse<(u32, u64, Reverse<usize>)>;
+type CoverageRank = (usize, u32, u32, usize, u64);
+/// Rank in the depth order: fewest calls building its inputs, then (highest
+/// first) most loop iterations, longest path, fewest input objects.
+type DepthRank = (usize, Reverse<(u32, u64, Reverse<usize>)>);
 
 /// The coverage objective of one function.
 struct Coverage {
@@ -113,6 +114,11 @@ struct Coverage {
 impl Coverage {
     /// Rank of a state, `None` when it can no longer cover anything.
     fn rank(&self, st: &State) -> Option<CoverageRank> {
+        // The call under test is over and a declared invariant is checked
+        // on what it left: short work that may end in a finding.
+        if st.checking_invariant_on_exit() {
+            return Some((0, 0, 0, 0, st.blocks_run));
+        }
         let carries_new =
             self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
         let nearest = st
@@ -130,7 +136,13 @@ impl Coverage {
         } else {
             nearest.saturating_add(1)
         };
-        Some((st.loop_level, closeness, st.input_objects(), st.blocks_run))
+        Some((
+            st.build_calls(),
+            st.loop_level,
+            closeness,
+            st.input_objects(),
+            st.blocks_run,
+        ))
     }
 
     /// Goals a state could still cover.
@@ -258,11 +270,10 @@ fn coverage_order() -> impl Searcher<Coverage> {
 fn depth_order() -> impl Searcher<Coverage> {
     BestFirst::new(
         |st: &State, _: &Coverage| -> Option<DepthRank> {
-            Some(Reverse((
-                st.loop_level,
-                st.blocks_run,
-                Reverse(st.input_objects()),
-            )))
+            Some((
+                st.build_calls(),
+                Reverse((st.loop_level, st.blocks_run, Reverse(st.input_objects()))),
+            ))
         },
         Ties::Newest,
         false,

@@ -4,7 +4,7 @@
 
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
-use crate::state::{ObjKind, State};
+use crate::state::{Build, ObjKind, State};
 use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
@@ -72,7 +72,11 @@ pub fn test_case(
     let mut inputs = inputs;
     // Built inputs come first in the output heap, named as the parameters.
     let param_names = &program.function(func).body;
-    for (construction, build) in inputs.constructions.iter_mut().zip(&st.builds) {
+    for construction in inputs.constructions.iter_mut() {
+        let param = construction.param as usize;
+        let Some(build) = st.builds.iter().find(|b| b.param == param) else {
+            continue;
+        };
         let SymVal::Ptr(built) = &st.params[build.param] else {
             continue;
         };
@@ -82,6 +86,16 @@ pub fn test_case(
             .map(|l| l.name.clone())
             .unwrap_or_else(|| format!("arg{}", build.param));
         construction.object = solved.reach_named(built, &Type::Struct(build.ty), name);
+        for (k, call) in build.calls.iter().enumerate() {
+            let (Some(SymVal::Ptr(part)), Some(pointee)) =
+                (&call.part, program.function(call.func).sig.ret.pointee())
+            else {
+                continue;
+            };
+            if let Some(object) = solved.reach_named(part, pointee, part_name(program, build, k)) {
+                construction.parts.push((k as u32, object));
+            }
+        }
     }
     let mut checks = Vec::new();
     match (&st.ret, ret_ty) {
@@ -362,27 +376,44 @@ impl<'a> Solved<'a> {
             .zip(params)
             .map(|(v, ty)| self.sym_value(v, ty))
             .collect();
-        for build in &st.builds {
+        // A build without calls gave NULL.
+        for build in st
+            .builds
+            .iter()
+            .filter(|b| !b.calls.is_empty() || b.member.is_some())
+        {
             let param = build.param as u32;
             out.args[build.param] = Value::Constructed { param };
             let calls = build
                 .calls
                 .iter()
                 .enumerate()
-                .map(|(k, (func, args))| {
-                    let types = &program.function(*func).sig.params;
-                    let args = args
+                .map(|(k, call)| {
+                    let types = &program.function(call.func).sig.params;
+                    let args = call
+                        .args
                         .iter()
                         .zip(types)
                         .enumerate()
-                        .map(|(i, (v, ty))| match (k, i) {
-                            (1.., 0) => Value::Constructed { param },
-                            // A scratch variable the call writes its status to.
-                            _ if ty.pointee().is_some() => Value::Unknown,
-                            _ => self.sym_value(v, ty),
+                        .map(|(i, (v, ty))| {
+                            let part = call.part_args.iter().find(|(arg, _)| *arg == i);
+                            match (k, i, part) {
+                                (_, _, Some(&(_, made_by))) => Value::Part {
+                                    param,
+                                    call: made_by as u32,
+                                },
+                                (1.., 0, _) if call.part.is_none() => Value::Constructed { param },
+                                // A scratch variable the call writes its status to.
+                                _ if ty.pointee().is_some() => Value::Unknown,
+                                _ => self.sym_value(v, ty),
+                            }
                         })
                         .collect();
-                    ApiCall { func: *func, args }
+                    ApiCall {
+                        func: call.func,
+                        args,
+                        part: call.part.as_ref().map(|_| part_name(program, build, k)),
+                    }
                 })
                 .collect();
             out.constructions.push(Construction {
@@ -394,6 +425,7 @@ impl<'a> Solved<'a> {
                     .clone()
                     .flatten()
                     .map(|(root, path)| (root as u32, path)),
+                parts: Vec::new(),
             });
         }
         for slot in &st.globals {
@@ -650,4 +682,21 @@ pub fn eval_bits(model: &Model, bv: &BV) -> u128 {
         .eval(bv, true)
         .and_then(|v| crate::value::concrete(&v))
         .unwrap_or(0)
+}
+
+/// The name of the part call `call` of `build` makes: the parameter of the
+/// later call it is passed to (`item`).
+fn part_name(program: &Program, build: &Build, call: usize) -> String {
+    build
+        .calls
+        .iter()
+        .find_map(|later| {
+            let (arg, _) = later
+                .part_args
+                .iter()
+                .find(|(_, made_by)| *made_by == call)?;
+            let body = program.function(later.func).body.as_ref()?;
+            Some(body.locals.get(*arg)?.name.clone())
+        })
+        .unwrap_or_else(|| "part".to_string())
 }

@@ -118,6 +118,14 @@ pub enum ReturnTo {
     Assumption,
     /// A call building input `build` through the code's API (see `exec::api`).
     Construction { build: usize },
+    /// A constructor making a struct argument of the call of `adder` that
+    /// adds to input `build`: with the arguments made before it (`parts`),
+    /// its result is the next.
+    Part {
+        build: usize,
+        adder: FuncId,
+        parts: Vec<SymVal>,
+    },
     /// A declared invariant run again on parameter `param` after the call
     /// under test returned: a zero result is a finding.
     ExitCheck { predicate: FuncId, param: usize },
@@ -130,11 +138,45 @@ pub enum ReturnTo {
 pub struct Build {
     pub param: usize,
     pub ty: ir::StructId,
-    pub calls: Vec<(FuncId, Vec<SymVal>)>,
+    pub calls: Vec<BuildCall>,
     /// A member of another built structure rather than a value of its own
     /// (`pos`, a node of the list `l`): no calls; once chosen, the other
     /// parameter and the members that reach it from there (`->head->next`).
     pub member: Option<Option<(usize, String)>>,
+    /// A value of the same type as an earlier built parameter that the
+    /// function does not adopt (`item` of `detach(parent, item)`): the test
+    /// may make it apart, or take it among that parameter's nodes.
+    pub may_be_member: bool,
+}
+
+/// One call of a [`Build`].
+#[derive(Clone, Debug)]
+pub struct BuildCall {
+    pub func: FuncId,
+    pub args: Vec<SymVal>,
+    /// For a constructor making a struct argument of a later call (a part):
+    /// what it returned, which the test keeps in a variable of its own.
+    pub part: Option<SymVal>,
+    /// The arguments that are parts: argument index, index of the call
+    /// that made it.
+    pub part_args: Vec<(usize, usize)>,
+    /// [`State::memory_changes`] when the call started.
+    pub changes_before: u64,
+}
+
+/// What building the inputs does next, before any statement runs.
+#[derive(Clone, Debug)]
+pub enum BuildStep {
+    /// Calls a constructor of input `build` (one path per constructor).
+    Construct { build: usize },
+    /// Calls `adder` on input `build` once every struct argument it takes
+    /// beyond the first is made (`parts`, in order), each by a constructor
+    /// of its type (one path per constructor).
+    Add {
+        build: usize,
+        adder: FuncId,
+        parts: Vec<SymVal>,
+    },
 }
 
 /// Identity of a path state, unique within one exploration: a fork gives
@@ -161,6 +203,14 @@ pub struct State {
     pub params: Vec<SymVal>,
     /// The parameters built through the code's API, in parameter order.
     pub builds: Vec<Build>,
+    /// See [`BuildStep`].
+    pub build_step: Option<BuildStep>,
+    /// Parameters `T **` whose pointee, a `T *` with a declared invariant,
+    /// is assumed valid before the first statement runs.
+    pub checks_through: Vec<usize>,
+    /// Changes to memory other than the stack so far: a construction call
+    /// that makes none changed nothing.
+    pub memory_changes: u64,
     /// Return values of bodiless functions, in call order.
     pub stub_calls: Vec<(FuncId, SymVal)>,
     /// Arguments handed to functions without a body: memory they point to
@@ -200,6 +250,9 @@ impl State {
             params: Vec::new(),
             limits: Vec::new(),
             builds: Vec::new(),
+            build_step: None,
+            checks_through: Vec::new(),
+            memory_changes: 0,
             stub_calls: Vec::new(),
             escaped: Vec::new(),
             ret: None,
@@ -224,7 +277,16 @@ impl State {
     }
 
     pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {
+        if !matches!(self.objects[idx as usize].kind, ObjKind::Stack) {
+            self.memory_changes += 1;
+        }
         Rc::make_mut(&mut self.objects[idx as usize])
+    }
+
+    /// The calls made so far to build inputs through the code's API: the
+    /// searches try short constructions before long ones.
+    pub fn build_calls(&self) -> usize {
+        self.builds.iter().map(|b| b.calls.len()).sum()
     }
 
     /// Input objects materialized on this path (nodes the test must build).
@@ -250,6 +312,14 @@ impl State {
         self.frames
             .iter()
             .any(|f| matches!(f.returns, ReturnTo::Assumption | ReturnTo::ExitCheck { .. }))
+    }
+
+    /// Is a declared invariant running on what the call under test left
+    /// (see [`ReturnTo::ExitCheck`])?
+    pub fn checking_invariant_on_exit(&self) -> bool {
+        self.frames
+            .iter()
+            .any(|f| matches!(f.returns, ReturnTo::ExitCheck { .. }))
     }
 
     pub fn frame(&self) -> &Frame {

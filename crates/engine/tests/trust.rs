@@ -218,3 +218,114 @@ fn a_call_that_breaks_a_declared_invariant_is_a_finding_and_keeps_its_test() {
     let (_, add) = common::run_file("trust", "bag.c", "bag_add", &config);
     assert!(add.findings.is_empty(), "{:?}", add.findings);
 }
+
+#[test]
+fn items_an_adder_links_in_are_made_by_their_own_constructor() {
+    let (program, report) = common::run_file(
+        "trust",
+        "family.c",
+        "person_has_adult_child",
+        &common::config(),
+    );
+    common::assert_all_covered(&report);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    // A child of 18 or more: `child = person_new(18); person_adopt(p, child);`.
+    let adopted = report
+        .tests
+        .iter()
+        .flat_map(|t| &t.inputs.constructions)
+        .any(|c| {
+            c.calls.iter().enumerate().any(|(k, call)| {
+                call.part.as_deref() == Some("child")
+                    && program.function(call.func).name == "person_new"
+                    && c.calls[k + 1..].iter().any(|later| {
+                        later.args.contains(&Value::Part {
+                            param: 0,
+                            call: k as u32,
+                        })
+                    })
+            })
+        });
+    assert!(adopted, "{:?}", report.tests);
+}
+
+#[test]
+fn null_is_passed_only_to_a_function_that_guards_against_it() {
+    let (_, guarded) = common::run_file("trust", "family.c", "person_children", &common::config());
+    common::assert_all_covered(&guarded);
+    assert!(guarded
+        .tests
+        .iter()
+        .any(|t| t.inputs.args[0] == Value::Null));
+    let (_, unguarded) = common::run_file(
+        "trust",
+        "family.c",
+        "person_has_adult_child",
+        &common::config(),
+    );
+    assert!(unguarded
+        .tests
+        .iter()
+        .all(|t| t.inputs.args[0] != Value::Null));
+}
+
+#[test]
+fn a_value_the_function_looks_for_is_taken_among_the_nodes_or_labelled() {
+    let (_, report) = common::run_file("trust", "family.c", "person_disown", &common::config());
+    common::assert_all_covered(&report);
+    let member = |t: &testcase::TestCase| {
+        t.inputs
+            .constructions
+            .iter()
+            .any(|c| c.param == 1 && c.member_of.is_some())
+    };
+    assert!(report.tests.iter().any(member), "{:?}", report.tests);
+    // A child made apart is not the parent's: a crash then is not vouched for.
+    for finding in &report.findings {
+        assert!(!finding.has_valid_inputs(), "{finding:?}");
+        assert!(
+            finding
+                .unvouched_inputs
+                .contains(&"`child` built apart from `parent`".to_string()),
+            "{:?}",
+            finding.unvouched_inputs
+        );
+    }
+}
+
+#[test]
+fn an_invariant_holds_through_a_pointer_to_the_head() {
+    let config = EngineConfig {
+        invariants: vec![InvariantSpec {
+            type_name: "struct cell".to_string(),
+            predicate: "cells_sorted".to_string(),
+        }],
+        allocation_may_fail: true,
+        ..common::config()
+    };
+    let (_, report) = common::run_file("trust", "family.c", "cells_insert", &config);
+    common::assert_all_covered(&report);
+    for test in &report.tests {
+        let values: Vec<i128> = test
+            .inputs
+            .objects
+            .iter()
+            .filter_map(|o| match &o.init[..] {
+                [Value::Struct(fields)] if o.name.contains("head") => Some(common::int(&fields[0])),
+                _ => None,
+            })
+            .collect();
+        let mut sorted = values.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), values.len(), "distinct values: {values:?}");
+    }
+    // Inserting a value the list holds leaves it not strictly increasing.
+    let broken = report
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::BrokenInvariant)
+        .expect("a broken invariant");
+    assert!(broken.has_valid_inputs());
+    assert_eq!(broken.broken_invariant.map(|b| b.param), Some(0));
+}

@@ -60,6 +60,12 @@ pub enum Value {
     Constructed {
         param: u32,
     },
+    /// What call `call` of parameter `param`'s construction returned: a
+    /// value made for a later call there (see [`ApiCall::part`]).
+    Part {
+        param: u32,
+        call: u32,
+    },
 }
 
 /// A parameter built through the code's own functions, as a person would
@@ -76,12 +82,19 @@ pub struct Construction {
     /// For a node of another built parameter's structure (no calls): that
     /// parameter and the members that lead to the node (`->head->next`).
     pub member_of: Option<(u32, String)>,
+    /// The parts (see [`ApiCall::part`]) still live after the call, by the
+    /// call that made them, with their object in the output heap.
+    pub parts: Vec<(u32, AllocId)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiCall {
     pub func: FuncId,
     pub args: Vec<Value>,
+    /// For a constructor making an argument of a later call (an item that
+    /// call adds): the test keeps its result in a variable of its own, so
+    /// named after that argument (`item`), and frees it if it is not adopted.
+    pub part: Option<String>,
 }
 
 /// Memory the driver must create before the call (seed 000's class I objects):

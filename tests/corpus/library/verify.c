@@ -22,6 +22,7 @@ struct cell {
     struct cell *next;
 };
 
+/* cairn: invariant struct cell=cells_sorted */
 /* 1 iff the list at `head` is strictly increasing.  A cycle cannot be
  * strictly increasing all the way round, so the walk always ends. */
 int cells_sorted(const struct cell *head)

@@ -8,11 +8,13 @@
 //! calls, so the input is one the library itself can hold.
 
 use super::input::push_frame;
-use super::Exec;
+use super::{Exec, Stop};
 use crate::memory::zero_cells;
-use crate::state::{Build, ObjKind, Object, ReturnTo, State};
+use crate::state::{Build, BuildCall, BuildStep, ObjKind, Object, ReturnTo, State};
 use crate::value::{cells_to_ptr, ObjIdx, PtrVal, SymVal, Target};
-use ir::{Callee, FuncId, Layout, Program, StmtKind, StructId, Type};
+use ir::{
+    Callee, Expr, ExprKind, FuncId, Layout, LocalId, PlaceBase, Program, StmtKind, StructId, Type,
+};
 use std::collections::BTreeSet;
 
 /// How a struct type's values are built through the API.
@@ -27,6 +29,8 @@ pub struct Api {
 #[derive(Clone, Debug, Default)]
 pub struct Apis {
     by_type: Vec<Api>,
+    /// Per function, the parameters it adopts (see [`adopted_params`]).
+    adopted: Vec<BTreeSet<usize>>,
 }
 
 impl Apis {
@@ -35,42 +39,73 @@ impl Apis {
     /// input too, as a person grows a tree by inserts before testing one.
     pub fn find(program: &Program, excluded: &[FuncId]) -> Apis {
         let allocating = allocating_functions(program);
-        let usable = |f: FuncId| !excluded.contains(&f);
+        let adopted = adopted_params(program);
+        // The API is what other files can call: a `static` helper may
+        // assume what only its callers in the file guarantee.
+        let public: Vec<(FuncId, &ir::Function)> = program
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FuncId(i as u32), f))
+            .filter(|(func, f)| {
+                f.body.is_some() && !f.is_static && !excluded.contains(func) && !f.sig.variadic
+            })
+            .collect();
         let mut by_type: Vec<Api> = Vec::new();
-        for (i, function) in program.functions.iter().enumerate() {
-            let func = FuncId(i as u32);
-            // The API is what other files can call: a `static` helper may
-            // assume what only its callers in the file guarantee.
-            if function.body.is_none()
-                || function.is_static
-                || !usable(func)
-                || function.sig.variadic
-            {
-                continue;
-            }
-            let params = &function.sig.params;
+        for (func, function) in &public {
             if let Some(ty) = struct_pointee(&function.sig.ret) {
-                if params.iter().all(is_plain_argument) {
-                    entry(&mut by_type, ty).constructors.push(func);
-                    continue;
-                }
-            }
-            if let Some((first, rest)) = params.split_first() {
-                if let Some(ty) = struct_pointee(first) {
-                    if rest.iter().all(is_plain_argument) && allocating.contains(&func) {
-                        entry(&mut by_type, ty).adders.push(func);
-                    }
+                if function.sig.params.iter().all(is_plain_argument) {
+                    entry(&mut by_type, ty).constructors.push(*func);
                 }
             }
         }
+        // An adder's struct arguments are made by their own constructors.
+        let constructible: Vec<StructId> = by_type.iter().map(|api| api.ty).collect();
+        for (func, function) in &public {
+            let Some((first, rest)) = function.sig.params.split_first() else {
+                continue;
+            };
+            let Some(ty) = struct_pointee(first) else {
+                continue;
+            };
+            let argument = |t: &Type| {
+                is_plain_argument(t)
+                    || struct_pointee(t).is_some_and(|s| constructible.contains(&s))
+            };
+            let constructor = by_type.iter().any(|api| api.constructors.contains(func));
+            // It adds when it allocates, or links in the values it is
+            // given: one that takes a value to find it (detach, lookup)
+            // would only be misused on a value made apart.
+            let parts: Vec<usize> = (1..function.sig.params.len())
+                .filter(|&i| struct_pointee(&function.sig.params[i]).is_some())
+                .collect();
+            let adds = if parts.is_empty() {
+                allocating.contains(func)
+            } else {
+                parts.iter().all(|i| adopted[func.0 as usize].contains(i))
+            };
+            if !constructor && rest.iter().all(argument) && adds {
+                entry(&mut by_type, ty).adders.push(*func);
+            }
+        }
         by_type.retain(|api| !api.constructors.is_empty());
-        Apis { by_type }
+        Apis { by_type, adopted }
+    }
+
+    /// Whether `func` stores parameter `param` itself into memory.
+    pub fn adopts(&self, func: FuncId, param: usize) -> bool {
+        self.adopted
+            .get(func.0 as usize)
+            .is_some_and(|params| params.contains(&param))
     }
 
     /// How to build a value `ty` points to, if the API can.
     pub fn for_pointer(&self, ty: &Type) -> Option<&Api> {
-        let pointee = struct_pointee(ty)?;
-        self.by_type.iter().find(|api| api.ty == pointee)
+        self.for_struct(struct_pointee(ty)?)
+    }
+
+    pub fn for_struct(&self, ty: StructId) -> Option<&Api> {
+        self.by_type.iter().find(|api| api.ty == ty)
     }
 }
 
@@ -147,48 +182,187 @@ fn allocating_functions(program: &Program) -> BTreeSet<FuncId> {
     }
 }
 
+/// Per function, the pointer parameters whose value it stores into memory
+/// (`list->head = node`) itself or through the functions it calls: what
+/// it adopts, as opposed to what it only reads or looks for.
+fn adopted_params(program: &Program) -> Vec<BTreeSet<usize>> {
+    let mut adopted = vec![BTreeSet::new(); program.functions.len()];
+    loop {
+        let mut changed = false;
+        for (f, function) in program.functions.iter().enumerate() {
+            let params = function.sig.params.len();
+            let param_of = |e: &Expr| param_read(e, params);
+            let mut found = Vec::new();
+            for block in function.body.iter().flat_map(|b| &b.blocks) {
+                for stmt in &block.stmts {
+                    match &stmt.kind {
+                        StmtKind::Assign(place, value) => {
+                            if !matches!(place.base, PlaceBase::Local(_)) {
+                                found.extend(param_of(value));
+                            }
+                        }
+                        StmtKind::Call {
+                            callee: Callee::Direct(g),
+                            args,
+                            ..
+                        } => {
+                            for (j, arg) in args.iter().enumerate() {
+                                if adopted[g.0 as usize].contains(&j) {
+                                    found.extend(param_of(arg));
+                                }
+                            }
+                        }
+                        StmtKind::Call { .. } => {}
+                    }
+                }
+            }
+            for p in found {
+                changed |= adopted[f].insert(p);
+            }
+        }
+        if !changed {
+            return adopted;
+        }
+    }
+}
+
+/// The parameter `e` reads as it is (casts aside), if it does.
+fn param_read(e: &Expr, params: usize) -> Option<usize> {
+    match &strip_casts(e).kind {
+        ExprKind::Load(place) if place.proj.is_empty() => match place.base {
+            PlaceBase::Local(LocalId(l)) if (l as usize) < params => Some(l as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `func` itself compares parameter `param` with NULL (`if (l ==
+/// NULL)`, `if (!l)`): a guard a test with NULL covers. One without a
+/// guard takes NULL as a misuse.
+pub fn checks_null(program: &Program, func: FuncId, param: usize) -> bool {
+    let function = program.function(func);
+    let params = function.sig.params.len();
+    let is_param = |e: &Expr| param_read(e, params) == Some(param);
+    let is_null = |e: &Expr| matches!(strip_casts(e).kind, ExprKind::Null | ExprKind::Int(0));
+    let Some(body) = &function.body else {
+        return false;
+    };
+    // Only conditions the parameter reaches as it was passed count: after
+    // `p = p->next`, `p == NULL` tests a node, not the argument.
+    let assigns_param = |block: &ir::Block| {
+        block.stmts.iter().any(|stmt| {
+            let place = match &stmt.kind {
+                StmtKind::Assign(place, _) => Some(place),
+                StmtKind::Call { dest, .. } => dest.as_ref(),
+            };
+            place.is_some_and(|p| {
+                p.proj.is_empty() && p.base == PlaceBase::Local(LocalId(param as u32))
+            })
+        })
+    };
+    let mut found = false;
+    let mut seen = vec![false; body.blocks.len()];
+    let mut pending = vec![ir::BlockId(0)];
+    while let Some(id) = pending.pop() {
+        if std::mem::replace(&mut seen[id.index()], true) {
+            continue;
+        }
+        let block = body.block(id);
+        if assigns_param(block) {
+            continue;
+        }
+        pending.extend(block.term.successors());
+        let ir::Terminator::Branch { cond, .. } = &block.term else {
+            continue;
+        };
+        ir::walk::subexpressions(cond, &mut |e: &Expr| {
+            found |= match &e.kind {
+                ExprKind::Binary(ir::BinOp::Eq | ir::BinOp::Ne, a, b) => {
+                    (is_param(a) && is_null(b)) || (is_null(a) && is_param(b))
+                }
+                ExprKind::Unary(ir::UnOp::LogicalNot, a) => is_param(a),
+                _ => false,
+            };
+        });
+        found |= is_param(cond);
+    }
+    found
+}
+
+fn strip_casts(mut e: &Expr) -> &Expr {
+    while let ExprKind::Cast(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
 /// The value an API-built parameter starts as, until its constructor returns.
 pub fn placeholder() -> SymVal {
     SymVal::Ptr(PtrVal::to(Target::Null))
 }
 
-/// What the frame of one construction call returns to.
-pub fn returns_to(build: usize) -> ReturnTo {
-    ReturnTo::Construction { build }
-}
-
 /// Whether `st` is still building inputs (a construction call is running).
 pub fn building(st: &State) -> bool {
-    st.frames
-        .iter()
-        .any(|f| matches!(f.returns, ReturnTo::Construction { .. }))
+    st.frames.iter().any(|f| {
+        matches!(
+            f.returns,
+            ReturnTo::Construction { .. } | ReturnTo::Part { .. }
+        )
+    })
 }
 
-/// Pushes the frame of construction call `func` of `build`, its integer
-/// arguments fresh inputs, after `built` (the pointer the constructor
-/// returned) for the calls that add to it. The caller enters its first block.
+/// The struct types of the arguments of adder `func` after the first,
+/// which constructors make before the call, in order.
+pub fn part_types(program: &Program, func: FuncId) -> Vec<StructId> {
+    let params = &program.function(func).sig.params;
+    params.iter().skip(1).filter_map(struct_pointee).collect()
+}
+
+/// Pushes the frame of construction call `func` of `build`. `built` (the
+/// pointer the constructor returned, for the calls that add to it) is the
+/// first argument; `parts` go to the struct arguments after it, made by the
+/// calls just before this one; integer arguments are fresh inputs. The
+/// caller enters its first block.
 pub fn push_call(
     program: &Program,
     st: &mut State,
     build: usize,
     func: FuncId,
     built: Option<SymVal>,
+    parts: Vec<SymVal>,
+    returns: ReturnTo,
 ) -> Exec<()> {
     let function = program.function(func);
+    let made_by = st.builds[build].calls.len() - parts.len();
+    let mut parts = parts.into_iter().enumerate();
+    let mut part_args = Vec::new();
     let mut args: Vec<SymVal> = built.into_iter().collect();
     for ty in &function.sig.params[args.len()..] {
         let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
-        args.push(match ty {
+        let value = match ty {
             Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
+            _ if struct_pointee(ty).is_some() => {
+                let (k, part) = parts.next().ok_or(Stop::Dead)?;
+                part_args.push((args.len(), made_by + k));
+                part
+            }
             _ => {
                 let size = program.size_of(ty.pointee().unwrap_or(&Type::Void)).max(1);
                 let scratch = st.add_object(Object::new(ObjKind::Stack, zero_cells(size)));
                 SymVal::Ptr(PtrVal::to(Target::Object(scratch)))
             }
-        });
+        };
+        args.push(value);
     }
-    st.builds[build].calls.push((func, args.clone()));
-    push_frame(program, st, func, &args, returns_to(build))
+    st.builds[build].calls.push(BuildCall {
+        func,
+        args: args.clone(),
+        part: None,
+        part_args,
+        changes_before: st.memory_changes,
+    });
+    push_frame(program, st, func, &args, returns)
 }
 
 /// A new build of parameter `param` with `api`.
@@ -198,6 +372,7 @@ pub fn new_build(param: usize, api: &Api) -> Build {
         ty: api.ty,
         calls: Vec::new(),
         member: None,
+        may_be_member: false,
     }
 }
 
@@ -209,6 +384,7 @@ pub fn new_member(param: usize, ty: StructId) -> Build {
         ty,
         calls: Vec::new(),
         member: Some(None),
+        may_be_member: false,
     }
 }
 
@@ -256,7 +432,8 @@ pub fn reachable_nodes(
             continue;
         }
         seen.push(obj);
-        if ty == want {
+        // A structure is not a member of itself.
+        if ty == want && !path.is_empty() {
             found.push((obj, (root, path.clone())));
         }
         let cells = &st.object(obj).cells;
@@ -289,4 +466,12 @@ fn live_object(st: &State, value: &SymVal) -> Option<ObjIdx> {
     let at_start = crate::memory::concrete_offset(&p.offset) == Some(0);
     let live = matches!(st.object(obj).kind, ObjKind::Heap { freed: false, .. });
     (at_start && live).then_some(obj)
+}
+
+/// The step that starts the first build from `from` on that makes a value
+/// of its own (not a member of another), if any is left.
+pub fn first_step(st: &State, from: usize) -> Option<BuildStep> {
+    (from..st.builds.len())
+        .find(|&build| st.builds[build].member.is_none())
+        .map(|build| BuildStep::Construct { build })
 }

@@ -10,8 +10,8 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
-use crate::state::{ObjKind, ReturnTo, State};
-use crate::value::{value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::state::{BuildStep, ObjKind, ReturnTo, State};
+use crate::value::{cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Type};
 use testcase::FindingKind;
 
@@ -123,6 +123,25 @@ impl Machine<'_, '_> {
         }
         let place = match (frame.returns, value) {
             (ReturnTo::Construction { build }, value) => return self.constructed(st, build, value),
+            (
+                ReturnTo::Part {
+                    build,
+                    adder,
+                    mut parts,
+                },
+                Some(made),
+            ) => {
+                if let Some(call) = st.builds[build].calls.last_mut() {
+                    call.part = Some(made.clone());
+                }
+                parts.push(made);
+                st.build_step = Some(BuildStep::Add {
+                    build,
+                    adder,
+                    parts,
+                });
+                return Ok(());
+            }
             (ReturnTo::Place(place), Some(v)) => Some((place, v)),
             (ReturnTo::Assumption, Some(SymVal::Int(v))) => {
                 let zero = crate::value::bv_u(0, v.get_size());
@@ -156,21 +175,18 @@ impl Machine<'_, '_> {
         let params = &self.program.function(self.root).sig.params;
         let mut checks = Vec::new();
         for (param, ty) in params.iter().enumerate().skip(from) {
-            let Some(invariant) = self.invariant_of(ty) else {
-                continue;
-            };
             let Some(SymVal::Ptr(p)) = st.params.get(param) else {
                 continue;
             };
-            let live = match self.resolved(st, &p.target) {
-                Target::Object(o) => !matches!(
-                    st.object(o).kind,
-                    ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. }
-                ),
-                _ => false,
+            let Some(object) = self.live_object(st, p) else {
+                continue;
             };
-            if live {
+            if let Some(invariant) = self.invariant_of(ty) {
                 checks.push((invariant, param, SymVal::Ptr(p.clone())));
+            } else if let Some(invariant) = self.invariant_through(ty) {
+                // The `T *` the call may have replaced through a `T **`.
+                let cells = crate::memory::read(st.object(object), &p.offset, 8)?;
+                checks.push((invariant, param, SymVal::Ptr(cells_to_ptr(&cells)?)));
             }
         }
         if let Some((predicate, param, value)) = checks.into_iter().next() {
@@ -184,6 +200,46 @@ impl Machine<'_, '_> {
             self.enter_block(st, ir::BlockId(0));
         }
         Ok(())
+    }
+
+    /// The input or allocated object `p` points into, unless it is freed.
+    fn live_object(&self, st: &State, p: &PtrVal) -> Option<ObjIdx> {
+        let Target::Object(o) = self.resolved(st, &p.target) else {
+            return None;
+        };
+        let freed = matches!(
+            st.object(o).kind,
+            ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. }
+        );
+        (!freed).then_some(o)
+    }
+
+    /// Assumes the declared invariant of what parameter `param`, a `T **`,
+    /// points to: the `T *` it designates is made an input object first
+    /// (such a parameter is the address of the caller's variable).
+    pub(super) fn assume_through(&mut self, mut st: State, param: usize) -> Exec<Vec<State>> {
+        let ty = &self.program.function(self.root).sig.params[param];
+        let (Some(predicate), Some(SymVal::Ptr(p))) =
+            (self.invariant_through(ty), st.params.get(param))
+        else {
+            return Ok(vec![st]);
+        };
+        let Target::Lazy(lazy) = p.target else {
+            return Ok(vec![st]);
+        };
+        let object = self.materialize(&mut st, lazy)?;
+        self.hooks.pointer_decided(&st, lazy, self.span);
+        let cells = crate::memory::read(st.object(object), &crate::value::bv_u(0, 64), 8)?;
+        let value = SymVal::Ptr(cells_to_ptr(&cells)?);
+        push_frame(
+            self.program,
+            &mut st,
+            predicate,
+            &[value],
+            ReturnTo::Assumption,
+        )?;
+        self.enter_block(&mut st, ir::BlockId(0));
+        Ok(vec![st])
     }
 
     /// A declared invariant run after the call gave `value`: a finding when
@@ -214,12 +270,22 @@ impl Machine<'_, '_> {
 
     /// A construction call of input `build` returned `value`. After the
     /// constructor, the built pointer becomes the parameter (a NULL one is
-    /// not an input the API gives). Then the path forks: the input is done,
-    /// or one more call of each function that adds to it (within
-    /// `max_build_calls`).
+    /// not an input the API gives). Then the path forks: the input is done
+    /// (the next build starts, or the members other parameters point to
+    /// are chosen in what was built), or one more call of each function
+    /// that adds to it (within `max_build_calls`).
     fn constructed(&mut self, st: &mut State, build: usize, value: Option<SymVal>) -> Exec<()> {
         let param = st.builds[build].param;
-        let (last, _) = st.builds[build].calls[st.builds[build].calls.len() - 1];
+        let calls = &st.builds[build].calls;
+        let (last, changes_before) = (
+            calls[calls.len() - 1].func,
+            calls[calls.len() - 1].changes_before,
+        );
+        // A call that changed nothing (an item refused) builds what the
+        // shorter sequence does.
+        if calls.len() > 1 && st.memory_changes == changes_before {
+            return Err(Stop::Dead);
+        }
         // The constructor's result is the input; an adder that returns the
         // type (as one that may move it with realloc does) gives its new place.
         let ty = ir::Type::ptr(ir::Type::Struct(st.builds[build].ty));
@@ -240,7 +306,12 @@ impl Machine<'_, '_> {
                 }
             }
         }
-        let added = st.builds[build].calls.len() - 1;
+        let added = st.builds[build]
+            .calls
+            .iter()
+            .filter(|c| c.part.is_none())
+            .count()
+            - 1;
         let adders = match self.apis.for_pointer(&ty) {
             Some(api) => api.adders.clone(),
             None => Vec::new(),
@@ -251,31 +322,129 @@ impl Machine<'_, '_> {
         }
         let mut next = Vec::new();
         if may_add {
-            let built = st.params[param].clone();
             for adder in adders {
                 let mut child = self.fork(st);
-                api::push_call(self.program, &mut child, build, adder, Some(built.clone()))?;
-                self.enter_block(&mut child, ir::BlockId(0));
+                child.build_step = Some(BuildStep::Add {
+                    build,
+                    adder,
+                    parts: Vec::new(),
+                });
                 next.push(child);
             }
         }
-        // The input as it is: done, and once every build is, the members
-        // other parameters point to are chosen in what was built.
-        let members_wanted = st.builds.iter().any(|b| b.member == Some(None));
-        if api::building(st) || !members_wanted {
-            if next.is_empty() {
-                return Ok(());
-            }
-            next.insert(0, self.fork(st));
-        } else {
-            let chosen = self.choose_members(st);
-            next.splice(0..0, chosen);
+        if next.is_empty() && !self.members_wanted(st, build) {
+            st.build_step = api::first_step(st, build + 1);
+            return Ok(());
         }
+        let done = self.build_done(st, build);
+        next.splice(0..0, done);
         if next.is_empty() {
             // No node to point to: no input of this shape.
             return Err(Stop::Dead);
         }
         Err(Stop::Fork(next))
+    }
+
+    /// Whether the builds are all done once `build` is, and parameters
+    /// wait for their node in the built structures.
+    fn members_wanted(&self, st: &State, build: usize) -> bool {
+        api::first_step(st, build + 1).is_none() && st.builds.iter().any(|b| b.member == Some(None))
+    }
+
+    /// The paths on from `st` once build `build` is done: the next build
+    /// starts, or the members other parameters point to are chosen in what
+    /// was built.
+    fn build_done(&mut self, st: &State, build: usize) -> Vec<State> {
+        if self.members_wanted(st, build) {
+            return self.choose_members(st);
+        }
+        let mut done = self.fork(st);
+        done.build_step = api::first_step(st, build + 1);
+        vec![done]
+    }
+
+    /// Takes building step `step` (see [`BuildStep`]): one path per
+    /// constructor that can make the next value, or the call of an adder
+    /// whose arguments are all made.
+    pub(super) fn take_build_step(&mut self, st: State, step: BuildStep) -> Exec<Vec<State>> {
+        let (build, ty, returns, adder) = match step {
+            BuildStep::Construct { build } => {
+                let ty = st.builds[build].ty;
+                (build, ty, ReturnTo::Construction { build }, None)
+            }
+            BuildStep::Add {
+                build,
+                adder,
+                parts,
+            } => match api::part_types(self.program, adder).get(parts.len()) {
+                Some(&ty) => {
+                    let returns = ReturnTo::Part {
+                        build,
+                        adder,
+                        parts,
+                    };
+                    (build, ty, returns, None)
+                }
+                None => (
+                    build,
+                    st.builds[build].ty,
+                    ReturnTo::Construction { build },
+                    Some((adder, parts)),
+                ),
+            },
+        };
+        if let Some((adder, parts)) = adder {
+            let mut st = st;
+            let built = st.params[st.builds[build].param].clone();
+            api::push_call(
+                self.program,
+                &mut st,
+                build,
+                adder,
+                Some(built),
+                parts,
+                returns,
+            )?;
+            self.enter_block(&mut st, ir::BlockId(0));
+            return Ok(vec![st]);
+        }
+        let constructors = match self.apis.for_struct(ty) {
+            Some(api) => api.constructors.clone(),
+            None => return Err(Stop::Dead),
+        };
+        let mut next = Vec::new();
+        let param = st.builds[build].param;
+        if st.builds[build].calls.is_empty() {
+            // NULL, which callers pass too, to a function that guards against it.
+            if api::checks_null(self.program, self.root, param) {
+                let mut null = st.clone();
+                set_param(&mut null, param, api::placeholder());
+                next.extend(self.build_done(&null, build));
+            }
+            if st.builds[build].may_be_member {
+                let mut member = st.clone();
+                member.builds[build].member = Some(None);
+                next.extend(self.build_done(&member, build));
+            }
+        }
+        for constructor in constructors {
+            let mut child = self.fork(&st);
+            api::push_call(
+                self.program,
+                &mut child,
+                build,
+                constructor,
+                None,
+                Vec::new(),
+                returns.clone(),
+            )?;
+            self.enter_block(&mut child, ir::BlockId(0));
+            next.push(child);
+        }
+        if next.is_empty() {
+            return Err(Stop::Dead);
+        }
+        Ok(next)
     }
 
     /// One state per choice of a node of the built structures for each
@@ -357,8 +526,14 @@ impl Machine<'_, '_> {
                 })
                 .collect()
         };
-        // The driver holds what it built through the API in its variables.
-        let built = st.builds.iter().map(|b| &st.params[b.param]);
+        // The driver holds what it built through the API in its variables,
+        // the parts an adder refused included.
+        let parts = st
+            .builds
+            .iter()
+            .flat_map(|b| &b.calls)
+            .filter_map(|c| c.part.as_ref());
+        let built = st.builds.iter().map(|b| &st.params[b.param]).chain(parts);
         let mut pending: Vec<ObjIdx> = st
             .ret
             .iter()

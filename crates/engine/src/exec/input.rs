@@ -120,7 +120,12 @@ pub(super) fn initial_state(
             continue;
         }
         if let Some(api) = apis.for_pointer(ty) {
-            st.builds.push(api::new_build(i, api));
+            let mut build = api::new_build(i, api);
+            build.may_be_member = !apis.adopts(func, i)
+                && f.sig.params[..i]
+                    .iter()
+                    .any(|earlier| apis.for_pointer(earlier).is_some_and(|e| e.ty == api.ty));
+            st.builds.push(build);
             params.push(api::placeholder());
             continue;
         }
@@ -144,6 +149,9 @@ pub(super) fn initial_state(
         if st.builds.iter().any(|b| b.param == param) {
             continue;
         }
+        if invariant::of_pointee(invariants, func, ty).is_some() {
+            st.checks_through.push(param);
+        }
         if let Some(inv) = invariant::of_input(invariants, func, ty) {
             push_frame(
                 program,
@@ -155,20 +163,9 @@ pub(super) fn initial_state(
             st.enter_block(ir::BlockId(0));
         }
     }
-    // The first build's constructor on top runs first; each build's other
-    // calls are chosen as its constructor returns.
-    for build in (0..st.builds.len()).rev() {
-        if st.builds[build].member.is_some() {
-            continue;
-        }
-        let ty = st.builds[build].ty;
-        let api = apis
-            .for_pointer(&Type::ptr(Type::Struct(ty)))
-            .ok_or(Stop::Dead)?;
-        let constructor = api.constructors[0];
-        api::push_call(program, &mut st, build, constructor, None)?;
-        st.enter_block(ir::BlockId(0));
-    }
+    // The builds run one after the other before the call, the first one
+    // first; each build's calls are chosen as the one before returns.
+    st.build_step = api::first_step(&st, 0);
     Ok(st)
 }
 

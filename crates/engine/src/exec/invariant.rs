@@ -76,6 +76,17 @@ pub fn of_input<'i>(
         .find(|inv| inv.predicate != under_test && ty.pointee() == Some(&Type::Struct(inv.ty)))
 }
 
+/// The invariant of what a `T **` input points to, a `T *` (the list head
+/// a function may replace through `struct node **head`).
+pub fn of_pointee<'i>(
+    invariants: &'i [Invariant],
+    under_test: FuncId,
+    ty: &Type,
+) -> Option<&'i Invariant> {
+    let pointee = ty.pointee().filter(|p| p.pointee().is_some())?;
+    of_input(invariants, under_test, pointee)
+}
+
 /// Does `program` define the type `spec` names?
 pub fn defines_type(program: &Program, spec: &InvariantSpec) -> bool {
     struct_named(program, &spec.type_name).is_some()

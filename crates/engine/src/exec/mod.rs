@@ -51,6 +51,26 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
             types.insert(def.c_name().unwrap_or_else(|| def.name.clone()));
         }
     }
+    let name = |param: usize| {
+        let local = function.body.as_ref().and_then(|b| b.locals.get(param));
+        local.map_or("?", |l| l.name.as_str())
+    };
+    for build in st.builds.iter().filter(|b| b.member.is_none()) {
+        if build.calls.is_empty() {
+            types.insert(format!("`{}` NULL", name(build.param)));
+        } else if build.may_be_member {
+            // Made apart from the structure the function may look for it in.
+            let structure = st
+                .builds
+                .iter()
+                .find(|b| b.ty == build.ty && b.member.is_none())
+                .map_or("?", |b| name(b.param));
+            types.insert(format!(
+                "`{}` built apart from `{structure}`",
+                name(build.param)
+            ));
+        }
+    }
     types.into_iter().collect()
 }
 use invariant::Invariant;
@@ -305,6 +325,12 @@ impl<'a> Machine<'_, 'a> {
     }
 
     fn step(&mut self, mut st: State) -> Exec<Vec<State>> {
+        if let Some(next) = st.build_step.take() {
+            return self.take_build_step(st, next);
+        }
+        if let Some(param) = st.checks_through.pop() {
+            return self.assume_through(st, param);
+        }
         let frame = st.frame();
         if frame.stmt == 0 && frame.visits[frame.block.index()] > self.max_iterations.max(1) {
             return Err(Stop::Budget("max_iterations"));
@@ -558,6 +584,12 @@ impl<'a> Machine<'_, 'a> {
     /// The predicate of the declared invariant of what `ty` points to.
     fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
         invariant::of_input(&self.invariants, self.root, ty).map(|inv| inv.predicate)
+    }
+
+    /// The predicate of the declared invariant of what the pointer `ty`
+    /// points to points to (`T **`).
+    fn invariant_through(&self, ty: &ir::Type) -> Option<FuncId> {
+        invariant::of_pointee(&self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
     /// Records a finding; false when it is not the code's.
