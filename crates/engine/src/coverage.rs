@@ -106,6 +106,10 @@ struct Coverage {
     wants_entry_test: bool,
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
+    /// Paths still run once every goal is covered, when what the call
+    /// leaves is checked against a declared invariant: a broken one may
+    /// hide on paths that cover nothing new (in the helpers it calls).
+    paths_after_coverage: u64,
     /// Goals the running state could still cover (for the reason given
     /// when its path is cut).
     reachable: Vec<Goal>,
@@ -128,7 +132,8 @@ impl Coverage {
             .map(|f| self.distances.nearest(f.block, &self.uncovered))
             .min()
             .unwrap_or(FAR);
-        if !carries_new && nearest == FAR && !self.runs_every_path {
+        let hunting = self.uncovered.is_empty() && self.paths_after_coverage > 0;
+        if !carries_new && nearest == FAR && !self.runs_every_path && !hunting {
             return None;
         }
         let closeness = if carries_new {
@@ -143,6 +148,12 @@ impl Coverage {
             st.input_objects(),
             st.blocks_run,
         ))
+    }
+
+    fn count_path_after_coverage(&mut self) {
+        if self.uncovered.is_empty() {
+            self.paths_after_coverage = self.paths_after_coverage.saturating_sub(1);
+        }
     }
 
     /// Goals a state could still cover.
@@ -187,6 +198,7 @@ impl Objective for Coverage {
     }
 
     fn completed(&mut self, exec: &mut Executor, st: State) -> bool {
+        self.count_path_after_coverage();
         let new_goals: Vec<Goal> = st
             .trace
             .iter()
@@ -208,6 +220,7 @@ impl Objective for Coverage {
     }
 
     fn ended(&mut self, reached: &[Goal]) {
+        self.count_path_after_coverage();
         let ahead: Vec<Goal> = self
             .reachable
             .iter()
@@ -252,7 +265,10 @@ impl Objective for Coverage {
     }
 
     fn done(&self) -> bool {
-        self.uncovered.is_empty() && !self.wants_entry_test && !self.runs_every_path
+        self.uncovered.is_empty()
+            && !self.wants_entry_test
+            && !self.runs_every_path
+            && self.paths_after_coverage == 0
     }
 }
 
@@ -291,6 +307,9 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
         }
     }
 }
+
+/// See [`Coverage::paths_after_coverage`].
+const PATHS_AFTER_COVERAGE: u64 = 500;
 
 /// With [`HardGoalStrategy::Trees`], the coverage search stops after this
 /// fraction of the time budget without a new test.
@@ -444,9 +463,13 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
+        paths_after_coverage: 0,
         reachable: Vec::new(),
     };
     let mut exec = Executor::new(program, config, func, deadline);
+    if exec.checks_invariants_on_exit() {
+        coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
+    }
     let initial = match exec.initial_state() {
         Ok(st) => vec![st],
         Err(what) => {

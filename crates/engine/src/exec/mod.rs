@@ -195,6 +195,26 @@ impl<'a> Executor<'a> {
         StateId(self.next_state)
     }
 
+    /// The predicate of the declared invariant of what `ty` points to.
+    fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
+        invariant::of_input(&self.invariants, self.root, ty).map(|inv| inv.predicate)
+    }
+
+    /// The predicate of the declared invariant of what the pointer `ty`
+    /// points to points to (`T **`).
+    fn invariant_through(&self, ty: &ir::Type) -> Option<FuncId> {
+        invariant::of_pointee(&self.invariants, self.root, ty).map(|inv| inv.predicate)
+    }
+
+    /// Whether what the call leaves is checked against a declared invariant
+    /// (a parameter of a type that has one).
+    pub fn checks_invariants_on_exit(&self) -> bool {
+        let params = &self.program.function(self.root).sig.params;
+        params
+            .iter()
+            .any(|ty| self.invariant_of(ty).is_some() || self.invariant_through(ty).is_some())
+    }
+
     /// The state at the entry of the function under test, its parameters
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
@@ -579,17 +599,6 @@ impl<'a> Machine<'_, 'a> {
     /// Ends the path here (no test: the driver could not run past this point).
     fn end(&mut self, st: &State) -> Stop {
         Stop::Ended(st.trace.clone())
-    }
-
-    /// The predicate of the declared invariant of what `ty` points to.
-    fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
-        invariant::of_input(&self.invariants, self.root, ty).map(|inv| inv.predicate)
-    }
-
-    /// The predicate of the declared invariant of what the pointer `ty`
-    /// points to points to (`T **`).
-    fn invariant_through(&self, ty: &ir::Type) -> Option<FuncId> {
-        invariant::of_pointee(&self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
     /// Records a finding; false when it is not the code's.
