@@ -96,13 +96,11 @@ pub struct StopWhen {
 
 impl StopWhen {
     pub fn now(&self) -> bool {
-        self.cancelled() || Instant::now() >= self.deadline
-    }
-
-    pub fn cancelled(&self) -> bool {
-        self.cancel
+        let cancelled = self
+            .cancel
             .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        cancelled || Instant::now() >= self.deadline
     }
 }
 

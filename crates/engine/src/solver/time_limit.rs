@@ -1,7 +1,8 @@
 //! Gives each query a time-out: what is left before the deadline, at most
 //! the per-query limit (so that one hard query cannot eat the budget);
-//! answers unknown at once when the search is cancelled; and notes when a
-//! query asked in full came back unknown.
+//! answers unknown at once when the search is cancelled or past its
+//! deadline (even a 1 ms time-out lets Z3 spend long preprocessing a deep
+//! term); and notes when a query asked in full came back unknown.
 
 use super::interrupt::StopWhen;
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
@@ -32,7 +33,7 @@ pub fn time_left(deadline: Instant, query_limit: Duration) -> Duration {
 
 impl QuerySolver for TimeLimit {
     fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
-        let answer = if self.stop.cancelled() {
+        let answer = if self.stop.now() {
             Answer::Unknown
         } else {
             let limited = Query {
@@ -83,6 +84,23 @@ mod tests {
         bed.ask(&mut timed, &feasibility(&only));
         assert!(bed.gave_up);
         assert!(matches!(log.borrow()[1].effort, Effort::Within(d) if d <= limit));
+    }
+
+    #[test]
+    fn past_the_deadline_nothing_is_asked() {
+        let mut bed = Bed::default();
+        let above = bed.intern(&symbol("x").bvugt(number(5)));
+        let (probe, log) = probe_unknown();
+        let stop = StopWhen {
+            deadline: Instant::now(),
+            cancel: None,
+        };
+        let mut timed = TimeLimit::new(stop, Duration::from_secs(2), probe);
+        assert!(matches!(
+            bed.ask(&mut timed, &feasibility(&[above])),
+            Answer::Unknown
+        ));
+        assert!(log.borrow().is_empty());
     }
 
     #[test]
