@@ -3,11 +3,25 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// The exit statuses of every command, shown by `--help`.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0    success
+  1    gen --check, check: a test failed, or gcov did not see a branch cairn claimed
+  2    bad usage or unreadable input (a missing file, a syntax error, an output
+       directory that cannot be written: all reported before any analysis)
+  3    reach, path: proved unreachable or infeasible
+  4    reach, path: a bound (named) stopped the search first
+  5    gen: no file defines a function to test
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM; gen writes the tests found
+       so far (a second signal ends it at once)";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "cairn",
     version,
-    about = "Generates unit tests for C functions and proves their coverage with gcc + gcov"
+    about = "Generates unit tests for C functions and proves their coverage with gcc + gcov",
+    after_help = EXIT_STATUS
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -17,6 +31,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Generate tests: OUT/<stem>_test.c, OUT/<stem>.tests.json and findings reproducers.
+    #[command(after_help = EXIT_STATUS)]
     Gen(GenArgs),
     /// Build and run the drivers in OUT with gcov; compare measured and predicted coverage.
     Check(CheckArgs),

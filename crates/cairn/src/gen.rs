@@ -5,9 +5,11 @@ use crate::cli::{
     InputsMode, SearchMode,
 };
 use crate::{load, select_functions, Outcome, UsageError};
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,14 +20,6 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
             "--max-time must be a positive number of seconds, got {}",
             budgets.max_time
         )));
-    }
-    if let Some(dir) = &budgets.dump_queries {
-        writable_dir(dir).map_err(|e| {
-            UsageError(format!(
-                "--dump-queries: cannot write files in {}: {e}",
-                dir.display()
-            ))
-        })?;
     }
     Ok(engine::EngineConfig {
         max_time: Duration::from_secs_f64(budgets.max_time),
@@ -124,7 +118,8 @@ fn source_invariants(file: &Path) -> Result<Vec<engine::InvariantSpec>, UsageErr
 }
 
 /// Creates `dir` if missing and writes a file in it, so that a directory
-/// the analysis could not write to is found before it starts.
+/// the analysis could not write to is found before it starts. Called once
+/// the inputs are read: an error in them leaves no empty directory behind.
 fn writable_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let probe = dir.join(format!(".cairn-probe-{}", std::process::id()));
@@ -132,7 +127,38 @@ fn writable_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
+/// The directory of `--dump-queries`, created and checked writable.
+pub fn prepare_dump_dir(budgets: &BudgetArgs) -> Result<(), UsageError> {
+    match &budgets.dump_queries {
+        Some(dir) => writable_dir(dir).map_err(|e| {
+            UsageError(format!(
+                "--dump-queries: cannot write files in {}: {}",
+                dir.display(),
+                front::io_message(&e)
+            ))
+        }),
+        None => Ok(()),
+    }
+}
+
 pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
+    let interruption = Interruption::watch();
+    let outcome = generate(&args, &interruption);
+    match (interruption.exit_status(), outcome) {
+        (None, outcome) => outcome,
+        (Some(status), Ok(_)) => Ok(Outcome::Interrupted { status }),
+        // A child such as the preprocessor dies of the same Ctrl-C: its
+        // error is the interruption.
+        (Some(status), Err(_)) => {
+            eprintln!("cairn: interrupted");
+            Ok(Outcome::Interrupted { status })
+        }
+    }
+}
+
+/// `gen` up to its end or the first SIGINT or SIGTERM, after which it
+/// writes the tests found so far and stops.
+fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, UsageError> {
     let engine_config = engine::EngineConfig {
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
@@ -150,20 +176,22 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
             SearchMode::Mixed => engine::SearchOrder::CoverageAndRandom,
         },
         seed: args.seed,
+        cancel: Some(interruption.cancel.clone()),
         ..engine_config(&args.budgets)?
     };
-    std::fs::create_dir_all(&args.out).map_err(|e| {
-        UsageError(format!(
-            "cannot create output directory {}: {e}",
-            args.out.display()
-        ))
-    })?;
-    // Load every file first so a bad path is reported before any long run.
+    // Load every file first so a bad path is reported before any long run
+    // and before anything is written.
     let mut loaded = Vec::new();
     for file in &args.files {
         let output = load(file, &args.source)?;
         let funcs = select_functions(&output.program, &args.functions)?;
+        if funcs.is_empty() {
+            eprintln!("cairn: {}: {}", file.display(), nothing_to_test(&output));
+        }
         loaded.push((file, output, funcs));
+    }
+    if loaded.iter().all(|(_, _, funcs)| funcs.is_empty()) {
+        return Ok(Outcome::NothingToTest);
     }
     let mut engine_config = engine_config;
     declare_invariants(
@@ -172,13 +200,19 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
             .iter()
             .map(|(file, output, _)| (file.as_path(), &output.program)),
     )?;
-    let interrupted = interrupt_flag();
-    let engine_config = engine::EngineConfig {
-        cancel: Some(interrupted.clone()),
-        ..engine_config
-    };
+    prepare_dump_dir(&args.budgets)?;
+    writable_dir(&args.out).map_err(|e| {
+        UsageError(format!(
+            "cannot write in the output directory {}: {}",
+            args.out.display(),
+            front::io_message(&e)
+        ))
+    })?;
     let mut summaries = Vec::new();
     for (file, output, funcs) in loaded {
+        if funcs.is_empty() || interruption.exit_status().is_some() {
+            continue;
+        }
         let flags = emit::SourceFlags {
             defines: args.source.define.clone(),
             include_dirs: args.source.include.clone(),
@@ -190,7 +224,7 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         };
         let mut reports = Vec::new();
         for (n, func) in funcs.iter().enumerate() {
-            if interrupted.load(Ordering::SeqCst) {
+            if interruption.exit_status().is_some() {
                 break;
             }
             progress(file, n, funcs.len(), &output.program.function(*func).name);
@@ -210,17 +244,30 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
         );
     }
     clear_progress();
-    if interrupted.load(Ordering::SeqCst) {
-        print_summaries(&summaries, args.json, args.findings);
-        return Err(UsageError(
-            "interrupted: the tests found so far are written".into(),
-        ));
-    }
     print_summaries(&summaries, args.json, args.findings);
+    if interruption.exit_status().is_some() {
+        match summaries.is_empty() {
+            true => eprintln!("cairn: interrupted before any test was written"),
+            false => eprintln!(
+                "cairn: interrupted; the tests found so far are in {}",
+                args.out.display()
+            ),
+        }
+        return Ok(Outcome::Success);
+    }
     if args.check {
         return check_dir(&args.out, "gcc", args.sanitize, args.json);
     }
     Ok(Outcome::Success)
+}
+
+/// Why a file gives `gen` no function to test.
+fn nothing_to_test(output: &front::FrontOutput) -> &'static str {
+    if output.program.functions.iter().any(|f| f.span.file == 0) {
+        "no function here that cairn can test (see the diagnostics above)"
+    } else {
+        "the file defines no function"
+    }
 }
 
 pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
@@ -255,22 +302,62 @@ fn check_dir(out: &Path, cc: &str, sanitize: bool, json: bool) -> Result<Outcome
     })
 }
 
-/// Set by the first Ctrl-C: the search of the current function stops at its
-/// next turn, and the run ends with what was found so far.
-fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    // A second handler cannot be installed in one process; without one, Ctrl-C
-    // just ends the run as usual, which loses at most the current function.
-    let _ = ctrlc::set_handler(move || {
-        if handler_flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+/// The first SIGINT or SIGTERM of a run: the search stops within a second
+/// (Z3 included) and the run ends after writing what it found.
+struct Interruption {
+    /// Set on the signal; the engine's cancel flag.
+    cancel: Arc<AtomicBool>,
+    /// The signal's number, 0 before it comes.
+    signal: Arc<AtomicI32>,
+}
+
+impl Interruption {
+    /// Watches for the signals from a thread of its own, which also says
+    /// on stderr what happens; a second signal ends the process at once.
+    fn watch() -> Interruption {
+        let interruption = Interruption {
+            cancel: Arc::new(AtomicBool::new(false)),
+            signal: Arc::new(AtomicI32::new(0)),
+        };
+        let (cancel, first) = (interruption.cancel.clone(), interruption.signal.clone());
+        let watch = move || {
+            // Registered here, so that without this thread the signals keep
+            // their default action (end the process).
+            let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+                return;
+            };
+            for signal in signals.forever() {
+                if first
+                    .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_err()
+                {
+                    std::process::exit(exit_status(signal).into());
+                }
+                cancel.store(true, Ordering::SeqCst);
+                eprintln!(
+                    "\ncairn: interrupted; writing the tests found so far (Ctrl-C again to quit now)"
+                );
+            }
+        };
+        let _ = std::thread::Builder::new()
+            .name("cairn-signals".into())
+            .spawn(watch);
+        interruption
+    }
+
+    /// The exit status the signal received asks for, if one came.
+    fn exit_status(&self) -> Option<u8> {
+        match self.signal.load(Ordering::SeqCst) {
+            0 => None,
+            signal => Some(exit_status(signal)),
         }
-        eprintln!(
-            "\ncairn: interrupted; writing the tests found so far (Ctrl-C again to quit now)"
-        );
-    });
-    flag
+    }
+}
+
+/// A shell's exit status for a process ended by `signal`: 130 for SIGINT,
+/// 143 for SIGTERM.
+fn exit_status(signal: i32) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(u8::MAX)
 }
 
 /// One status line on a terminal; nothing when stderr is redirected.

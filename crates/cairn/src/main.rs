@@ -17,6 +17,12 @@ enum Outcome {
     Disproved,
     /// Bounds stopped the search before it found an input or a proof (exit 4).
     BoundsHit,
+    /// No file of `gen` defines a function to test (exit 5).
+    NothingToTest,
+    /// SIGINT or SIGTERM stopped the run (exit 130 or 143, as a shell reports it).
+    Interrupted {
+        status: u8,
+    },
 }
 
 /// Bad usage or unreadable input (exit 2); the message is already user-facing.
@@ -44,6 +50,8 @@ fn main() -> ExitCode {
         Ok(Outcome::CheckFailed) => ExitCode::from(1),
         Ok(Outcome::Disproved) => ExitCode::from(3),
         Ok(Outcome::BoundsHit) => ExitCode::from(4),
+        Ok(Outcome::NothingToTest) => ExitCode::from(5),
+        Ok(Outcome::Interrupted { status }) => ExitCode::from(status),
         Err(UsageError(msg)) => {
             eprintln!("cairn: {msg}");
             ExitCode::from(2)

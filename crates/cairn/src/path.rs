@@ -14,6 +14,7 @@ pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
     let output = load(&args.file, &args.source)?;
     let program = &output.program;
     crate::gen::declare_invariants(&mut config, [(args.file.as_path(), program)])?;
+    crate::gen::prepare_dump_dir(&args.budgets)?;
     let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
     let shown: Vec<String> = steps.iter().map(ToString::to_string).collect();
     let shown = shown.join(" ");

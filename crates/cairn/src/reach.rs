@@ -17,6 +17,7 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
     let output = load(&args.file, &args.source)?;
     let program = &output.program;
     crate::gen::declare_invariants(&mut config, [(args.file.as_path(), program)])?;
+    crate::gen::prepare_dump_dir(&args.budgets)?;
     let func = select_functions(program, std::slice::from_ref(&args.function))?[0];
     let (code, what) = match (&args.line, &args.branch) {
         (_, Some(spec)) => (

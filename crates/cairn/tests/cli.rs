@@ -25,12 +25,17 @@ const CLAMP: &str = "int clamp(int x, int lo, int hi)\n{\n    if (x < lo)\n     
 
 #[test]
 fn unreadable_file_and_unknown_function_are_usage_errors() {
-    let out = cairn(&["gen", "/no/such/dir/file.c"]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("out");
+    let out = gen(Path::new("/no/such/dir/file.c"), &out_dir, &[]);
     assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "cairn: /no/such/dir/file.c: No such file or directory\n"
+    );
     assert!(
-        text(&out.stderr).contains("file.c"),
-        "{}",
-        text(&out.stderr)
+        !out_dir.exists(),
+        "an early error leaves no output directory"
     );
 
     let dir = tempfile::tempdir().expect("temp dir");
@@ -38,6 +43,129 @@ fn unreadable_file_and_unknown_function_are_usage_errors() {
     let out = cairn(&["goals", arg(&src), "-f", "missing"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no function named `missing`"));
+    let out = gen(&src, &out_dir, &["-f", "missing"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !out_dir.exists(),
+        "an early error leaves no output directory"
+    );
+}
+
+#[test]
+fn a_syntax_error_is_placed_where_gcc_places_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The `;` missing at the end of line 7, before a comment.
+    let src = write(
+        dir.path(),
+        "semi.c",
+        "int f(int a)\n{\n    int b = a;\n    if (b > 0)\n        b = 2;\n    /* note */\n    b = b + 1 // one more\n    return b;\n}\n",
+    );
+    let out_dir = dir.path().join("out");
+    let out = gen(&src, &out_dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("cairn: {}:7:14: error: syntax error", arg(&src))),
+        "{stderr}"
+    );
+    assert!(
+        !out_dir.exists(),
+        "an early error leaves no output directory"
+    );
+}
+
+#[test]
+fn a_file_without_functions_says_so_and_exits_5() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("out");
+    let empty = write(dir.path(), "empty.c", "");
+    let out = gen(&empty, &out_dir, &[]);
+    assert_eq!(out.status.code(), Some(5));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("empty.c: the file defines no function"),
+        "{stderr}"
+    );
+    assert!(!out_dir.exists(), "nothing to test, nothing written");
+
+    let only_data = write(dir.path(), "data.c", "int table[4] = {1, 2, 3, 4};\n");
+    let out = gen(&only_data, &out_dir, &[]);
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+
+    // Beside a file with functions, it is only a note.
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out = cairn(&["gen", arg(&empty), arg(&src), "-o", arg(&out_dir)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("empty.c: the file defines no function"));
+    assert!(out_dir.join("clamp_test.c").exists());
+    assert!(!out_dir.join("empty_test.c").exists());
+
+    for command in [vec!["--help"], vec!["gen", "--help"]] {
+        let help = text(&cairn(&command).stdout);
+        assert!(
+            help.contains("5    gen: no file defines a function to test"),
+            "{help}"
+        );
+    }
+}
+
+#[test]
+fn an_output_directory_that_cannot_be_written_is_refused_before_the_analysis() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    // Under a regular file no directory can be made, whoever runs the test.
+    let out = gen(&src, &src.join("out"), &["--max-time", "600"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot write in the output directory")
+            && stderr.contains("Not a directory"),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).is_empty(), "no analysis ran");
+
+    let read_only = dir.path().join("read-only");
+    std::fs::create_dir(&read_only).expect("make directory");
+    let mut permissions = std::fs::metadata(&read_only).expect("stat").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o555);
+    std::fs::set_permissions(&read_only, permissions).expect("chmod");
+    // The superuser writes anywhere: then there is nothing to refuse.
+    if std::fs::write(read_only.join("probe"), "").is_ok() {
+        return;
+    }
+    let out = gen(&src, &read_only, &["--max-time", "600"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("Permission denied"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn outputs_get_the_mode_the_umask_gives() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = write(dir.path(), "clamp.c", CLAMP);
+    let out_dir = dir.path().join("out");
+    let command = format!(
+        "umask 027 && exec '{}' gen '{}' -o '{}'",
+        env!("CARGO_BIN_EXE_cairn"),
+        arg(&src),
+        arg(&out_dir)
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .output()
+        .expect("run cairn under sh");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for name in ["clamp_test.c", "clamp.tests.json"] {
+        let mode = std::fs::metadata(out_dir.join(name))
+            .expect("written")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o640, "{name}");
+    }
 }
 
 #[test]

@@ -114,6 +114,7 @@ pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, Func
 
 use std::fmt;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 use testcase::FunctionReport;
 
@@ -309,7 +310,8 @@ fn previous_source(json: &Path) -> Option<String> {
 }
 
 /// Writes `text` to a temporary file next to `path`, then renames it over `path`,
-/// so an interrupted run never leaves a half-written file.
+/// so an interrupted run never leaves a half-written file. The file gets
+/// the mode any tool gives (0666 less the umask), not a temporary file's 0600.
 fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
     let fail = |e: std::io::Error| EmitError {
         path: path.to_path_buf(),
@@ -319,7 +321,10 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    let mut temp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(fail)?;
     temp.write_all(text.as_bytes()).map_err(fail)?;
     temp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())

@@ -269,6 +269,11 @@ pub fn run<O: Objective>(
         };
         searcher.update(&frontier, objective, &change);
     }
+    // Once cancelled, the solver answers nothing and paths die of it: what
+    // the search left is not out of reach.
+    if ending.stopped_by.is_none() && budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        ending.stopped_by = Some("interrupted");
+    }
     for id in frontier.ids() {
         objective.released(id);
     }

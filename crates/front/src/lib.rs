@@ -109,6 +109,8 @@ pub enum Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     pub file: String,
+    /// 0 when the message is about the whole file (it cannot be read, the
+    /// preprocessor cannot run): then it shows as `FILE: message`.
     pub line: u32,
     pub col: u32,
     pub message: String,
@@ -116,6 +118,9 @@ pub struct Diagnostic {
 
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         let sev = match self.severity {
             Severity::Error => "error: ",
             Severity::Warning => "warning: ",
@@ -128,6 +133,16 @@ impl std::fmt::Display for Diagnostic {
             "{}:{}:{}: {sev}{}",
             self.file, self.line, self.col, self.message
         )
+    }
+}
+
+/// An I/O error as people read it (`No such file or directory`), without
+/// Rust's `(os error 2)`.
+pub fn io_message(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
     }
 }
 
@@ -233,7 +248,7 @@ fn parse_and_lower(
             let mut expected: Vec<&str> = e.expected.iter().copied().collect();
             expected.sort_unstable();
             let message = format!("syntax error, expected one of: {}", expected.join(" "));
-            return Err(lines.diagnostic(e.offset, Severity::Error, message));
+            return Err(lines.syntax_error(e.offset, message));
         }
     };
     let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines);

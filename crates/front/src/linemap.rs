@@ -102,6 +102,46 @@ impl LineMap {
         }
     }
 
+    /// A syntax error found at `offset`, placed where gcc places it: just
+    /// after the previous token when the offending one starts a later line
+    /// (a missing `;` at the end of line 7 is reported there, not at the
+    /// first token of line 8).
+    pub fn syntax_error(&self, offset: usize, message: String) -> crate::Diagnostic {
+        let Some(last) = self.previous_token_end(offset) else {
+            return self.diagnostic(offset, crate::Severity::Error, message);
+        };
+        let mut diagnostic = self.diagnostic(last, crate::Severity::Error, message);
+        diagnostic.col = diagnostic.col.saturating_add(1);
+        diagnostic
+    }
+
+    /// The offset of the last character of the token before `offset`, when
+    /// only blanks, line breaks and line markers separate the two and a
+    /// line break is among them.
+    fn previous_token_end(&self, offset: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut end = offset.min(bytes.len());
+        loop {
+            while end > 0 && bytes[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
+            let line_start = self.line_starts[..]
+                .partition_point(|&s| s < end)
+                .checked_sub(1)
+                .map_or(0, |l| self.line_starts[l]);
+            let is_marker = self
+                .text
+                .get(line_start..end)
+                .is_some_and(|line| parse_marker(line).is_some());
+            if !is_marker || line_start == 0 {
+                break;
+            }
+            end = line_start;
+        }
+        let between = self.text.get(end..offset)?;
+        (end > 0 && between.contains('\n')).then(|| end - 1)
+    }
+
     pub fn locate(&self, offset: usize) -> Position {
         let seg_index = self
             .segments
@@ -245,6 +285,18 @@ mod tests {
         // A macro expanded earlier on the line: keep the preprocessed column.
         let map = LineMap::new("int y = 42 + b;\n", "m.c", Some("int y = N + b;\n"));
         assert_eq!(map.locate(13).col, 14);
+    }
+
+    #[test]
+    fn a_syntax_error_at_the_start_of_a_line_is_placed_after_the_previous_token() {
+        let original = "int f(void)\n{\n    int x = 1  /* one */\n    return x;\n}\n";
+        let text = "# 1 \"m.c\"\nint f(void)\n{\n    int x = 1\n# 4 \"m.c\"\n    return x;\n}\n";
+        let map = LineMap::new(text, "m.c", Some(original));
+        let at = map.syntax_error(text.find("return").unwrap(), "expected ;".into());
+        assert_eq!((at.line, at.col), (3, 14), "{at}");
+        // On the same line as the token before, the offending token itself.
+        let at = map.syntax_error(text.find("x;").unwrap(), "expected ;".into());
+        assert_eq!((at.line, at.col), (4, 12), "{at}");
     }
 
     #[test]

@@ -18,13 +18,8 @@ fn file_error(path: &Path, message: String) -> Diagnostic {
 /// Runs `<cc> -E` on `path` and returns the preprocessed text.
 pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Diagnostic> {
     match std::fs::metadata(path) {
-        Err(e) => return Err(file_error(path, format!("cannot read file: {e}"))),
-        Ok(m) if !m.is_file() => {
-            return Err(file_error(
-                path,
-                "cannot read file: not a regular file".into(),
-            ))
-        }
+        Err(e) => return Err(file_error(path, crate::io_message(&e))),
+        Ok(m) if !m.is_file() => return Err(file_error(path, "not a regular file".into())),
         Ok(_) => {}
     }
     let cc = if config.cc.is_empty() {
@@ -49,9 +44,10 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Di
         cmd.arg(format!("-D{define}"));
     }
     cmd.arg(path);
-    let output = cmd
-        .output()
-        .map_err(|e| file_error(path, format!("cannot run preprocessor `{cc}`: {e}")))?;
+    let output = cmd.output().map_err(|e| {
+        let why = crate::io_message(&e);
+        file_error(path, format!("cannot run the preprocessor `{cc}`: {why}"))
+    })?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let first = stderr
@@ -91,7 +87,7 @@ pub(crate) fn flags_from_compile_commands(
 ) -> Result<Vec<String>, Diagnostic> {
     let db_path = dir.join("compile_commands.json");
     let text = std::fs::read_to_string(&db_path)
-        .map_err(|e| file_error(&db_path, format!("cannot read: {e}")))?;
+        .map_err(|e| file_error(&db_path, crate::io_message(&e)))?;
     let entries: Vec<serde_json::Value> = serde_json::from_str(&text)
         .map_err(|e| file_error(&db_path, format!("invalid JSON: {e}")))?;
     let wanted = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());

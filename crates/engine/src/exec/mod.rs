@@ -311,9 +311,9 @@ impl<'a> Machine<'_, 'a> {
             if state.frames.is_empty() {
                 return Ok(Outcome::Completed(Box::new(state)));
             }
-            // Past its deadline the solver answers nothing: hand the state
-            // back to the loop, whose budget then stops the search.
-            if done % 64 == 63 && self.solver.past_deadline() {
+            // Past its deadline or cancelled, the solver answers nothing:
+            // hand the state back to the loop, whose budget then stops the search.
+            if done % 64 == 63 && self.solver.must_stop() {
                 break;
             }
             self.statements += 1;

@@ -134,7 +134,7 @@ mod tests {
         ]));
         let small = bed.intern(&key.bvult(number(3)));
         let zero = bed.intern(&key.eq(number(0)));
-        let mut dump = QueryDump::new(dir, Box::new(Z3Backend::new()));
+        let mut dump = QueryDump::new(dir, Box::new(Z3Backend::new(Default::default())));
         let ask = |bed: &mut Bed, dump: &mut QueryDump, query: &Query| match bed.ask(dump, query) {
             Answer::Sat(_) => "sat",
             Answer::Unsat => "unsat",

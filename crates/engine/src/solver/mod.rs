@@ -7,10 +7,13 @@
 //!     -> [dump] -> z3_backend
 //!
 //! Each layer answers a query itself or passes it on, perhaps changed.
+//! Besides, a watchdog thread (`interrupt`) cuts short the check in
+//! progress once the search is cancelled or past its deadline.
 
 mod cache;
 mod counterexample;
 mod dump;
+mod interrupt;
 mod near_zero_first;
 mod query;
 mod slicing;
@@ -21,8 +24,10 @@ mod testing;
 mod time_limit;
 mod z3_backend;
 
+pub use interrupt::StopWhen;
 pub use store::ConstraintId;
 
+use interrupt::{Checks, Watchdog};
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -51,8 +56,8 @@ fn near_zero(x: &BV, bound: u64) -> Bool {
 /// How a [`PathSolver`] spends time, and where it writes its queries.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
-    /// No query runs past this.
-    pub deadline: Instant,
+    /// No query runs past the deadline, none starts once cancelled.
+    pub stop: StopWhen,
     /// Longest time one query may take, so that one hard query cannot eat the budget.
     pub query_limit: Duration,
     /// Every query reaching Z3 is also written here, as an SMT-LIB 2 file.
@@ -60,12 +65,12 @@ pub struct SolverOptions {
 }
 
 /// The layers, in the order a query passes them.
-fn chain(options: &SolverOptions) -> Box<dyn QuerySolver> {
-    let mut z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new());
+fn chain(options: &SolverOptions, checks: &Checks) -> Box<dyn QuerySolver> {
+    let mut z3: Box<dyn QuerySolver> = Box::new(z3_backend::Z3Backend::new(checks.clone()));
     if let Some(dir) = &options.dump_dir {
         z3 = Box::new(dump::QueryDump::new(dir, z3));
     }
-    let timed = time_limit::TimeLimit::new(options.deadline, options.query_limit, z3);
+    let timed = time_limit::TimeLimit::new(options.stop.clone(), options.query_limit, z3);
     let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
     let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
     let cached = cache::ResultCache::new(Box::new(reuse));
@@ -76,6 +81,9 @@ pub struct PathSolver {
     store: ConstraintStore,
     chain: Box<dyn QuerySolver>,
     options: SolverOptions,
+    checks: Checks,
+    /// Interrupts the solver's checks once it must stop; ends with it.
+    _watchdog: Watchdog,
     /// Z3 checks made.
     pub calls: u64,
     /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
@@ -96,9 +104,12 @@ pub enum Alternatives {
 
 impl PathSolver {
     fn with_options(options: SolverOptions) -> PathSolver {
+        let checks = Checks::default();
         PathSolver {
             store: ConstraintStore::default(),
-            chain: chain(&options),
+            chain: chain(&options, &checks),
+            _watchdog: Watchdog::start(checks.clone(), options.stop.clone()),
+            checks,
             options,
             calls: 0,
             gave_up: false,
@@ -109,7 +120,10 @@ impl PathSolver {
     /// The solver of one exploration under `config`, ending at `deadline`.
     pub fn for_config(config: &crate::config::EngineConfig, deadline: Instant) -> PathSolver {
         PathSolver::with_options(SolverOptions {
-            deadline,
+            stop: StopWhen {
+                deadline,
+                cancel: config.cancel.clone(),
+            },
             query_limit: config.max_time / 4,
             dump_dir: config.dump_queries.clone(),
         })
@@ -243,12 +257,20 @@ impl PathSolver {
     /// by dropping each constraint whose absence leaves it unsatisfiable.
     /// `None` when `path` and `extra` are satisfiable together, or unknown.
     pub fn unsat_core(&mut self, path: &[ConstraintId], extra: &Bool) -> Option<Vec<ConstraintId>> {
-        let limit = time_limit::time_left(self.options.deadline, self.options.query_limit);
-        z3_backend::minimal_unsat_core(&self.store, path, extra, limit, &mut self.calls)
+        z3_backend::minimal_unsat_core(
+            &self.store,
+            path,
+            extra,
+            &self.options,
+            &self.checks,
+            &mut self.calls,
+        )
     }
 
-    pub fn past_deadline(&self) -> bool {
-        Instant::now() >= self.options.deadline
+    /// Whether the search is past its deadline or cancelled: the solver
+    /// then answers nothing.
+    pub fn must_stop(&self) -> bool {
+        self.options.stop.now()
     }
 
     /// A model of `path` whose `inputs` are small where possible (readable

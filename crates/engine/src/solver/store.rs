@@ -113,8 +113,8 @@ fn scan(term: &Bool) -> (HashSet<BV>, bool) {
             continue;
         }
         let children = term.children();
-        if let Ok(decl) = term.safe_decl() {
-            let multiplies = matches!(
+        let multiplies = term.safe_decl().is_ok_and(|decl| {
+            matches!(
                 decl.kind(),
                 K::Bmul
                     | K::Bsdiv
@@ -125,12 +125,16 @@ fn scan(term: &Bool) -> (HashSet<BV>, bool) {
                     | K::BsmulNoOvfl
                     | K::BumulNoOvfl
                     | K::BsmulNoUdfl
-            );
+            )
+        });
+        // Only then: simplifying every operand of every node costs time
+        // quadratic in a deep term's size (a copy over a long array).
+        if multiplies && !nonlinear {
             let unknown_operands = children
                 .iter()
                 .filter(|c| c.as_bv().and_then(|b| crate::value::concrete(&b)).is_none())
                 .count();
-            nonlinear |= multiplies && unknown_operands >= 2;
+            nonlinear = unknown_operands >= 2;
         }
         stack.extend(children);
     }

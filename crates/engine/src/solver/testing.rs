@@ -44,7 +44,7 @@ pub fn probe_over_z3() -> (Box<dyn QuerySolver>, Log) {
     let log = Log::default();
     let probe = Probe {
         log: log.clone(),
-        inner: Some(Box::new(Z3Backend::new())),
+        inner: Some(Box::new(Z3Backend::new(Default::default()))),
     };
     (Box::new(probe), log)
 }

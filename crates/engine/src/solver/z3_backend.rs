@@ -5,12 +5,14 @@
 //! non-incremental solver, whose bit-blasting is several times faster on
 //! nonlinear arithmetic.
 
+use super::interrupt::{check_params, Checks};
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore};
+use super::SolverOptions;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 use z3::ast::Bool;
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// Time the incremental solver gets before a query moves to a fresh solver.
 const INCREMENTAL_LIMIT: Duration = Duration::from_millis(200);
@@ -26,15 +28,17 @@ pub struct Z3Backend {
     asserted_count: usize,
     /// The time-out last given to `solver` (setting parameters is not free).
     timeout_ms: u32,
+    checks: Checks,
 }
 
 impl Z3Backend {
-    pub fn new() -> Z3Backend {
+    pub fn new(checks: Checks) -> Z3Backend {
         Z3Backend {
             solver: Solver::new(),
             asserted: Vec::new(),
             asserted_count: 0,
             timeout_ms: 0,
+            checks,
         }
     }
 
@@ -73,7 +77,7 @@ impl QuerySolver for Z3Backend {
         *cx.calls += 1;
         let quick = millis(left.min(INCREMENTAL_LIMIT));
         if quick != self.timeout_ms {
-            self.solver.set_params(&timeout_params(quick));
+            self.solver.set_params(&check_params(quick));
             self.timeout_ms = quick;
         }
         self.assert_guarded(query.constraints, cx.store);
@@ -86,18 +90,21 @@ impl QuerySolver for Z3Backend {
             self.solver.push();
             self.solver.assert(transient);
         }
-        let (result, fresh) = match self.solver.check_assumptions(&assumptions) {
+        let incremental = self
+            .checks
+            .run(|| self.solver.check_assumptions(&assumptions));
+        let (result, fresh) = match incremental {
             SatResult::Unknown if left > INCREMENTAL_LIMIT => {
                 *cx.calls += 1;
                 let fresh = Solver::new();
-                fresh.set_params(&timeout_params(millis(left - INCREMENTAL_LIMIT)));
+                fresh.set_params(&check_params(millis(left - INCREMENTAL_LIMIT)));
                 for id in query.constraints {
                     fresh.assert(cx.store.constraint(*id));
                 }
                 if let Some(transient) = query.transient {
                     fresh.assert(transient);
                 }
-                (fresh.check(), Some(fresh))
+                (self.checks.run(|| fresh.check()), Some(fresh))
             }
             result => (result, None),
         };
@@ -120,27 +127,23 @@ fn millis(d: Duration) -> u32 {
     d.as_millis().clamp(1, u128::from(u32::MAX)) as u32
 }
 
-fn timeout_params(ms: u32) -> Params {
-    let mut params = Params::new();
-    params.set_u32("timeout", ms);
-    params
-}
-
 /// A minimal set of the constraints of `path` that contradict `extra`
 /// (which is always part of the contradiction): Z3's unsat core, shrunk by
 /// dropping each constraint whose absence leaves it unsatisfiable. `None`
 /// when `path` and `extra` are satisfiable together, or unknown within
-/// `limit`. An explanation, not a query: it needs the core, which no layer
-/// of the chain gives.
+/// the time `options` leave; shrinking stops there too. An explanation,
+/// not a query: it needs the core, which no layer of the chain gives.
 pub fn minimal_unsat_core(
     store: &ConstraintStore,
     path: &[ConstraintId],
     extra: &Bool,
-    limit: Duration,
+    options: &SolverOptions,
+    checks: &Checks,
     calls: &mut u64,
 ) -> Option<Vec<ConstraintId>> {
+    let limit = super::time_limit::time_left(options.stop.deadline, options.query_limit);
     let solver = Solver::new();
-    solver.set_params(&timeout_params(millis(limit)));
+    solver.set_params(&check_params(millis(limit)));
     solver.assert(extra);
     let mut guard_of = HashMap::new();
     for id in path {
@@ -153,7 +156,7 @@ pub fn minimal_unsat_core(
     let mut ids: Vec<ConstraintId> = guard_of.keys().copied().collect();
     ids.sort_unstable();
     *calls += 1;
-    if solver.check_assumptions(&guards(&ids)) != SatResult::Unsat {
+    if checks.run(|| solver.check_assumptions(&guards(&ids))) != SatResult::Unsat {
         return None;
     }
     let core: HashSet<Bool> = solver.get_unsat_core().into_iter().collect();
@@ -162,11 +165,11 @@ pub fn minimal_unsat_core(
         .filter(|id| core.contains(&guard_of[id]))
         .collect();
     let mut i = 0;
-    while i < kept.len() {
+    while i < kept.len() && !options.stop.now() {
         let mut without = kept.clone();
         without.remove(i);
         *calls += 1;
-        if solver.check_assumptions(&guards(&without)) == SatResult::Unsat {
+        if checks.run(|| solver.check_assumptions(&guards(&without))) == SatResult::Unsat {
             kept = without;
         } else {
             i += 1;
