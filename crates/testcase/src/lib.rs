@@ -217,6 +217,8 @@ pub enum FindingKind {
     ErrorExit,
     /// A declared invariant that held on the input fails after the call.
     BrokenInvariant,
+    /// A builtin given an argument it has no value for (`__builtin_clz(0)`).
+    InvalidBuiltinArgument,
 }
 
 impl FindingKind {
@@ -237,6 +239,7 @@ impl FindingKind {
             FindingKind::ErrorCall => "error-call",
             FindingKind::ErrorExit => "error-exit",
             FindingKind::BrokenInvariant => "broken-invariant",
+            FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
         }
     }
 }
@@ -379,6 +382,7 @@ mod tests {
             FindingKind::ErrorCall,
             FindingKind::ErrorExit,
             FindingKind::BrokenInvariant,
+            FindingKind::InvalidBuiltinArgument,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

@@ -48,7 +48,7 @@ pub(super) fn deref_place(e: Expr) -> Place {
 }
 
 /// A conversion, folded when the operand is a constant.
-fn make_cast(e: Expr, to: &Type) -> Expr {
+pub(super) fn make_cast(e: Expr, to: &Type) -> Expr {
     if e.ty == *to {
         return e;
     }
@@ -76,10 +76,10 @@ fn make_cast(e: Expr, to: &Type) -> Expr {
     }
 }
 
-fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
-    if let Some((t, bits)) = int_const(&e) {
+pub(super) fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
+    if let Some(folded) = int_const(&e).and_then(|(t, bits)| cint::fold_unary(op, t, bits)) {
         return Expr {
-            kind: ExprKind::Int(cint::fold_unary(op, t, bits)),
+            kind: ExprKind::Int(folded),
             ty: Type::Int(ty),
         };
     }
@@ -89,7 +89,7 @@ fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
     }
 }
 
-fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
+pub(super) fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
     if let (Some((ta, va)), Some((tb, vb))) = (int_const(&a), int_const(&b)) {
         if let Some(v) = cint::fold_binary(op, ta, va, tb, vb) {
             return Expr {
@@ -127,7 +127,7 @@ fn arith_op(op: &BinaryOperator) -> Option<BinOp> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn emit(&mut self, kind: StmtKind, at: usize) -> R<()> {
+    pub(super) fn emit(&mut self, kind: StmtKind, at: usize) -> R<()> {
         let span = self.span(at);
         self.builder(at)?.push(kind, span);
         Ok(())
@@ -551,6 +551,9 @@ impl<'a> Lowerer<'a> {
         if let Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
             if self.lookup(name).is_none() {
+                if let Some(lowered) = self.builtin(name, args, at) {
+                    return lowered;
+                }
                 return match name {
                     "__builtin_expect" | "__builtin_expect_with_probability" if args.len() >= 2 => {
                         let v = self.rvalue(&args[0])?;
@@ -779,7 +782,7 @@ impl<'a> Lowerer<'a> {
 
     /// Arithmetic, bitwise and shift operators on rvalues, with pointer arithmetic.
     pub(super) fn arith(&mut self, op: BinOp, a: Expr, b: Expr, at: usize) -> R<Expr> {
-        if op.is_comparison() {
+        if op.is_predicate() {
             return self.compare(op, a, b, at);
         }
         match (op, &a.ty, &b.ty) {

@@ -5,6 +5,7 @@
 //! come from headers get an IR entity only when something uses them, so the
 //! program holds what the main file needs, not all of libc.
 
+mod builtin;
 mod compact;
 mod expr;
 mod init;
