@@ -76,11 +76,13 @@
 //! every C file of `tests/corpus` and `examples` and fails on an internal error.
 
 mod cint;
+mod gnu;
 mod linemap;
 mod lower;
 mod nesting;
 mod pragma;
 mod preprocess;
+mod salvage;
 
 use std::path::{Path, PathBuf};
 
@@ -218,7 +220,9 @@ fn parse_and_lower(
     main_file: &str,
     source: Option<&str>,
 ) -> Result<FrontOutput, Diagnostic> {
-    let lines = linemap::LineMap::new(&text, main_file, source);
+    let rewritten = gnu::rewrite(&text);
+    let lines = linemap::LineMap::new(&text, main_file, source).with_edits(rewritten.edits);
+    let mut text = rewritten.text;
     if let Some(offset) = nesting::too_deep(&text, nesting::MAX_NESTING_ESTIMATE) {
         return Err(lines.diagnostic(
             offset,
@@ -227,16 +231,33 @@ fn parse_and_lower(
         ));
     }
     let config = lang_c::driver::Config::with_gcc();
-    let parse = match lang_c::driver::parse_preprocessed(&config, text) {
-        Ok(p) => p,
-        Err(e) => {
-            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
-            expected.sort_unstable();
-            let message = format!("syntax error, expected one of: {}", expected.join(" "));
-            return Err(lines.diagnostic(e.offset, Severity::Error, message));
+    let mut cut = Vec::new();
+    let parse = loop {
+        let error = match lang_c::driver::parse_preprocessed(&config, text.clone()) {
+            Ok(p) => break p,
+            Err(e) => e,
+        };
+        let mut expected: Vec<&str> = error.expected.iter().copied().collect();
+        expected.sort_unstable();
+        let message = format!("syntax error, expected one of: {}", expected.join(" "));
+        let diagnostic = lines.diagnostic(error.offset, Severity::Error, message);
+        if cut.len() >= salvage::MAX_CUTS {
+            return Err(diagnostic);
         }
+        let Some(item) = salvage::cut(&mut text, error.offset) else {
+            return Err(diagnostic);
+        };
+        let diagnostic = match item.construct {
+            Some(construct) => lines.diagnostic(
+                error.offset,
+                Severity::Unsupported,
+                format!("unsupported: {construct}"),
+            ),
+            None => diagnostic,
+        };
+        cut.push((item.function, diagnostic));
     };
-    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines);
+    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut);
     Ok(FrontOutput {
         program: lowered.program,
         excluded: lowered.excluded,

@@ -39,6 +39,11 @@ fn int_type(ty: &Type) -> Option<IntType> {
     ty.as_int()
 }
 
+/// Whether `e` is the marker [`crate::gnu`] puts for the omitted middle operand of `a ?: b`.
+fn is_omitted_operand(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::gnu::OMITTED_OPERAND)
+}
+
 /// `*e` as a place; `*&x` folds back to `x`.
 pub(super) fn deref_place(e: Expr) -> Place {
     match e.kind {
@@ -981,12 +986,17 @@ impl<'a> Lowerer<'a> {
         )))
     }
 
+    /// `c ? a : b`, and GNU `c ?: b`, where `c` is evaluated once, as a
+    /// value, and is the result when it is not zero (gcc branches on that
+    /// value: one condition however `c` is built).
     fn conditional(&mut self, c: &Node<ConditionalExpression>, at: usize) -> R<Val> {
+        let condition = &c.node.condition;
+        let omitted = is_omitted_operand(&c.node.then_expression);
         if self.func.is_none() {
-            let chosen = if self.const_int(&c.node.condition)?.1 != 0 {
-                &c.node.then_expression
-            } else {
-                &c.node.else_expression
+            let chosen = match (self.const_int(condition)?.1 != 0, omitted) {
+                (true, true) => condition,
+                (true, false) => &c.node.then_expression,
+                (false, _) => &c.node.else_expression,
             };
             return self
                 .expr(chosen)
@@ -998,17 +1008,41 @@ impl<'a> Lowerer<'a> {
             let f = self.builder(at)?;
             (f.new_block(), f.new_block(), f.new_block())
         };
-        self.cond_branch(&c.node.condition, then_bb, else_bb, BranchKind::Conditional)?;
+        let kept = if omitted {
+            let value = self.rvalue(condition)?;
+            if let ExprKind::Int(bits) = value.kind {
+                // A constant condition is no branch (gcc folds it).
+                let target = if bits != 0 { then_bb } else { else_bb };
+                self.builder(at)?
+                    .terminate(ir::Terminator::Goto(target), span);
+                Some(value)
+            } else {
+                let value = self.snapshot(value, condition.span.start)?;
+                self.branch_on(
+                    value.clone(),
+                    condition,
+                    then_bb,
+                    else_bb,
+                    BranchKind::Conditional,
+                )?;
+                Some(value)
+            }
+        } else {
+            self.cond_branch(condition, then_bb, else_bb, BranchKind::Conditional)?;
+            None
+        };
         let mut arms = Vec::new();
         for (block, e) in [
             (then_bb, &c.node.then_expression),
             (else_bb, &c.node.else_expression),
         ] {
             self.builder(at)?.current = block;
-            let v = self.expr(e)?;
-            let v = match v {
-                Val::Value(v) if v.ty == Type::Void => v,
-                other => self.rvalue_of(other, e.span.start)?,
+            let v = match (&kept, block == then_bb) {
+                (Some(value), true) => value.clone(),
+                _ => match self.expr(e)? {
+                    Val::Value(v) if v.ty == Type::Void => v,
+                    other => self.rvalue_of(other, e.span.start)?,
+                },
             };
             let end = self.builder(at)?.current;
             arms.push((v, end));
