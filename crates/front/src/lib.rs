@@ -51,12 +51,24 @@
 //!   the main file are measured on the original line.
 //! - GNU statement expressions `({ ...; e; })` (glibc's `assert`) run their
 //!   statements in place; the value of the final expression is the result.
+//! - GNU `a ?: b` evaluates `a` once into a temporary and branches on it
+//!   (one `BranchKind::Conditional`, as gcc counts it).
+//! - GCC builtins (`lower/builtin.rs`) are expressions without branches:
+//!   `__builtin_*_overflow` computes in an unsigned type two bits wider than
+//!   its operand and result types (products: one, with `MulOverflows`),
+//!   `clz`/`ctz`/`popcount` are `UnOp`s, `parity`, `ffs` and `bswap` are
+//!   built from them and from shifts. Such wide types are never stored.
 //! - Struct layout follows System V; under `#pragma pack(n)` member alignment
 //!   is capped at `n`. Only the struct types the program uses are kept.
 //!
+//! GNU spellings lang-c cannot parse are rewritten before parsing
+//! (`gnu.rs`); a parse error still left costs only the top-level item it is
+//! in (`salvage.rs`: a function keeps its prototype and is excluded).
+//!
 //! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
-//! bit-fields, floating-point values, K&R definitions, `_Complex`, `_Atomic`,
-//! `va_start`/`va_arg`, packing attributes) yield an `unsupported: <construct>`
+//! `__int128`, `__auto_type`, bit-fields, floating-point values, K&R
+//! definitions, `_Complex`, `_Atomic`, `va_start`/`va_arg`, packing
+//! attributes) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function
 //! that calls an excluded function is excluded too. Nesting deeper than any
