@@ -147,11 +147,18 @@ fn syntax_errors_point_into_the_original_file() {
     let out = compile(&path, &FrontConfig::default()).expect("only `f` is lost");
     let (name, d) = &out.excluded[0];
     assert_eq!(name, "f");
-    assert_eq!((d.severity.clone(), d.line, d.col), (Severity::Error, 3, 13));
+    assert_eq!(
+        (d.severity.clone(), d.line, d.col),
+        (Severity::Error, 3, 13)
+    );
     assert!(d.file.ends_with("s.c"));
     // Text that ends inside an item leaves nothing to cut: the file fails.
-    let path = write(dir.path(), "t.c", "int g(void) { return 1; }
-int h(void");
+    let path = write(
+        dir.path(),
+        "t.c",
+        "int g(void) { return 1; }
+int h(void",
+    );
     let err = compile(&path, &FrontConfig::default()).expect_err("unterminated");
     assert!(err.message.starts_with("syntax error"), "{err}");
 }
