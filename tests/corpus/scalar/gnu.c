@@ -79,6 +79,28 @@ int product_fits(int a, int b)
     return !__builtin_smul_overflow(a, b, &product);
 }
 
+/* A signed offset scaled by an unsigned stride, -1 when the product does
+ * not fit a long, -2 when it is negative (mixed signedness, exact). */
+long scaled_offset(long offset, unsigned stride)
+{
+    long scaled;
+    if (__builtin_mul_overflow(offset, stride, &scaled))
+        return -1;
+    if (scaled < 0)
+        return -2;
+    return scaled;
+}
+
+/* An unsigned product stored in a signed int: overflow whenever it is
+ * above INT_MAX. */
+int area_or_zero(unsigned width, unsigned height)
+{
+    int area;
+    if (__builtin_mul_overflow(width, height, &area))
+        return 0;
+    return area;
+}
+
 /* Power-of-two bucket for a size: the index of its highest set bit. */
 int size_bucket(uint32_t size)
 {
