@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 /// A diagnostic's reason without the names in it, so that reasons group:
 /// `unsupported: calls `f`, which is excluded` -> `unsupported: calls _, which is excluded`.
 fn reason(message: &str) -> String {
-    let message = match message.find("syntax error") {
-        Some(_) => "syntax error",
-        None => message,
+    let message = if message.contains("syntax error") {
+        "syntax error"
+    } else {
+        message
     };
     let mut out = String::new();
     for (i, part) in message.split('`').enumerate() {

@@ -136,8 +136,13 @@ fn construct(text: &str, toks: &[Token], item: &Item) -> Option<&'static str> {
             || matches!(before, ")" | "]");
         match w {
             "goto" if next == "*" => Some("computed goto"),
-            "&&" if !after_operand && toks.get(i + 1).is_some_and(|t| t.kind == Kind::Word) => {
-                Some("computed goto (address of a label)")
+            // Tokens are single characters: `&&label` is `&`, `&`, a word.
+            "&" if next == "&"
+                && toks[i].end == toks[i + 1].start
+                && !after_operand
+                && toks.get(i + 2).is_some_and(|t| t.kind == Kind::Word) =>
+            {
+                Some("computed goto")
             }
             "__auto_type" => Some("__auto_type"),
             _ => None,
@@ -191,6 +196,18 @@ mod tests {
         assert!(text.contains("static int g(int x) ;"), "{text}");
         assert!(text.contains("int a(void) { return 1; }"), "{text}");
         assert_eq!(text.lines().count(), 3);
+    }
+
+    #[test]
+    fn a_label_address_alone_names_computed_goto() {
+        let mut text = "int f(void) { void *p = &&l; l: return p != 0; }\n".to_string();
+        let offset = text.find("&&").unwrap();
+        let label = cut(&mut text, offset).expect("an item holds the offset");
+        assert_eq!(label.construct, Some("computed goto"));
+        let mut text = "int g(int a, int b) { return a && b + ; }\n".to_string();
+        let offset = text.find(" ;").unwrap() + 1;
+        let logical = cut(&mut text, offset).expect("an item holds the offset");
+        assert_eq!(logical.construct, None, "`a && b` is the logical operator");
     }
 
     #[test]
