@@ -207,12 +207,20 @@ pub(crate) fn convert(from: IntType, to: IntType, raw: u128) -> u128 {
 }
 
 /// Folds a unary operator on a constant of type `ty`. `!` yields an `int`.
-pub(crate) fn fold_unary(op: UnOp, ty: IntType, raw: u128) -> u128 {
-    match op {
+/// `None` where C has no value (leading or trailing zeros of 0).
+pub(crate) fn fold_unary(op: UnOp, ty: IntType, raw: u128) -> Option<u128> {
+    let value = raw & mask(ty.bits);
+    // Zeros are counted in the type's width, not in the u128 holding it.
+    let unused_bits = 128 - u32::from(ty.bits);
+    Some(match op {
         UnOp::Neg => raw.wrapping_neg() & mask(ty.bits),
         UnOp::Not => !raw & mask(ty.bits),
-        UnOp::LogicalNot => u128::from(raw & mask(ty.bits) == 0),
-    }
+        UnOp::LogicalNot => u128::from(value == 0),
+        UnOp::LeadingZeros if value != 0 => u128::from(value.leading_zeros() - unused_bits),
+        UnOp::TrailingZeros if value != 0 => u128::from(value.trailing_zeros()),
+        UnOp::LeadingZeros | UnOp::TrailingZeros => return None,
+        UnOp::CountOnes => u128::from(value.count_ones()),
+    })
 }
 
 /// Folds a binary operator on constants. Arithmetic operands are both of
@@ -257,6 +265,10 @@ pub(crate) fn fold_binary(op: BinOp, ty: IntType, a: u128, b_ty: IntType, b: u12
         BinOp::BitXor => (a ^ b) & m,
         BinOp::Eq => u128::from(sa == sb),
         BinOp::Ne => u128::from(sa != sb),
+        BinOp::MulOverflows => {
+            let (min, max) = ty.range();
+            u128::from(sa.checked_mul(sb).is_none_or(|p| p < min || p > max))
+        }
         BinOp::Lt => cmp(std::cmp::Ordering::Less),
         BinOp::Gt => cmp(std::cmp::Ordering::Greater),
         BinOp::Le => u128::from(sa <= sb),

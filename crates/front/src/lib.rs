@@ -51,12 +51,24 @@
 //!   the main file are measured on the original line.
 //! - GNU statement expressions `({ ...; e; })` (glibc's `assert`) run their
 //!   statements in place; the value of the final expression is the result.
+//! - GNU `a ?: b` evaluates `a` once into a temporary and branches on it
+//!   (one `BranchKind::Conditional`, as gcc counts it).
+//! - GCC builtins (`lower/builtin.rs`) are expressions without branches:
+//!   `__builtin_*_overflow` computes in an unsigned type two bits wider than
+//!   its operand and result types (products: one, with `MulOverflows`),
+//!   `clz`/`ctz`/`popcount` are `UnOp`s, `parity`, `ffs` and `bswap` are
+//!   built from them and from shifts. Such wide types are never stored.
 //! - Struct layout follows System V; under `#pragma pack(n)` member alignment
 //!   is capped at `n`. Only the struct types the program uses are kept.
 //!
+//! GNU spellings lang-c cannot parse are rewritten before parsing
+//! (`gnu.rs`); a parse error still left costs only the top-level item it is
+//! in (`salvage.rs`: a function keeps its prototype and is excluded).
+//!
 //! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
-//! bit-fields, floating-point values, K&R definitions, `_Complex`, `_Atomic`,
-//! `va_start`/`va_arg`, packing attributes) yield an `unsupported: <construct>`
+//! `__int128`, `__auto_type`, bit-fields, floating-point values, K&R
+//! definitions, `_Complex`, `_Atomic`, `va_start`/`va_arg`, packing
+//! attributes) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function
 //! that calls an excluded function is excluded too. Nesting deeper than any
@@ -76,11 +88,13 @@
 //! every C file of `tests/corpus` and `examples` and fails on an internal error.
 
 mod cint;
+mod gnu;
 mod linemap;
 mod lower;
 mod nesting;
 mod pragma;
 mod preprocess;
+mod salvage;
 
 use std::path::{Path, PathBuf};
 
@@ -233,7 +247,9 @@ fn parse_and_lower(
     main_file: &str,
     source: Option<&str>,
 ) -> Result<FrontOutput, Diagnostic> {
-    let lines = linemap::LineMap::new(&text, main_file, source);
+    let rewritten = gnu::rewrite(&text);
+    let lines = linemap::LineMap::new(&text, main_file, source).with_edits(rewritten.edits);
+    let mut text = rewritten.text;
     if let Some(offset) = nesting::too_deep(&text, nesting::MAX_NESTING_ESTIMATE) {
         return Err(lines.diagnostic(
             offset,
@@ -242,16 +258,33 @@ fn parse_and_lower(
         ));
     }
     let config = lang_c::driver::Config::with_gcc();
-    let parse = match lang_c::driver::parse_preprocessed(&config, text) {
-        Ok(p) => p,
-        Err(e) => {
-            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
-            expected.sort_unstable();
-            let message = format!("syntax error, expected one of: {}", expected.join(" "));
-            return Err(lines.syntax_error(e.offset, message));
+    let mut cut = Vec::new();
+    let parse = loop {
+        let error = match lang_c::driver::parse_preprocessed(&config, text.clone()) {
+            Ok(p) => break p,
+            Err(e) => e,
+        };
+        let mut expected: Vec<&str> = error.expected.iter().copied().collect();
+        expected.sort_unstable();
+        let message = format!("syntax error, expected one of: {}", expected.join(" "));
+        let diagnostic = lines.syntax_error(error.offset, message);
+        if cut.len() >= salvage::MAX_CUTS {
+            return Err(diagnostic);
         }
+        let Some(item) = salvage::cut(&mut text, error.offset) else {
+            return Err(diagnostic);
+        };
+        let diagnostic = match item.construct {
+            Some(construct) => lines.diagnostic(
+                error.offset,
+                Severity::Unsupported,
+                format!("unsupported: {construct}"),
+            ),
+            None => diagnostic,
+        };
+        cut.push((item.function, diagnostic));
     };
-    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines);
+    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut);
     Ok(FrontOutput {
         program: lowered.program,
         excluded: lowered.excluded,

@@ -1,5 +1,8 @@
-//! Maps byte offsets in the preprocessed text back to original `file:line:col`
-//! through the `# N "file"` line markers the preprocessor writes.
+//! Maps byte offsets in the parsed text back to original `file:line:col`:
+//! through the GNU rewrites ([`crate::gnu::Edits`]) to the preprocessed
+//! text, then through the `# N "file"` line markers the preprocessor writes.
+
+use crate::gnu::Edits;
 
 /// One run of lines that come from the same file, starting at `offset`.
 struct Segment {
@@ -20,6 +23,8 @@ pub(crate) struct LineMap {
     /// columns in the main file are re-measured on the original text.
     text: String,
     main_lines: Vec<String>,
+    /// From offsets of the parsed (rewritten) text to the preprocessed one.
+    edits: Edits,
 }
 
 /// A resolved position: index into [`LineMap::files`], 1-based line and column.
@@ -42,6 +47,7 @@ impl LineMap {
             main_lines: main_source
                 .map(|s| s.lines().map(String::from).collect())
                 .unwrap_or_default(),
+            edits: Edits::default(),
         };
         let mut offset = 0usize;
         for raw_line in text.split_inclusive('\n') {
@@ -69,6 +75,18 @@ impl LineMap {
             );
         }
         map
+    }
+
+    /// Offsets given to this map are of the text `edits` rewrote.
+    pub fn with_edits(mut self, edits: Edits) -> LineMap {
+        self.edits = edits;
+        self
+    }
+
+    /// The preprocessed text a range of the parsed text came from.
+    pub fn original_text(&self, start: usize, end: usize) -> &str {
+        let (start, end) = (self.edits.original(start), self.edits.original(end));
+        self.text.get(start..end.max(start)).unwrap_or("")
     }
 
     fn intern(&mut self, name: &str) -> u32 {
@@ -143,6 +161,7 @@ impl LineMap {
     }
 
     pub fn locate(&self, offset: usize) -> Position {
+        let offset = self.edits.original(offset);
         let seg_index = self
             .segments
             .partition_point(|s| s.offset <= offset)

@@ -151,6 +151,7 @@ fn eval(e: &ir::Expr, env: &Env) -> i128 {
                 UnOp::Neg => -v,
                 UnOp::Not => !v,
                 UnOp::LogicalNot => i128::from(v == 0),
+                other => panic!("random expressions have no {other:?}"),
             };
             ty.value_of(convert(r, ty))
         }
@@ -171,6 +172,7 @@ fn eval(e: &ir::Expr, env: &Env) -> i128 {
                 BinOp::Le => i128::from(x <= y),
                 BinOp::Gt => i128::from(x > y),
                 BinOp::Ge => i128::from(x >= y),
+                BinOp::MulOverflows => panic!("random expressions have no {op:?}"),
                 BinOp::Div => x / y,
                 BinOp::Rem => x % y,
             };

@@ -1,4 +1,4 @@
-//! Differential test of the lowering of memory, control flow and calls:
+//! Differential test of the lowering of memory, control flow, calls and GCC builtins:
 //! `tests/programs/memory.c` is compiled and run by the system compiler, and
 //! the same functions are run on the IR by a small byte-level interpreter
 //! written here; every function must return the same value.

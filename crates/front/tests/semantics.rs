@@ -144,9 +144,47 @@ fn syntax_errors_point_into_the_original_file() {
         "s.c",
         "#include \"h.h\"\nint f(void) {\n  return 1 +;\n}\n",
     );
-    let err = compile(&path, &FrontConfig::default()).expect_err("syntax error");
-    assert_eq!((err.line, err.col), (3, 13));
-    assert!(err.file.ends_with("s.c"));
+    let out = compile(&path, &FrontConfig::default()).expect("only `f` is lost");
+    let (name, d) = &out.excluded[0];
+    assert_eq!(name, "f");
+    assert_eq!(
+        (d.severity.clone(), d.line, d.col),
+        (Severity::Error, 3, 13)
+    );
+    assert!(d.file.ends_with("s.c"));
+    // Text that ends inside an item leaves nothing to cut: the file fails.
+    let path = write(
+        dir.path(),
+        "t.c",
+        "int g(void) { return 1; }
+int h(void",
+    );
+    let err = compile(&path, &FrontConfig::default()).expect_err("unterminated");
+    assert!(err.message.starts_with("syntax error"), "{err}");
+}
+
+#[test]
+fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
+    let out = lower(concat!(
+        "int ok(int x) { return x ?: 1; }\n",
+        "int jump(int i) { static void *t[] = { &&a }; goto *t[i]; a: return 1; }\n",
+        "int wide(long a) { return sizeof(__int128) + a; }\n",
+        "int caller(int i) { return jump(i); }\n",
+    ));
+    let reasons: Vec<(&str, &str, u32)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.message.as_str(), d.line))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            ("jump", "unsupported: computed goto", 2),
+            ("wide", "unsupported: __int128", 3),
+            ("caller", "unsupported: calls `jump`, which is excluded", 4),
+        ]
+    );
+    assert!(out.program.functions[0].body.is_some());
 }
 
 #[test]

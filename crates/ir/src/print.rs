@@ -262,12 +262,15 @@ pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
         ExprKind::FuncAddr(f) => format!("&{}", p.function(*f).name),
         ExprKind::Str(s) => format!("{s}"),
         ExprKind::Unary(op, a) => {
-            let sym = match op {
-                UnOp::Neg => "-",
-                UnOp::Not => "~",
-                UnOp::LogicalNot => "!",
-            };
-            format!("{sym}{}", expr_text(p, body, a))
+            let a = expr_text(p, body, a);
+            match op {
+                UnOp::Neg => format!("-{a}"),
+                UnOp::Not => format!("~{a}"),
+                UnOp::LogicalNot => format!("!{a}"),
+                UnOp::LeadingZeros => format!("clz({a})"),
+                UnOp::TrailingZeros => format!("ctz({a})"),
+                UnOp::CountOnes => format!("popcount({a})"),
+            }
         }
         ExprKind::Binary(op, a, b) => {
             format!(

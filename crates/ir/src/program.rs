@@ -352,6 +352,12 @@ pub enum UnOp {
     Not,
     /// Logical `!`, yielding `int` 0 or 1.
     LogicalNot,
+    /// Leading zero bits (`__builtin_clz`); undefined for 0.
+    LeadingZeros,
+    /// Trailing zero bits (`__builtin_ctz`); undefined for 0.
+    TrailingZeros,
+    /// One bits (`__builtin_popcount`).
+    CountOnes,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -373,6 +379,9 @@ pub enum BinOp {
     Le,
     Gt,
     Ge,
+    /// Whether the exact product of the operands (integers of one type) is
+    /// outside their type (`__builtin_mul_overflow`); `int` 0 or 1.
+    MulOverflows,
 }
 
 impl BinOp {
@@ -388,6 +397,7 @@ impl BinOp {
             BinOp::BitAnd => "&",
             BinOp::BitOr => "|",
             BinOp::BitXor => "^",
+            BinOp::MulOverflows => "mul-overflows",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",
             BinOp::Lt => "<",
@@ -396,10 +406,17 @@ impl BinOp {
             BinOp::Ge => ">=",
         }
     }
-    pub fn is_comparison(self) -> bool {
+    /// Comparisons and `MulOverflows`: `int` 0 or 1 from operands of one type.
+    pub fn is_predicate(self) -> bool {
         matches!(
             self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::MulOverflows
         )
     }
 }

@@ -226,7 +226,7 @@ impl Checker<'_> {
                 self.expr(a)?;
                 self.expr(b)?;
                 let symbol = op.symbol();
-                if op.is_comparison() {
+                if op.is_predicate() {
                     let same = a.ty == b.ty
                         || (matches!(a.ty, Type::Pointer(_)) && matches!(b.ty, Type::Pointer(_)));
                     if !same {

@@ -230,6 +230,8 @@ pub enum FindingKind {
     ErrorExit,
     /// A declared invariant that held on the input fails after the call.
     BrokenInvariant,
+    /// A builtin given an argument it has no value for (`__builtin_clz(0)`).
+    InvalidBuiltinArgument,
 }
 
 impl FindingKind {
@@ -250,6 +252,7 @@ impl FindingKind {
             FindingKind::ErrorCall => "error-call",
             FindingKind::ErrorExit => "error-exit",
             FindingKind::BrokenInvariant => "broken-invariant",
+            FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
         }
     }
 }
@@ -392,6 +395,7 @@ mod tests {
             FindingKind::ErrorCall,
             FindingKind::ErrorExit,
             FindingKind::BrokenInvariant,
+            FindingKind::InvalidBuiltinArgument,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

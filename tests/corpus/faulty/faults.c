@@ -125,3 +125,13 @@ int sum_fresh_counters(int n)
     free(counters);
     return sum;
 }
+
+/* Buckets for a hash table: the power of two at or above n, as hash tables
+ * round their size. For n == 1, n - 1 is 0, whose leading zeros gcc leaves
+ * undefined. */
+unsigned round_up_buckets(unsigned n)
+{
+    if (n == 0 || n > (1u << 30))
+        return 0;
+    return 1u << (32 - __builtin_clz(n - 1)); /* fault: __builtin_clz of 0 */
+}

@@ -110,13 +110,53 @@ impl Machine<'_, '_> {
             }
             UnOp::Not => Ok(SymVal::Int(x.bvnot())),
             UnOp::LogicalNot => unreachable!("handled above"),
+            UnOp::LeadingZeros | UnOp::TrailingZeros => {
+                let width = x.get_size();
+                let name = if op == UnOp::LeadingZeros {
+                    "clz"
+                } else {
+                    "ctz"
+                };
+                self.check_fault(
+                    st,
+                    FindingKind::InvalidBuiltinArgument,
+                    &x.eq(bv_u(0, width)),
+                    &format!("{name} of 0 (undefined)"),
+                )?;
+                // The first one bit from the counted end decides; 0 has none
+                // and gets `width`, never used since it is a finding above.
+                let mut count = bv_u(u128::from(width), width);
+                let positions: Vec<u32> = if op == UnOp::LeadingZeros {
+                    (0..width).collect()
+                } else {
+                    (0..width).rev().collect()
+                };
+                for bit in positions {
+                    let zeros = if op == UnOp::LeadingZeros {
+                        width - 1 - bit
+                    } else {
+                        bit
+                    };
+                    let set = x.extract(bit, bit).eq(bv_u(1, 1));
+                    count = set.ite(&bv_u(u128::from(zeros), width), &count);
+                }
+                Ok(SymVal::Int(count))
+            }
+            UnOp::CountOnes => {
+                let width = x.get_size();
+                let ones = (0..width)
+                    .map(|bit| x.extract(bit, bit).zero_ext(width - 1))
+                    .reduce(|sum, b| sum.bvadd(&b))
+                    .unwrap_or_else(|| bv_u(0, width));
+                Ok(SymVal::Int(ones))
+            }
         }
     }
 
     fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> Exec<SymVal> {
         let va = self.eval(st, a)?;
         let vb = self.eval(st, b)?;
-        if op.is_comparison() {
+        if op.is_predicate() {
             let c = match (&va, &vb) {
                 (SymVal::Int(x), SymVal::Int(y)) => {
                     let signed = a.ty.as_int().is_some_and(|t| t.signed);
@@ -313,6 +353,10 @@ pub fn compare_ints(op: BinOp, x: &BV, y: &BV, signed: bool) -> Bool {
         (BinOp::Gt, false) => x.bvugt(y),
         (BinOp::Ge, true) => x.bvsge(y),
         (BinOp::Ge, false) => x.bvuge(y),
+        (BinOp::MulOverflows, false) => x.bvmul_no_overflow(y, false).not(),
+        (BinOp::MulOverflows, true) => {
+            Bool::and(&[x.bvmul_no_overflow(y, true), x.bvmul_no_underflow(y)]).not()
+        }
         _ => Bool::from_bool(false),
     }
 }

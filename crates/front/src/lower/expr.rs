@@ -39,6 +39,11 @@ fn int_type(ty: &Type) -> Option<IntType> {
     ty.as_int()
 }
 
+/// Whether `e` is the marker [`crate::gnu`] puts for the omitted middle operand of `a ?: b`.
+fn is_omitted_operand(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::gnu::OMITTED_OPERAND)
+}
+
 /// `*e` as a place; `*&x` folds back to `x`.
 pub(super) fn deref_place(e: Expr) -> Place {
     match e.kind {
@@ -48,7 +53,7 @@ pub(super) fn deref_place(e: Expr) -> Place {
 }
 
 /// A conversion, folded when the operand is a constant.
-fn make_cast(e: Expr, to: &Type) -> Expr {
+pub(super) fn make_cast(e: Expr, to: &Type) -> Expr {
     if e.ty == *to {
         return e;
     }
@@ -76,10 +81,10 @@ fn make_cast(e: Expr, to: &Type) -> Expr {
     }
 }
 
-fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
-    if let Some((t, bits)) = int_const(&e) {
+pub(super) fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
+    if let Some(folded) = int_const(&e).and_then(|(t, bits)| cint::fold_unary(op, t, bits)) {
         return Expr {
-            kind: ExprKind::Int(cint::fold_unary(op, t, bits)),
+            kind: ExprKind::Int(folded),
             ty: Type::Int(ty),
         };
     }
@@ -89,7 +94,7 @@ fn make_unary(op: UnOp, e: Expr, ty: IntType) -> Expr {
     }
 }
 
-fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
+pub(super) fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
     if let (Some((ta, va)), Some((tb, vb))) = (int_const(&a), int_const(&b)) {
         if let Some(v) = cint::fold_binary(op, ta, va, tb, vb) {
             return Expr {
@@ -127,7 +132,7 @@ fn arith_op(op: &BinaryOperator) -> Option<BinOp> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn emit(&mut self, kind: StmtKind, at: usize) -> R<()> {
+    pub(super) fn emit(&mut self, kind: StmtKind, at: usize) -> R<()> {
         let span = self.span(at);
         self.builder(at)?.push(kind, span);
         Ok(())
@@ -551,6 +556,9 @@ impl<'a> Lowerer<'a> {
         if let Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
             if self.lookup(name).is_none() {
+                if let Some(lowered) = self.builtin(name, args, at) {
+                    return lowered;
+                }
                 return match name {
                     "__builtin_expect" | "__builtin_expect_with_probability" if args.len() >= 2 => {
                         let v = self.rvalue(&args[0])?;
@@ -779,7 +787,7 @@ impl<'a> Lowerer<'a> {
 
     /// Arithmetic, bitwise and shift operators on rvalues, with pointer arithmetic.
     pub(super) fn arith(&mut self, op: BinOp, a: Expr, b: Expr, at: usize) -> R<Expr> {
-        if op.is_comparison() {
+        if op.is_predicate() {
             return self.compare(op, a, b, at);
         }
         match (op, &a.ty, &b.ty) {
@@ -978,12 +986,17 @@ impl<'a> Lowerer<'a> {
         )))
     }
 
+    /// `c ? a : b`, and GNU `c ?: b`, where `c` is evaluated once, as a
+    /// value, and is the result when it is not zero (gcc branches on that
+    /// value: one condition however `c` is built).
     fn conditional(&mut self, c: &Node<ConditionalExpression>, at: usize) -> R<Val> {
+        let condition = &c.node.condition;
+        let omitted = is_omitted_operand(&c.node.then_expression);
         if self.func.is_none() {
-            let chosen = if self.const_int(&c.node.condition)?.1 != 0 {
-                &c.node.then_expression
-            } else {
-                &c.node.else_expression
+            let chosen = match (self.const_int(condition)?.1 != 0, omitted) {
+                (true, true) => condition,
+                (true, false) => &c.node.then_expression,
+                (false, _) => &c.node.else_expression,
             };
             return self
                 .expr(chosen)
@@ -995,17 +1008,41 @@ impl<'a> Lowerer<'a> {
             let f = self.builder(at)?;
             (f.new_block(), f.new_block(), f.new_block())
         };
-        self.cond_branch(&c.node.condition, then_bb, else_bb, BranchKind::Conditional)?;
+        let kept = if omitted {
+            let value = self.rvalue(condition)?;
+            if let ExprKind::Int(bits) = value.kind {
+                // A constant condition is no branch (gcc folds it).
+                let target = if bits != 0 { then_bb } else { else_bb };
+                self.builder(at)?
+                    .terminate(ir::Terminator::Goto(target), span);
+                Some(value)
+            } else {
+                let value = self.snapshot(value, condition.span.start)?;
+                self.branch_on(
+                    value.clone(),
+                    condition,
+                    then_bb,
+                    else_bb,
+                    BranchKind::Conditional,
+                )?;
+                Some(value)
+            }
+        } else {
+            self.cond_branch(condition, then_bb, else_bb, BranchKind::Conditional)?;
+            None
+        };
         let mut arms = Vec::new();
         for (block, e) in [
             (then_bb, &c.node.then_expression),
             (else_bb, &c.node.else_expression),
         ] {
             self.builder(at)?.current = block;
-            let v = self.expr(e)?;
-            let v = match v {
-                Val::Value(v) if v.ty == Type::Void => v,
-                other => self.rvalue_of(other, e.span.start)?,
+            let v = match (&kept, block == then_bb) {
+                (Some(value), true) => value.clone(),
+                _ => match self.expr(e)? {
+                    Val::Value(v) if v.ty == Type::Void => v,
+                    other => self.rvalue_of(other, e.span.start)?,
+                },
             };
             let end = self.builder(at)?.current;
             arms.push((v, end));

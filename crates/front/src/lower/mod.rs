@@ -5,6 +5,7 @@
 //! come from headers get an IR entity only when something uses them, so the
 //! program holds what the main file needs, not all of libc.
 
+mod builtin;
 mod compact;
 mod expr;
 mod init;
@@ -272,7 +273,6 @@ impl FnBuilder {
 }
 
 pub(crate) struct Lowerer<'a> {
-    src: &'a str,
     lines: &'a LineMap,
     program: Program,
     diagnostics: Vec<Diagnostic>,
@@ -302,7 +302,15 @@ pub(crate) struct Lowered {
     pub excluded: Vec<(String, Diagnostic)>,
 }
 
-pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> Lowered {
+/// Lowers a parsed unit. `cut` are the items [`crate::salvage`] took out
+/// of the text, each with its diagnostic: the functions among them are
+/// excluded (and their callers with them).
+pub(crate) fn lower_unit(
+    unit: &TranslationUnit,
+    src: &str,
+    lines: &LineMap,
+    cut: Vec<(Option<String>, Diagnostic)>,
+) -> Lowered {
     let program = Program {
         files: lines.files.clone(),
         structs: Vec::new(),
@@ -311,7 +319,6 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
         strings: Vec::new(),
     };
     let mut l = Lowerer {
-        src,
         lines,
         program,
         diagnostics: Vec::new(),
@@ -328,6 +335,14 @@ pub(crate) fn lower_unit(unit: &TranslationUnit, src: &str, lines: &LineMap) -> 
         lenient: false,
         placeholders: HashMap::new(),
     };
+    for (function, diag) in cut {
+        if diag.file == lines.files[0] {
+            l.diagnostics.push(diag.clone());
+        }
+        if let Some(name) = function {
+            l.excluded.push((name, diag));
+        }
+    }
     for ext in &unit.0 {
         match &ext.node {
             ExternalDeclaration::Declaration(d) => l.file_declaration(d),
@@ -479,7 +494,7 @@ impl<'a> Lowerer<'a> {
     /// Source text of a node, whitespace runs collapsed, for branch labels.
     /// (Line markers inside a macro expansion are left out.)
     fn text(&self, span: lang_c::span::Span) -> String {
-        let raw = self.src.get(span.start..span.end).unwrap_or("");
+        let raw = self.lines.original_text(span.start, span.end);
         raw.lines()
             .filter(|line| !line.trim_start().starts_with('#'))
             .flat_map(str::split_whitespace)

@@ -837,30 +837,44 @@ impl<'a> Lowerer<'a> {
             _ => {
                 let v = self.expr(e)?;
                 let cond = self.rvalue_of(v, at)?;
-                if !matches!(cond.ty, Type::Int(_) | Type::Pointer(_)) {
-                    return self.error(
-                        at,
-                        "used a value that is not a scalar where a condition is required",
-                    );
-                }
-                let site = BranchSite {
-                    span,
-                    text: self.text(e.span),
-                    kind,
-                };
-                let f = self.builder(at)?;
-                let site = f.add_branch(site);
-                f.terminate(
-                    Terminator::Branch {
-                        cond,
-                        then_bb,
-                        else_bb,
-                        site,
-                    },
-                    span,
-                );
-                Ok(())
+                self.branch_on(cond, e, then_bb, else_bb, kind)
             }
         }
+    }
+
+    /// Ends the current block with a branch on the value `cond` of the condition `e`.
+    pub(super) fn branch_on(
+        &mut self,
+        cond: Expr,
+        e: &Node<Expression>,
+        then_bb: BlockId,
+        else_bb: BlockId,
+        kind: BranchKind,
+    ) -> R<()> {
+        let at = e.span.start;
+        let span = self.span(at);
+        if !matches!(cond.ty, Type::Int(_) | Type::Pointer(_)) {
+            return self.error(
+                at,
+                "used a value that is not a scalar where a condition is required",
+            );
+        }
+        let site = BranchSite {
+            span,
+            text: self.text(e.span),
+            kind,
+        };
+        let f = self.builder(at)?;
+        let site = f.add_branch(site);
+        f.terminate(
+            Terminator::Branch {
+                cond,
+                then_bb,
+                else_bb,
+                site,
+            },
+            span,
+        );
+        Ok(())
     }
 }

@@ -66,6 +66,12 @@ impl<'s> Specs<'s> {
     }
 }
 
+/// Whether a `typeof` is the stand-in [`crate::gnu`] writes for `__int128`.
+fn is_int128_marker(t: &TypeOf) -> bool {
+    matches!(t, TypeOf::Expression(e)
+        if matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::gnu::INT128_MARKER))
+}
+
 pub(super) fn has_attribute(ext: &[Node<Extension>], wanted: &str) -> bool {
     ext.iter().any(
         |e| matches!(&e.node, Extension::Attribute(a) if a.name.node.trim_matches('_') == wanted),
@@ -138,6 +144,9 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Enum(e) => named = Some(self.enum_type(e)?),
                 TypeSpecifier::TypedefName(id) => {
                     named = Some(self.typedef_type(&id.node.name, at)?)
+                }
+                TypeSpecifier::TypeOf(t) if is_int128_marker(&t.node) => {
+                    return self.unsupported(at, "__int128");
                 }
                 TypeSpecifier::TypeOf(t) => {
                     named = Some(match &t.node {

@@ -65,6 +65,22 @@ pub fn ptr_of(v: &Value) -> Pointer {
     }
 }
 
+/// `clz`, `ctz` and `popcount` of `value` in the bits of `ty`, bit by bit.
+fn count_bits(op: UnOp, ty: IntType, value: i128) -> i128 {
+    let bit = |i: u16| (value >> i) & 1 == 1;
+    let width = ty.bits;
+    let count = match op {
+        UnOp::LeadingZeros => (0..width).rev().take_while(|&i| !bit(i)).count(),
+        UnOp::TrailingZeros => (0..width).take_while(|&i| !bit(i)).count(),
+        _ => (0..width).filter(|&i| bit(i)).count(),
+    };
+    assert!(
+        op == UnOp::CountOnes || count < usize::from(width),
+        "{op:?} of zero has no value"
+    );
+    count as i128
+}
+
 pub fn make_int(t: IntType, value: i128) -> Value {
     let raw = if t.is_bool {
         u128::from(value != 0)
@@ -247,6 +263,9 @@ impl<'p> Machine<'p> {
                         UnOp::Neg => -v,
                         UnOp::Not => !v,
                         UnOp::LogicalNot => i128::from(v == 0),
+                        UnOp::LeadingZeros | UnOp::TrailingZeros | UnOp::CountOnes => {
+                            count_bits(*op, ty, v)
+                        }
                     },
                 )
             }
@@ -290,6 +309,10 @@ impl<'p> Machine<'p> {
                         BinOp::Le => i128::from(x <= y),
                         BinOp::Gt => i128::from(x > y),
                         BinOp::Ge => i128::from(x >= y),
+                        BinOp::MulOverflows => {
+                            let (min, max) = int_of(&self.eval(frame, body, a)).0.range();
+                            i128::from(x.checked_mul(y).is_none_or(|p| p < min || p > max))
+                        }
                     },
                 )
             }

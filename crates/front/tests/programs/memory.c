@@ -137,3 +137,53 @@ unsigned t_conversions(void) {
     unsigned long big = (unsigned long)l >> 60;
     return u + uc + us + b + (unsigned)big + (sc < u) + (l < 0u) + (unsigned char)(sc * uc);
 }
+
+static const long long edge_values[] = {
+    0, 1, -1, 2, 3, 255, -1000, 46341, 65535, 2147483647LL, -2147483647LL - 1,
+    4294967295LL, 3037000500LL, 4611686018427387904LL, 9223372036854775807LL,
+    -9223372036854775807LL - 1,
+};
+
+/* Every overflow builtin over pairs of edge values: results and flags. */
+unsigned long long t_overflow_builtins(void) {
+    unsigned long long sum = 0;
+    for (int i = 0; i < 16; i++) {
+        for (int j = 0; j < 16; j++) {
+            long long a = edge_values[i], b = edge_values[j];
+            int r32;
+            unsigned u32;
+            long long r64;
+            unsigned long long u64;
+            short r16;
+            unsigned long ul;
+            sum = sum * 31 + __builtin_add_overflow(a, b, &r32) + (unsigned)r32;
+            sum = sum * 31 + __builtin_sub_overflow(a, b, &u32) + u32;
+            sum = sum * 31 + __builtin_mul_overflow(a, b, &r64) + (unsigned long long)r64;
+            sum = sum * 31 + __builtin_mul_overflow((unsigned long long)a, b, &u64) + u64;
+            sum = sum * 31 + __builtin_add_overflow((int)a, (unsigned)b, &r16) + (unsigned short)r16;
+            sum = sum * 31 + __builtin_smul_overflow((int)a, (int)b, &r32) + (unsigned)r32;
+            sum = sum * 31 + __builtin_umull_overflow(a, b, &ul) + ul;
+            sum = sum * 31 + __builtin_ssubll_overflow(a, b, &r64) + (unsigned long long)r64;
+            sum = sum * 31 + __builtin_mul_overflow_p(a, b, (unsigned char)0);
+        }
+    }
+    return sum;
+}
+
+/* The bit-counting builtins over the nonzero edge values. */
+unsigned long long t_bit_builtins(void) {
+    unsigned long long sum = 0;
+    for (int i = 0; i < 16; i++) {
+        long long v = edge_values[i];
+        sum = sum * 31 + (unsigned)__builtin_popcount((unsigned)v) + __builtin_popcountll(v);
+        sum = sum * 31 + (unsigned)__builtin_parity((unsigned)v) + __builtin_parityll(v);
+        sum = sum * 31 + (unsigned)__builtin_ffs((int)v) + __builtin_ffsll(v);
+        sum = sum * 31 + __builtin_bswap16((unsigned short)v) + __builtin_bswap32((unsigned)v);
+        sum = sum * 31 + __builtin_bswap64(v);
+        if ((unsigned)v != 0)
+            sum = sum * 31 + __builtin_clz((unsigned)v) + __builtin_ctz((unsigned)v);
+        if (v != 0)
+            sum = sum * 31 + __builtin_clzll(v) + __builtin_ctzll(v);
+    }
+    return sum;
+}

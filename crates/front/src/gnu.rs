@@ -1,0 +1,374 @@
+//! GNU C spellings lang-c cannot parse, rewritten in the preprocessed text
+//! into ones it can, before parsing. Every rewrite keeps the meaning visible
+//! to the lowering (a marker it recognises, or text that means the same), and
+//! [`Edits`] maps offsets in the rewritten text back to the original, so
+//! diagnostics and branch spans still point at the user's source.
+//!
+//! - `a ?: b` becomes `a ? __cairn_omitted_operand : b`; the lowering
+//!   evaluates `a` once and branches on it (one condition, as gcov counts).
+//! - `__int128`, `__int128_t` and `__uint128_t` become `__typeof__` of a
+//!   marker, which the lowering reports as `unsupported: __int128`
+//!   (excluding only the functions, and poisoning only the declarations, that
+//!   use it: glibc's `<link.h>` has one in a struct).
+//! - `__thread` becomes `_Thread_local`.
+//! - Attributes standing as a statement (`__attribute__((fallthrough));`) or
+//!   after a label, and `__label__` declarations, are blanked: they mean
+//!   nothing to the program's behaviour.
+//! - `struct __attribute__((...)) [tag] { ... }`, which lang-c takes only
+//!   without declarators, becomes `struct [tag] { ... } __attribute__((...))`
+//!   (the same type attribute to gcc), so the attribute still reaches the
+//!   lowering (which refuses packing and alignment).
+
+/// The identifier standing for the omitted middle operand of `a ?: b`.
+pub(crate) const OMITTED_OPERAND: &str = "__cairn_omitted_operand";
+/// The identifier whose `__typeof__` stands for a 128-bit integer type.
+pub(crate) const INT128_MARKER: &str = "__cairn_int128";
+
+/// A piece of the rewritten text: copied from the original, or a replacement.
+#[derive(Clone, Debug)]
+struct Piece {
+    new_start: usize,
+    old_start: usize,
+    old_len: usize,
+    copied: bool,
+}
+
+/// Where each offset of the rewritten text came from.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Edits {
+    pieces: Vec<Piece>,
+}
+
+impl Edits {
+    /// The original offset of a rewritten one; inside a replacement, the
+    /// start of what it replaced (or the matching byte of a blanked range).
+    pub fn original(&self, offset: usize) -> usize {
+        let index = self.pieces.partition_point(|p| p.new_start <= offset);
+        let Some(piece) = index.checked_sub(1).and_then(|i| self.pieces.get(i)) else {
+            return offset;
+        };
+        let within = offset - piece.new_start;
+        if piece.copied {
+            piece.old_start + within
+        } else {
+            piece.old_start + within.min(piece.old_len.saturating_sub(1))
+        }
+    }
+}
+
+/// The text to parse and the map back to the original.
+pub(crate) struct Rewritten {
+    pub text: String,
+    pub edits: Edits,
+}
+
+/// A token of the preprocessed text, as far as the rewrites need one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Word,
+    Punct,
+    /// String or character literal, number: never rewritten.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Kind,
+}
+
+/// Splits preprocessed text into tokens, skipping line markers and pragmas.
+pub(crate) fn tokens(text: &str) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if line_start && b == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        line_start = false;
+        let start = i;
+        let kind = if b.is_ascii_alphabetic() || b == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            Kind::Word
+        } else if b.is_ascii_digit() {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+            Kind::Other
+        } else if b == b'"' || b == b'\'' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(bytes.len());
+            Kind::Other
+        } else {
+            i += 1;
+            Kind::Punct
+        };
+        out.push(Token {
+            start,
+            end: i,
+            kind,
+        });
+    }
+    out
+}
+
+/// One planned change: replace `start..end` of the original with `with`.
+struct Change {
+    start: usize,
+    end: usize,
+    with: String,
+    /// Where `with` was copied from, when it is original text moved here.
+    moved_from: Option<usize>,
+}
+
+/// The text from `start` to `end` with every character but newlines blanked.
+pub(crate) fn blank(text: &str, start: usize, end: usize) -> String {
+    text.get(start..end)
+        .unwrap_or("")
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect()
+}
+
+/// Index of the token closing the bracket opened at `open` (or the last token).
+pub(crate) fn matching(text: &str, toks: &[Token], open: usize) -> usize {
+    let word = |t: &Token| text.get(t.start..t.end).unwrap_or("");
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(open) {
+        match word(t) {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len().saturating_sub(1)
+}
+
+/// Rewrites the GNU spellings listed in the module doc.
+pub(crate) fn rewrite(text: &str) -> Rewritten {
+    let toks = tokens(text);
+    let word = |i: usize| {
+        toks.get(i)
+            .and_then(|t| text.get(t.start..t.end))
+            .unwrap_or("")
+    };
+    let is_attribute = |i: usize| matches!(word(i), "__attribute__" | "__attribute");
+    let mut changes: Vec<Change> = Vec::new();
+    let mut i = 0;
+    while let Some(tok) = toks.get(i) {
+        let here = word(i);
+        match here {
+            "?" if word(i + 1) == ":" => changes.push(Change {
+                start: tok.end,
+                end: tok.end,
+                with: format!(" {OMITTED_OPERAND} "),
+                moved_from: None,
+            }),
+            "__int128" | "__int128_t" | "__uint128_t" => {
+                // `unsigned __int128` stays `unsigned __typeof__(...)`: one marker.
+                changes.push(Change {
+                    start: tok.start,
+                    end: tok.end,
+                    with: format!("__typeof__({INT128_MARKER})"),
+                    moved_from: None,
+                });
+            }
+            "__thread" => changes.push(Change {
+                start: tok.start,
+                end: tok.end,
+                with: "_Thread_local".into(),
+                moved_from: None,
+            }),
+            "__label__" => {
+                let end = (i..toks.len())
+                    .find(|&j| word(j) == ";")
+                    .unwrap_or(toks.len() - 1);
+                changes.push(Change {
+                    start: tok.start,
+                    end: toks[end].end,
+                    with: blank(text, tok.start, toks[end].end),
+                    moved_from: None,
+                });
+                i = end + 1;
+                continue;
+            }
+            _ if is_attribute(i) && word(i + 1) == "(" => {
+                let close = matching(text, &toks, i + 1);
+                let before = i.checked_sub(1).map(word).unwrap_or("");
+                let after = word(close + 1);
+                let statement = after == ";" && matches!(before, ";" | "{" | "}" | ":");
+                if statement {
+                    changes.push(Change {
+                        start: tok.start,
+                        end: toks[close].end,
+                        with: blank(text, tok.start, toks[close].end),
+                        moved_from: None,
+                    });
+                } else if matches!(before, "struct" | "union") {
+                    let tagged = toks.get(close + 1).is_some_and(|t| t.kind == Kind::Word);
+                    let open = if tagged { close + 2 } else { close + 1 };
+                    if word(open) == "{" {
+                        let body_end = toks[matching(text, &toks, open)].end;
+                        let attribute = text.get(tok.start..toks[close].end).unwrap_or("");
+                        changes.push(Change {
+                            start: tok.start,
+                            end: toks[close].end,
+                            with: blank(text, tok.start, toks[close].end),
+                            moved_from: None,
+                        });
+                        changes.push(Change {
+                            start: body_end,
+                            end: body_end,
+                            with: attribute.to_string(),
+                            moved_from: Some(tok.start),
+                        });
+                    }
+                }
+                i = close + 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // A moved attribute lands after changes inside the struct's body.
+    changes.sort_by_key(|c| c.start);
+    apply(text, changes)
+}
+
+/// Applies changes (in increasing, non-overlapping order) and records the pieces.
+fn apply(text: &str, changes: Vec<Change>) -> Rewritten {
+    let mut out = String::with_capacity(text.len() + changes.len() * 16);
+    let mut pieces = Vec::new();
+    let mut copied_from = 0;
+    for change in changes {
+        if change.start > copied_from {
+            pieces.push(Piece {
+                new_start: out.len(),
+                old_start: copied_from,
+                old_len: change.start - copied_from,
+                copied: true,
+            });
+            out.push_str(text.get(copied_from..change.start).unwrap_or(""));
+        }
+        let same_length = change.with.len() == change.end - change.start;
+        pieces.push(Piece {
+            new_start: out.len(),
+            old_start: change.moved_from.unwrap_or(change.start),
+            old_len: change.end - change.start,
+            copied: same_length || change.moved_from.is_some(),
+        });
+        out.push_str(&change.with);
+        copied_from = change.end;
+    }
+    pieces.push(Piece {
+        new_start: out.len(),
+        old_start: copied_from,
+        old_len: text.len().saturating_sub(copied_from),
+        copied: true,
+    });
+    out.push_str(text.get(copied_from..).unwrap_or(""));
+    Rewritten {
+        text: out,
+        edits: Edits { pieces },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn omitted_middle_operand_gets_a_marker_and_offsets_map_back() {
+        let text = "int f(int a, int b) { return a ?: b; }\n";
+        let r = rewrite(text);
+        assert!(
+            r.text.contains(&format!("a ? {OMITTED_OPERAND} : b")),
+            "{}",
+            r.text
+        );
+        let b = r.text.rfind('b').unwrap();
+        assert_eq!(r.edits.original(b), text.rfind('b').unwrap());
+        let marker = r.text.find(OMITTED_OPERAND).unwrap();
+        assert_eq!(r.edits.original(marker), text.find(':').unwrap());
+    }
+
+    #[test]
+    fn statement_attributes_are_blanked_and_keep_lines() {
+        let text = "case 1: x++; __attribute__((fallthrough));\ncase 2: l: __attribute__((unused)); __label__ a, b;\n";
+        let r = rewrite(text);
+        assert!(!r.text.contains("__attribute__"), "{}", r.text);
+        assert!(!r.text.contains("__label__"), "{}", r.text);
+        assert_eq!(r.text.len(), text.len());
+        assert_eq!(r.text.lines().count(), 2);
+    }
+
+    #[test]
+    fn declaration_attributes_stay() {
+        let text =
+            "static int f(void) __attribute__((noreturn)); int x __attribute__((aligned(8)));";
+        assert_eq!(rewrite(text).text, text);
+    }
+
+    #[test]
+    fn struct_attributes_move_after_the_body() {
+        let text = "struct __attribute__((packed)) { int v; } *p; struct __attribute__((aligned(8))) s { int w; } q;";
+        let r = rewrite(text);
+        assert!(
+            r.text.contains("{ int v; }__attribute__((packed)) *p;"),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text
+                .contains("s { int w; }__attribute__((aligned(8))) q;"),
+            "{}",
+            r.text
+        );
+        let p = r.text.find("*p").unwrap();
+        assert_eq!(r.edits.original(p), text.find("*p").unwrap());
+    }
+
+    #[test]
+    fn strings_and_markers_are_left_alone() {
+        let text = "# 1 \"a?:b.c\"\nchar *s = \"x ?: y __thread\";\n";
+        assert_eq!(rewrite(text).text, text);
+    }
+
+    #[test]
+    fn int128_and_thread_are_respelled() {
+        let r = rewrite("static __thread unsigned __int128 x; __uint128_t y;");
+        assert_eq!(
+            r.text,
+            format!(
+                "static _Thread_local unsigned __typeof__({INT128_MARKER}) x; __typeof__({INT128_MARKER}) y;"
+            )
+        );
+    }
+}
