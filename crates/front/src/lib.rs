@@ -183,7 +183,19 @@ pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnos
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
-    run_on_worker(text, path.display().to_string(), source).and_then(verified)
+    let output = run_on_worker(text, path.display().to_string(), source).and_then(verified)?;
+    // Items the parser could not read are cut and the rest is analysed,
+    // unless the compiler rejects the file too: then it is the file's error.
+    let syntax_error = output
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error && d.message.starts_with("syntax error"));
+    if let Some(error) = syntax_error {
+        if !preprocess::compiler_accepts(path, config) {
+            return Err(error.clone());
+        }
+    }
+    Ok(output)
 }
 
 /// Parses and lowers already preprocessed text whose main file is `main_file`.

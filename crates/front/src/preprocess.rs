@@ -22,13 +22,36 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Di
         Ok(m) if !m.is_file() => return Err(file_error(path, "not a regular file".into())),
         Ok(_) => {}
     }
+    let (cc, mut cmd) = compiler(path, config, "-E")?;
+    let output = cmd.output().map_err(|e| {
+        let why = crate::io_message(&e);
+        file_error(path, format!("cannot run the preprocessor `{cc}`: {why}"))
+    })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or(stderr.trim());
+        return Err(preprocessor_error(path, first));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The system compiler run on `path` with `mode` (`-E`, `-fsyntax-only`)
+/// and the file's flags.
+fn compiler(
+    path: &Path,
+    config: &FrontConfig,
+    mode: &str,
+) -> Result<(String, Command), Diagnostic> {
     let cc = if config.cc.is_empty() {
         "cc"
     } else {
         config.cc.as_str()
     };
     let mut cmd = Command::new(cc);
-    cmd.arg("-E");
+    cmd.arg(mode);
     // glibc's <ctype.h> macros index a locale table through
     // `__ctype_b_loc()`; without them `isdigit(c)` stays a call, which the
     // engine models for the C locale (the driver, built without this
@@ -44,19 +67,18 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Di
         cmd.arg(format!("-D{define}"));
     }
     cmd.arg(path);
-    let output = cmd.output().map_err(|e| {
-        let why = crate::io_message(&e);
-        file_error(path, format!("cannot run the preprocessor `{cc}`: {why}"))
-    })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or(stderr.trim());
-        return Err(preprocessor_error(path, first));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    Ok((cc.to_string(), cmd))
+}
+
+/// Whether the system compiler takes the file: a construct the parser
+/// cannot read is then an extension, not an error in the file.
+pub(crate) fn compiler_accepts(path: &Path, config: &FrontConfig) -> bool {
+    let Ok((_, mut cmd)) = compiler(path, config, "-fsyntax-only") else {
+        return false;
+    };
+    cmd.arg("-w");
+    cmd.stderr(std::process::Stdio::null());
+    cmd.status().is_ok_and(|status| status.success())
 }
 
 /// Turns `file.c:3:10: fatal error: x.h: No such file` into a positioned diagnostic.
