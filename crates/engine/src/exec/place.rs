@@ -257,20 +257,37 @@ impl Machine<'_, '_> {
 
     /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
     fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &BV, n: u64) -> Exec<()> {
+        let beyond_first = self.note_extent(st, obj, off, Some(n));
+        let inside = memory::in_bounds(self.program, st.object(obj), off, n);
+        if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {
+            self.note_capacity_cut(st, obj, off, &bv_u(u128::from(n), 64));
+        }
+        self.bounds_fault(st, &[obj], &inside.not(), "access outside its object")
+    }
+
+    /// Marks `obj` indexed when `n` bytes (a count not known: any) at `off`
+    /// may reach past its first element: the driver then allocates it
+    /// whole, a flexible array member's bytes included. True when they may.
+    pub(super) fn note_extent(
+        &self,
+        st: &mut State,
+        obj: ObjIdx,
+        off: &BV,
+        n: Option<u64>,
+    ) -> bool {
         let object = st.object(obj);
         let elem_size = match &object.kind {
             ObjKind::Input { elem, .. } => self.program.size_of(elem),
             _ => object.capacity(),
         };
-        let beyond_first = memory::concrete_offset(off).is_none_or(|o| o + n > elem_size);
-        let inside = memory::in_bounds(self.program, object, off, n);
-        if beyond_first && !st.object(obj).indexed {
+        let beyond_first = match (memory::concrete_offset(off), n) {
+            (Some(o), Some(n)) => o + n > elem_size,
+            _ => true,
+        };
+        if beyond_first && !object.indexed {
             st.object_mut(obj).indexed = true;
         }
-        if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {
-            self.note_capacity_cut(st, obj, off, &bv_u(u128::from(n), 64));
-        }
-        self.bounds_fault(st, &[obj], &inside.not(), "access outside its object")
+        beyond_first
     }
 
     /// Remembers when an input array longer than `max_array` would let this

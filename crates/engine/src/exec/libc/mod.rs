@@ -308,6 +308,11 @@ impl Machine<'_, '_> {
             }
             Fill::Byte(_) | Fill::Bytes(_) => None,
         };
+        let count = Self::concrete_u64(n);
+        self.note_extent(st, d, &dst.offset, count);
+        if let Some((obj, off)) = &s {
+            self.note_extent(st, *obj, off, count);
+        }
         if let Some(count) = Self::concrete_u64(n) {
             if count == 0 {
                 return Ok(());
