@@ -840,6 +840,19 @@ fn write_reproducer(
     out.line(&format!("static void {name}(void)"));
     out.open("{");
     prepare_call(&mut out);
+    let invariant_check = finding
+        .broken_invariant
+        .map(|invariant| broken_invariant_check(unit, finding, &code.args, invariant))
+        .transpose()?;
+    // Broken while building: confirmed before the call, which needs a valid input.
+    if let (Some(check), Some(true)) = (
+        &invariant_check,
+        finding.broken_invariant.map(|i| i.by_building),
+    ) {
+        check.iter().for_each(|line| out.line(line));
+        out.close("}");
+        return Ok(out.finish());
+    }
     if keeps_result(unit, finding) {
         out.line(&format!("cairn_kept_result = {};", code.call));
     } else if let Some(kept) = &kept_struct {
@@ -847,38 +860,55 @@ fn write_reproducer(
     } else {
         out.line(&format!("(void){};", code.call));
     }
-    if let Some(invariant) = finding.broken_invariant {
-        let predicate = unit.function_name(invariant.predicate);
-        let arg = code
-            .args
-            .get(invariant.param as usize)
-            .ok_or("the broken invariant names a missing parameter")?;
-        // Through a `T **` parameter, the predicate takes what it points to.
-        let param_ty = unit
-            .program
-            .function(finding.func)
-            .sig
-            .params
-            .get(invariant.param as usize);
-        let checked_ty = unit
-            .program
-            .function(invariant.predicate)
-            .sig
-            .params
-            .first();
-        let arg = match (param_ty.and_then(Type::pointee), checked_ty) {
-            (Some(pointee), Some(checked)) if pointee == checked => format!("*{arg}"),
-            _ => arg.clone(),
-        };
-        out.open(&format!("if (!{predicate}({arg})) {{"));
-        out.line(&format!(
-            "printf(\"CONFIRMED: {predicate}({}) is false after the call\\n\");",
-            comment_text(&arg)
-        ));
-        out.close("}");
+    if let Some(check) = &invariant_check {
+        check.iter().for_each(|line| out.line(line));
     }
     out.close("}");
     Ok(out.finish())
+}
+
+/// `if (!predicate(arg)) printf("CONFIRMED ...")`: whether the declared
+/// invariant a finding says is broken is false on the parameter.
+fn broken_invariant_check(
+    unit: &Unit,
+    finding: &testcase::Finding,
+    args: &[String],
+    invariant: testcase::InvariantCall,
+) -> Result<Vec<String>, String> {
+    let predicate = unit.function_name(invariant.predicate);
+    let arg = args
+        .get(invariant.param as usize)
+        .ok_or("the broken invariant names a missing parameter")?;
+    // Through a `T **` parameter, the predicate takes what it points to.
+    let param_ty = unit
+        .program
+        .function(finding.func)
+        .sig
+        .params
+        .get(invariant.param as usize);
+    let checked_ty = unit
+        .program
+        .function(invariant.predicate)
+        .sig
+        .params
+        .first();
+    let arg = match (param_ty.and_then(Type::pointee), checked_ty) {
+        (Some(pointee), Some(checked)) if pointee == checked => format!("*{arg}"),
+        _ => arg.clone(),
+    };
+    let when = if invariant.by_building {
+        "before"
+    } else {
+        "after"
+    };
+    Ok(vec![
+        format!("if (!{predicate}({arg})) {{"),
+        format!(
+            "    printf(\"CONFIRMED: {predicate}({}) is false {when} the call\\n\");",
+            comment_text(&arg)
+        ),
+        "}".to_string(),
+    ])
 }
 
 const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)

@@ -129,6 +129,10 @@ pub enum ReturnTo {
     /// A declared invariant run again on parameter `param` after the call
     /// under test returned: a zero result is a finding.
     ExitCheck { predicate: FuncId, param: usize },
+    /// A declared invariant run on input `build` once the calls building it
+    /// are done: a zero result is a finding of those calls, and the test
+    /// goes on with the inputs it holds for.
+    BuildCheck { predicate: FuncId, build: usize },
 }
 
 /// A parameter of the function under test built through the code's API:
@@ -309,9 +313,12 @@ impl State {
 
     /// Is a declared invariant running on an input (see [`ReturnTo::Assumption`])?
     pub fn checking_invariant(&self) -> bool {
-        self.frames
-            .iter()
-            .any(|f| matches!(f.returns, ReturnTo::Assumption | ReturnTo::ExitCheck { .. }))
+        self.frames.iter().any(|f| {
+            matches!(
+                f.returns,
+                ReturnTo::Assumption | ReturnTo::ExitCheck { .. } | ReturnTo::BuildCheck { .. }
+            )
+        })
     }
 
     /// Is a declared invariant running on what the call under test left

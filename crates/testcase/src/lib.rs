@@ -286,6 +286,9 @@ pub struct Finding {
 pub struct InvariantCall {
     pub predicate: FuncId,
     pub param: u32,
+    /// Broken by the calls that build the parameter, before the call under
+    /// test: the reproducer checks it there.
+    pub by_building: bool,
 }
 
 impl Finding {

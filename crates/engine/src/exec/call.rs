@@ -147,7 +147,12 @@ impl Machine<'_, '_> {
                 let zero = crate::value::bv_u(0, v.get_size());
                 return self.assume(st, &v.eq(&zero).not());
             }
-            (ReturnTo::Assumption, _) => return unsupported("an invariant without a result"),
+            (ReturnTo::BuildCheck { predicate, build }, Some(SymVal::Int(v))) => {
+                return self.build_checked(st, predicate, build, &v)
+            }
+            (ReturnTo::Assumption | ReturnTo::BuildCheck { .. }, _) => {
+                return unsupported("an invariant without a result")
+            }
             _ => None,
         };
         if let Some((place, v)) = place {
@@ -262,6 +267,7 @@ impl Machine<'_, '_> {
                 finding.broken_invariant = Some(testcase::InvariantCall {
                     predicate,
                     param: param as u32,
+                    by_building: false,
                 });
             }
         }
@@ -334,7 +340,7 @@ impl Machine<'_, '_> {
         }
         if next.is_empty() && !self.members_wanted(st, build) {
             st.build_step = api::first_step(st, build + 1);
-            return Ok(());
+            return self.check_built(st, build);
         }
         let done = self.build_done(st, build);
         next.splice(0..0, done);
@@ -355,12 +361,74 @@ impl Machine<'_, '_> {
     /// starts, or the members other parameters point to are chosen in what
     /// was built.
     fn build_done(&mut self, st: &State, build: usize) -> Vec<State> {
-        if self.members_wanted(st, build) {
-            return self.choose_members(st);
+        let mut done = if self.members_wanted(st, build) {
+            self.choose_members(st)
+        } else {
+            let mut done = self.fork(st);
+            done.build_step = api::first_step(st, build + 1);
+            vec![done]
+        };
+        done.retain_mut(|state| self.check_built(state, build).is_ok());
+        done
+    }
+
+    /// Runs the declared invariant of input `build`'s type on what its
+    /// calls built, if they built anything.
+    fn check_built(&mut self, st: &mut State, build: usize) -> Exec<()> {
+        let b = &st.builds[build];
+        if b.calls.is_empty() || b.member.is_some() {
+            return Ok(());
         }
-        let mut done = self.fork(st);
-        done.build_step = api::first_step(st, build + 1);
-        vec![done]
+        let Some(predicate) = self.invariant_of(&ir::Type::ptr(ir::Type::Struct(b.ty))) else {
+            return Ok(());
+        };
+        let value = st.params[b.param].clone();
+        let returns = ReturnTo::BuildCheck { predicate, build };
+        push_frame(self.program, st, predicate, &[value], returns)?;
+        self.enter_block(st, ir::BlockId(0));
+        Ok(())
+    }
+
+    /// The invariant of input `build` gave `value` on what its calls built:
+    /// a finding of those calls when it can be zero; the test then goes on
+    /// with inputs it holds for.
+    fn build_checked(
+        &mut self,
+        st: &mut State,
+        predicate: FuncId,
+        build: usize,
+        value: &z3::ast::BV,
+    ) -> Exec<()> {
+        let zero = crate::value::bv_u(0, value.get_size());
+        let broken = value.eq(&zero);
+        let b = &st.builds[build];
+        let mut calls: Vec<&str> = b.calls[1..]
+            .iter()
+            .filter(|c| c.part.is_none())
+            .map(|c| self.program.function(c.func).name.as_str())
+            .collect();
+        calls.sort_unstable();
+        calls.dedup();
+        let param = b.param;
+        let by = match calls.first() {
+            Some(_) => format!("the calls of {} that build", calls.join(", ")),
+            None => format!(
+                "{} that builds",
+                self.program.function(b.calls[0].func).name
+            ),
+        };
+        let name = &self.program.function(predicate).name;
+        let message = format!("{by} parameter {} leave `{name}` false", param + 1);
+        if self.note_fault(st, FindingKind::BrokenInvariant, &broken, &message) {
+            if let Some(finding) = self.findings.last_mut() {
+                finding.broken_invariant = Some(testcase::InvariantCall {
+                    predicate,
+                    param: param as u32,
+                    by_building: true,
+                });
+            }
+        }
+        self.assume(st, &broken.not())
     }
 
     /// Takes building step `step` (see [`BuildStep`]): one path per
