@@ -81,7 +81,9 @@ pub struct GenArgs {
     /// Compile and run the drivers with gcov and compare coverage with the prediction.
     #[arg(long)]
     pub check: bool,
-    /// With --check: also run under AddressSanitizer and UndefinedBehaviorSanitizer.
+    /// With --check: also run the drivers under AddressSanitizer,
+    /// UndefinedBehaviorSanitizer and LeakSanitizer, and run each finding's
+    /// reproducer to confirm it.
     #[arg(long)]
     pub sanitize: bool,
     #[command(flatten)]
@@ -138,7 +140,8 @@ pub enum GoalsMode {
 pub struct CheckArgs {
     /// An output directory written by `cairn gen`.
     pub out: PathBuf,
-    /// Also run under AddressSanitizer and UndefinedBehaviorSanitizer.
+    /// Also run the drivers under AddressSanitizer, UndefinedBehaviorSanitizer
+    /// and LeakSanitizer, and run each finding's reproducer to confirm it.
     #[arg(long)]
     pub sanitize: bool,
     /// Compiler used to build the drivers.
@@ -147,6 +150,17 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also write the test results as JUnit XML (for Jenkins, GitLab, GitHub):
+    /// a test suite per source file, and one of its findings' reproducers
+    /// (a failure when --sanitize confirmed the finding).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write the findings as SARIF 2.1.0 (for code-scanning tools and
+    /// IDEs): one result per finding, with its location, the branches on the
+    /// way to it and the command that reproduces it. Paths inside the
+    /// working directory are written relative to it.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

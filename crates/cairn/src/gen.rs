@@ -256,7 +256,15 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         return Ok(Outcome::Success);
     }
     if args.check {
-        return check_dir(&args.out, "gcc", args.sanitize, args.json);
+        let check = CheckArgs {
+            out: args.out.clone(),
+            sanitize: args.sanitize,
+            cc: "gcc".to_string(),
+            json: args.json,
+            junit: None,
+            sarif: None,
+        };
+        return run_check(&check);
     }
     Ok(Outcome::Success)
 }
@@ -271,7 +279,38 @@ fn nothing_to_test(output: &front::FrontOutput) -> &'static str {
 }
 
 pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
-    check_dir(&args.out, &args.cc, args.sanitize, args.json)
+    let config = check::CheckConfig {
+        cc: args.cc.clone(),
+        sanitize: args.sanitize,
+    };
+    let report = check::check(&args.out, &config).map_err(|e| UsageError(e.to_string()))?;
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{}", report.table());
+    }
+    if let Some(path) = &args.junit {
+        write_report(path, &check::junit(&report))?;
+    }
+    if let Some(path) = &args.sarif {
+        let cwd = std::env::current_dir()
+            .and_then(|d| d.canonicalize())
+            .map_err(|e| UsageError(format!("the working directory: {e}")))?;
+        write_report(
+            path,
+            &check::sarif(&report, &cwd, env!("CARGO_PKG_VERSION")),
+        )?;
+    }
+    Ok(if report.ok() {
+        Outcome::Success
+    } else {
+        Outcome::CheckFailed
+    })
+}
+
+/// Writes a report file whole or not at all; failing to is bad usage (exit 2).
+fn write_report(path: &Path, text: &str) -> Result<(), UsageError> {
+    emit::write_atomically(path, text).map_err(|e| UsageError(format!("cannot write {e}")))
 }
 
 fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
@@ -282,24 +321,6 @@ fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: Findin
             print!("{}", emit::summary_table(s, findings == FindingsMode::All));
         }
     }
-}
-
-fn check_dir(out: &Path, cc: &str, sanitize: bool, json: bool) -> Result<Outcome, UsageError> {
-    let config = check::CheckConfig {
-        cc: cc.to_string(),
-        sanitize,
-    };
-    let report = check::check(out, &config).map_err(|e| UsageError(e.to_string()))?;
-    if json {
-        println!("{}", report.to_json());
-    } else {
-        print!("{}", report.table());
-    }
-    Ok(if report.ok() {
-        Outcome::Success
-    } else {
-        Outcome::CheckFailed
-    })
 }
 
 /// The first SIGINT or SIGTERM of a run: the search stops within a second

@@ -21,14 +21,22 @@
 
 mod compare;
 mod gcov;
+mod junit;
 mod report;
 mod run;
+mod sarif;
+#[cfg(test)]
+#[path = "../../../tests/schemas/sarif_validator.rs"]
+mod sarif_validator;
 
 pub use compare::NEARBY_LINES;
+pub use junit::junit;
 pub use report::{
-    CheckReport, FileCheck, FunctionCheck, Problem, ProblemKind, Ratio, ReproducerRun,
+    CheckReport, FileCheck, FindingReport, FunctionCheck, PathStep, Problem, ProblemKind, Ratio,
+    ReproducerRun, TestOutcome, TestRun,
 };
 pub use run::{signal_name, Ending, Limits, Ran};
+pub use sarif::sarif;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -155,7 +163,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     let tests = read_tests_file(json)?;
     let stem = stem_of(json);
     let driver = out_dir.join(&tests.driver);
-    let mut result = FileCheck::new(&tests);
+    let mut result = FileCheck::new(&tests, &stem, out_dir, &config.cc);
     let build = fresh_build_dir(out_dir, &format!("{stem}-coverage"))?;
     let object = build.join("driver.o");
     let binary = build.join("driver");
@@ -178,7 +186,8 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         return Ok(result);
     }
     let ran = run::run(
-        &mut Command::new(&binary),
+        // One RESULT line per test, for test reports.
+        Command::new(&binary).env("CAIRN_REPORT_RESULTS", "1"),
         &build,
         "driver",
         Limits::program(driver_time_limit(&tests)),
@@ -226,6 +235,39 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         }
     }
     Ok(result)
+}
+
+/// A shell command that builds the reproducers of `tests` with the
+/// sanitizers, as `check --sanitize` does, and runs reproducer `number`.
+pub(crate) fn reproducer_command(
+    tests: &TestsFile,
+    out_dir: &Path,
+    cc: &str,
+    number: u32,
+) -> Option<String> {
+    let findings = tests.findings_driver.as_deref()?;
+    let binary = findings.strip_suffix(".c").unwrap_or(findings);
+    let mut words = vec![cc.to_string()];
+    words.extend(SANITIZE_FLAGS.iter().map(|f| f.to_string()));
+    words.extend(tests.include_dirs.iter().map(|d| format!("-I{d}")));
+    words.push(out_dir.join(findings).to_string_lossy().into_owned());
+    words.extend(["-o".to_string(), binary.to_string(), "-lm".to_string()]);
+    let build: Vec<String> = words.iter().map(|w| shell_word(w)).collect();
+    Some(format!(
+        "{} && ./{} {number}",
+        build.join(" "),
+        shell_word(binary)
+    ))
+}
+
+/// `word` as a POSIX shell reads it back: quoted unless plainly safe.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=,+:@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn test_timeout_define() -> String {

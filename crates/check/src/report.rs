@@ -4,9 +4,11 @@ use crate::compare;
 use crate::gcov::{self, Coverage};
 use crate::run::{Ending, Ran};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use testcase::json::{GoalJson, TestsFile};
+use testcase::FindingKind;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
@@ -99,9 +101,71 @@ pub struct ReproducerRun {
     pub ending: Ending,
 }
 
+/// How one test of a driver ended, for test reports (`--junit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestOutcome {
+    Passed,
+    /// A check of the test failed.
+    Failed,
+    /// The test crashed, was stopped at a limit, or exited by itself.
+    Error,
+    /// Not in the driver: cairn could not express it.
+    Skipped,
+    /// The driver did not compile, or stopped before this test ended.
+    NotRun,
+}
+
+/// One test of a driver as the driver reported it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TestRun {
+    /// The function under test.
+    pub function: String,
+    /// The test's function in the driver, e.g. `test_classify_3`.
+    pub name: String,
+    pub outcome: TestOutcome,
+    /// Its run time, from fork to verdict (`None`: not measured).
+    pub seconds: Option<f64>,
+    /// The driver's `FAIL` lines for it without their `FAIL TEST: `, or
+    /// why it is not in the driver.
+    pub messages: Vec<String>,
+}
+
+/// A finding of `tests.json`, placed in the source for reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingReport {
+    pub function: String,
+    pub kind: FindingKind,
+    /// The source file, resolved against the output directory.
+    pub file: PathBuf,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+    /// What nothing vouches for in its inputs (empty: they are valid).
+    pub unvouched_inputs: Vec<String>,
+    /// Its number in the reproducers program (`None`: left out).
+    pub reproducer: Option<u32>,
+    /// A shell command that builds and runs the reproducer.
+    pub reproducer_command: Option<String>,
+    /// The branch directions on the path to it, in order of first reach.
+    pub path: Vec<PathStep>,
+}
+
+/// A branch direction on the path to a finding.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathStep {
+    pub file: PathBuf,
+    pub line: u32,
+    pub col: u32,
+    /// The condition and direction, e.g. `b == 0: true`.
+    pub label: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct FileCheck {
     pub source: String,
+    /// `<stem>` of `<stem>.tests.json`.
+    pub stem: String,
     pub driver: String,
     pub passed: Option<usize>,
     pub failed: Option<usize>,
@@ -112,6 +176,10 @@ pub struct FileCheck {
     pub reproducers: Vec<ReproducerRun>,
     /// Facts worth knowing that are not problems.
     pub notes: Vec<String>,
+    /// Every test of `tests.json`, in its order.
+    pub tests: Vec<TestRun>,
+    /// Every finding of `tests.json`, in its order.
+    pub findings: Vec<FindingReport>,
 }
 
 impl CheckReport {
@@ -131,6 +199,7 @@ impl CheckReport {
         for file in &self.files {
             file.render(&mut out);
         }
+        out.push_str(LEGEND);
         let verdict = if self.ok() {
             "check passed"
         } else {
@@ -142,9 +211,27 @@ impl CheckReport {
 }
 
 impl FileCheck {
-    pub(crate) fn new(tests: &TestsFile) -> Self {
+    /// Before anything ran: every test not run yet. `out_dir` resolves the
+    /// files `tests.json` names.
+    pub(crate) fn new(tests: &TestsFile, stem: &str, out_dir: &Path, cc: &str) -> Self {
+        let runs = tests
+            .functions
+            .iter()
+            .flat_map(|f| f.tests.iter().map(move |t| (f, t)))
+            .map(|(function, test)| TestRun {
+                function: function.name.clone(),
+                name: test.name.clone(),
+                outcome: match test.skipped {
+                    Some(_) => TestOutcome::Skipped,
+                    None => TestOutcome::NotRun,
+                },
+                seconds: None,
+                messages: test.skipped.iter().cloned().collect(),
+            })
+            .collect();
         FileCheck {
             source: tests.source.clone(),
+            stem: stem.to_string(),
             driver: tests.driver.clone(),
             passed: None,
             failed: None,
@@ -153,10 +240,17 @@ impl FileCheck {
             failures: vec![],
             reproducers: vec![],
             notes: vec![],
+            tests: runs,
+            findings: finding_reports(tests, out_dir, cc),
         }
     }
 
-    /// Reads the driver's summary line and FAIL lines.
+    /// The run of reproducer `number`, if `check --sanitize` ran it.
+    pub fn reproducer_run(&self, number: u32) -> Option<&ReproducerRun> {
+        self.reproducers.iter().find(|r| r.number == number)
+    }
+
+    /// Reads the driver's summary line, FAIL lines and RESULT lines.
     pub(crate) fn record_run(&mut self, ran: &Ran) {
         let summary = ran
             .stdout
@@ -169,6 +263,28 @@ impl FileCheck {
             self.failed = Some(failed);
         }
         self.failures = fail_lines(&ran.stdout);
+        for test in &mut self.tests {
+            if test.outcome == TestOutcome::Skipped {
+                continue;
+            }
+            test.messages = self
+                .failures
+                .iter()
+                .filter_map(|l| fail_message(l, &test.name))
+                .map(str::to_string)
+                .collect();
+            match ran.stdout.lines().find_map(|l| parse_result(l, &test.name)) {
+                Some((outcome, seconds)) => {
+                    test.outcome = outcome;
+                    test.seconds = Some(seconds);
+                }
+                // No RESULT line: the part of the output cut away held it,
+                // or the driver stopped first.
+                None if !test.messages.is_empty() => test.outcome = TestOutcome::Failed,
+                None if summary.is_some() => test.outcome = TestOutcome::Passed,
+                None => {}
+            }
+        }
         match ran.status {
             Ending::Signal(_) | Ending::TimedOut(_) | Ending::TooMuchOutput(_) => {
                 self.problems.push(Problem::new(
@@ -267,23 +383,29 @@ impl FileCheck {
             .max()
             .unwrap_or(0)
             .max("function".len());
+        let tests_of = |f: &FunctionCheck| match f.failed {
+            0 => f.tests.to_string(),
+            failed => format!("{} ({failed} failed)", f.tests),
+        };
+        let tests_width = self
+            .functions
+            .iter()
+            .map(|f| tests_of(f).len())
+            .max()
+            .unwrap_or(0)
+            .max("tests".len());
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>5}  {:>9}  {:>9}  {:>9}",
+            "  {:<width$}  {:>tests_width$}  {:>9}  {:>9}  {:>9}",
             "function", "tests", "predicted", "branches", "lines"
         );
         let show = |r: &Option<Ratio>| r.map(|r| r.to_string()).unwrap_or_else(|| "-".to_string());
         for f in &self.functions {
-            let tests = if f.failed > 0 {
-                format!("{}!{}", f.tests, f.failed)
-            } else {
-                f.tests.to_string()
-            };
             let _ = writeln!(
                 out,
-                "  {:<width$}  {:>5}  {:>9}  {:>9}  {:>9}",
+                "  {:<width$}  {:>tests_width$}  {:>9}  {:>9}  {:>9}",
                 f.name,
-                tests,
+                tests_of(f),
                 f.predicted.to_string(),
                 show(&f.measured_branches),
                 show(&f.measured_lines)
@@ -310,6 +432,13 @@ impl FileCheck {
     }
 }
 
+/// What the columns of [`CheckReport::table`] count.
+const LEGEND: &str = "\
+columns: tests = tests in the driver (and how many failed); predicted = branch
+  directions cairn says its tests take / all of them; branches = branch directions
+  gcov saw taken / all that gcov counts; lines = lines run / all, by gcov; - = not measured
+";
+
 /// A driver's `FAIL ...` lines: one per failed check, crashed or stopped test.
 pub(crate) fn fail_lines(stdout: &str) -> Vec<String> {
     stdout
@@ -330,9 +459,79 @@ fn parse_summary(line: &str) -> Option<(usize, usize)> {
 
 /// A FAIL line names this test (and not, say, `test_f_12` for `test_f_1`).
 fn fails(line: &str, test: &str) -> bool {
-    line.strip_prefix("FAIL ")
+    fail_message(line, test).is_some()
+}
+
+/// `FAIL test_f_1: MESSAGE` -> `MESSAGE`, for this test only.
+fn fail_message<'l>(line: &'l str, test: &str) -> Option<&'l str> {
+    tagged_line(line, "FAIL ", test)
+}
+
+/// What follows `TAG TEST:` in `line`, trimmed.
+fn tagged_line<'l>(line: &'l str, tag: &str, test: &str) -> Option<&'l str> {
+    line.strip_prefix(tag)
         .and_then(|rest| rest.strip_prefix(test))
-        .is_some_and(|rest| rest.starts_with(':'))
+        .and_then(|rest| rest.strip_prefix(':'))
+        .map(str::trim)
+}
+
+/// `RESULT test_f_1: failed in 0.000812 s` (see emit's runner) -> the
+/// outcome and seconds, for this test only.
+fn parse_result(line: &str, test: &str) -> Option<(TestOutcome, f64)> {
+    let (outcome, rest) = tagged_line(line, "RESULT ", test)?.split_once(" in ")?;
+    let outcome = match outcome {
+        "passed" => TestOutcome::Passed,
+        "failed" => TestOutcome::Failed,
+        "error" => TestOutcome::Error,
+        _ => return None,
+    };
+    let seconds: f64 = rest.strip_suffix(" s")?.parse().ok()?;
+    Some((outcome, seconds))
+}
+
+/// The findings of `tests.json`, with their files resolved against
+/// `out_dir` and their paths placed by the function's goals.
+fn finding_reports(tests: &TestsFile, out_dir: &Path, cc: &str) -> Vec<FindingReport> {
+    let resolve = |file: &str| gcov::resolve(out_dir, file).unwrap_or_else(|| out_dir.join(file));
+    let mut reports = Vec::new();
+    for function in &tests.functions {
+        let goals: HashMap<&str, &GoalJson> =
+            function.goals.iter().map(|g| (g.key.as_str(), g)).collect();
+        for finding in &function.findings {
+            // `location` is `file:line:col`; the file may contain colons.
+            let file = finding
+                .location
+                .rsplitn(3, ':')
+                .nth(2)
+                .map_or_else(|| resolve(&function.file), resolve);
+            let path = finding
+                .path_goals
+                .iter()
+                .filter_map(|key| goals.get(key.as_str()))
+                .map(|goal| PathStep {
+                    file: resolve(&goal.file),
+                    line: goal.line,
+                    col: goal.col,
+                    label: goal.label.clone(),
+                })
+                .collect();
+            reports.push(FindingReport {
+                function: function.name.clone(),
+                kind: finding.kind,
+                file,
+                line: finding.line,
+                col: finding.col,
+                message: finding.message.clone(),
+                unvouched_inputs: finding.unvouched_inputs.clone(),
+                reproducer: finding.reproducer,
+                reproducer_command: finding
+                    .reproducer
+                    .and_then(|number| crate::reproducer_command(tests, out_dir, cc, number)),
+                path,
+            });
+        }
+    }
+    reports
 }
 
 fn last_lines(text: &str, n: usize) -> String {
@@ -340,9 +539,117 @@ fn last_lines(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
+/// A checked file for the writers' tests: `clamp` with a passing, a
+/// failing, a crashed and a skipped test, and `ratio` with a confirmed
+/// division by zero on the path through one branch.
+#[cfg(test)]
+pub(crate) fn sample_file_check(out_dir: &Path) -> FileCheck {
+    let goal = |key: &str, line: u32, label: &str| {
+        serde_json::json!({ "key": key, "file": "../m.c", "line": line, "col": 9,
+            "label": label, "site": 0, "target": 1, "covered": true, "reason": null })
+    };
+    let test = |name: &str, skipped: Option<&str>| {
+        serde_json::json!({ "name": name, "skipped": skipped, "inputs": {
+            "args": [], "globals": [], "objects": [], "stubs": [] },
+            "expected_return": 1, "checks": [], "covers": [], "path_goals": [] })
+    };
+    let tests: TestsFile = serde_json::from_value(serde_json::json!({
+        "format": testcase::json::FORMAT, "source": "m.c", "source_from_out": "../m.c",
+        "driver": "m_test.c", "findings_driver": "m_findings.c", "notes": [],
+        "functions": [
+            { "name": "clamp", "file": "../m.c", "line": 1, "findings": [],
+              "goals": [goal("clamp:2:9:T", 2, "x < lo: true")],
+              "tests": [test("test_clamp_1", None), test("test_clamp_2", None),
+                        test("test_clamp_3", None), test("test_clamp_4", Some("a float input"))],
+              "stats": { "paths": 1, "solver_calls": 1, "elapsed_ms": 1 } },
+            { "name": "ratio", "file": "../m.c", "line": 9,
+              "goals": [goal("ratio:10:9:F", 10, "b < 0: false")], "tests": [],
+              "findings": [{ "kind": "division-by-zero", "location": "../m.c:11:14",
+                  "line": 11, "col": 14, "message": "divisor b is 0 <&>",
+                  "inputs": { "args": [], "globals": [], "objects": [], "stubs": [] },
+                  "reproducer": 1, "path_goals": ["ratio:10:9:F"] }],
+              "stats": { "paths": 1, "solver_calls": 1, "elapsed_ms": 1 } }
+        ]
+    }))
+    .expect("a valid tests file");
+    let mut file = FileCheck::new(&tests, "m", out_dir, "gcc");
+    file.record_run(&Ran {
+        status: Ending::Exited(1),
+        stdout: "RESULT test_clamp_1: passed in 0.000400 s\n\
+            FAIL test_clamp_2: clamp(5, 1, 3) returned 5, expected 3 <\"&\">\n\
+            RESULT test_clamp_2: failed in 0.000500 s\n\
+            FAIL test_clamp_3: killed by signal SIGSEGV (segmentation fault)\n\
+            RESULT test_clamp_3: error in 0.001000 s\n\
+            1 passed, 2 failed\n"
+            .to_string(),
+        stderr: String::new(),
+    });
+    file.reproducers.push(ReproducerRun {
+        number: 1,
+        kind: FindingKind::DivisionByZero,
+        confirmed: true,
+        evidence: Some("the sanitizers report: division by zero".to_string()),
+        output: String::new(),
+        ending: Ending::Signal(8),
+    });
+    file
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_test_gets_its_outcome_time_and_failed_checks() {
+        let file = sample_file_check(Path::new("/out"));
+        let outcomes: Vec<_> = file
+            .tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.outcome, t.seconds))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("test_clamp_1", TestOutcome::Passed, Some(0.0004)),
+                ("test_clamp_2", TestOutcome::Failed, Some(0.0005)),
+                ("test_clamp_3", TestOutcome::Error, Some(0.001)),
+                ("test_clamp_4", TestOutcome::Skipped, None),
+            ]
+        );
+        assert_eq!(
+            file.tests[1].messages,
+            ["clamp(5, 1, 3) returned 5, expected 3 <\"&\">"]
+        );
+        assert_eq!(file.findings[0].path[0].label, "b < 0: false");
+        assert_eq!(file.findings[0].file, Path::new("/out/../m.c"));
+        assert!(file.findings[0]
+            .reproducer_command
+            .as_deref()
+            .is_some_and(|c| c.ends_with("/out/m_findings.c -o m_findings -lm && ./m_findings 1")));
+    }
+
+    #[test]
+    fn the_table_says_in_words_how_many_tests_failed_and_explains_its_columns() {
+        let mut file = sample_file_check(Path::new("/out"));
+        file.functions.push(FunctionCheck {
+            name: "clamp".to_string(),
+            tests: 3,
+            failed: 2,
+            predicted: Ratio {
+                covered: 1,
+                total: 2,
+            },
+            measured_branches: None,
+            measured_lines: None,
+            unmeasurable: vec![],
+        });
+        let table = CheckReport { files: vec![file] }.table();
+        assert!(table.contains("  clamp     3 (2 failed)  "), "{table}");
+        assert!(
+            table.contains("columns: tests = tests in the driver"),
+            "{table}"
+        );
+    }
 
     #[test]
     fn reads_the_summary_and_fail_lines() {

@@ -478,6 +478,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         inputs: args(vec![int_value(1), int_value(0)]),
         unvouched_inputs: Vec::new(),
         broken_invariant: None,
+        path_goals: Vec::new(),
     });
     vec![
         report(

@@ -121,6 +121,7 @@ pub fn function_json(
             inputs: inputs_json(unit, report.func, &finding.inputs, &[]),
             unvouched_inputs: finding.unvouched_inputs.clone(),
             reproducer: *number,
+            path_goals: finding.path_goals.iter().map(key).collect(),
         })
         .collect();
     FunctionJson {

@@ -312,7 +312,7 @@ fn previous_source(json: &Path) -> Option<String> {
 /// Writes `text` to a temporary file next to `path`, then renames it over `path`,
 /// so an interrupted run never leaves a half-written file. The file gets
 /// the mode any tool gives (0666 less the umask), not a temporary file's 0600.
-fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
     let fail = |e: std::io::Error| EmitError {
         path: path.to_path_buf(),
         message: e.to_string(),

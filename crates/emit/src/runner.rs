@@ -137,11 +137,11 @@ static void cairn_child(const struct cairn_test *test, int output)
 /* Why the parent stopped a child, if it did. */
 enum cairn_stop { CAIRN_NOT_STOPPED, CAIRN_TOO_MUCH_OUTPUT, CAIRN_TOO_SLOW };
 
-static time_t cairn_seconds(void)
+static double cairn_seconds(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec;
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* Copies what the child prints to the output until the child closes its end
@@ -151,7 +151,7 @@ static time_t cairn_seconds(void)
 static enum cairn_stop cairn_copy_output(pid_t child, int output)
 {
     enum cairn_stop stop = CAIRN_NOT_STOPPED;
-    const time_t deadline = cairn_seconds() + CAIRN_TEST_TIMEOUT + 5;
+    const double deadline = cairn_seconds() + CAIRN_TEST_TIMEOUT + 5;
     long long printed = 0;
     int line_open = 0;
     char buffer[4096];
@@ -222,9 +222,23 @@ static int cairn_verdict(const char *test, int status, enum cairn_stop stop)
     return 1;
 }
 
-/* Runs a test in a child process; returns 0 when it passed. */
+/* For test reports: passed, failed (a check failed) or error (the test
+ * crashed, was stopped or exited by itself). */
+static const char *cairn_outcome(int status, enum cairn_stop stop)
+{
+    if (stop != CAIRN_NOT_STOPPED || !WIFEXITED(status))
+        return "error";
+    if (WEXITSTATUS(status) == CAIRN_PASSED)
+        return "passed";
+    return WEXITSTATUS(status) == CAIRN_CHECKS_FAILED ? "failed" : "error";
+}
+
+/* Runs a test in a child process; returns 0 when it passed. With
+ * CAIRN_REPORT_RESULTS in the environment (cairn check sets it) it also
+ * prints "RESULT TEST: OUTCOME in SECONDS s" for test reports. */
 static int cairn_run_in_child(const struct cairn_test *test)
 {
+    const double started = cairn_seconds();
     int pipe_ends[2];
     fflush(stdout); /* or the child would print it again */
     if (pipe(pipe_ends) != 0) {
@@ -248,7 +262,10 @@ static int cairn_run_in_child(const struct cairn_test *test)
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         ;
-    return cairn_verdict(test->name, status, stop);
+    const int failed = cairn_verdict(test->name, status, stop);
+    if (getenv("CAIRN_REPORT_RESULTS") != NULL)
+        printf("RESULT %s: %s in %.6f s\n", test->name, cairn_outcome(status, stop), cairn_seconds() - started);
+    return failed;
 }
 
 /* Runs the named test in this process, without limits (for a debugger). */

@@ -182,6 +182,9 @@ pub struct FindingJson {
     pub unvouched_inputs: Vec<String>,
     /// Argument selecting this finding in the reproducers file (`None`: left out).
     pub reproducer: Option<u32>,
+    /// Goal keys on the path to the fault, each once, in order of first reach.
+    #[serde(default)]
+    pub path_goals: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -257,6 +257,40 @@ impl FindingKind {
     }
 }
 
+impl FindingKind {
+    /// What the kind means, in plain words (report rules, `--sarif`).
+    pub fn description(self) -> &'static str {
+        match self {
+            FindingKind::DivisionByZero => "An integer division or remainder by zero.",
+            FindingKind::SignedOverflow => {
+                "A signed integer operation whose result does not fit its type (undefined in C)."
+            }
+            FindingKind::ShiftOutOfRange => {
+                "A shift by a negative amount or by at least the width of its type."
+            }
+            FindingKind::OutOfBounds => "A read or write outside the object the pointer points into.",
+            FindingKind::NullDereference => "A read or write through a NULL pointer.",
+            FindingKind::UseAfterFree => "A read or write of memory already freed.",
+            FindingKind::DoubleFree => "Memory freed twice.",
+            FindingKind::InvalidFree => {
+                "free() of a pointer malloc did not return (a stack or global object, or the middle of a block)."
+            }
+            FindingKind::UninitializedRead => "A value read from allocated memory never written.",
+            FindingKind::Leak => "Memory allocated by the function and unreachable when it returns.",
+            FindingKind::Abort => "abort(), __builtin_trap() or __builtin_unreachable() reached.",
+            FindingKind::AssertionFailure => "An assert() that fails.",
+            FindingKind::ErrorCall => "A call of the program's error function (reach_error).",
+            FindingKind::ErrorExit => "exit() with a non-zero status.",
+            FindingKind::BrokenInvariant => {
+                "A declared invariant that held on the input and fails after the call."
+            }
+            FindingKind::InvalidBuiltinArgument => {
+                "A builtin given an argument it has no result for, such as __builtin_clz(0)."
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for FindingKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.slug())
@@ -280,6 +314,9 @@ pub struct Finding {
     /// For a broken invariant: the predicate that fails after the call, on
     /// which parameter (the reproducer calls it to show the failure).
     pub broken_invariant: Option<InvariantCall>,
+    /// The goals of the function on the path to the fault, each once, in
+    /// order of first reach.
+    pub path_goals: Vec<Goal>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -621,6 +621,7 @@ impl<'a> Machine<'_, 'a> {
             inputs,
             unvouched_inputs,
             broken_invariant: None,
+            path_goals: st.trace.clone(),
         });
         true
     }
