@@ -8,7 +8,7 @@ use crate::ctype::is_identifier;
 use crate::literal::{char_literal, comment_text, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
-use ir::{FuncId, GlobalId, IntType, Layout, Type};
+use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
 use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, Value};
 
 /// The code that sets up one call.
@@ -171,18 +171,16 @@ impl<'u, 'p> InputWriter<'u, 'p> {
     ) -> Result<(), String> {
         match (ty, value) {
             (_, Value::Unknown) => {}
+            (Type::Struct(id), Value::Struct(members))
+                if self.unit.program.struct_def(*id).is_union =>
+            {
+                self.assign_union(objects, lvalue, ty, members, zeroed, sink)?;
+            }
             (Type::Struct(id), Value::Struct(members)) => {
                 let def = self.unit.program.struct_def(*id);
                 for (field, member) in def.fields.iter().zip(members) {
-                    // A union holds one member: set the first the engine chose.
-                    if def.is_union && matches!(member, Value::Unknown) {
-                        continue;
-                    }
                     let member_lvalue = member_lvalue(lvalue, &field.name);
                     self.assign(objects, &member_lvalue, &field.ty, member, zeroed, sink)?;
-                    if def.is_union {
-                        break;
-                    }
                 }
             }
             (Type::Array(elem, _), Value::Array(items)) => {
@@ -222,6 +220,68 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Sets the bytes of union `lvalue` exactly as the engine chose them
+    /// (`members` are those bytes read as each member): through the first
+    /// member that holds every byte that needs writing, else as a byte copy.
+    fn assign_union(
+        &self,
+        objects: &HeapNames,
+        lvalue: &str,
+        ty: &Type,
+        members: &[Value],
+        zeroed: bool,
+        sink: &mut Sink,
+    ) -> Result<(), String> {
+        let program = &self.unit.program;
+        let Type::Struct(id) = ty else {
+            return Err(format!("`{lvalue}` is not a union"));
+        };
+        let def = program.struct_def(*id);
+        let size = program.size_of(ty) as usize;
+        let mut union_bytes = vec![ValueByte::Unknown; size];
+        for (field, member) in def.fields.iter().zip(members) {
+            value_bytes(program, &field.ty, member, 0, &mut union_bytes);
+        }
+        let needs_writing = |b: &ValueByte| match b {
+            ValueByte::Unknown => false,
+            ValueByte::Data(0) => !zeroed,
+            _ => true,
+        };
+        let covering = def.fields.iter().zip(members).find(|(field, member)| {
+            let mut bytes = vec![ValueByte::Unknown; size];
+            value_bytes(program, &field.ty, member, 0, &mut bytes);
+            // A pointer's bytes are only written through a pointer member.
+            union_bytes.iter().zip(&bytes).all(|(want, have)| {
+                !needs_writing(want)
+                    || match want {
+                        ValueByte::Pointer => *have == ValueByte::Pointer,
+                        _ => matches!(have, ValueByte::Data(_)),
+                    }
+            })
+        });
+        if let Some((field, member)) = covering {
+            let member_lvalue = member_lvalue(lvalue, &field.name);
+            return self.assign(objects, &member_lvalue, &field.ty, member, zeroed, sink);
+        }
+        if union_bytes.contains(&ValueByte::Pointer) {
+            return Err(format!(
+                "no member of union `{lvalue}` holds both the pointer and the other bytes it needs"
+            ));
+        }
+        let bytes: Vec<String> = union_bytes
+            .iter()
+            .map(|b| match b {
+                ValueByte::Data(byte) => format!("{byte:#04x}"),
+                _ => "0".to_string(),
+            })
+            .collect();
+        sink.data.push(format!(
+            "memcpy(&{lvalue}, (unsigned char[]){{{}}}, sizeof {lvalue});",
+            bytes.join(", ")
+        ));
         Ok(())
     }
 
@@ -663,6 +723,49 @@ fn member_lvalue(base: &str, name: &str) -> String {
         _ if name.is_empty() => base.to_string(),
         Some(pointer) if is_identifier(pointer) => format!("{pointer}->{name}"),
         _ => format!("{base}.{name}"),
+    }
+}
+
+/// What a test value says about one byte of its object.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ValueByte {
+    Unknown,
+    Data(u8),
+    /// A byte of a pointer, which C can only set through a pointer.
+    Pointer,
+}
+
+/// Records in `out`, from byte `at`, the bytes `value` of type `ty` holds.
+/// A union's members read the same bytes, so each adds what it knows.
+fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut [ValueByte]) {
+    match (ty, value) {
+        (_, Value::Unknown) => {}
+        (Type::Int(it), Value::Int { bits, .. }) => {
+            for k in 0..usize::from(it.bits / 8) {
+                // Another member's pointer over these bytes is what they hold.
+                if let Some(slot) = out.get_mut(at + k).filter(|s| **s != ValueByte::Pointer) {
+                    *slot = ValueByte::Data((bits >> (8 * k)) as u8);
+                }
+            }
+        }
+        (Type::Pointer(_), _) => {
+            for slot in out.iter_mut().skip(at).take(8) {
+                *slot = ValueByte::Pointer;
+            }
+        }
+        (Type::Struct(id), Value::Struct(members)) => {
+            let def = program.struct_def(*id);
+            for (field, member) in def.fields.iter().zip(members) {
+                value_bytes(program, &field.ty, member, at + field.offset as usize, out);
+            }
+        }
+        (Type::Array(elem, _), Value::Array(items)) => {
+            let size = program.size_of(elem) as usize;
+            for (k, item) in items.iter().enumerate() {
+                value_bytes(program, elem, item, at + k * size, out);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -1,6 +1,7 @@
 //! Every kind of value a test can carry, compiled with `cc -Wall -Wextra
 //! -Werror` and run: linked nodes, pointers into globals and at odd byte
-//! offsets, function pointers in and out, unions, arrays inside a typedef'd
+//! offsets, function pointers in and out, unions (one set through a member,
+//! one whose bytes no single member holds), arrays inside a typedef'd
 //! untagged struct, unknown values, an empty array, an extern global the
 //! driver must define, a variadic void function and a pointer-returning stub
 //! without bodies. A test that sets a function's `static` is left out: the
@@ -107,11 +108,26 @@ int counter(void)
     static int count;
     return ++count;
 }
+
+union header {
+    unsigned int word;
+    struct {
+        unsigned char tag;
+        unsigned int len;
+    } fields;
+};
+
+unsigned header_len(union header h)
+{
+    return ((h.word >> 8) & 0xff) == 1 ? h.fields.len : 0;
+}
 "#;
 
 const NODE: StructId = StructId(0);
 const WORD: StructId = StructId(1);
 const PACKET: StructId = StructId(2);
+const HEADER: StructId = StructId(3);
+const HEADER_FIELDS: StructId = StructId(4);
 const TABLE: GlobalId = GlobalId(0);
 const LIMIT: GlobalId = GlobalId(1);
 const COUNT: GlobalId = GlobalId(2);
@@ -258,6 +274,30 @@ fn program() -> Program {
                 align: 4,
                 complete: true,
             },
+            StructDef {
+                name: "header".into(),
+                typedef_name: None,
+                is_union: true,
+                fields: vec![
+                    field("word", Type::Int(IntType::UINT), 0),
+                    field("fields", Type::Struct(HEADER_FIELDS), 0),
+                ],
+                size: 8,
+                align: 4,
+                complete: true,
+            },
+            StructDef {
+                name: "anon.2".into(),
+                typedef_name: None,
+                is_union: false,
+                fields: vec![
+                    field("tag", Type::Int(IntType::UCHAR), 0),
+                    field("len", Type::Int(IntType::UINT), 4),
+                ],
+                size: 8,
+                align: 4,
+                complete: true,
+            },
         ],
         globals: vec![
             global("table", Type::Array(Box::new(int()), Some(4)), false),
@@ -304,6 +344,12 @@ fn program() -> Program {
             function("counter", int(), &[], vec![read(COUNT)]),
             declared("log_event", Type::Void, vec![int()], true),
             declared("lookup", node_ptr, vec![int()], false),
+            function(
+                "header_len",
+                Type::Int(IntType::UINT),
+                &[("h", Type::Struct(HEADER))],
+                vec![],
+            ),
         ],
         strings: vec![],
     }
@@ -392,6 +438,24 @@ fn reports() -> Vec<FunctionReport> {
                 Value::Unknown,
             ])],
         )],
+        ..Inputs::default()
+    };
+    // Version 1 in the word's second byte, a padding byte of `fields`.
+    let uint = |v: u128| Value::Int {
+        ty: IntType::UINT,
+        bits: v,
+    };
+    let header = Inputs {
+        args: vec![Value::Struct(vec![
+            uint(0x0100),
+            Value::Struct(vec![
+                Value::Int {
+                    ty: IntType::UCHAR,
+                    bits: 0,
+                },
+                uint(7),
+            ]),
+        ])],
         ..Inputs::default()
     };
     let short = |v: u128| Value::Int {
@@ -531,6 +595,7 @@ fn reports() -> Vec<FunctionReport> {
         ),
         returns(10, empty, i(0), vec![]),
         returns(11, counter, i(42), vec![counted]),
+        returns(14, header, uint(7), vec![]),
     ]
 }
 
@@ -567,6 +632,7 @@ fn every_kind_of_value_compiles_cleanly_and_passes() {
         "second_char((char *)((char *)(s_in) + 1))",
         "int *a_in = calloc(0, sizeof *a_in); /* a */",
         "static void cairn_stub_log_event(int arg1, ...)",
+        "memcpy(&h_arg, (unsigned char[]){0x00, 0x01, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00}, sizeof h_arg);",
     ] {
         assert!(
             driver.contains(expected),
@@ -588,6 +654,6 @@ fn every_kind_of_value_compiles_cleanly_and_passes() {
     );
     let ran = Command::new(&binary).output().expect("run");
     let stdout = String::from_utf8_lossy(&ran.stdout);
-    assert_eq!(stdout, "12 passed, 0 failed\n");
+    assert_eq!(stdout, "13 passed, 0 failed\n");
     assert!(ran.status.success());
 }

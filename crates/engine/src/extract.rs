@@ -542,8 +542,71 @@ impl<'a> Solved<'a> {
         }
     }
 
+    /// The members through which a union's written bytes are checked: the
+    /// first member that reads every written byte some member can read, else
+    /// all of them (each check then covers what it can).
+    fn union_members_to_check(
+        &self,
+        def: &ir::StructDef,
+        cells: &[Cell],
+        written: Option<&[bool]>,
+    ) -> Vec<usize> {
+        let readable_by = |f: &ir::Field| {
+            let mut readable = vec![false; cells.len()];
+            if let Some(part) = cells.get(f.offset as usize..) {
+                self.readable_bytes(&f.ty, part, f.offset as usize, &mut readable);
+            }
+            readable
+        };
+        let by_member: Vec<Vec<bool>> = def.fields.iter().map(readable_by).collect();
+        let to_check: Vec<bool> = (0..cells.len())
+            .map(|k| {
+                written.is_none_or(|w| w.get(k).copied().unwrap_or(false))
+                    && by_member.iter().any(|r| r[k])
+            })
+            .collect();
+        let covering = by_member
+            .iter()
+            .position(|r| to_check.iter().zip(r).all(|(need, has)| !need || *has));
+        match covering {
+            Some(n) => vec![n],
+            None => (0..def.fields.len()).collect(),
+        }
+    }
+
+    /// Marks in `out`, from byte `at`, the bytes of `cells` a check of type
+    /// `ty` reads: those of its scalars with a known value.
+    fn readable_bytes(&self, ty: &Type, cells: &[Cell], at: usize, out: &mut [bool]) {
+        let program = self.program;
+        let size = program.size_of(ty) as usize;
+        let Some(cells) = cells.get(..size) else {
+            return;
+        };
+        match ty {
+            Type::Int(_) | Type::Pointer(_) if self.cells_value(cells, ty) != Value::Unknown => {
+                for slot in out.iter_mut().skip(at).take(size) {
+                    *slot = true;
+                }
+            }
+            Type::Struct(id) => {
+                for f in &program.struct_def(*id).fields {
+                    let offset = f.offset as usize;
+                    self.readable_bytes(&f.ty, &cells[offset..], at + offset, out);
+                }
+            }
+            Type::Array(elem, Some(len)) => {
+                let esz = program.size_of(elem) as usize;
+                for i in 0..*len as usize {
+                    self.readable_bytes(elem, &cells[i * esz..], at + i * esz, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// A check for every scalar of `ty` in `cells` that was written (all when
-    /// `written` is `None`). Unions check their first member; floats are skipped.
+    /// `written` is `None`). A union is checked through the member that reads
+    /// all its written bytes (see [`Self::union_members_to_check`]); floats are skipped.
     fn leaf_checks(
         &self,
         root: Root,
@@ -576,11 +639,12 @@ impl<'a> Solved<'a> {
             Type::Struct(id) => {
                 let def = program.struct_def(*id);
                 let members = if def.is_union {
-                    &def.fields[..def.fields.len().min(1)]
+                    self.union_members_to_check(def, &cells[..size], written)
                 } else {
-                    &def.fields[..]
+                    (0..def.fields.len()).collect()
                 };
-                for (n, f) in def.fields.iter().enumerate().take(members.len()) {
+                for n in members {
+                    let f = &def.fields[n];
                     let at = f.offset as usize;
                     let mut p = path.clone();
                     p.push(Step::Field(n as u32));
