@@ -1,6 +1,7 @@
 //! Command-line surface. Parsing only; `main.rs` orchestrates the stages.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 /// The exit statuses of every command, shown by `--help`.
@@ -116,6 +117,11 @@ pub struct GenArgs {
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// How many functions to explore at once, each on a thread with a Z3
+    /// solver of its own; default: the machine's cores. The output is the
+    /// same for any N, unless --max-time cuts a search short.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
     #[command(flatten)]
     pub source: SourceArgs,
 }

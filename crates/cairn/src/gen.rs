@@ -8,10 +8,11 @@ use crate::{load, select_functions, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::io::IsTerminal;
+use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The engine configuration the budget flags give (`gen`, `reach` and `path`).
 pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
@@ -208,40 +209,46 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             front::io_message(&e)
         ))
     })?;
+    let files: Vec<FileRun> = loaded
+        .into_iter()
+        .filter(|(_, _, funcs)| !funcs.is_empty())
+        .map(|(file, output, funcs)| FileRun::new(file, output, funcs, args))
+        .collect();
+    let work: Vec<(&ir::Program, ir::FuncId)> = files
+        .iter()
+        .flat_map(|run| run.funcs.iter().map(|func| (&run.output.program, *func)))
+        .collect();
+    let owners: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(owner, run)| std::iter::repeat_n(owner, run.funcs.len()))
+        .collect();
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
+    let mut reports: Vec<Vec<testcase::FunctionReport>> = vec![Vec::new(); files.len()];
     let mut summaries = Vec::new();
-    for (file, output, funcs) in loaded {
-        if funcs.is_empty() || interruption.exit_status().is_some() {
-            continue;
+    let mut checkpoints = Checkpoints::new();
+    progress(&files, &owners, &work, 0);
+    engine::generate_each(&work, &engine_config, jobs, |n, report| {
+        let (run, file_reports) = (&files[owners[n]], &mut reports[owners[n]]);
+        file_reports.push(report);
+        progress(&files, &owners, &work, n + 1);
+        if file_reports.len() == run.funcs.len() {
+            summaries.push(run.write(file_reports, args.goals)?);
+        } else if checkpoints.due() {
+            // So that a hard stop (a second Ctrl-C) keeps what was found.
+            let started = Instant::now();
+            run.write_outputs(file_reports)?;
+            checkpoints.written(started);
         }
-        let flags = emit::SourceFlags {
-            defines: args.source.define.clone(),
-            include_dirs: args.source.include.clone(),
-        };
-        let config = emit::EmitConfig {
-            out_dir: args.out.clone(),
-            source: file.clone(),
-            flags,
-        };
-        let mut reports = Vec::new();
-        for (n, func) in funcs.iter().enumerate() {
-            if interruption.exit_status().is_some() {
-                break;
-            }
-            progress(file, n, funcs.len(), &output.program.function(*func).name);
-            reports.extend(engine::generate(&output.program, &[*func], &engine_config));
-            if n + 1 < funcs.len() {
-                // A checkpoint, so that an interruption keeps what was found so far.
-                emit::write_outputs(&output.program, &reports, &config)
-                    .map_err(|e| UsageError(e.to_string()))?;
-            }
+        Ok::<(), UsageError>(())
+    })?;
+    // An interruption leaves at most one file part done: written as it is.
+    for (run, file_reports) in files.iter().zip(&reports) {
+        if !file_reports.is_empty() && file_reports.len() < run.funcs.len() {
+            summaries.push(run.write(file_reports, args.goals)?);
         }
-        if args.goals == GoalsMode::Unconstrained {
-            report_targets(&output.program, &funcs);
-        }
-        summaries.push(
-            emit::write_outputs(&output.program, &reports, &config)
-                .map_err(|e| UsageError(e.to_string()))?,
-        );
     }
     clear_progress();
     print_summaries(&summaries, args.json, args.findings);
@@ -375,19 +382,107 @@ impl Interruption {
     }
 }
 
+/// One file of a `gen` run: its program, the functions to test, where
+/// its outputs go.
+struct FileRun<'a> {
+    file: &'a Path,
+    output: front::FrontOutput,
+    funcs: Vec<ir::FuncId>,
+    config: emit::EmitConfig,
+}
+
+impl<'a> FileRun<'a> {
+    fn new(
+        file: &'a Path,
+        output: front::FrontOutput,
+        funcs: Vec<ir::FuncId>,
+        args: &GenArgs,
+    ) -> FileRun<'a> {
+        let config = emit::EmitConfig {
+            out_dir: args.out.clone(),
+            source: file.to_path_buf(),
+            flags: emit::SourceFlags {
+                defines: args.source.define.clone(),
+                include_dirs: args.source.include.clone(),
+            },
+        };
+        FileRun {
+            file,
+            output,
+            funcs,
+            config,
+        }
+    }
+
+    /// The file's outputs for the reports so far.
+    fn write_outputs(
+        &self,
+        reports: &[testcase::FunctionReport],
+    ) -> Result<emit::EmitSummary, UsageError> {
+        emit::write_outputs(&self.output.program, reports, &self.config)
+            .map_err(|e| UsageError(e.to_string()))
+    }
+
+    /// The file's last outputs, after its last report.
+    fn write(
+        &self,
+        reports: &[testcase::FunctionReport],
+        goals: GoalsMode,
+    ) -> Result<emit::EmitSummary, UsageError> {
+        if goals == GoalsMode::Unconstrained {
+            report_targets(&self.output.program, &self.funcs);
+        }
+        self.write_outputs(reports)
+    }
+}
+
+/// When to write a file's outputs before its last function is done. Each
+/// write rewrites the file whole, so one comes only after ten times its
+/// cost has passed since the last: writing takes at most a tenth of the
+/// run, however many functions a file has.
+struct Checkpoints {
+    last: Instant,
+    cost: Duration,
+}
+
+impl Checkpoints {
+    fn new() -> Checkpoints {
+        Checkpoints {
+            last: Instant::now(),
+            cost: Duration::ZERO,
+        }
+    }
+
+    fn due(&self) -> bool {
+        self.last.elapsed() >= self.cost * 10
+    }
+
+    /// Records a write that began at `started` and has just ended.
+    fn written(&mut self, started: Instant) {
+        self.last = Instant::now();
+        self.cost = self.last - started;
+    }
+}
+
 /// A shell's exit status for a process ended by `signal`: 130 for SIGINT,
 /// 143 for SIGTERM.
 fn exit_status(signal: i32) -> u8 {
     u8::try_from(128 + signal).unwrap_or(u8::MAX)
 }
 
-/// One status line on a terminal; nothing when stderr is redirected.
-fn progress(file: &Path, done: usize, total: usize, function: &str) {
-    if std::io::stderr().is_terminal() {
+/// One status line on a terminal, naming the function whose tests are
+/// awaited next (the `done`th of `work`); nothing when stderr is redirected.
+fn progress(files: &[FileRun], owners: &[usize], work: &[(&ir::Program, ir::FuncId)], done: usize) {
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
+    if let (Some((program, func)), Some(owner)) = (work.get(done), owners.get(done)) {
         eprint!(
-            "\r\x1b[K[{}/{total}] {}: {function}",
+            "\r\x1b[K[{}/{}] {}: {}",
             done + 1,
-            file.display()
+            work.len(),
+            files[*owner].file.display(),
+            program.function(*func).name
         );
     }
 }

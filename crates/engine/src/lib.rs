@@ -61,6 +61,11 @@ pub use config::{
 pub use exec::CONCRETISED;
 pub use exec::{defines_type, resolve_invariants};
 
+use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.
 ///
@@ -73,9 +78,81 @@ pub fn generate(
 ) -> Vec<testcase::FunctionReport> {
     funcs
         .iter()
-        .map(|func| {
-            explore::on_own_thread(|| coverage::explore(program, *func, config))
-                .unwrap_or_else(|why| coverage::failed(program, *func, &why))
-        })
+        .map(|func| explore_function(program, *func, config))
         .collect()
+}
+
+/// Generates tests for every function of `work` (a program and one of its
+/// functions each), exploring up to `jobs` of them at once, and hands each
+/// report to `done` with its index in `work`, in the order of `work`, as
+/// soon as it and those before it are ready. Since each function has a
+/// fresh Z3 context and thread of its own, the reports are those of
+/// [`generate`] whatever `jobs` is, unless a time budget cuts a search
+/// that has fewer cores than it would alone.
+///
+/// Once `config.cancel` is set or `done` fails, no function starts: those
+/// running finish (a cancelled search stops at once), and the reports
+/// handed on are those of a prefix of `work`. The first error of `done`
+/// is returned.
+pub fn generate_each<E>(
+    work: &[(&ir::Program, ir::FuncId)],
+    config: &EngineConfig,
+    jobs: NonZeroUsize,
+    mut done: impl FnMut(usize, testcase::FunctionReport) -> Result<(), E>,
+) -> Result<(), E> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let stopped = || {
+        failed.load(Ordering::SeqCst)
+            || config
+                .cancel
+                .as_ref()
+                .is_some_and(|cancel| cancel.load(Ordering::SeqCst))
+    };
+    let (reports, finished) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.get().min(work.len()) {
+            let reports = reports.clone();
+            let (next, stopped) = (&next, &stopped);
+            scope.spawn(move || {
+                while !stopped() {
+                    let n = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((program, func)) = work.get(n) else {
+                        return;
+                    };
+                    let report = explore_function(program, *func, config);
+                    if reports.send((n, report)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        // Only the workers' senders remain: the loop ends when they all have.
+        drop(reports);
+        // Reports that came before one still running, by index.
+        let mut waiting = BTreeMap::new();
+        let mut handed = 0;
+        let mut outcome = Ok(());
+        for (n, report) in finished {
+            waiting.insert(n, report);
+            while let Some(report) = waiting.remove(&handed) {
+                if outcome.is_ok() {
+                    outcome = done(handed, report);
+                    failed.store(outcome.is_err(), Ordering::SeqCst);
+                }
+                handed += 1;
+            }
+        }
+        outcome
+    })
+}
+
+/// One function's exploration on a thread of its own.
+fn explore_function(
+    program: &ir::Program,
+    func: ir::FuncId,
+    config: &EngineConfig,
+) -> testcase::FunctionReport {
+    explore::on_own_thread(|| coverage::explore(program, func, config))
+        .unwrap_or_else(|why| coverage::failed(program, func, &why))
 }
