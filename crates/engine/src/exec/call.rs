@@ -207,6 +207,22 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
+    /// A `broken-invariant` finding when `broken` may hold, naming the
+    /// predicate call its reproducer checks.
+    fn note_broken_invariant(
+        &mut self,
+        st: &State,
+        broken: &z3::ast::Bool,
+        message: &str,
+        call: testcase::InvariantCall,
+    ) {
+        if self.note_fault(st, FindingKind::BrokenInvariant, broken, message) {
+            if let Some(finding) = self.findings.last_mut() {
+                finding.broken_invariant = Some(call);
+            }
+        }
+    }
+
     /// The input or allocated object `p` points into, unless it is freed.
     fn live_object(&self, st: &State, p: &PtrVal) -> Option<ObjIdx> {
         let Target::Object(o) = self.resolved(st, &p.target) else {
@@ -262,15 +278,12 @@ impl Machine<'_, '_> {
         let broken = v.eq(crate::value::bv_u(0, v.get_size()));
         let name = &self.program.function(predicate).name;
         let message = format!("the call leaves `{name}` false on parameter {}", param + 1);
-        if self.note_fault(st, FindingKind::BrokenInvariant, &broken, &message) {
-            if let Some(finding) = self.findings.last_mut() {
-                finding.broken_invariant = Some(testcase::InvariantCall {
-                    predicate,
-                    param: param as u32,
-                    by_building: false,
-                });
-            }
-        }
+        let call = testcase::InvariantCall {
+            predicate,
+            param: param as u32,
+            by_building: false,
+        };
+        self.note_broken_invariant(st, &broken, &message, call);
         self.check_invariant_on_exit(st, param + 1)
     }
 
@@ -417,17 +430,15 @@ impl Machine<'_, '_> {
                 self.program.function(b.calls[0].func).name
             ),
         };
+        let verb = if calls.is_empty() { "leaves" } else { "leave" };
         let name = &self.program.function(predicate).name;
-        let message = format!("{by} parameter {} leave `{name}` false", param + 1);
-        if self.note_fault(st, FindingKind::BrokenInvariant, &broken, &message) {
-            if let Some(finding) = self.findings.last_mut() {
-                finding.broken_invariant = Some(testcase::InvariantCall {
-                    predicate,
-                    param: param as u32,
-                    by_building: true,
-                });
-            }
-        }
+        let message = format!("{by} parameter {} {verb} `{name}` false", param + 1);
+        let call = testcase::InvariantCall {
+            predicate,
+            param: param as u32,
+            by_building: true,
+        };
+        self.note_broken_invariant(st, &broken, &message, call);
         self.assume(st, &broken.not())
     }
 
