@@ -446,10 +446,12 @@ impl Machine<'_, '_> {
     /// constructor that can make the next value, or the call of an adder
     /// whose arguments are all made.
     pub(super) fn take_build_step(&mut self, st: State, step: BuildStep) -> Exec<Vec<State>> {
-        let (build, ty, returns, adder) = match step {
+        match step {
             BuildStep::Construct { build } => {
-                let ty = st.builds[build].ty;
-                (build, ty, ReturnTo::Construction { build }, None)
+                let mut next = self.other_than_constructed(&st, build);
+                let returns = ReturnTo::Construction { build };
+                next.extend(self.call_constructors(&st, build, st.builds[build].ty, returns)?);
+                Ok(next)
             }
             BuildStep::Add {
                 build,
@@ -462,52 +464,64 @@ impl Machine<'_, '_> {
                         adder,
                         parts,
                     };
-                    (build, ty, returns, None)
+                    self.call_constructors(&st, build, ty, returns)
                 }
-                None => (
-                    build,
-                    st.builds[build].ty,
-                    ReturnTo::Construction { build },
-                    Some((adder, parts)),
-                ),
+                None => {
+                    let mut st = st;
+                    let built = st.params[st.builds[build].param].clone();
+                    let returns = ReturnTo::Construction { build };
+                    api::push_call(
+                        self.program,
+                        &mut st,
+                        build,
+                        adder,
+                        Some(built),
+                        parts,
+                        returns,
+                    )?;
+                    self.enter_block(&mut st, ir::BlockId(0));
+                    Ok(vec![st])
+                }
             },
-        };
-        if let Some((adder, parts)) = adder {
-            let mut st = st;
-            let built = st.params[st.builds[build].param].clone();
-            api::push_call(
-                self.program,
-                &mut st,
-                build,
-                adder,
-                Some(built),
-                parts,
-                returns,
-            )?;
-            self.enter_block(&mut st, ir::BlockId(0));
-            return Ok(vec![st]);
         }
+    }
+
+    /// The values input `build` may take without being constructed: NULL,
+    /// which callers pass too, to a function that guards against it; a node
+    /// of an earlier parameter's structure, for one it does not adopt.
+    fn other_than_constructed(&mut self, st: &State, build: usize) -> Vec<State> {
+        let mut next = Vec::new();
+        let param = st.builds[build].param;
+        if api::checks_null(self.program, self.root, param) {
+            let mut null = st.clone();
+            set_param(&mut null, param, SymVal::Ptr(PtrVal::to(Target::Null)));
+            next.extend(self.build_done(&null, build));
+        }
+        if st.builds[build].may_be_member {
+            let mut member = st.clone();
+            member.builds[build].member = Some(None);
+            next.extend(self.build_done(&member, build));
+        }
+        next
+    }
+
+    /// One path per constructor of `ty`, called for input `build` with
+    /// its result going to `returns`.
+    fn call_constructors(
+        &mut self,
+        st: &State,
+        build: usize,
+        ty: ir::StructId,
+        returns: ReturnTo,
+    ) -> Exec<Vec<State>> {
         let constructors = match self.apis.for_struct(ty) {
             Some(api) => api.constructors.clone(),
             None => return Err(Stop::Dead),
         };
         let mut next = Vec::new();
-        let param = st.builds[build].param;
-        if st.builds[build].calls.is_empty() {
-            // NULL, which callers pass too, to a function that guards against it.
-            if api::checks_null(self.program, self.root, param) {
-                let mut null = st.clone();
-                set_param(&mut null, param, api::placeholder());
-                next.extend(self.build_done(&null, build));
-            }
-            if st.builds[build].may_be_member {
-                let mut member = st.clone();
-                member.builds[build].member = Some(None);
-                next.extend(self.build_done(&member, build));
-            }
-        }
         for constructor in constructors {
-            let mut child = self.fork(&st);
+            let mut child = self.fork(st);
+            let returns = returns.clone();
             api::push_call(
                 self.program,
                 &mut child,
@@ -515,7 +529,7 @@ impl Machine<'_, '_> {
                 constructor,
                 None,
                 Vec::new(),
-                returns.clone(),
+                returns,
             )?;
             self.enter_block(&mut child, ir::BlockId(0));
             next.push(child);
