@@ -145,7 +145,7 @@ impl Coverage {
             st.build_calls(),
             st.loop_level,
             closeness,
-            st.input_objects(),
+            st.input_size(),
             st.blocks_run,
         ))
     }
@@ -288,7 +288,7 @@ fn depth_order() -> impl Searcher<Coverage> {
         |st: &State, _: &Coverage| -> Option<DepthRank> {
             Some((
                 st.build_calls(),
-                Reverse((st.loop_level, st.blocks_run, Reverse(st.input_objects()))),
+                Reverse((st.loop_level, st.blocks_run, Reverse(st.input_size()))),
             ))
         },
         Ties::Newest,

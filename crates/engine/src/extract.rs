@@ -4,7 +4,7 @@
 
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
-use crate::state::{Build, ObjKind, State};
+use crate::state::{Build, ObjKind, State, Written};
 use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
@@ -130,17 +130,13 @@ pub fn test_case(
         match st.globals[g] {
             Some(obj) => {
                 let object = st.object(obj);
-                let written = if config.check_all_globals {
-                    None
-                } else {
-                    Some(&object.written[..])
-                };
+                let written = (!config.check_all_globals).then(|| solved.written(&object.written));
                 solved.leaf_checks(
                     Root::Global(id),
                     vec![],
                     &global.ty,
                     &object.cells,
-                    written,
+                    written.as_deref(),
                     &mut checks,
                 );
             }
@@ -234,15 +230,32 @@ impl<'a> Solved<'a> {
             else {
                 break;
             };
+            let written = self.written(written);
             self.leaf_checks(
                 root.clone(),
                 vec![Step::Index(i as u64)],
                 elem,
                 cells,
-                Some(written),
+                Some(&written),
                 out,
             );
         }
+    }
+
+    /// Which of these bytes the path wrote with the test's inputs.
+    fn written(&self, bytes: &[Written]) -> Vec<bool> {
+        bytes
+            .iter()
+            .map(|w| match w {
+                Written::No => false,
+                Written::Yes => true,
+                Written::If(cond) => self
+                    .model
+                    .eval(cond, true)
+                    .and_then(|b| b.as_bool())
+                    .unwrap_or(true),
+            })
+            .collect()
     }
 
     /// Allocated object number `n`: its state object, element type and length.

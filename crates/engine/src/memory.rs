@@ -2,7 +2,7 @@
 //! fast path; a symbolic offset is exact: the read is a case split over every
 //! offset the object allows, a write guards every byte it may touch.
 
-use crate::state::{ObjKind, Object};
+use crate::state::{ObjKind, Object, Written};
 use crate::value::{
     bv_u, cell_byte, cells_to_int, concrete, int_cells, ptr_cells, unsupported, Cell, Modelled,
     PtrVal, Target,
@@ -85,14 +85,35 @@ pub fn read(object: &Object, off: &BV, n: u64) -> Modelled<Vec<Cell>> {
 
 /// Writes `cells` at `off`. The caller has established that the access is in bounds.
 pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
+    write_when(object, off, cells, None)
+}
+
+/// Writes `cells` at `off` where `when` holds (always without it); each
+/// byte is written under the condition that the write reaches it.
+pub fn write_when(
+    object: &mut Object,
+    off: &BV,
+    cells: &[Cell],
+    when: Option<&Bool>,
+) -> Modelled<()> {
     let cap = object.capacity() as usize;
     let n = cells.len();
     if let Some(o) = concrete_offset(off) {
         for (i, cell) in cells.iter().enumerate() {
             let at = o as usize + i;
-            if at < cap {
-                object.cells[at] = cell.clone();
-                object.written[at] = true;
+            if at >= cap {
+                continue;
+            }
+            match when {
+                None => {
+                    object.cells[at] = cell.clone();
+                    object.written[at] = Written::Yes;
+                }
+                Some(cond) => {
+                    let byte = cond.ite(&cell_byte(cell)?, &cell_byte(&object.cells[at])?);
+                    object.cells[at] = Cell::Byte { src: byte, idx: 0 };
+                    object.written[at] = object.written[at].or_if(cond.clone());
+                }
             }
         }
         return Ok(());
@@ -106,6 +127,7 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
     let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Modelled<_>>()?;
     for k in 0..cap {
         let mut cell: Option<BV> = None;
+        let mut reached = Vec::new();
         for (j, byte) in bytes.iter().enumerate() {
             if k < j || k - j > cap - n {
                 continue;
@@ -115,12 +137,21 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
                 None => cell_byte(&object.cells[k])?,
             };
             let here = off.eq(bv_u((k - j) as u128, 64));
-            let old = without_writes_at(&here, &old, OVERWRITE_DEPTH);
+            // An earlier write at the same place is dead only when this
+            // one surely happens there.
+            let (here, old) = match when {
+                Some(cond) => (Bool::and(&[cond.clone(), here]), old),
+                None => {
+                    let old = without_writes_at(&here, &old, OVERWRITE_DEPTH);
+                    (here, old)
+                }
+            };
             cell = Some(here.ite(byte, &old));
+            reached.push(here);
         }
         if let Some(new) = cell {
             object.cells[k] = Cell::Byte { src: new, idx: 0 };
-            object.written[k] = true;
+            object.written[k] = object.written[k].or_if(Bool::or(&reached));
         }
     }
     Ok(())
@@ -239,7 +270,12 @@ mod tests {
         )
         .unwrap();
         assert_only_element_i_is(&object, &i, 99);
-        assert!(object.written.iter().all(|w| *w));
+        for (k, written) in object.written.iter().enumerate() {
+            let start = bv_u((k / 4 * 4) as u128, 64);
+            assert!(valid(
+                &written.condition().eq(i.bvmul(bv_u(4, 64)).eq(&start))
+            ));
+        }
     }
 
     /// Element `i` of the object `[1, 2, 3]` of ints now holds `value`, and

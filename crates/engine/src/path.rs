@@ -503,7 +503,7 @@ fn following_order<'f>() -> impl Searcher<Following<'f>> {
     BestFirst::new(
         |state: &State, following: &Following| {
             Some((
-                state.input_objects(),
+                state.input_size(),
                 Reverse(following.matched(state)),
                 Reverse(state.blocks_run),
             ))

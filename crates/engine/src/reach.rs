@@ -428,7 +428,7 @@ impl Reach {
             Reverse(self.counts.get(state.id).hits),
             state.loop_level,
             distance,
-            state.input_objects(),
+            state.input_size(),
             state.blocks_run,
         )
     }
@@ -438,7 +438,7 @@ impl Reach {
             self.counts.get(state.id).hits,
             self.map.outer_iterations(state, self.func),
             state.blocks_run,
-            Reverse(state.input_objects()),
+            Reverse(state.input_size()),
         ))
     }
 

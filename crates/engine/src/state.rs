@@ -1,11 +1,11 @@
 //! Per-path state: call frames, memory objects (shared copy-on-write between
 //! forks), lazy input pointers, path condition and the trace of goals.
 
-use crate::solver::ConstraintId;
+use crate::solver::{ConstraintId, InputSymbol};
 use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
-use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Type};
+use ir::{BlockId, FuncId, GlobalId, Goal, IntType, LocalId, Place, Type};
 use std::rc::Rc;
-use z3::ast::BV;
+use z3::ast::{Bool, BV};
 
 #[derive(Clone, Debug)]
 pub enum ObjKind {
@@ -39,6 +39,37 @@ pub enum ObjKind {
     Errno,
 }
 
+/// Whether the path wrote a byte. A write at a symbolic offset writes each
+/// byte it may reach only under the condition that it does: a byte the
+/// chosen inputs leave alone keeps its old contents, which for allocated
+/// memory are indeterminate and must be neither read nor checked.
+#[derive(Clone, Debug)]
+pub enum Written {
+    No,
+    Yes,
+    If(Bool),
+}
+
+impl Written {
+    /// Written as before, or also when `cond` holds.
+    pub fn or_if(&self, cond: Bool) -> Written {
+        match self {
+            Written::Yes => Written::Yes,
+            Written::No => Written::If(cond),
+            Written::If(before) => Written::If(Bool::or(&[before.clone(), cond])),
+        }
+    }
+
+    /// When the byte is written.
+    pub fn condition(&self) -> Bool {
+        match self {
+            Written::No => Bool::from_bool(false),
+            Written::Yes => Bool::from_bool(true),
+            Written::If(cond) => cond.clone(),
+        }
+    }
+}
+
 /// A memory object: byte-precise contents plus what the test needs to rebuild
 /// and check it.
 #[derive(Clone, Debug)]
@@ -47,15 +78,15 @@ pub struct Object {
     pub cells: Vec<Cell>,
     /// Contents at the start of the call (seed 000's chi), for inputs.
     pub initial: Rc<Vec<Cell>>,
-    /// Bytes the path wrote (for output checks).
-    pub written: Vec<bool>,
+    /// Bytes the path wrote (for output checks and reads of allocated memory).
+    pub written: Vec<Written>,
     /// Accessed beyond its first element or at a symbolic offset.
     pub indexed: bool,
 }
 
 impl Object {
     pub fn new(kind: ObjKind, cells: Vec<Cell>) -> Object {
-        let written = vec![false; cells.len()];
+        let written = vec![Written::No; cells.len()];
         let initial = Rc::new(cells.clone());
         Object {
             kind,
@@ -215,6 +246,8 @@ pub struct State {
     /// Changes to memory other than the stack so far: a construction call
     /// that makes none changed nothing.
     pub memory_changes: u64,
+    /// Input buffers of scalars that two pointers share (see [`Self::input_size`]).
+    pub shared_buffers: u32,
     /// Return values of bodiless functions, in call order.
     pub stub_calls: Vec<(FuncId, SymVal)>,
     /// Arguments handed to functions without a body: memory they point to
@@ -227,7 +260,7 @@ pub struct State {
     /// Counter making symbol names unique along the path.
     pub fresh: u32,
     /// Every symbol the test chooses, to prefer small, readable values.
-    pub input_symbols: Vec<BV>,
+    pub input_symbols: Vec<InputSymbol>,
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
@@ -257,6 +290,7 @@ impl State {
             build_step: None,
             checks_through: Vec::new(),
             memory_changes: 0,
+            shared_buffers: 0,
             stub_calls: Vec::new(),
             escaped: Vec::new(),
             ret: None,
@@ -301,6 +335,13 @@ impl State {
             .count()
     }
 
+    /// How much input the test builds, for searches that prefer small
+    /// inputs: its objects, and a buffer two parameters share counted as
+    /// one more, since a reader expects each parameter its own buffer.
+    pub fn input_size(&self) -> usize {
+        self.input_objects() + self.shared_buffers as usize
+    }
+
     pub fn add_lazy(&mut self, path: String, ty: Type) -> LazyIdx {
         self.lazies.push(Lazy {
             path,
@@ -341,11 +382,14 @@ impl State {
         self.frames[frame].locals[local.index()]
     }
 
-    /// A fresh input symbol of `bits` bits named after `base`.
-    pub fn fresh_input(&mut self, base: &str, bits: u32) -> BV {
+    /// A fresh input symbol of type `ty` named after `base`.
+    pub fn fresh_input(&mut self, base: &str, ty: IntType) -> BV {
         let name = self.symbol_name(base);
-        let symbol = BV::new_const(name, bits);
-        self.input_symbols.push(symbol.clone());
+        let symbol = BV::new_const(name, u32::from(ty.bits));
+        self.input_symbols.push(InputSymbol {
+            value: symbol.clone(),
+            signed: ty.signed,
+        });
         symbol
     }
 

@@ -6,7 +6,7 @@ mod common;
 
 use common::{arg, assert_all_covered, int, ret, test_returning};
 use engine::EngineConfig;
-use testcase::{Finding, FindingKind, FunctionReport, Uncovered, Value};
+use testcase::{Finding, FindingKind, FunctionReport, Root, Step, Uncovered, Value};
 
 /// Runs the engine on `func` of `tests/heap_ops/<file>`.
 fn run_with(file: &str, func: &str, config: &EngineConfig) -> FunctionReport {
@@ -296,6 +296,33 @@ fn uninitialized_counters_of_a_symbolic_count_are_found() {
     let report = run("allocations.c", "sum_fresh");
     let f = finding(&report, FindingKind::UninitializedRead);
     assert!((1..=8).contains(&int(&f.inputs.args[0])));
+}
+
+#[test]
+fn a_store_at_a_symbolic_index_writes_only_the_slot_it_reaches() {
+    let report = run("allocations.c", "first_after_store");
+    let f = finding(&report, FindingKind::UninitializedRead);
+    assert!((1..=3).contains(&int(&f.inputs.args[0])), "{f:#?}");
+    assert_eq!(arg(test_returning(&report, 7), 0), 0);
+
+    // Only the slot the call set is checked: the others hold indeterminate bytes.
+    let report = run("allocations.c", "one_slot");
+    let returned: Vec<_> = report
+        .tests
+        .iter()
+        .filter(|t| t.ret != Some(Value::Null))
+        .collect();
+    assert!(!returned.is_empty(), "{:#?}", report.tests);
+    for t in returned {
+        let slots: Vec<&[Step]> = t
+            .checks
+            .iter()
+            .filter(|c| matches!(c.root, Root::Allocated(_)))
+            .map(|c| &c.path[..])
+            .collect();
+        let i = arg(t, 0) as u64;
+        assert_eq!(slots, vec![&[Step::Index(i)][..]], "{t:#?}");
+    }
 }
 
 #[test]

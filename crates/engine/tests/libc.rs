@@ -570,3 +570,55 @@ int free_base(const char *s, int base) {
         report.uncovered
     );
 }
+
+#[test]
+fn copies_between_overlapping_bytes_are_findings_only_in_the_function_s_own_objects() {
+    let src = r#"
+void *memcpy(void *d, const void *s, unsigned long n);
+int copy_prefix(char *dst, const char *src, unsigned long n) {
+    if (n > 3)
+        return -1;
+    memcpy(dst, src, n);
+    return n == 0 ? 0 : dst[0];
+}
+int slide(int k) {
+    char buf[8] = "abcdefg";
+    if (k < 0 || k > 4)
+        return -1;
+    memcpy(buf, buf + k, 4);
+    return buf[0];
+}
+"#;
+    let (_, report) = run(src, "copy_prefix");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let (Value::Pointer { object: d, .. }, Value::Pointer { object: s, .. }) =
+            (&t.inputs.args[0], &t.inputs.args[1])
+        else {
+            continue;
+        };
+        assert!(d != s || arg(t, 2) == 0, "{t:#?}");
+    }
+    let (_, report) = run(src, "slide");
+    let overlaps: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::OverlappingCopy)
+        .collect();
+    assert_eq!(overlaps.len(), 1, "{:?}", report.findings);
+}
+
+#[test]
+fn unsigned_inputs_are_small_rather_than_wrapped_around() {
+    let src = r#"
+int fits(unsigned long len, unsigned long add, unsigned long cap) {
+    if (len + add >= cap)
+        return -1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "fits");
+    let fitting = test_returning(&report, 0);
+    assert!((1..=100).contains(&arg(fitting, 2)), "{fitting:#?}");
+}

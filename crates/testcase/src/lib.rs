@@ -232,6 +232,8 @@ pub enum FindingKind {
     BrokenInvariant,
     /// A builtin given an argument it has no value for (`__builtin_clz(0)`).
     InvalidBuiltinArgument,
+    /// `memcpy`, `strcpy` and the like between overlapping bytes.
+    OverlappingCopy,
 }
 
 impl FindingKind {
@@ -253,6 +255,7 @@ impl FindingKind {
             FindingKind::ErrorExit => "error-exit",
             FindingKind::BrokenInvariant => "broken-invariant",
             FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
+            FindingKind::OverlappingCopy => "overlapping-copy",
         }
     }
 }
@@ -286,6 +289,9 @@ impl FindingKind {
             }
             FindingKind::InvalidBuiltinArgument => {
                 "A builtin given an argument it has no result for, such as __builtin_clz(0)."
+            }
+            FindingKind::OverlappingCopy => {
+                "memcpy, strcpy or a similar copy between overlapping bytes (undefined; memmove allows it)."
             }
         }
     }
@@ -351,6 +357,10 @@ pub fn bound_explained(name: &str) -> String {
             "give the function a body",
         ),
         "interrupted" => ("the run was interrupted", "run again"),
+        "apart_inputs" => (
+            "tests never pass overlapping buffers to a copy",
+            "the C library leaves such copies undefined",
+        ),
         "build_sizes" => (
             "inputs built through the API take one size per allocation",
             "use --inputs free",
@@ -436,6 +446,7 @@ mod tests {
             FindingKind::ErrorExit,
             FindingKind::BrokenInvariant,
             FindingKind::InvalidBuiltinArgument,
+            FindingKind::OverlappingCopy,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

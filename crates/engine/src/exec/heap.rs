@@ -10,10 +10,10 @@ use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory::{self, zero_cells};
-use crate::state::{ObjKind, Object, State};
+use crate::state::{ObjKind, Object, State, Written};
 use crate::value::{bv_u, cell_byte, is_nonzero, Cell, ObjIdx, PtrVal, SymVal, Target};
 use testcase::FindingKind;
-use z3::ast::BV;
+use z3::ast::{Bool, BV};
 
 /// Largest value a symbolic allocation size may take: the object's cells
 /// cover it, and symbolic accesses split over every one of them.
@@ -237,7 +237,7 @@ impl Machine<'_, '_> {
             cells,
         );
         if zeroed {
-            object.written.fill(true);
+            object.written.fill(Written::Yes);
         }
         Ok(st.add_object(object))
     }
@@ -303,19 +303,25 @@ impl Machine<'_, '_> {
         let kept_bytes = Self::concrete_u64(&kept);
         let target = st.object_mut(to);
         for k in 0..reach {
-            let cell = match kept_bytes {
+            let was_written = if from_input {
+                Written::Yes
+            } else {
+                source.written[k].clone()
+            };
+            let (cell, written) = match kept_bytes {
                 Some(n) if k as u64 >= n => break,
-                Some(_) => source.cells[k].clone(),
+                Some(_) => (source.cells[k].clone(), was_written),
                 // Symbolic: byte by byte, the old one where `k < kept`.
                 None => {
                     let copied = bv_u(k as u128, 64).bvult(&kept);
                     let byte =
                         copied.ite(&cell_byte(&source.cells[k])?, &cell_byte(&target.cells[k])?);
-                    Cell::Byte { src: byte, idx: 0 }
+                    let written = Written::No.or_if(Bool::and(&[copied, was_written.condition()]));
+                    (Cell::Byte { src: byte, idx: 0 }, written)
                 }
             };
             target.cells[k] = cell;
-            target.written[k] = from_input || source.written[k];
+            target.written[k] = written;
         }
         Ok(())
     }
@@ -396,15 +402,24 @@ impl Machine<'_, '_> {
         let Some(start) = memory::concrete_offset(off) else {
             return Ok(());
         };
-        let written = &st.object(obj).written;
         let range = start as usize..(start + n) as usize;
-        if written.get(range).is_some_and(|w| w.iter().all(|b| *b)) {
+        let Some(written) = st.object(obj).written.get(range) else {
+            return Ok(());
+        };
+        if written.iter().all(|w| matches!(w, Written::Yes)) {
             return Ok(());
         }
-        self.fault(
+        let message = "read of allocated memory never written";
+        let all_written = Bool::and(&written.iter().map(Written::condition).collect::<Vec<_>>());
+        // A read that is surely of such bytes ends the path at the finding.
+        if !self.may(st, &all_written) {
+            return self.fault(st, FindingKind::UninitializedRead, message);
+        }
+        self.check_fault(
             st,
             FindingKind::UninitializedRead,
-            "read of allocated memory never written",
+            &all_written.not(),
+            message,
         )
     }
 }

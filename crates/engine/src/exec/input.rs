@@ -24,7 +24,7 @@ pub fn fresh_cells(
     sep: &str,
 ) -> Vec<Cell> {
     match ty {
-        Type::Int(it) => int_cells(&st.fresh_input(path, u32::from(it.bits))),
+        Type::Int(it) => int_cells(&st.fresh_input(path, *it)),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(PtrVal::to(Target::Lazy(lazy)))
@@ -56,7 +56,7 @@ pub fn fresh_cells(
             let size = program.size_of(other);
             (0..size)
                 .map(|k| Cell::Byte {
-                    src: st.fresh_input(&format!("{path}.byte{k}"), 8),
+                    src: st.fresh_input(&format!("{path}.byte{k}"), IntType::UCHAR),
                     idx: 0,
                 })
                 .collect()
@@ -130,7 +130,7 @@ pub(super) fn initial_state(
             continue;
         }
         let value = match ty {
-            Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
+            Type::Int(it) => SymVal::Int(st.fresh_input(&name, *it)),
             Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
             }

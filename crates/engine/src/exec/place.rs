@@ -190,10 +190,10 @@ impl Machine<'_, '_> {
         Err(self.choices(st, lazy, false))
     }
 
-    /// Forks over what an undecided lazy pointer may be, smallest shapes
-    /// first: NULL (when `with_null`), an alias of each input object of its
-    /// pointee type, then a fresh input object (within `max_nodes`). A
-    /// function pointer may be each function of the file of its type.
+    /// Forks over what an undecided lazy pointer may be: NULL (when
+    /// `with_null`), an alias of each input object of its pointee type, and
+    /// a fresh input object (within `max_nodes`). A function pointer may be
+    /// each function of the file of its type.
     fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
         if with_null {
@@ -217,17 +217,31 @@ impl Machine<'_, '_> {
             Ok(objects) => objects,
             Err(stop) => return stop,
         };
+        // A buffer of scalars shared by two parameters is a corner case
+        // callers rarely write; its own buffer comes first. Nodes alias
+        // first: a shape with fewer nodes is the smaller input.
+        let buffer = !matches!(ty.pointee(), Some(Type::Struct(_)));
+        let mut aliased = Vec::new();
         for obj in aliases {
             let mut next = self.fork(st);
             next.lazies[lazy as usize].resolution = Some(Target::Object(obj));
-            choices.push(next);
+            if buffer {
+                next.shared_buffers += 1;
+            }
+            aliased.push(next);
+        }
+        if !buffer {
+            choices.append(&mut aliased);
         }
         let mut fresh = self.fork(st);
         match self.materialize(&mut fresh, lazy) {
             Ok(_) => choices.push(fresh),
-            Err(Stop::Budget(name)) if !choices.is_empty() => self.cut = Some(name),
+            Err(Stop::Budget(name)) if !choices.is_empty() || !aliased.is_empty() => {
+                self.cut = Some(name)
+            }
             Err(stop) => return stop,
         }
+        choices.append(&mut aliased);
         for choice in &mut choices {
             self.hooks.pointer_decided(choice, lazy, self.span);
         }

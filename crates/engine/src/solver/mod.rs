@@ -40,13 +40,25 @@ use z3::Model;
 /// or a first try near zero.
 const WISH_LIMIT: Duration = Duration::from_millis(500);
 
-/// `x` is a 7-bit character (8-bit values) or within `bound` of zero (signed).
-fn near_zero(x: &BV, bound: u64) -> Bool {
+/// A value the test chooses, with the signedness of its C type: a small
+/// unsigned value is near zero from above, never a wrapped-around negative.
+#[derive(Clone, Debug)]
+pub struct InputSymbol {
+    pub value: BV,
+    pub signed: bool,
+}
+
+/// `x` is a 7-bit character (8-bit values) or within `bound` of zero
+/// (signed), or at most `bound` (unsigned).
+fn near_zero(x: &BV, bound: u64, signed: bool) -> Bool {
     let bits = x.get_size();
     if bits == 8 {
         return x.bvule(BV::from_u64(127, 8));
     }
     let bound = bound.min((1u64 << (bits - 2).min(62)) - 1);
+    if !signed {
+        return x.bvule(BV::from_u64(bound, bits));
+    }
     Bool::and(&[
         x.bvsge(BV::from_i64(-(bound as i64), bits)),
         x.bvsle(BV::from_u64(bound, bits)),
@@ -275,7 +287,11 @@ impl PathSolver {
 
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero.
-    pub fn readable_model(&mut self, path: &[ConstraintId], inputs: &[BV]) -> Option<Model> {
+    pub fn readable_model(
+        &mut self,
+        path: &[ConstraintId],
+        inputs: &[InputSymbol],
+    ) -> Option<Model> {
         // Most questions asked here (can this fault happen?) are answered no,
         // and a first model is often readable already: one query settles both.
         let (key, _) = self.key(path, None);
@@ -293,9 +309,10 @@ impl PathSolver {
         let small = |bound: u64| -> Bool {
             let each: Vec<Bool> = inputs
                 .iter()
-                .map(|x| {
+                .map(|input| {
+                    let x = &input.value;
                     if constrained.contains(x) {
-                        near_zero(x, bound)
+                        near_zero(x, bound, input.signed)
                     } else {
                         x.eq(BV::from_u64(0, x.get_size()))
                     }

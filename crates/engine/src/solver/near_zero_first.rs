@@ -27,7 +27,7 @@ impl QuerySolver for NearZeroFirst {
                 .store
                 .symbols_of(query.constraints)
                 .into_iter()
-                .map(|n| near_zero(cx.store.symbol(n), 100))
+                .map(|n| near_zero(cx.store.symbol(n), 100, true))
                 .collect();
             let small = Bool::and(&small);
             let first_try = Query {

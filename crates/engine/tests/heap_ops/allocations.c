@@ -146,3 +146,30 @@ int attach_data(struct holder *h)
     *h->next->data = 3;
     return 1;
 }
+
+/* Writes slot i of a fresh block of four, then reads slot 0: uninitialized
+   unless i is 0. The block is filled only where the code wrote it. */
+int first_after_store(int i)
+{
+    if (i < 0 || i > 3)
+        return -1;
+    int *slots = malloc(4 * sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    slots[i] = 7;
+    int first = slots[0];
+    free(slots);
+    return first;
+}
+
+/* A fresh block of four whose slot i is set: the caller owns it. */
+int *one_slot(int i)
+{
+    if (i < 0 || i > 3)
+        return NULL;
+    int *slots = malloc(4 * sizeof *slots);
+    if (slots == NULL)
+        return NULL;
+    slots[i] = 7;
+    return slots;
+}

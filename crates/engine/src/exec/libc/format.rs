@@ -3,7 +3,7 @@
 //! [`Text`] of symbolic length, then write it.
 
 use super::scan::ScanSet;
-use super::{returns_int, Args, Fill, Model, Range};
+use super::{returns_int, Args, Fill, Model, OwnOverlap, Range};
 use crate::exec::{unsupported, Exec, Machine};
 use crate::state::State;
 use crate::value::{bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
@@ -240,7 +240,7 @@ impl Machine<'_, '_> {
                 len: count.clone(),
             };
             for read in &strings {
-                self.assume_apart(st, &written, read)?;
+                self.require_apart(st, &written, read, OwnOverlap::Assumed)?;
             }
             self.copy_bytes(st, &dst, &Fill::Bytes(bytes), &count)?;
         }

@@ -46,6 +46,9 @@ const EINVAL: u128 = 22;
 
 /// The cut named when a model fixes a symbolic value to the one the solver
 /// picked: goals that other values would reach are not claimed infeasible.
+/// The bound that keeps the buffers a copy reads and writes apart when
+/// both are inputs.
+const APART_INPUTS: &str = "apart_inputs";
 pub const CONCRETISED: &str = "concretised (a library model fixed a symbolic argument)";
 
 /// The arguments of a library call, read as its model expects them.
@@ -373,14 +376,11 @@ impl Machine<'_, '_> {
                 }
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
-            let old = cells_to_int(&memory::read(st.object(d), &at, 1)?)?;
-            memory::write(
+            memory::write_when(
                 st.object_mut(d),
                 &at,
-                &[Cell::Byte {
-                    src: taken.ite(&byte, &old),
-                    idx: 0,
-                }],
+                &[Cell::Byte { src: byte, idx: 0 }],
+                Some(&taken),
             )?;
         }
         writes_outside.push(bv_u(u128::from(cap), 64).bvult(n));
@@ -401,14 +401,63 @@ impl Machine<'_, '_> {
     }
 
     /// The C library's `restrict`: what a call writes does not overlap what
-    /// it reads. Paths where they would (inputs that alias) are left out.
-    fn assume_apart(&mut self, st: &mut State, written: &Range, read: &Range) -> Exec<()> {
+    /// it reads. Inputs overlap only when the test makes two parameters
+    /// alias, which callers of such code do not do: those paths are left
+    /// out, as cut by a bound. Overlapping objects of the function's own are
+    /// the finding AddressSanitizer reports for the copy functions, and
+    /// assumed apart for the others (it does not check them).
+    fn require_apart(
+        &mut self,
+        st: &mut State,
+        written: &Range,
+        read: &Range,
+        own_overlap: OwnOverlap,
+    ) -> Exec<()> {
         if written.obj != read.obj {
             return Ok(());
         }
-        let before = written.start.bvadd(&written.len).bvsle(&read.start);
-        let after = read.start.bvadd(&read.len).bvsle(&written.start);
-        self.assume(st, &Bool::or(&[before, after]))
+        let zero = bv_u(0, 64);
+        let overlap = Bool::and(&[
+            written.len.bvugt(&zero),
+            read.len.bvugt(&zero),
+            written.start.bvslt(read.start.bvadd(&read.len)),
+            read.start.bvslt(written.start.bvadd(&written.len)),
+        ]);
+        if matches!(st.object(written.obj).kind, ObjKind::Input { .. }) {
+            return self.assume_limit(st, &overlap.not(), APART_INPUTS);
+        }
+        match own_overlap {
+            OwnOverlap::Finding => self.check_fault(
+                st,
+                FindingKind::OverlappingCopy,
+                &overlap,
+                "copy between overlapping bytes",
+            ),
+            OwnOverlap::Assumed => self.assume(st, &overlap.not()),
+        }
+    }
+
+    /// `require_apart` for a copy of `written_len` bytes to `dst` from
+    /// `read_len` bytes at `src`.
+    fn require_copy_apart(
+        &mut self,
+        st: &mut State,
+        dst: &PtrVal,
+        written_len: &BV,
+        src: &PtrVal,
+        read_len: &BV,
+    ) -> Exec<()> {
+        let written = Range {
+            obj: self.deref(st, dst)?,
+            start: dst.offset.clone(),
+            len: written_len.clone(),
+        };
+        let read = Range {
+            obj: self.deref(st, src)?,
+            start: src.offset.clone(),
+            len: read_len.clone(),
+        };
+        self.require_apart(st, &written, &read, OwnOverlap::Finding)
     }
 
     /// The outcome of a call among disjoint alternatives: the one that holds
@@ -542,6 +591,14 @@ struct Range {
     obj: ObjIdx,
     start: BV,
     len: BV,
+}
+
+/// What overlapping objects of the function's own are, for a call that
+/// requires its buffers apart.
+#[derive(Clone, Copy)]
+enum OwnOverlap {
+    Finding,
+    Assumed,
 }
 
 /// What a copy writes.

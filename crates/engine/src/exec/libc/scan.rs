@@ -5,7 +5,9 @@
 
 use super::format::{directives, terminated, Directive, Spec};
 use super::number::Syntax;
-use super::{is_char, returns_int, Args, CharClass, Fill, Model, Range, Source, ERANGE};
+use super::{
+    is_char, returns_int, Args, CharClass, Fill, Model, OwnOverlap, Range, Source, ERANGE,
+};
 use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
 use crate::memory;
@@ -327,7 +329,7 @@ impl Machine<'_, '_> {
             start: target.offset.clone(),
             len,
         };
-        self.assume_apart(st, &written, read)?;
+        self.require_apart(st, &written, read, OwnOverlap::Assumed)?;
         match assignment {
             Assignment::Int { value, signed } => {
                 let loc = Loc {

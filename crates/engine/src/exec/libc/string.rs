@@ -56,10 +56,14 @@ impl Machine<'_, '_> {
     pub(super) fn memcpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let dst = args.ptr(0)?;
         let n = args.size(2)?;
-        let source = if args.name == "memset" {
-            Fill::Byte(args.int(1)?.extract(7, 0))
-        } else {
-            Fill::From(args.ptr(1)?)
+        let source = match args.name {
+            "memset" => Fill::Byte(args.int(1)?.extract(7, 0)),
+            "memcpy" => {
+                let src = args.ptr(1)?;
+                self.require_copy_apart(st, &dst, &n, &src, &n)?;
+                Fill::From(src)
+            }
+            _ => Fill::From(args.ptr(1)?),
         };
         self.copy_bytes(st, &dst, &source, &n)?;
         returns(SymVal::Ptr(dst))
@@ -75,7 +79,9 @@ impl Machine<'_, '_> {
         } else {
             dst.clone()
         };
-        self.copy_bytes(st, &at, &Fill::From(src), &len.bvadd(bv_u(1, 64)))?;
+        let copied = len.bvadd(bv_u(1, 64));
+        self.require_copy_apart(st, &at, &copied, &src, &copied)?;
+        self.copy_bytes(st, &at, &Fill::From(src), &copied)?;
         returns(SymVal::Ptr(dst))
     }
 
@@ -83,6 +89,7 @@ impl Machine<'_, '_> {
     pub(super) fn strncpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
         let len = self.string_length(st, &src, Some(n.clone()))?;
+        self.require_copy_apart(st, &dst, &n, &src, &len)?;
         self.copy_bytes(st, &dst, &Fill::Byte(bv_u(0, 8)), &n)?;
         self.copy_bytes(st, &dst, &Fill::From(src), &len)?;
         returns(SymVal::Ptr(dst))
@@ -95,6 +102,7 @@ impl Machine<'_, '_> {
         let end = self.string_length(st, &dst, None)?;
         let len = self.string_length(st, &src, Some(n))?;
         let at = self.source(st, &dst)?.plus(&end);
+        self.require_copy_apart(st, &at, &len.bvadd(bv_u(1, 64)), &src, &len)?;
         self.copy_bytes(st, &at, &Fill::From(src), &len)?;
         let after = PtrVal {
             target: at.target.clone(),
