@@ -3,7 +3,7 @@
 
 use crate::solver::{ConstraintId, InputSymbol};
 use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
-use ir::{BlockId, FuncId, GlobalId, Goal, IntType, LocalId, Place, Type};
+use ir::{BlockId, FuncId, GlobalId, Goal, IntType, LocalId, Place, Span, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
 
@@ -158,8 +158,12 @@ pub enum ReturnTo {
         parts: Vec<SymVal>,
     },
     /// A declared invariant run again on parameter `param` after the call
-    /// under test returned: a zero result is a finding.
-    ExitCheck { predicate: FuncId, param: usize },
+    /// under test returned at `at`: a zero result is a finding there.
+    ExitCheck {
+        predicate: FuncId,
+        param: usize,
+        at: Span,
+    },
     /// A declared invariant run on input `build` once the calls building it
     /// are done: a zero result is a finding of those calls, and the test
     /// goes on with the inputs it holds for.

@@ -210,6 +210,7 @@ fn a_call_that_breaks_a_declared_invariant_is_a_finding_and_keeps_its_test() {
     assert_eq!(broken.kind, FindingKind::BrokenInvariant);
     assert!(broken.has_valid_inputs());
     assert_eq!(broken.broken_invariant.map(|b| b.param), Some(0));
+    assert_eq!(broken.span.line, 29, "at the return, not in the predicate");
     assert!(
         !broken.inputs.constructions.is_empty(),
         "built through the API"
@@ -217,6 +218,36 @@ fn a_call_that_breaks_a_declared_invariant_is_a_finding_and_keeps_its_test() {
 
     let (_, add) = common::run_file("trust", "bag.c", "bag_add", &config);
     assert!(add.findings.is_empty(), "{:?}", add.findings);
+}
+
+#[test]
+fn an_input_its_own_api_builds_broken_is_a_finding_of_the_function_that_broke_it() {
+    let config = EngineConfig {
+        invariants: vec![InvariantSpec {
+            type_name: "struct ledger".to_string(),
+            predicate: "ledger_ok".to_string(),
+        }],
+        ..common::config()
+    };
+    let (program, report) = common::run_file("trust", "ledger.c", "ledger_balance", &config);
+    let broken: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.kind == FindingKind::BrokenInvariant)
+        .collect();
+    let [broken] = broken.as_slice() else {
+        panic!("{:?}", report.findings)
+    };
+    assert!(broken.message.contains("ledger_post"), "{}", broken.message);
+    let post = program
+        .functions
+        .iter()
+        .find(|f| f.name == "ledger_post")
+        .expect("ledger_post");
+    assert_eq!(
+        broken.span, post.span,
+        "at the function whose call broke it"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, ObjKind, ReturnTo, State};
 use crate::value::{cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
-use ir::{Callee, Expr, FuncId, Place, Type};
+use ir::{Callee, Expr, FuncId, Place, Span, Type};
 use testcase::FindingKind;
 
 impl Machine<'_, '_> {
@@ -113,13 +113,19 @@ impl Machine<'_, '_> {
         let Some(frame) = st.frames.pop() else {
             return Ok(());
         };
-        if let ReturnTo::ExitCheck { predicate, param } = frame.returns {
-            return self.exit_checked(st, predicate, param, value);
+        if let ReturnTo::ExitCheck {
+            predicate,
+            param,
+            at,
+        } = frame.returns
+        {
+            return self.exit_checked(st, predicate, param, value, at);
         }
         if st.frames.is_empty() {
             st.ret = value;
             self.report_leaks(st);
-            return self.check_invariant_on_exit(st, 0);
+            let returned_at = self.span;
+            return self.check_invariant_on_exit(st, 0, returned_at);
         }
         let place = match (frame.returns, value) {
             (ReturnTo::Construction { build }, value) => return self.constructed(st, build, value),
@@ -175,8 +181,9 @@ impl Machine<'_, '_> {
 
     /// Runs the declared invariant of the first parameter from `from` on
     /// that has one (checked or built through the API) again, unless the
-    /// call freed it; the others follow in turn, one at a time.
-    fn check_invariant_on_exit(&mut self, st: &mut State, from: usize) -> Exec<()> {
+    /// call freed it; the others follow in turn, one at a time. The call
+    /// under test returned at `at`, where a broken invariant is reported.
+    fn check_invariant_on_exit(&mut self, st: &mut State, from: usize, at: Span) -> Exec<()> {
         let params = &self.program.function(self.root).sig.params;
         let mut checks = Vec::new();
         for (param, ty) in params.iter().enumerate().skip(from) {
@@ -200,22 +207,29 @@ impl Machine<'_, '_> {
                 st,
                 predicate,
                 &[value],
-                ReturnTo::ExitCheck { predicate, param },
+                ReturnTo::ExitCheck {
+                    predicate,
+                    param,
+                    at,
+                },
             )?;
             self.enter_block(st, ir::BlockId(0));
         }
         Ok(())
     }
 
-    /// A `broken-invariant` finding when `broken` may hold, naming the
-    /// predicate call its reproducer checks.
+    /// A `broken-invariant` finding at `at` when `broken` may hold, naming
+    /// the predicate call its reproducer checks. Not at the predicate's
+    /// line: the predicate is right, the code that changed its input is not.
     fn note_broken_invariant(
         &mut self,
         st: &State,
         broken: &z3::ast::Bool,
         message: &str,
         call: testcase::InvariantCall,
+        at: Span,
     ) {
+        self.span = at;
         if self.note_fault(st, FindingKind::BrokenInvariant, broken, message) {
             if let Some(finding) = self.findings.last_mut() {
                 finding.broken_invariant = Some(call);
@@ -271,6 +285,7 @@ impl Machine<'_, '_> {
         predicate: ir::FuncId,
         param: usize,
         value: Option<SymVal>,
+        at: Span,
     ) -> Exec<()> {
         let Some(SymVal::Int(v)) = value else {
             return unsupported("an invariant without a result");
@@ -283,8 +298,8 @@ impl Machine<'_, '_> {
             param: param as u32,
             by_building: false,
         };
-        self.note_broken_invariant(st, &broken, &message, call);
-        self.check_invariant_on_exit(st, param + 1)
+        self.note_broken_invariant(st, &broken, &message, call, at);
+        self.check_invariant_on_exit(st, param + 1, at)
     }
 
     /// A construction call of input `build` returned `value`. After the
@@ -438,7 +453,10 @@ impl Machine<'_, '_> {
             param: param as u32,
             by_building: true,
         };
-        self.note_broken_invariant(st, &broken, &message, call);
+        // The last call made it: the finding is at that function.
+        let last = b.calls[b.calls.len() - 1].func;
+        let at = self.program.function(last).span;
+        self.note_broken_invariant(st, &broken, &message, call, at);
         self.assume(st, &broken.not())
     }
 
