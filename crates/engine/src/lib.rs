@@ -33,7 +33,10 @@
 //!   past other objects it is an out-of-bounds finding.
 //! - A path ends without a test at a certain fault, `exit` or `abort`; a
 //!   possible fault is reported once per site and the path goes on without it.
-//! - Uninitialized locals read as zero; `malloc`ed bytes never written are a finding.
+//! - Using a scalar of a local or of `malloc`ed bytes before anything wrote
+//!   it is a finding (parameters, inputs and `calloc`ed bytes are written;
+//!   copying a whole struct is no use). A write at a symbolic offset writes
+//!   each byte under the condition that it reaches it (`state::Written`).
 //! - A C library function runs its model, exact as glibc behaves in the C
 //!   locale (`exec/libc`); one a system header declares without a model
 //!   stops the path (`unsupported`); any other function without a body is a

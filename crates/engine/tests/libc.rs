@@ -214,7 +214,12 @@ unsigned truncated(int x) {
     return h;
 }
 "#;
-    let (_, report) = run(src, "format");
+    // About 10 s of search on a loaded machine: a budget to spare.
+    let patient = engine::EngineConfig {
+        max_time: std::time::Duration::from_secs(60),
+        ..config()
+    };
+    let (_, report) = run_with(src, "format", &patient);
     assert_all_covered(&report);
     for t in &report.tests {
         let (x, u, c) = (arg(t, 0) as c_int, arg(t, 1) as c_uint, arg(t, 2) as c_int);

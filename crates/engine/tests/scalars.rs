@@ -120,3 +120,41 @@ fn shift_out_of_range_is_a_finding() {
     let n = int(&f.inputs.args[1]);
     assert!(!(0..32).contains(&n));
 }
+
+/// Copying `p` to `q` copies the padding after `tag`: no fault.
+#[test]
+fn a_local_read_before_any_write_is_a_finding() {
+    let src = r#"
+struct pair { char tag; long value; };
+int fill(int *out);
+int pick(int c) {
+    int x;
+    if (c > 10)
+        x = 1;
+    return x;
+}
+int through_stub(void) {
+    int v;
+    fill(&v);
+    return v;
+}
+long copy_pair(int c) {
+    struct pair p, q;
+    p.tag = 1;
+    p.value = c;
+    q = p;
+    return q.value;
+}
+"#;
+    let (_, report) = run(src, "pick");
+    let [uninit] = report.findings.as_slice() else {
+        panic!("{:?}", report.findings)
+    };
+    assert_eq!(uninit.kind, testcase::FindingKind::UninitializedRead);
+    assert!(int(&uninit.inputs.args[0]) <= 10);
+    assert!(arg(test_returning(&report, 1), 0) > 10);
+    for clean in ["through_stub", "copy_pair"] {
+        let (_, report) = run(src, clean);
+        assert!(report.findings.is_empty(), "{clean}: {:?}", report.findings);
+    }
+}

@@ -278,7 +278,9 @@ impl FindingKind {
             FindingKind::InvalidFree => {
                 "free() of a pointer malloc did not return (a stack or global object, or the middle of a block)."
             }
-            FindingKind::UninitializedRead => "A value read from allocated memory never written.",
+            FindingKind::UninitializedRead => {
+                "A value read from a local variable or allocated memory before anything wrote it."
+            }
             FindingKind::Leak => "Memory allocated by the function and unreachable when it returns.",
             FindingKind::Abort => "abort(), __builtin_trap() or __builtin_unreachable() reached.",
             FindingKind::AssertionFailure => "An assert() that fails.",

@@ -10,7 +10,7 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
-use crate::state::{BuildStep, ObjKind, ReturnTo, State};
+use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
 use crate::value::{cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Span, Type};
 use testcase::FindingKind;
@@ -73,6 +73,14 @@ impl Machine<'_, '_> {
                 let writable = |v: &SymVal| matches!(v, SymVal::Ptr(p) if !matches!(p.target, Target::Null | Target::Func(_)));
                 if values.iter().any(writable) {
                     self.note_cut("stub_effects");
+                }
+                // It may fill what they point to: reading it is no finding.
+                for value in &values {
+                    if let SymVal::Ptr(p) = value {
+                        if let Target::Object(obj) = self.resolved(st, &p.target) {
+                            st.object_mut(obj).written.fill(Written::Yes);
+                        }
+                    }
                 }
                 st.escaped.extend(values);
                 self.stub_return(st, func)?

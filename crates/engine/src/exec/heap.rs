@@ -385,18 +385,24 @@ impl Machine<'_, '_> {
         false
     }
 
-    /// Faults of an access to an object: after `free`, or reading allocated
-    /// bytes never written (input and `calloc`ed bytes always are).
-    pub fn check_heap_access(
+    /// Faults of an access to an object: after `free`, or reading a value
+    /// from allocated bytes or a local never written (input, `calloc`ed
+    /// bytes and parameters always are).
+    pub fn check_memory_access(
         &mut self,
         st: &mut State,
         obj: ObjIdx,
         off: &BV,
         n: u64,
-        read: bool,
+        access: Access,
     ) -> Exec<()> {
         self.check_live(st, obj)?;
-        if !read || !matches!(st.object(obj).kind, ObjKind::Heap { .. }) {
+        let what = match st.object(obj).kind {
+            ObjKind::Heap { .. } => "read of allocated memory never written",
+            ObjKind::Stack => "read of a local variable never written",
+            _ => return Ok(()),
+        };
+        if access != Access::Read {
             return Ok(());
         }
         let Some(start) = memory::concrete_offset(off) else {
@@ -409,7 +415,7 @@ impl Machine<'_, '_> {
         if written.iter().all(|w| matches!(w, Written::Yes)) {
             return Ok(());
         }
-        let message = "read of allocated memory never written";
+        let message = what;
         let all_written = Bool::and(&written.iter().map(Written::condition).collect::<Vec<_>>());
         // A read that is surely of such bytes ends the path at the finding.
         if !self.may(st, &all_written) {
@@ -422,6 +428,16 @@ impl Machine<'_, '_> {
             message,
         )
     }
+}
+
+/// What a load or store does with the bytes it accesses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Uses their value as a scalar.
+    Read,
+    /// Copies them as part of a struct or array.
+    Copy,
+    Write,
 }
 
 /// Ends the life of a heap or input object.

@@ -7,7 +7,7 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
-use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId};
+use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
@@ -191,7 +191,10 @@ pub(super) fn push_frame(
         .enumerate()
         .take(program.function(func).sig.params.len())
     {
-        st.object_mut(locals[i]).set_start(arg);
+        let param = st.object_mut(locals[i]);
+        param.set_start(arg);
+        // Initialized by the call: only other locals start indeterminate.
+        param.written.fill(Written::Yes);
     }
     st.frames.push(Frame {
         func,

@@ -1,5 +1,6 @@
 //! Places: addresses, lazy pointer resolution, bounds-checked loads and stores.
 
+use super::heap::Access;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory;
@@ -337,7 +338,14 @@ impl Machine<'_, '_> {
     pub fn load(&mut self, st: &mut State, loc: &Loc) -> Exec<SymVal> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
-        self.check_heap_access(st, loc.obj, &loc.off, n, true)?;
+        // Copying a whole struct or array with indeterminate bytes (padding,
+        // members never set) is no fault in C: using a scalar of them is.
+        let access = if matches!(loc.ty, Type::Struct(_) | Type::Array(..)) {
+            Access::Copy
+        } else {
+            Access::Read
+        };
+        self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
@@ -350,7 +358,7 @@ impl Machine<'_, '_> {
     pub fn store(&mut self, st: &mut State, loc: &Loc, value: &SymVal) -> Exec<()> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
-        self.check_heap_access(st, loc.obj, &loc.off, n, false)?;
+        self.check_memory_access(st, loc.obj, &loc.off, n, Access::Write)?;
         let mut cells = value_cells(value);
         if cells.len() as u64 != n {
             return unsupported("a store whose value and place sizes differ");

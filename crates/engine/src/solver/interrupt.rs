@@ -77,12 +77,23 @@ impl Checks {
     }
 }
 
-/// The parameters of a check with a time-out of `timeout_ms`. Z3 would
+/// Z3's work units ("rlimit") a check may spend per millisecond of its
+/// limit: about what Z3 did in a millisecond on the reference machine
+/// shared by three to four jobs (550 to 1,250, see BENCHMARKS.md). Checks are
+/// limited by work, not by Z3's own time-out: with a time-out set, Z3
+/// answers the same query with different models from run to run, and tests
+/// would change with the machine's load. The search's deadline still
+/// holds: the watchdog interrupts a check running past it.
+const WORK_PER_MS: u64 = 1_000;
+
+/// The parameters of a check limited to about `limit_ms` of work. Z3 would
 /// otherwise catch SIGINT during a check, which would then only cut that
 /// check short, and cairn would never see the Ctrl-C.
-pub fn check_params(timeout_ms: u32) -> Params {
+pub fn check_params(limit_ms: u32) -> Params {
     let mut params = Params::new();
-    params.set_u32("timeout", timeout_ms);
+    let work = u64::from(limit_ms).saturating_mul(WORK_PER_MS);
+    // 0 means no limit to Z3: a limit that large is none either.
+    params.set_u32("rlimit", u32::try_from(work).unwrap_or(0));
     params.set_bool("ctrl_c", false);
     params
 }

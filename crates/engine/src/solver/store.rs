@@ -92,11 +92,14 @@ impl ConstraintStore {
     }
 }
 
-/// The bit-vector symbols occurring in `term`, and whether it multiplies or
-/// divides two terms that are not numbers (nonlinear arithmetic).
-fn scan(term: &Bool) -> (HashSet<BV>, bool) {
+/// The bit-vector symbols occurring in `term`, in the order a walk of the
+/// term meets them (symbols are numbered in that order, and queries list
+/// them by number: a hash order would make the models differ between
+/// runs), and whether it multiplies or divides two terms that are not
+/// numbers (nonlinear arithmetic).
+fn scan(term: &Bool) -> (Vec<BV>, bool) {
     use z3::DeclKind as K;
-    let mut symbols = HashSet::new();
+    let mut symbols = Vec::new();
     let mut nonlinear = false;
     let mut seen = HashSet::new();
     let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
@@ -107,7 +110,7 @@ fn scan(term: &Bool) -> (HashSet<BV>, bool) {
         if term.is_const() {
             if let Some(bv) = term.as_bv() {
                 if crate::value::concrete(&bv).is_none() {
-                    symbols.insert(bv);
+                    symbols.push(bv);
                 }
             }
             continue;

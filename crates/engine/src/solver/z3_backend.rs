@@ -26,8 +26,8 @@ pub struct Z3Backend {
     /// Whether `guard => constraint` is asserted in `solver`.
     asserted: Vec<bool>,
     asserted_count: usize,
-    /// The time-out last given to `solver` (setting parameters is not free).
-    timeout_ms: u32,
+    /// The work limit last given to `solver` (setting parameters is not free).
+    limit_ms: u32,
     checks: Checks,
 }
 
@@ -37,7 +37,7 @@ impl Z3Backend {
             solver: Solver::new(),
             asserted: Vec::new(),
             asserted_count: 0,
-            timeout_ms: 0,
+            limit_ms: 0,
             checks,
         }
     }
@@ -47,7 +47,7 @@ impl Z3Backend {
     fn assert_guarded(&mut self, ids: &[ConstraintId], store: &ConstraintStore) {
         if self.asserted_count + ids.len() > SOLVER_CAPACITY {
             self.solver = Solver::new();
-            self.timeout_ms = 0;
+            self.limit_ms = 0;
             self.asserted.clear();
             self.asserted_count = 0;
         }
@@ -76,9 +76,9 @@ impl QuerySolver for Z3Backend {
         };
         *cx.calls += 1;
         let quick = millis(left.min(INCREMENTAL_LIMIT));
-        if quick != self.timeout_ms {
+        if quick != self.limit_ms {
             self.solver.set_params(&check_params(quick));
-            self.timeout_ms = quick;
+            self.limit_ms = quick;
         }
         self.assert_guarded(query.constraints, cx.store);
         let assumptions: Vec<Bool> = query
