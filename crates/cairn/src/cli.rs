@@ -1,5 +1,6 @@
 //! Command-line surface. Parsing only; `main.rs` orchestrates the stages.
 
+use crate::record::Shard;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -36,6 +37,9 @@ pub enum Command {
     Gen(GenArgs),
     /// Build and run the drivers in OUT with gcov; compare measured and predicted coverage.
     Check(CheckArgs),
+    /// Join the output directories of the shards of one run (gen --shard K/N)
+    /// into one, as the whole run would have written it.
+    Merge(MergeArgs),
     /// Print the IR in its stable text form.
     Ir(InspectArgs),
     /// Print one function's control-flow graph as DOT.
@@ -122,6 +126,11 @@ pub struct GenArgs {
     /// same for any N, unless --max-time cuts a search short.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
+    /// Explore only shard K of N (from 1): a split of the functions that
+    /// is the same on every machine, so that N jobs share a run. Each
+    /// shard's output directory is complete; `cairn merge` joins them.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub source: SourceArgs,
 }
@@ -167,6 +176,22 @@ pub struct CheckArgs {
     /// working directory are written relative to it.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output directories written by `cairn gen --shard K/N`, one per shard.
+    #[arg(required = true)]
+    pub outs: Vec<PathBuf>,
+    /// Where to write the joined outputs.
+    #[arg(short = 'o', long = "out", required = true)]
+    pub out: PathBuf,
+    /// Which findings the summary lists and counts.
+    #[arg(long, value_enum, default_value_t = FindingsMode::Valid)]
+    pub findings: FindingsMode,
+    /// Print the summary as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -2,8 +2,9 @@
 
 use crate::cli::{
     BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
-    InputsMode, SearchMode,
+    InputsMode, SearchMode, SourceArgs,
 };
+use crate::record::{self, RunRecord, Shard};
 use crate::{load, select_functions, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -128,6 +129,17 @@ fn writable_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
+/// The output directory, created and checked writable.
+pub fn prepare_out(out: &Path) -> Result<(), UsageError> {
+    writable_dir(out).map_err(|e| {
+        UsageError(format!(
+            "cannot write in the output directory {}: {}",
+            out.display(),
+            front::io_message(&e)
+        ))
+    })
+}
+
 /// The directory of `--dump-queries`, created and checked writable.
 pub fn prepare_dump_dir(budgets: &BudgetArgs) -> Result<(), UsageError> {
     match &budgets.dump_queries {
@@ -182,6 +194,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     };
     // Load every file first so a bad path is reported before any long run
     // and before anything is written.
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
     let mut loaded = Vec::new();
     for file in &args.files {
         let output = load(file, &args.source)?;
@@ -189,9 +202,20 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         if funcs.is_empty() {
             eprintln!("cairn: {}: {}", file.display(), nothing_to_test(&output));
         }
-        loaded.push((file, output, funcs));
+        let run_order: Vec<String> = funcs
+            .iter()
+            .map(|f| output.program.function(*f).name.clone())
+            .collect();
+        let funcs: Vec<ir::FuncId> = funcs
+            .into_iter()
+            .filter(|f| shard.takes(file, &output.program.function(*f).name))
+            .collect();
+        loaded.push((file, output, run_order, funcs));
     }
-    if loaded.iter().all(|(_, _, funcs)| funcs.is_empty()) {
+    if loaded
+        .iter()
+        .all(|(_, _, run_order, _)| run_order.is_empty())
+    {
         return Ok(Outcome::NothingToTest);
     }
     let mut engine_config = engine_config;
@@ -199,21 +223,35 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         &mut engine_config,
         loaded
             .iter()
-            .map(|(file, output, _)| (file.as_path(), &output.program)),
+            .map(|(file, output, _, _)| (file.as_path(), &output.program)),
     )?;
     prepare_dump_dir(&args.budgets)?;
-    writable_dir(&args.out).map_err(|e| {
-        UsageError(format!(
-            "cannot write in the output directory {}: {}",
-            args.out.display(),
-            front::io_message(&e)
-        ))
-    })?;
+    prepare_out(&args.out)?;
+    let config_text = record::config_text(&engine_config);
     let files: Vec<FileRun> = loaded
         .into_iter()
-        .filter(|(_, _, funcs)| !funcs.is_empty())
-        .map(|(file, output, funcs)| FileRun::new(file, output, funcs, args))
+        .enumerate()
+        .filter(|(_, (_, _, _, funcs))| !funcs.is_empty())
+        .map(|(position, (file, output, run_order, funcs))| {
+            let record = RunRecord {
+                format: record::FORMAT.to_string(),
+                source: file.to_path_buf(),
+                position,
+                flags: record::SourceFlags::of(&args.source),
+                program: record::fingerprint(&output.program),
+                config: config_text.clone(),
+                shard,
+                functions: run_order,
+                reports: (),
+            };
+            FileRun::new(file, output, funcs, args, record)
+        })
         .collect();
+    if files.is_empty() {
+        // More shards than functions: this one has nothing, which is no error.
+        eprintln!("cairn: shard {shard} has none of the functions to test; nothing written");
+        return Ok(Outcome::Success);
+    }
     let work: Vec<(&ir::Program, ir::FuncId)> = files
         .iter()
         .flat_map(|run| run.funcs.iter().map(|func| (&run.output.program, *func)))
@@ -320,7 +358,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), UsageError> {
     emit::write_atomically(path, text).map_err(|e| UsageError(format!("cannot write {e}")))
 }
 
-fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
+pub fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
     for s in summaries {
         if json {
             println!("{}", emit::summary_json(s));
@@ -387,8 +425,11 @@ impl Interruption {
 struct FileRun<'a> {
     file: &'a Path,
     output: front::FrontOutput,
+    /// This shard's functions.
     funcs: Vec<ir::FuncId>,
     config: emit::EmitConfig,
+    /// The file's run record, without reports.
+    record: RunRecord<()>,
 }
 
 impl<'a> FileRun<'a> {
@@ -397,30 +438,24 @@ impl<'a> FileRun<'a> {
         output: front::FrontOutput,
         funcs: Vec<ir::FuncId>,
         args: &GenArgs,
+        record: RunRecord<()>,
     ) -> FileRun<'a> {
-        let config = emit::EmitConfig {
-            out_dir: args.out.clone(),
-            source: file.to_path_buf(),
-            flags: emit::SourceFlags {
-                defines: args.source.define.clone(),
-                include_dirs: args.source.include.clone(),
-            },
-        };
+        let config = emit_config(&args.out, file, &args.source);
         FileRun {
             file,
             output,
             funcs,
             config,
+            record,
         }
     }
 
-    /// The file's outputs for the reports so far.
+    /// The file's outputs and run record for the reports so far.
     fn write_outputs(
         &self,
         reports: &[testcase::FunctionReport],
     ) -> Result<emit::EmitSummary, UsageError> {
-        emit::write_outputs(&self.output.program, reports, &self.config)
-            .map_err(|e| UsageError(e.to_string()))
+        write_file(&self.output.program, reports, &self.config, &self.record)
     }
 
     /// The file's last outputs, after its last report.
@@ -434,6 +469,37 @@ impl<'a> FileRun<'a> {
         }
         self.write_outputs(reports)
     }
+}
+
+/// How emit writes the outputs of `file` into `out`.
+pub fn emit_config(out: &Path, file: &Path, source: &SourceArgs) -> emit::EmitConfig {
+    emit::EmitConfig {
+        out_dir: out.to_path_buf(),
+        source: file.to_path_buf(),
+        flags: emit::SourceFlags {
+            defines: source.define.clone(),
+            include_dirs: source.include.clone(),
+        },
+    }
+}
+
+/// Writes one source file's outputs for `reports` and its run record.
+pub fn write_file(
+    program: &ir::Program,
+    reports: &[testcase::FunctionReport],
+    config: &emit::EmitConfig,
+    record: &RunRecord<()>,
+) -> Result<emit::EmitSummary, UsageError> {
+    let summary =
+        emit::write_outputs(program, reports, config).map_err(|e| UsageError(e.to_string()))?;
+    // emit refused a source whose stem is not UTF-8.
+    let stem = config
+        .source
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
+    record.with_reports(reports).write(&config.out_dir, &stem)?;
+    Ok(summary)
 }
 
 /// When to write a file's outputs before its last function is done. Each
