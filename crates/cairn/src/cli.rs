@@ -67,15 +67,19 @@ pub struct SourceArgs {
     /// C compiler used as preprocessor.
     #[arg(long, default_value = "cc")]
     pub cc: String,
-    /// Directory with a compile_commands.json to take the file's flags from.
+    /// Directory with a compile_commands.json to take each file's flags
+    /// (-I, -D, -U, -std, -include, -isystem) from.
     #[arg(short = 'p', value_name = "DIR")]
     pub compile_commands: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct GenArgs {
-    /// C source files.
-    #[arg(required = true)]
+    /// C source files. None with -p BUILD_DIR: every C file its
+    /// compile_commands.json compiles, each with its own flags and its
+    /// outputs in OUT/<path of the file>/ (a file that cannot be read is
+    /// reported, the others go on).
+    #[arg(required_unless_present = "compile_commands")]
     pub files: Vec<PathBuf>,
     /// Only these functions (repeatable); default: every function defined in the file.
     #[arg(short = 'f', long = "function", value_name = "FN")]

@@ -63,7 +63,7 @@ pub fn run(args: &MergeArgs) -> Result<Outcome, UsageError> {
     prepare_out(&args.out)?;
     let mut summaries = Vec::with_capacity(merged.len());
     for file in &merged {
-        let config = emit_config(&args.out, &file.record.source, &file.record.flags.to_args());
+        let config = emit_config(&args.out, &file.record)?;
         summaries.push(write_file(
             &file.output.program,
             &file.reports,

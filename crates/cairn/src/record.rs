@@ -19,6 +19,9 @@ pub struct RunRecord<Reports = Vec<testcase::FunctionReport>> {
     pub format: String,
     /// The source as given to `gen`.
     pub source: PathBuf,
+    /// The directory of its outputs inside the output directory (empty
+    /// but for the files of a project).
+    pub out_subdir: PathBuf,
     /// Its place among the sources of the run (from 0), so that a merge
     /// lists them in the run's order.
     pub position: usize,
@@ -146,6 +149,7 @@ impl<Reports> RunRecord<Reports> {
         RunRecord {
             format: self.format.clone(),
             source: self.source.clone(),
+            out_subdir: self.out_subdir.clone(),
             position: self.position,
             flags: self.flags.clone(),
             program: self.program.clone(),
@@ -172,20 +176,26 @@ impl RunRecord<&[testcase::FunctionReport]> {
 }
 
 impl RunRecord {
-    /// Every record in the output directory `out`, by file name (none when
-    /// `gen` wrote nothing there).
+    /// Every record in the output directory `out` and its subdirectories
+    /// (a project's), by path (none where `gen` wrote nothing).
     pub fn read_all(out: &Path) -> Result<Vec<(PathBuf, RunRecord)>, UsageError> {
-        let dir = out.join(DIR);
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            // A shard that had none of the functions wrote nothing.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(UsageError(format!("{}: {e}", dir.display()))),
-        };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|p| p.to_str().is_some_and(|p| p.ends_with(".run.json")))
-            .collect();
+        let mut paths = Vec::new();
+        let mut pending = vec![out.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+            for entry in entries {
+                let path = entry
+                    .map_err(|e| UsageError(format!("{}: {e}", dir.display())))?
+                    .path();
+                let in_records = path.parent().is_some_and(|p| p.ends_with(DIR));
+                if path.is_dir() {
+                    pending.push(path);
+                } else if in_records && path.to_str().is_some_and(|p| p.ends_with(".run.json")) {
+                    paths.push(path);
+                }
+            }
+        }
         paths.sort();
         let mut records = Vec::with_capacity(paths.len());
         for path in paths {
