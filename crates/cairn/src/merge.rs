@@ -146,7 +146,7 @@ fn in_run_order(source: Source) -> Result<Merged, UsageError> {
         .collect();
     if !missing.is_empty() {
         return Err(UsageError(format!(
-            "{}: no shard tested {} of its {} functions ({}): is one of the {} shards missing?",
+            "{}: no shard tested {} of its {} functions ({}): is one of the {} shards missing, or was it interrupted?",
             head.source.display(),
             missing.len(),
             head.functions.len(),
