@@ -202,7 +202,20 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     let mut unreadable = Vec::new();
     for source in sources {
         let read = load(&source.file, &args.source).and_then(|output| {
-            let funcs = select_functions(&output.program, &args.functions)?;
+            // In a project, -f names the functions wherever they are.
+            let names: Vec<String> = match project {
+                true => args
+                    .functions
+                    .iter()
+                    .filter(|name| output.program.function_by_name(name).is_some())
+                    .cloned()
+                    .collect(),
+                false => args.functions.clone(),
+            };
+            let funcs = match names.is_empty() && !args.functions.is_empty() {
+                true => Vec::new(),
+                false => select_functions(&output.program, &names)?,
+            };
             Ok((output, funcs))
         });
         let (output, funcs) = match read {
@@ -214,7 +227,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             }
             Err(e) => return Err(e),
         };
-        if funcs.is_empty() {
+        if funcs.is_empty() && args.functions.is_empty() {
             eprintln!(
                 "cairn: {}: {}",
                 source.file.display(),

@@ -99,6 +99,33 @@ fn a_project_is_tested_file_by_file() {
 }
 
 #[test]
+fn functions_named_with_f_are_found_in_any_file_of_a_project() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let build = build_dir(dir.path());
+    let out = dir.path().join("out");
+    let run = cairn(&[
+        "gen",
+        "-p",
+        arg(&build),
+        "-o",
+        arg(&out),
+        "-f",
+        "clamp",
+        "-f",
+        "is_vowel",
+    ]);
+    let stderr = text(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("project: 2 files"), "{stderr}");
+    let summary = text(&run.stdout);
+    assert!(
+        summary.contains("clamp") && summary.contains("is_vowel"),
+        "{summary}"
+    );
+    assert!(!summary.contains("count_digits") && !out.join("geometry/rect").exists());
+}
+
+#[test]
 fn a_build_dir_without_c_files_is_a_usage_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("compile_commands.json"), "[]").expect("write");
