@@ -1,5 +1,6 @@
 //! Command-line surface. Parsing only; `main.rs` orchestrates the stages.
 
+use crate::record::Shard;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -36,6 +37,9 @@ pub enum Command {
     Gen(GenArgs),
     /// Build and run the drivers in OUT with gcov; compare measured and predicted coverage.
     Check(CheckArgs),
+    /// Join the output directories of the shards of one run (gen --shard K/N)
+    /// into one, as the whole run would have written it.
+    Merge(MergeArgs),
     /// Print the IR in its stable text form.
     Ir(InspectArgs),
     /// Print one function's control-flow graph as DOT.
@@ -63,15 +67,19 @@ pub struct SourceArgs {
     /// C compiler used as preprocessor.
     #[arg(long, default_value = "cc")]
     pub cc: String,
-    /// Directory with a compile_commands.json to take the file's flags from.
+    /// Directory with a compile_commands.json to take each file's flags
+    /// (-I, -D, -U, -std, -include, -isystem) from.
     #[arg(short = 'p', value_name = "DIR")]
     pub compile_commands: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct GenArgs {
-    /// C source files.
-    #[arg(required = true)]
+    /// C source files. None with -p BUILD_DIR: every C file its
+    /// compile_commands.json compiles, each with its own flags and its
+    /// outputs in OUT/<path of the file>/ (a file that cannot be read is
+    /// reported, the others go on).
+    #[arg(required_unless_present = "compile_commands")]
     pub files: Vec<PathBuf>,
     /// Only these functions (repeatable); default: every function defined in the file.
     #[arg(short = 'f', long = "function", value_name = "FN")]
@@ -122,6 +130,11 @@ pub struct GenArgs {
     /// same for any N, unless --max-time cuts a search short.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
+    /// Explore only shard K of N (from 1): a split of the functions that
+    /// is the same on every machine, so that N jobs share a run. Each
+    /// shard's output directory is complete; `cairn merge` joins them.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub source: SourceArgs,
 }
@@ -167,6 +180,22 @@ pub struct CheckArgs {
     /// working directory are written relative to it.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Output directories written by `cairn gen --shard K/N`, one per shard.
+    #[arg(required = true)]
+    pub outs: Vec<PathBuf>,
+    /// Where to write the joined outputs.
+    #[arg(short = 'o', long = "out", required = true)]
+    pub out: PathBuf,
+    /// Which findings the summary lists and counts.
+    #[arg(long, value_enum, default_value_t = FindingsMode::Valid)]
+    pub findings: FindingsMode,
+    /// Print the summary as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

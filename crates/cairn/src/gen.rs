@@ -4,12 +4,13 @@ use crate::cli::{
     BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     InputsMode, SearchMode,
 };
+use crate::record::{self, RunRecord, Shard};
 use crate::{load, select_functions, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -128,6 +129,17 @@ fn writable_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&probe)
 }
 
+/// The output directory, created and checked writable.
+pub fn prepare_out(out: &Path) -> Result<(), UsageError> {
+    writable_dir(out).map_err(|e| {
+        UsageError(format!(
+            "cannot write in the output directory {}: {}",
+            out.display(),
+            front::io_message(&e)
+        ))
+    })
+}
+
 /// The directory of `--dump-queries`, created and checked writable.
 pub fn prepare_dump_dir(budgets: &BudgetArgs) -> Result<(), UsageError> {
     match &budgets.dump_queries {
@@ -181,17 +193,61 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         ..engine_config(&args.budgets)?
     };
     // Load every file first so a bad path is reported before any long run
-    // and before anything is written.
+    // and before anything is written. In a project, a file that cannot be
+    // read is reported and the others go on.
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let sources = sources(args)?;
+    let project = args.files.is_empty();
     let mut loaded = Vec::new();
-    for file in &args.files {
-        let output = load(file, &args.source)?;
-        let funcs = select_functions(&output.program, &args.functions)?;
-        if funcs.is_empty() {
-            eprintln!("cairn: {}: {}", file.display(), nothing_to_test(&output));
+    let mut unreadable = Vec::new();
+    for source in sources {
+        let read = load(&source.file, &args.source).and_then(|output| {
+            // In a project, -f names the functions wherever they are.
+            let names: Vec<String> = match project {
+                true => args
+                    .functions
+                    .iter()
+                    .filter(|name| output.program.function_by_name(name).is_some())
+                    .cloned()
+                    .collect(),
+                false => args.functions.clone(),
+            };
+            let funcs = match names.is_empty() && !args.functions.is_empty() {
+                true => Vec::new(),
+                false => select_functions(&output.program, &names)?,
+            };
+            Ok((output, funcs))
+        });
+        let (output, funcs) = match read {
+            Ok(read) => read,
+            Err(UsageError(why)) if project => {
+                eprintln!("cairn: {why}");
+                unreadable.push(source.file);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if funcs.is_empty() && args.functions.is_empty() {
+            eprintln!(
+                "cairn: {}: {}",
+                source.file.display(),
+                nothing_to_test(&output)
+            );
         }
-        loaded.push((file, output, funcs));
+        let run_order: Vec<String> = funcs
+            .iter()
+            .map(|f| output.program.function(*f).name.clone())
+            .collect();
+        let funcs: Vec<ir::FuncId> = funcs
+            .into_iter()
+            .filter(|f| shard.takes(&source.key, &output.program.function(*f).name))
+            .collect();
+        loaded.push((source, output, run_order, funcs));
     }
-    if loaded.iter().all(|(_, _, funcs)| funcs.is_empty()) {
+    if loaded
+        .iter()
+        .all(|(_, _, run_order, _)| run_order.is_empty())
+    {
         return Ok(Outcome::NothingToTest);
     }
     let mut engine_config = engine_config;
@@ -199,21 +255,41 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         &mut engine_config,
         loaded
             .iter()
-            .map(|(file, output, _)| (file.as_path(), &output.program)),
+            .map(|(source, output, _, _)| (source.file.as_path(), &output.program)),
     )?;
     prepare_dump_dir(&args.budgets)?;
-    writable_dir(&args.out).map_err(|e| {
-        UsageError(format!(
-            "cannot write in the output directory {}: {}",
-            args.out.display(),
-            front::io_message(&e)
-        ))
-    })?;
-    let files: Vec<FileRun> = loaded
-        .into_iter()
-        .filter(|(_, _, funcs)| !funcs.is_empty())
-        .map(|(file, output, funcs)| FileRun::new(file, output, funcs, args))
-        .collect();
+    prepare_out(&args.out)?;
+    let config_text = record::config_text(&engine_config);
+    let mut files: Vec<FileRun> = Vec::new();
+    for (position, (source, output, run_order, funcs)) in loaded.into_iter().enumerate() {
+        if funcs.is_empty() {
+            continue;
+        }
+        let record = RunRecord {
+            format: record::FORMAT.to_string(),
+            source: source.file.clone(),
+            out_subdir: source.out_subdir.clone(),
+            position,
+            flags: record::SourceFlags::of(&args.source),
+            program: record::fingerprint(&output.program),
+            config: config_text.clone(),
+            shard,
+            functions: run_order,
+            reports: (),
+        };
+        let config = emit_config(&args.out, &record)?;
+        files.push(FileRun {
+            output,
+            funcs,
+            config,
+            record,
+        });
+    }
+    if files.is_empty() {
+        // More shards than functions: this one has nothing, which is no error.
+        eprintln!("cairn: shard {shard} has none of the functions to test; nothing written");
+        return Ok(Outcome::Success);
+    }
     let work: Vec<(&ir::Program, ir::FuncId)> = files
         .iter()
         .flat_map(|run| run.funcs.iter().map(|func| (&run.output.program, *func)))
@@ -252,6 +328,9 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     }
     clear_progress();
     print_summaries(&summaries, args.json, args.findings);
+    if project {
+        project_summary(&summaries, &unreadable);
+    }
     if interruption.exit_status().is_some() {
         match summaries.is_empty() {
             true => eprintln!("cairn: interrupted before any test was written"),
@@ -320,7 +399,7 @@ fn write_report(path: &Path, text: &str) -> Result<(), UsageError> {
     emit::write_atomically(path, text).map_err(|e| UsageError(format!("cannot write {e}")))
 }
 
-fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
+pub fn print_summaries(summaries: &[emit::EmitSummary], json: bool, findings: FindingsMode) {
     for s in summaries {
         if json {
             println!("{}", emit::summary_json(s));
@@ -382,45 +461,123 @@ impl Interruption {
     }
 }
 
-/// One file of a `gen` run: its program, the functions to test, where
-/// its outputs go.
-struct FileRun<'a> {
-    file: &'a Path,
-    output: front::FrontOutput,
-    funcs: Vec<ir::FuncId>,
-    config: emit::EmitConfig,
+/// A source file of a `gen` run.
+struct Source {
+    file: PathBuf,
+    /// What the shards split it by: the path as given, or in a project
+    /// its path from the project's root (the same on every machine).
+    key: PathBuf,
+    /// Where its outputs go inside the output directory (a project's
+    /// files each have their own).
+    out_subdir: PathBuf,
 }
 
-impl<'a> FileRun<'a> {
-    fn new(
-        file: &'a Path,
-        output: front::FrontOutput,
-        funcs: Vec<ir::FuncId>,
-        args: &GenArgs,
-    ) -> FileRun<'a> {
-        let config = emit::EmitConfig {
-            out_dir: args.out.clone(),
-            source: file.to_path_buf(),
-            flags: emit::SourceFlags {
-                defines: args.source.define.clone(),
-                include_dirs: args.source.include.clone(),
-            },
-        };
-        FileRun {
-            file,
-            output,
-            funcs,
-            config,
-        }
+/// The files of the run: those given, or every C file of the project's
+/// `compile_commands.json`, each with a directory of its own named after
+/// its path from their deepest common directory.
+fn sources(args: &GenArgs) -> Result<Vec<Source>, UsageError> {
+    let Some(database) = args
+        .source
+        .compile_commands
+        .as_ref()
+        .filter(|_| args.files.is_empty())
+    else {
+        return Ok(args
+            .files
+            .iter()
+            .map(|file| Source {
+                file: file.clone(),
+                key: file.clone(),
+                out_subdir: PathBuf::new(),
+            })
+            .collect());
+    };
+    let files = front::compile_database_files(database).map_err(|d| UsageError(d.to_string()))?;
+    if files.is_empty() {
+        return Err(UsageError(format!(
+            "{}: compile_commands.json lists no C file",
+            database.display()
+        )));
     }
+    let root = files
+        .iter()
+        .filter_map(|f| f.parent())
+        .fold(None::<PathBuf>, |common, dir| {
+            Some(match common {
+                None => dir.to_path_buf(),
+                Some(common) => common
+                    .components()
+                    .zip(dir.components())
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a)
+                    .collect(),
+            })
+        })
+        .unwrap_or_default();
+    Ok(files
+        .into_iter()
+        .map(|file| {
+            let key = file.strip_prefix(&root).unwrap_or(&file).to_path_buf();
+            Source {
+                out_subdir: key.with_extension(""),
+                key,
+                file,
+            }
+        })
+        .collect())
+}
 
-    /// The file's outputs for the reports so far.
+/// A project run's last lines: its totals, and the files it could not read.
+fn project_summary(summaries: &[emit::EmitSummary], unreadable: &[PathBuf]) {
+    let functions = summaries.iter().flat_map(|s| &s.functions);
+    let (tests, covered, total, findings) =
+        functions.fold((0, 0, 0, 0), |(t, c, b, f), function| {
+            (
+                t + function.tests,
+                c + function.branches_covered,
+                b + function.branches_total,
+                f + function.findings,
+            )
+        });
+    let files = |n: usize| match n {
+        1 => "1 file".to_string(),
+        n => format!("{n} files"),
+    };
+    eprintln!(
+        "cairn: project: {} with tests: {tests} tests, {covered}/{total} branches, {findings} findings",
+        files(summaries.len())
+    );
+    if !unreadable.is_empty() {
+        eprintln!(
+            "cairn: {} could not be read (see above): {}",
+            files(unreadable.len()),
+            unreadable
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+}
+
+/// One file of a `gen` run: its program, the functions to test, where
+/// its outputs go.
+struct FileRun {
+    output: front::FrontOutput,
+    /// This shard's functions.
+    funcs: Vec<ir::FuncId>,
+    config: emit::EmitConfig,
+    /// The file's run record, without reports.
+    record: RunRecord<()>,
+}
+
+impl FileRun {
+    /// The file's outputs and run record for the reports so far.
     fn write_outputs(
         &self,
         reports: &[testcase::FunctionReport],
     ) -> Result<emit::EmitSummary, UsageError> {
-        emit::write_outputs(&self.output.program, reports, &self.config)
-            .map_err(|e| UsageError(e.to_string()))
+        write_file(&self.output.program, reports, &self.config, &self.record)
     }
 
     /// The file's last outputs, after its last report.
@@ -434,6 +591,58 @@ impl<'a> FileRun<'a> {
         }
         self.write_outputs(reports)
     }
+}
+
+/// How emit writes the outputs of a record's source into `out`: with the
+/// flags of the command line and, from a `compile_commands.json`, the
+/// file's include directories and macros, which its driver needs too.
+pub fn emit_config(out: &Path, record: &RunRecord<()>) -> Result<emit::EmitConfig, UsageError> {
+    let mut flags = emit::SourceFlags {
+        defines: record.flags.define.clone(),
+        include_dirs: record.flags.include.clone(),
+    };
+    if let Some(database) = &record.flags.compile_commands {
+        let listed = front::flags_from_compile_commands(database, &record.source)
+            .map_err(|d| UsageError(d.to_string()))?;
+        let mut listed = listed.into_iter();
+        while let Some(flag) = listed.next() {
+            // Apart (-I dir) or joined (-Idir), as the front end keeps them.
+            let (kind, value) = match flag.get(..2) {
+                Some(kind @ ("-I" | "-D")) if flag.len() == 2 => (kind, listed.next()),
+                Some(kind @ ("-I" | "-D")) => (kind, flag.get(2..).map(str::to_string)),
+                _ => continue,
+            };
+            match (kind, value) {
+                ("-I", Some(dir)) => flags.include_dirs.push(PathBuf::from(dir)),
+                (_, Some(define)) => flags.defines.push(define),
+                (_, None) => {}
+            }
+        }
+    }
+    Ok(emit::EmitConfig {
+        out_dir: out.join(&record.out_subdir),
+        source: record.source.clone(),
+        flags,
+    })
+}
+
+/// Writes one source file's outputs for `reports` and its run record.
+pub fn write_file(
+    program: &ir::Program,
+    reports: &[testcase::FunctionReport],
+    config: &emit::EmitConfig,
+    record: &RunRecord<()>,
+) -> Result<emit::EmitSummary, UsageError> {
+    let summary =
+        emit::write_outputs(program, reports, config).map_err(|e| UsageError(e.to_string()))?;
+    // emit refused a source whose stem is not UTF-8.
+    let stem = config
+        .source
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
+    record.with_reports(reports).write(&config.out_dir, &stem)?;
+    Ok(summary)
 }
 
 /// When to write a file's outputs before its last function is done. Each
@@ -481,7 +690,7 @@ fn progress(files: &[FileRun], owners: &[usize], work: &[(&ir::Program, ir::Func
             "\r\x1b[K[{}/{}] {}: {}",
             done + 1,
             work.len(),
-            files[*owner].file.display(),
+            files[*owner].record.source.display(),
             program.function(*func).name
         );
     }

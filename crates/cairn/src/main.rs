@@ -39,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Check(args) => gen::run_check(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Ir(args) => inspect(&args, print_ir),
         Command::Cfg(args) => inspect(&args, print_cfg),
         Command::Goals(args) => inspect(&args, print_goals),
@@ -60,8 +61,10 @@ fn main() -> ExitCode {
 }
 
 mod gen;
+mod merge;
 mod path;
 mod reach;
+mod record;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {

@@ -123,13 +123,16 @@ fn sigint_keeps_the_tests_found_writes_a_valid_driver_and_exits_130() {
         "{reasons:?}"
     );
 
-    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
-        .expect("list output")
+    // Temporary files start with a dot; `.cairn` holds the run records.
+    let leftovers: Vec<_> = [out_dir.clone(), out_dir.join(".cairn")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("list output"))
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with('.'))
+        .filter(|name| name.starts_with('.') && name != ".cairn")
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    assert!(out_dir.join(".cairn/slow.run.json").is_file());
 
     let binary = dir.path().join("slow_test");
     let built = Command::new("cc")

@@ -2,54 +2,7 @@
 
 mod common;
 
-use common::{arg, cairn, corpus, text};
-use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Every file under `dir` by its relative path, with `tests.json` files
-/// parsed and their timings (`elapsed_ms`, which differ from run to run
-/// whatever `-j` is) set to 0, the others as bytes.
-fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(at) = pending.pop() {
-        for entry in std::fs::read_dir(&at).expect("read output dir") {
-            let path = entry.expect("dir entry").path();
-            if path.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            let name = path.strip_prefix(dir).expect("under dir").display();
-            let bytes = std::fs::read(&path).expect("read output");
-            let bytes = match path.to_string_lossy().ends_with(".tests.json") {
-                true => without_timings(&bytes),
-                false => bytes,
-            };
-            files.insert(name.to_string(), bytes);
-        }
-    }
-    files
-}
-
-fn without_timings(json: &[u8]) -> Vec<u8> {
-    let mut value: serde_json::Value = serde_json::from_slice(json).expect("tests.json");
-    fn clear(value: &mut serde_json::Value) {
-        match value {
-            serde_json::Value::Object(fields) => {
-                for (key, field) in fields.iter_mut() {
-                    match key.as_str() {
-                        "elapsed_ms" => *field = 0.into(),
-                        _ => clear(field),
-                    }
-                }
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(clear),
-            _ => {}
-        }
-    }
-    clear(&mut value);
-    value.to_string().into_bytes()
-}
+use common::{arg, cairn, corpus, outputs, text};
 
 #[test]
 fn two_jobs_write_what_one_job_writes() {

@@ -98,21 +98,13 @@ fn error(path: &Path, message: impl Into<String>) -> CheckError {
     }
 }
 
-/// Checks every `<stem>.tests.json` in `out_dir`.
+/// Checks every `<stem>.tests.json` in `out_dir` and, for the output of a
+/// project (`gen -p`), in its subdirectories, each in the directory it is in.
 pub fn check(out_dir: &Path, config: &CheckConfig) -> Result<CheckReport, CheckError> {
     let out_dir = out_dir
         .canonicalize()
         .map_err(|e| error(out_dir, e.to_string()))?;
-    let mut jsons: Vec<PathBuf> = std::fs::read_dir(&out_dir)
-        .map_err(|e| error(&out_dir, e.to_string()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(".tests.json"))
-        })
-        .collect();
-    jsons.sort();
+    let jsons = tests_files(&out_dir)?;
     if jsons.is_empty() {
         return Err(error(
             &out_dir,
@@ -121,9 +113,32 @@ pub fn check(out_dir: &Path, config: &CheckConfig) -> Result<CheckReport, CheckE
     }
     let mut files = Vec::with_capacity(jsons.len());
     for json in jsons {
-        files.push(check_file(&out_dir, &json, config)?);
+        let dir = json.parent().unwrap_or(&out_dir);
+        files.push(check_file(dir, &json, config)?);
     }
     Ok(CheckReport { files })
+}
+
+/// The `*.tests.json` files under `dir`, by path; hidden directories (the
+/// builds of `check`, the run records of `gen`) are not looked in.
+fn tests_files(dir: &Path) -> Result<Vec<PathBuf>, CheckError> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        for entry in std::fs::read_dir(&at).map_err(|e| error(&at, e.to_string()))? {
+            let path = entry.map_err(|e| error(&at, e.to_string()))?.path();
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if path.is_dir() && !name.starts_with('.') {
+                pending.push(path);
+            } else if name.ends_with(".tests.json") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// Reads one `<stem>.tests.json`.

@@ -13,7 +13,7 @@
 
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
-use crate::exec::{Executor, Hooks};
+use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{Alternatives, ConstraintId};
@@ -442,8 +442,14 @@ impl Objective for FirstTest<'_> {
     }
 }
 
-/// Explores one function within the budgets and reports its tests.
-pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> FunctionReport {
+/// Explores one function within the budgets and reports its tests; `facts`
+/// are those of `program` under `config`.
+pub fn explore(
+    program: &Program,
+    facts: &ProgramFacts,
+    func: FuncId,
+    config: &EngineConfig,
+) -> FunctionReport {
     let start = Instant::now();
     let deadline = start + config.max_time;
     let mut report = FunctionReport::empty(program, func);
@@ -466,7 +472,7 @@ pub fn explore(program: &Program, func: FuncId, config: &EngineConfig) -> Functi
         paths_after_coverage: 0,
         reachable: Vec::new(),
     };
-    let mut exec = Executor::new(program, config, func, deadline);
+    let mut exec = Executor::new(program, facts, config, func, deadline);
     if exec.checks_invariants_on_exit() {
         coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
     }

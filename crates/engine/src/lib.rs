@@ -64,10 +64,12 @@ pub use config::{
 pub use exec::CONCRETISED;
 pub use exec::{defines_type, resolve_invariants};
 
+use exec::ProgramFacts;
+
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, OnceLock};
 
 /// Generates tests for each of `funcs` (in order). Never panics on a function
 /// it cannot handle: such goals are reported uncovered with the reason.
@@ -79,9 +81,10 @@ pub fn generate(
     funcs: &[ir::FuncId],
     config: &EngineConfig,
 ) -> Vec<testcase::FunctionReport> {
+    let facts = ProgramFacts::new(program, config);
     funcs
         .iter()
-        .map(|func| explore_function(program, *func, config))
+        .map(|func| explore_function(program, &facts, *func, config))
         .collect()
 }
 
@@ -112,18 +115,36 @@ pub fn generate_each<E>(
                 .as_ref()
                 .is_some_and(|cancel| cancel.load(Ordering::SeqCst))
     };
+    // The facts of each program of `work`, made by the first worker that
+    // needs them (several files' at once, on as many workers).
+    let mut programs: Vec<&ir::Program> = Vec::new();
+    let program_of: Vec<usize> = work
+        .iter()
+        .map(
+            |(program, _)| match programs.iter().position(|p| std::ptr::eq(*p, *program)) {
+                Some(known) => known,
+                None => {
+                    programs.push(program);
+                    programs.len() - 1
+                }
+            },
+        )
+        .collect();
+    let facts: Vec<OnceLock<ProgramFacts>> = programs.iter().map(|_| OnceLock::new()).collect();
     let (reports, finished) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..jobs.get().min(work.len()) {
             let reports = reports.clone();
-            let (next, stopped) = (&next, &stopped);
+            let (next, stopped, facts, program_of) = (&next, &stopped, &facts, &program_of);
             scope.spawn(move || {
                 while !stopped() {
                     let n = next.fetch_add(1, Ordering::SeqCst);
                     let Some((program, func)) = work.get(n) else {
                         return;
                     };
-                    let report = explore_function(program, *func, config);
+                    let program_facts =
+                        facts[program_of[n]].get_or_init(|| ProgramFacts::new(program, config));
+                    let report = explore_function(program, program_facts, *func, config);
                     if reports.send((n, report)).is_err() {
                         return;
                     }
@@ -153,9 +174,10 @@ pub fn generate_each<E>(
 /// One function's exploration on a thread of its own.
 fn explore_function(
     program: &ir::Program,
+    facts: &ProgramFacts,
     func: ir::FuncId,
     config: &EngineConfig,
 ) -> testcase::FunctionReport {
-    explore::on_own_thread(|| coverage::explore(program, func, config))
+    explore::on_own_thread(|| coverage::explore(program, facts, func, config))
         .unwrap_or_else(|why| coverage::failed(program, func, &why))
 }

@@ -29,7 +29,7 @@
 //! the answer: under every choice of shape, those conditions contradict.
 
 use crate::config::EngineConfig;
-use crate::exec::{Executor, Hooks};
+use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Objective, PerState, Searcher};
 use crate::searchers::{BestFirst, Ties};
 use crate::solver::ConstraintId;
@@ -517,7 +517,8 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
     let start = Instant::now();
     let deadline = start + config.max_time;
     let mut report = FunctionReport::empty(program, func);
-    let mut exec = Executor::new(program, config, func, deadline);
+    let facts = ProgramFacts::new(program, config);
+    let mut exec = Executor::new(program, &facts, config, func, deadline);
     let mut following = Following {
         program,
         follow: &follow,

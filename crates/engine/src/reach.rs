@@ -30,7 +30,7 @@
 
 use crate::config::EngineConfig;
 use crate::distance::{bfs, block_graph, FAR};
-use crate::exec::{Executor, Hooks};
+use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Change, Frontier, PerState, Searcher};
 use crate::searchers::{BestFirst, Interleave, Ties};
 use crate::state::{Frame, State, StateId};
@@ -592,7 +592,8 @@ fn search(
         best_hits: 0,
         reached: None,
     };
-    let mut exec = Executor::new(program, config, func, deadline);
+    let facts = ProgramFacts::new(program, config);
+    let mut exec = Executor::new(program, &facts, config, func, deadline);
     let initial = match exec.initial_state() {
         Ok(st) => {
             // The call's entry happened before the search tracked the state.

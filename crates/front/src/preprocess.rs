@@ -102,29 +102,50 @@ fn preprocessor_error(path: &Path, line: &str) -> Diagnostic {
     }
 }
 
-/// The preprocessor-relevant flags of `file`'s entry in `dir/compile_commands.json`.
-pub(crate) fn flags_from_compile_commands(
-    dir: &Path,
-    file: &Path,
-) -> Result<Vec<String>, Diagnostic> {
+/// The entries of `dir/compile_commands.json`.
+fn compile_database(dir: &Path) -> Result<Vec<serde_json::Value>, Diagnostic> {
     let db_path = dir.join("compile_commands.json");
     let text = std::fs::read_to_string(&db_path)
         .map_err(|e| file_error(&db_path, crate::io_message(&e)))?;
-    let entries: Vec<serde_json::Value> = serde_json::from_str(&text)
-        .map_err(|e| file_error(&db_path, format!("invalid JSON: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| file_error(&db_path, format!("invalid JSON: {e}")))
+}
+
+/// An entry's directory and its file resolved against it (canonical when
+/// the file exists).
+fn entry_file(entry: &serde_json::Value) -> Option<(PathBuf, PathBuf)> {
+    let directory = PathBuf::from(
+        entry
+            .get("directory")
+            .and_then(|d| d.as_str())
+            .unwrap_or("."),
+    );
+    let file = directory.join(entry.get("file")?.as_str()?);
+    let file = std::fs::canonicalize(&file).unwrap_or(file);
+    Some((directory, file))
+}
+
+/// The C files `dir/compile_commands.json` compiles, each once, in its order.
+pub fn compile_database_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for entry in &compile_database(dir)? {
+        if let Some((_, file)) = entry_file(entry) {
+            if file.extension().is_some_and(|e| e == "c") && seen.insert(file.clone()) {
+                files.push(file);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The preprocessor-relevant flags of `file`'s entry in `dir/compile_commands.json`.
+pub fn flags_from_compile_commands(dir: &Path, file: &Path) -> Result<Vec<String>, Diagnostic> {
+    let db_path = dir.join("compile_commands.json");
     let wanted = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-    for entry in &entries {
-        let directory = PathBuf::from(
-            entry
-                .get("directory")
-                .and_then(|d| d.as_str())
-                .unwrap_or("."),
-        );
-        let Some(entry_file) = entry.get("file").and_then(|f| f.as_str()) else {
+    for entry in &compile_database(dir)? {
+        let Some((directory, entry_path)) = entry_file(entry) else {
             continue;
         };
-        let entry_path = directory.join(entry_file);
-        let entry_path = std::fs::canonicalize(&entry_path).unwrap_or(entry_path);
         if entry_path != wanted {
             continue;
         }

@@ -4,7 +4,9 @@ use crate::program::{BlockId, BranchId, BranchKind, FuncId, Program, Span, Termi
 use std::fmt;
 
 /// One direction of a condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Arm {
     True,
     False,
@@ -13,7 +15,9 @@ pub enum Arm {
     Default,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Goal {
     pub func: FuncId,
     pub site: BranchId,

@@ -3,12 +3,14 @@
 use std::fmt;
 
 /// Index of a struct or union definition in [`crate::Program::structs`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct StructId(pub u32);
 
 /// An integer type: width in bits and signedness. `_Bool` is `bits: 8` with
 /// [`IntType::is_bool`] set, because stores into it normalise to 0 or 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct IntType {
     pub bits: u16,
     pub signed: bool,
@@ -82,7 +84,7 @@ impl fmt::Display for IntType {
 
 /// Floating-point kinds are typed by the front end so that layouts stay exact;
 /// the engine does not reason about their values yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FloatKind {
     F32,
     F64,
@@ -90,14 +92,14 @@ pub enum FloatKind {
     F80,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FnSig {
     pub ret: Type,
     pub params: Vec<Type>,
     pub variadic: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     Void,
     Int(IntType),

@@ -15,15 +15,19 @@ use std::time::Duration;
 pub const RENAMED_MAIN: &str = "cairn_original_main";
 
 /// Index of an object in [`Inputs::objects`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct ObjectId(pub u32);
 
 /// Index of an object in [`TestCase::allocated`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct AllocId(pub u32);
 
 /// A concrete C value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     /// Raw two's-complement bits, interpreted by `ty`.
     Int {
@@ -70,7 +74,7 @@ pub enum Value {
 
 /// A parameter built through the code's own functions, as a person would
 /// write the test: the constructor, then calls that add to the value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Construction {
     pub param: u32,
     /// The constructor first; the others take the built pointer
@@ -87,7 +91,7 @@ pub struct Construction {
     pub parts: Vec<(u32, AllocId)>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ApiCall {
     pub func: FuncId,
     pub args: Vec<Value>,
@@ -100,7 +104,7 @@ pub struct ApiCall {
 /// Memory the driver must create before the call (seed 000's class I objects):
 /// the pointee of a pointer parameter, an input array or string. The driver
 /// allocates it with `malloc`, so the function may free it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InputObject {
     /// Access path the function reaches it by, e.g. `a`, `*out`, `s`.
     pub name: String,
@@ -112,14 +116,14 @@ pub struct InputObject {
 }
 
 /// Scripted results of a function without a body, returned in call order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stub {
     pub func: FuncId,
     pub returns: Vec<Value>,
 }
 
 /// Everything a test sets before the call.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Inputs {
     /// One value per parameter.
     pub args: Vec<Value>,
@@ -139,7 +143,7 @@ pub struct Inputs {
 /// An object the function under test allocated that is still live when it
 /// returns and reachable from the return value, the input objects or the
 /// globals (seed 000's class II, in the output).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AllocatedObject {
     /// Access path it is first reached by, e.g. `result`, `result->next`, `(*out)->next`.
     pub name: String,
@@ -149,14 +153,14 @@ pub struct AllocatedObject {
 }
 
 /// A step from a root to a checked scalar.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     /// Member number `n` of a struct or union.
     Field(u32),
     Index(u64),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Root {
     Return,
     Global(GlobalId),
@@ -167,7 +171,7 @@ pub enum Root {
 }
 
 /// One scalar of the output state and the value the engine predicts for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Check {
     pub root: Root,
     pub path: Vec<Step>,
@@ -176,7 +180,7 @@ pub struct Check {
     pub expected: Value,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestCase {
     pub func: FuncId,
     pub inputs: Inputs,
@@ -306,7 +310,7 @@ impl std::fmt::Display for FindingKind {
 }
 
 /// A fault on a feasible path, with inputs that reproduce it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     pub func: FuncId,
     pub kind: FindingKind,
@@ -327,7 +331,7 @@ pub struct Finding {
     pub path_goals: Vec<Goal>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InvariantCall {
     pub predicate: FuncId,
     pub param: u32,
@@ -377,7 +381,7 @@ pub fn bound_explained(name: &str) -> String {
 }
 
 /// Why a goal has no test.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Uncovered {
     /// Every path to it was explored and found infeasible.
     Infeasible,
@@ -387,7 +391,7 @@ pub enum Uncovered {
     Unsupported(String),
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     pub paths: u64,
     pub solver_calls: u64,
@@ -397,7 +401,7 @@ pub struct Stats {
 }
 
 /// The engine's answer for one function.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FunctionReport {
     pub func: FuncId,
     pub tests: Vec<TestCase>,

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -34,4 +35,51 @@ pub fn line_of(file: &Path, marker: &str) -> u32 {
 /// A path as a command-line argument (the test directories are UTF-8).
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
+}
+
+/// Every file under `dir` by its relative path, with `tests.json` files and
+/// run records parsed and their timings (`elapsed_ms`, `elapsed`, which
+/// differ from run to run whatever `-j` is) set to 0, the others as bytes.
+pub fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        for entry in std::fs::read_dir(&at).expect("read output dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(dir).expect("under dir").display();
+            let bytes = std::fs::read(&path).expect("read output");
+            let name_text = path.to_string_lossy();
+            let bytes = match name_text.ends_with(".tests.json") || name_text.ends_with(".run.json")
+            {
+                true => without_timings(&bytes),
+                false => bytes,
+            };
+            files.insert(name.to_string(), bytes);
+        }
+    }
+    files
+}
+
+fn without_timings(json: &[u8]) -> Vec<u8> {
+    let mut value: serde_json::Value = serde_json::from_slice(json).expect("JSON output");
+    fn clear(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                for (key, field) in fields.iter_mut() {
+                    match key.as_str() {
+                        "elapsed_ms" | "elapsed" => *field = 0.into(),
+                        _ => clear(field),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(clear),
+            _ => {}
+        }
+    }
+    clear(&mut value);
+    value.to_string().into_bytes()
 }

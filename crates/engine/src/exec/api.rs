@@ -26,7 +26,7 @@ pub struct Api {
 }
 
 /// The functions every API-built input may call, per type.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Apis {
     by_type: Vec<Api>,
     /// Per function, the parameters it adopts (see [`adopted_params`]).
@@ -34,6 +34,12 @@ pub struct Apis {
 }
 
 impl Apis {
+    /// No construction API: every struct input is a free-form shape.
+    pub const NONE: Apis = Apis {
+        by_type: Vec::new(),
+        adopted: Vec::new(),
+    };
+
     /// The construction APIs of `program`, leaving out the declared
     /// invariants' predicates. The function under test may build its own
     /// input too, as a person grows a tree by inserts before testing one.

@@ -269,7 +269,7 @@ impl Machine<'_, '_> {
         if self.program.size_of(&global.ty) == 0 {
             return unsupported(format!("global `{}` of unknown size", global.name));
         }
-        let is_input = global_is_input(self.program, self.config, &self.state_globals, id);
+        let is_input = global_is_input(self.program, self.config, self.state_globals, id);
         let cells = if is_input {
             fresh_cells(self.program, st, &global.ty, &global.name, ".")
         } else {

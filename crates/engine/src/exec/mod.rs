@@ -149,32 +149,59 @@ pub struct Executor<'a> {
     pub max_iterations: u32,
     pub findings: Vec<Finding>,
     /// The declared invariants of this program's input types.
-    invariants: Vec<Invariant>,
+    invariants: &'a [Invariant],
     /// The globals the program's code writes (see [`ir::written_globals`]).
-    state_globals: BTreeSet<ir::GlobalId>,
-    /// How the code's own functions build struct inputs (empty for free-form inputs).
-    apis: api::Apis,
+    state_globals: &'a BTreeSet<ir::GlobalId>,
+    /// How the code's own functions build struct inputs (empty for free-form
+    /// inputs and for an invariant's predicate).
+    apis: &'a api::Apis,
     reported: BTreeSet<(FindingKind, Span)>,
     next_state: u64,
 }
 
+/// What every exploration of a program's functions needs to know of the
+/// whole program. Made once per program and run, not once per function
+/// explored: a run over a file stays linear in its functions.
+#[derive(Debug)]
+pub struct ProgramFacts {
+    invariants: Vec<Invariant>,
+    state_globals: BTreeSet<ir::GlobalId>,
+    apis: api::Apis,
+}
+
+impl ProgramFacts {
+    pub fn new(program: &Program, config: &EngineConfig) -> ProgramFacts {
+        // The front end checked them (`invariant::resolve`) before the run.
+        let invariants = invariant::resolve(program, &config.invariants).unwrap_or_default();
+        let predicates: Vec<FuncId> = invariants.iter().map(|i| i.predicate).collect();
+        let apis = match config.inputs {
+            InputMode::Api => api::Apis::find(program, &predicates),
+            InputMode::Free => api::Apis::NONE,
+        };
+        ProgramFacts {
+            invariants,
+            state_globals: ir::written_globals(program),
+            apis,
+        }
+    }
+}
+
+/// The construction API of an invariant's predicate, which builds nothing.
+static NO_APIS: api::Apis = api::Apis::NONE;
+
 impl<'a> Executor<'a> {
-    /// The executor of one exploration of `root`, its solver giving up at `deadline`.
+    /// The executor of one exploration of `root`, its solver giving up at
+    /// `deadline`; `facts` are those of `program` under `config`.
     pub fn new(
         program: &'a Program,
+        facts: &'a ProgramFacts,
         config: &'a EngineConfig,
         root: FuncId,
         deadline: std::time::Instant,
     ) -> Self {
-        // The front end checked them (`invariant::resolve`) before the run.
-        let invariants = invariant::resolve(program, &config.invariants).unwrap_or_default();
-        let predicates: Vec<FuncId> = invariants.iter().map(|i| i.predicate).collect();
         // A declared invariant's predicate is tested on any shape: rejecting
         // the invalid ones is its job.
-        let apis = match config.inputs {
-            InputMode::Api if !predicates.contains(&root) => api::Apis::find(program, &predicates),
-            _ => api::Apis::default(),
-        };
+        let is_predicate = facts.invariants.iter().any(|i| i.predicate == root);
         Executor {
             program,
             config,
@@ -182,9 +209,9 @@ impl<'a> Executor<'a> {
             root,
             max_iterations: config.max_iterations,
             findings: Vec::new(),
-            invariants,
-            state_globals: ir::written_globals(program),
-            apis,
+            invariants: &facts.invariants,
+            state_globals: &facts.state_globals,
+            apis: if is_predicate { &NO_APIS } else { &facts.apis },
             reported: BTreeSet::new(),
             next_state: 0,
         }
@@ -197,13 +224,13 @@ impl<'a> Executor<'a> {
 
     /// The predicate of the declared invariant of what `ty` points to.
     fn invariant_of(&self, ty: &ir::Type) -> Option<FuncId> {
-        invariant::of_input(&self.invariants, self.root, ty).map(|inv| inv.predicate)
+        invariant::of_input(self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
     /// The predicate of the declared invariant of what the pointer `ty`
     /// points to points to (`T **`).
     fn invariant_through(&self, ty: &ir::Type) -> Option<FuncId> {
-        invariant::of_pointee(&self.invariants, self.root, ty).map(|inv| inv.predicate)
+        invariant::of_pointee(self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
     /// Whether what the call leaves is checked against a declared invariant
@@ -219,7 +246,7 @@ impl<'a> Executor<'a> {
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
         let id = self.fresh_id();
-        match input::initial_state(self.program, self.root, &self.invariants, &self.apis, id) {
+        match input::initial_state(self.program, self.root, self.invariants, self.apis, id) {
             Ok(state) => Ok(state),
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),

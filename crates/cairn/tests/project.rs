@@ -1,0 +1,137 @@
+//! `gen -p BUILD_DIR`: every C file of a project's compile_commands.json,
+//! each with its flags and an output directory of its own; a file that
+//! cannot be read costs only itself. Its shards merge into the whole run.
+
+mod common;
+
+use common::{arg, cairn, outputs, text};
+use std::path::{Path, PathBuf};
+
+/// `tests/project` of the repository.
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/project")
+        .canonicalize()
+        .expect("tests/project")
+}
+
+/// A build directory holding the project's compile_commands.json, in both
+/// spellings of an entry (`arguments` and `command`).
+fn build_dir(at: &Path) -> PathBuf {
+    let root = project();
+    let entries = serde_json::json!([
+        {"directory": root, "file": "src/geometry/rect.c",
+         "arguments": ["cc", "-Iinclude", "-DMAX_SIDE=100", "-c", "src/geometry/rect.c"]},
+        {"directory": root, "file": "src/geometry/util.c",
+         "command": "cc -O2 -c src/geometry/util.c"},
+        {"directory": root, "file": "src/text/util.c",
+         "command": "cc -std=c99 -c src/text/util.c -o util.o"},
+        {"directory": root, "file": "src/broken/bad.c", "command": "cc -c src/broken/bad.c"},
+    ]);
+    let build = at.join("build");
+    std::fs::create_dir_all(&build).expect("build dir");
+    std::fs::write(
+        build.join("compile_commands.json"),
+        serde_json::to_string_pretty(&entries).expect("JSON"),
+    )
+    .expect("write compile_commands.json");
+    build
+}
+
+#[test]
+fn a_project_is_tested_file_by_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let build = build_dir(dir.path());
+    let out = dir.path().join("out");
+    let run = cairn(&["gen", "-p", arg(&build), "-o", arg(&out), "-j", "1"]);
+    let stderr = text(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    // The broken file is named, and only it is lost.
+    assert!(stderr.contains("bad.c:3:"), "{stderr}");
+    assert!(
+        stderr.contains("1 file could not be read") && stderr.contains("project: 3 files"),
+        "{stderr}"
+    );
+    for driver in [
+        "geometry/rect/rect_test.c",
+        "geometry/util/util_test.c",
+        "text/util/util_test.c",
+    ] {
+        assert!(out.join(driver).is_file(), "no {driver}");
+    }
+    assert!(!out.join("broken").exists());
+    // The drivers build with the files' flags (-Iinclude, -DMAX_SIDE) and
+    // gcov measures what cairn claims, in every subdirectory.
+    let check = cairn(&["check", arg(&out)]);
+    let report = text(&check.stdout);
+    assert!(check.status.success(), "{report}");
+    assert_eq!(report.matches(" passed, 0 failed").count(), 3, "{report}");
+
+    // Two shards of the project, merged, are the whole run.
+    let mut merge = vec!["merge".to_string()];
+    for k in 1..=2 {
+        let shard_out = dir.path().join(format!("shard{k}"));
+        let shard = format!("{k}/2");
+        let run = cairn(&[
+            "gen",
+            "-p",
+            arg(&build),
+            "-o",
+            arg(&shard_out),
+            "--shard",
+            &shard,
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        merge.push(arg(&shard_out).to_string());
+    }
+    let merged = dir.path().join("merged");
+    merge.extend(["-o".to_string(), arg(&merged).to_string()]);
+    let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+    let run = cairn(&merge);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let (whole, joined) = (outputs(&out), outputs(&merged));
+    // `check` left its builds in the whole run's directory.
+    let whole: Vec<_> = whole
+        .into_iter()
+        .filter(|(name, _)| !name.contains(".cairn-build"))
+        .collect();
+    assert_eq!(whole, joined.into_iter().collect::<Vec<_>>());
+}
+
+#[test]
+fn functions_named_with_f_are_found_in_any_file_of_a_project() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let build = build_dir(dir.path());
+    let out = dir.path().join("out");
+    let run = cairn(&[
+        "gen",
+        "-p",
+        arg(&build),
+        "-o",
+        arg(&out),
+        "-f",
+        "clamp",
+        "-f",
+        "is_vowel",
+    ]);
+    let stderr = text(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("project: 2 files"), "{stderr}");
+    let summary = text(&run.stdout);
+    assert!(
+        summary.contains("clamp") && summary.contains("is_vowel"),
+        "{summary}"
+    );
+    assert!(!summary.contains("count_digits") && !out.join("geometry/rect").exists());
+}
+
+#[test]
+fn a_build_dir_without_c_files_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("compile_commands.json"), "[]").expect("write");
+    let out = dir.path().join("out");
+    let run = cairn(&["gen", "-p", arg(dir.path()), "-o", arg(&out)]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("lists no C file"));
+    assert!(!out.exists());
+}

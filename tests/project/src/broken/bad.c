@@ -1,0 +1,4 @@
+int half(int v)
+{
+    return v / 2 +;
+}
