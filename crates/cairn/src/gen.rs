@@ -405,6 +405,7 @@ impl<'a> FileRun<'a> {
                 defines: args.source.define.clone(),
                 include_dirs: args.source.include.clone(),
             },
+            framework: args.framework.into(),
         };
         FileRun {
             file,

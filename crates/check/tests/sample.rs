@@ -22,6 +22,7 @@ impl Sample {
             out_dir: sample.out(),
             source: sample.dir.path().join("sample.c"),
             flags: Default::default(),
+            framework: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit");
         sample
@@ -213,6 +214,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
         out_dir: out.clone(),
         source,
         flags,
+        framework: Default::default(),
     };
     emit::write_outputs(
         &sample_program(),

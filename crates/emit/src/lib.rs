@@ -98,6 +98,7 @@
 
 mod ctype;
 mod driver;
+mod framework;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
 mod inputs;
@@ -108,8 +109,10 @@ mod runner;
 pub mod shapes;
 mod summary;
 mod support;
+mod test_names;
 mod unit;
 
+pub use framework::Framework;
 pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
 
 use std::fmt;
@@ -124,6 +127,8 @@ pub struct EmitConfig {
     /// The C file as given on the command line.
     pub source: PathBuf,
     pub flags: SourceFlags,
+    /// The test framework the driver is written for.
+    pub framework: Framework,
 }
 
 /// Preprocessor flags the source needs, as given to the front end. Defines
@@ -214,11 +219,12 @@ pub fn write_outputs(
     };
 
     let unit = unit::Unit::new(program);
-    let driver = driver::test_driver(&unit, reports, &source);
+    let driver = driver::test_driver(&unit, reports, &source, config.framework);
     let has_findings = reports.iter().any(|r| !r.findings.is_empty());
     let reproducers = has_findings.then(|| driver::findings_driver(&unit, reports, &source));
 
-    let driver_name = format!("{stem}_test.c");
+    let files = framework::driver_files(config.framework, &stem);
+    let driver_name = files.driver;
     let findings_name = format!("{stem}_findings.c");
     let json_name = format!("{stem}.tests.json");
     let file_path = |index: u32| -> String {
@@ -261,6 +267,8 @@ pub fn write_outputs(
         source_from_out: include_path.clone(),
         include_dirs: source.include_dirs.clone(),
         driver: driver_name.clone(),
+        framework: config.framework,
+        driver_c_part: files.c_part.clone(),
         findings_driver: reproducers.as_ref().map(|_| findings_name.clone()),
         functions,
         notes: notes.clone(),
@@ -272,6 +280,9 @@ pub fn write_outputs(
     let json_path = config.out_dir.join(&json_name);
     let findings_path = config.out_dir.join(&findings_name);
     write_atomically(&driver_path, &driver.text)?;
+    if let (Some(name), Some(text)) = (&files.c_part, &driver.c_part) {
+        write_atomically(&config.out_dir.join(name), text)?;
+    }
     write_atomically(&json_path, &(json_text + "\n"))?;
     shapes::write_pictures(
         program,

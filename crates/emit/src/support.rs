@@ -4,6 +4,7 @@
 
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
+use crate::framework::Framework;
 use crate::CodeWriter;
 use ir::Type;
 
@@ -411,8 +412,9 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
 }
 
 /// The helpers `tests` (the test functions' text) calls; each prints one
-/// `FAIL` line and returns 1 when a check fails.
-pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
+/// `FAIL` line and returns 1 when a check fails. For GoogleTest only their
+/// declarations: the C++ file defines them as GoogleTest assertions.
+pub fn reporting_helpers(out: &mut CodeWriter, tests: &str, framework: Framework) {
     let used: Vec<&str> = HELPERS
         .iter()
         .filter(|(name, _)| tests.contains(name))
@@ -421,11 +423,34 @@ pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
     if used.is_empty() {
         return;
     }
+    if framework == Framework::Gtest {
+        out.line("/* The checks, defined in the C++ file as GoogleTest assertions. */");
+        for text in used {
+            out.line(&declaration(text));
+        }
+        out.blank();
+        return;
+    }
     out.line("/* Each check prints one FAIL line and returns 1 when the value differs. */");
     for text in used {
         out.text(text);
         out.blank();
     }
+}
+
+/// `int f(...);` for a helper's text (an optional comment line, then
+/// `static int f(...)` up to its body).
+fn declaration(helper: &str) -> String {
+    let head = helper.split_once("\n{").map_or(helper, |(head, _)| head);
+    let signature: Vec<&str> = head
+        .lines()
+        .filter(|l| !l.starts_with("/*"))
+        .map(str::trim)
+        .collect();
+    format!(
+        "{};",
+        signature.join(" ").trim_start_matches("static ")
+    )
 }
 
 const HELPERS: [(&str, &str); 6] = [
