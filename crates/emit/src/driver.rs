@@ -150,6 +150,9 @@ pub fn test_driver(
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
     }
+    if framework::shares_process(framework) {
+        notes.extend(support::initial_state(&mut out, unit, &plans));
+    }
     let body = body.finish();
     support::reporting_helpers(&mut out, &body, framework);
     out.text(&body);
@@ -226,7 +229,7 @@ fn write_test(
     goal_comment(&mut out, unit, test, goals);
     out.line(&framework::test_signature(framework, name));
     out.open("{");
-    if let Some(line) = framework::test_prologue(framework) {
+    for line in framework::test_prologue(framework) {
         out.line(line);
     }
     if framework::counts_failures(framework) {

@@ -76,9 +76,22 @@ pub fn test_signature(framework: Framework, name: &str) -> String {
     }
 }
 
-/// The test function's first statement, if the framework needs one.
-pub fn test_prologue(framework: Framework) -> Option<&'static str> {
-    (framework == Framework::Cmocka).then_some("(void)state; /* no fixture */")
+/// Whether the framework runs every test in one process (so each test
+/// first restores the state cairn assumed, see `support::initial_state`).
+pub fn shares_process(framework: Framework) -> bool {
+    framework != Framework::Plain
+}
+
+/// The test function's first statements.
+pub fn test_prologue(framework: Framework) -> &'static [&'static str] {
+    match framework {
+        Framework::Plain => &[],
+        Framework::Cmocka => &[
+            "(void)state; /* no fixture */",
+            "cairn_start_from_initial_state();",
+        ],
+        Framework::Gtest => &["cairn_start_from_initial_state();"],
+    }
 }
 
 /// The statement that ends a test whose input objects could not be allocated.

@@ -314,6 +314,64 @@ pub fn extern_definitions<'i>(
     Ok(())
 }
 
+/// For frameworks that run every test in one process: a function each test
+/// calls first, which restores what cairn assumed each test starts from
+/// (the values the globals the code may change had when the first test
+/// started, and no stub called yet). Returns notes on the state it cannot
+/// restore: a function's `static` locals, out of the driver's reach.
+pub fn initial_state(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Vec<String> {
+    let program = unit.program;
+    let mut restored = Vec::new();
+    let mut notes = Vec::new();
+    for g in ir::written_globals(program) {
+        let global = program.global(g);
+        let complete = !matches!(global.ty, Type::Array(_, None));
+        if global.is_const || !complete || program.in_system_header(global.span) {
+            continue;
+        }
+        match unit.global_name(g) {
+            Some(name) => restored.push(name.to_string()),
+            None => notes.push(format!(
+                "`{}` is a function's static that a test cannot reset: under a framework that runs all tests in one process, a test may see what an earlier one left in it",
+                global.name
+            )),
+        }
+    }
+    out.line("/* The tests run one after another in this process, and cairn made each for the");
+    out.line(" * program's initial state: each test first restores the globals the code may");
+    out.line(" * change to their values before the first test, and the stubs' call counts. */");
+    out.line("static void cairn_start_from_initial_state(void)");
+    out.open("{");
+    if !restored.is_empty() {
+        out.line("static int saved;");
+        for name in &restored {
+            out.line(&format!(
+                "static unsigned char cairn_initial_{name}[sizeof {name}];"
+            ));
+        }
+        out.line("if (!saved) {");
+        for name in &restored {
+            out.line(&format!(
+                "    memcpy(cairn_initial_{name}, &{name}, sizeof {name});"
+            ));
+        }
+        out.line("    saved = 1;");
+        out.line("}");
+        for name in &restored {
+            out.line(&format!(
+                "memcpy(&{name}, cairn_initial_{name}, sizeof {name});"
+            ));
+        }
+    }
+    for plan in plans {
+        let names = StubNames::new(&program.function(plan.func).name);
+        out.line(&format!("{} = 0;", names.calls));
+    }
+    out.close("}");
+    out.blank();
+    notes
+}
+
 /// One stub per plan: a script array the tests fill, a call counter, and the
 /// function itself, spelled through `__typeof__` so that the definition
 /// matches the source's declaration exactly (the IR keeps no qualifiers).
