@@ -539,15 +539,29 @@ fn goal_comment(out: &mut CodeWriter, unit: &Unit, test: &TestCase, goals: &Hash
         .iter()
         .filter(|g| test.new_goals.contains(g))
         .chain(test.new_goals.iter().filter(|g| !test.path_goals.contains(g)));
-    let arms: Vec<String> = in_path_order
+    let listed: Vec<&Goal> = in_path_order.collect();
+    let spans: Vec<ir::Span> = listed
+        .iter()
+        .filter_map(|g| goals.get(g))
+        .map(|info| info.span)
+        .collect();
+    let arms: Vec<String> = listed
+        .iter()
         .map(|goal| match goals.get(goal) {
             Some(info) => {
                 let file = unit.program.file_name(info.span);
                 let file = file.rsplit('/').next().unwrap_or(file);
                 let arm = info.label.rsplit_once(": ").map_or("", |(_, arm)| arm);
-                format!("{file}:{} {arm}", info.span.line)
+                // Two conditions on one line are told apart by their column.
+                let (line, col) = (info.span.line, info.span.col);
+                let place = if spans.iter().any(|s| s.line == line && s.col != col) {
+                    format!("{}:{}", info.span.line, info.span.col)
+                } else {
+                    info.span.line.to_string()
+                };
+                format!("{file}:{place} {arm}")
             }
-            None => ir::goal_key(unit.program, *goal),
+            None => ir::goal_key(unit.program, **goal),
         })
         .collect();
     if arms.is_empty() {

@@ -316,15 +316,17 @@ pub fn extern_definitions<'i>(
 
 /// For frameworks that run every test in one process: a function each test
 /// calls first, which restores what cairn assumed each test starts from
-/// (the values the globals the code may change had when the first test
-/// started, and no stub called yet). Returns notes on the state it cannot
+/// (the values the globals had when the first test started, and no stub
+/// called yet). Returns notes on the state it cannot
 /// restore: a function's `static` locals, out of the driver's reach.
 pub fn initial_state(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Vec<String> {
     let program = unit.program;
     let mut restored = Vec::new();
     let mut notes = Vec::new();
-    for g in ir::written_globals(program) {
-        let global = program.global(g);
+    // Every global that is not const, not only those the analysis sees
+    // written: a stale value costs a wrong test, a copy costs nothing.
+    for (index, global) in program.globals.iter().enumerate() {
+        let g = ir::GlobalId(index as u32);
         let complete = !matches!(global.ty, Type::Array(_, None));
         if global.is_const || !complete || program.in_system_header(global.span) {
             continue;
@@ -338,8 +340,8 @@ pub fn initial_state(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> V
         }
     }
     out.line("/* The tests run one after another in this process, and cairn made each for the");
-    out.line(" * program's initial state: each test first restores the globals the code may");
-    out.line(" * change to their values before the first test, and the stubs' call counts. */");
+    out.line(" * program's initial state: each test first restores the globals to their values");
+    out.line(" * before the first test, and the stubs' call counts. */");
     out.line("static void cairn_start_from_initial_state(void)");
     out.open("{");
     if !restored.is_empty() {

@@ -93,9 +93,22 @@ fn shorten(detail: &str, room: usize) -> Option<String> {
         }
         kept.push_str(word);
     }
+    // A cut comparison ends on its operand, not on its operator.
+    while let Some((rest, last)) = kept.rsplit_once('_') {
+        if !OPERATOR_WORDS.contains(&last) {
+            break;
+        }
+        kept.truncate(rest.len());
+    }
     // `when` alone says nothing.
     kept.contains('_').then_some(kept)
 }
+
+/// The words [`word_of`] gives operators.
+const OPERATOR_WORDS: &[&str] = &[
+    "is", "not", "lt", "le", "gt", "ge", "and", "or", "plus", "minus", "times", "div", "mod",
+    "bitand", "bitor", "xor", "compl", "shl", "shr",
+];
 
 /// A goal label (`a > b: true`, `month: case 2`, `c: default`) as words
 /// of an identifier: `a_gt_b`, `month_is_2`, `c_is_other`; a false arm
@@ -311,7 +324,11 @@ mod tests {
     #[test]
     fn long_details_lose_their_last_words() {
         assert_eq!(shorten("when_a_gt_b", 40).as_deref(), Some("when_a_gt_b"));
-        assert_eq!(shorten("when_a_gt_b", 9).as_deref(), Some("when_a_gt"));
+        assert_eq!(shorten("when_a_gt_b", 9).as_deref(), Some("when_a"));
         assert_eq!(shorten("when_abcdef", 8), None);
+        assert_eq!(
+            shorten("when_digits_s_4_year_is_not_0", 27).as_deref(),
+            Some("when_digits_s_4_year")
+        );
     }
 }

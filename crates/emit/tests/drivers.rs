@@ -2,7 +2,7 @@
 //! golden text, and the real thing compiled with cc and run.
 
 use emit::fixture::{int_value, sample_program, sample_reports, SAMPLE_C};
-use emit::{write_outputs, EmitConfig, EmitSummary};
+use emit::{write_outputs, EmitConfig, EmitSummary, Framework};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use testcase::json::TestsFile;
@@ -25,11 +25,15 @@ impl Sample {
     }
 
     fn emit(&self, reports: &[FunctionReport]) -> EmitSummary {
+        self.emit_for(reports, Framework::Plain)
+    }
+
+    fn emit_for(&self, reports: &[FunctionReport], framework: Framework) -> EmitSummary {
         let config = EmitConfig {
             out_dir: self.out(),
             source: self.dir.path().join("sample.c"),
             flags: Default::default(),
-            framework: Default::default(),
+            framework,
         };
         write_outputs(&sample_program(), reports, &config).expect("emit")
     }
@@ -82,6 +86,72 @@ fn driver_text_is_stable() {
     sample.emit(&sample_reports(&sample_program()));
     insta::assert_snapshot!("sample_test_c", sample.read_stable("sample_test.c"));
     insta::assert_snapshot!("sample_findings_c", sample.read_stable("sample_findings.c"));
+}
+
+#[test]
+fn framework_drivers_are_stable() {
+    let sample = Sample::new();
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Cmocka);
+    insta::assert_snapshot!("sample_test_cmocka_c", sample.read_stable("sample_test.c"));
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Gtest);
+    insta::assert_snapshot!("sample_test_cc", sample.read_stable("sample_test.cc"));
+    insta::assert_snapshot!(
+        "sample_test_cases_c",
+        sample.read_stable("sample_test_cases.c")
+    );
+}
+
+/// Runs `program` with `args` in `dir`, warnings as errors for compilers.
+fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
+    let output = Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    assert!(
+        output.status.success(),
+        "{program} {args:?}:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[test]
+fn framework_drivers_compile_cleanly_and_pass_with_their_runners() {
+    const STRICT: [&str; 3] = ["-Wall", "-Wextra", "-Werror"];
+    let sample = Sample::new();
+    let out = sample.out();
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Cmocka);
+    let mut cmocka = STRICT.to_vec();
+    cmocka.extend(["sample_test.c", "-o", "cmocka_driver", "-lcmocka", "-lm"]);
+    run_in(&out, "cc", &cmocka);
+    let ran = run_in(&out, "./cmocka_driver", &[]);
+    let report = stdout(&ran);
+    // CMocka prints its summary on standard error.
+    let summary = String::from_utf8_lossy(&ran.stderr);
+    assert!(summary.contains("[  PASSED  ] 13 test(s)."), "{summary}");
+    assert!(report.contains("[       OK ] test_classify_returns_1_when_a_gt_b\n"));
+
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Gtest);
+    let mut c_part = STRICT.to_vec();
+    c_part.extend(["-c", "sample_test_cases.c", "-o", "cases.o"]);
+    run_in(&out, "cc", &c_part);
+    let mut cxx = STRICT.to_vec();
+    cxx.extend([
+        "sample_test.cc",
+        "cases.o",
+        "-o",
+        "gtest_driver",
+        "-lgtest",
+        "-lgtest_main",
+        "-pthread",
+        "-lm",
+    ]);
+    run_in(&out, "c++", &cxx);
+    let report = stdout(&run_in(&out, "./gtest_driver", &[]));
+    assert!(report.contains("[  PASSED  ] 13 tests."), "{report}");
+    assert!(report.contains("[       OK ] sample.test_classify_returns_1_when_a_gt_b ("));
 }
 
 #[test]
