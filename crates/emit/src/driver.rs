@@ -721,7 +721,9 @@ fn check_line<'a>(
         (Type::Float(_), _) => return Ok(None),
         (ty, value) => {
             return Err(format!(
-                "cannot check `{lvalue}` of type {ty:?} against {value:?}"
+                "cannot check `{lvalue}` of type {} against {}",
+                writer.unit.type_words(ty),
+                crate::inputs::value_words(value)
             ))
         }
     }))

@@ -215,7 +215,9 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             }
             (ty, value) => {
                 return Err(format!(
-                    "value {value:?} does not fit the type of `{lvalue}` ({ty:?})"
+                    "{} does not fit the type of `{lvalue}` ({})",
+                    value_words(value),
+                    self.unit.type_words(ty)
                 ));
             }
         }
@@ -370,7 +372,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             }
             Value::Constructed { param } => objects.constructed_name(*param)?.to_string(),
             Value::Part { param, call } => objects.part_name(*param, *call)?.to_string(),
-            other => return Err(format!("value {other:?} is not a pointer")),
+            other => return Err(format!("{} is not a pointer", value_words(other))),
         }))
     }
 
@@ -613,8 +615,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 }
                 (ty, value) => {
                     return Err(format!(
-                        "argument {} value {value:?} does not fit {ty:?}",
-                        i + 1
+                        "argument {}, {}, does not fit its type ({})",
+                        i + 1,
+                        value_words(value),
+                        self.unit.type_words(ty)
                     ))
                 }
             };
@@ -763,10 +767,45 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
                 text = index_lvalue(&text, *k);
                 (**elem).clone()
             }
-            (step, ty) => return Err(format!("cannot apply {step:?} to `{text}` of type {ty:?}")),
+            (step, ty) => {
+                let step = match step {
+                    Step::Field(n) => format!("member number {n}"),
+                    Step::Index(k) => format!("element {k}"),
+                };
+                return Err(format!(
+                    "`{text}` of type {} has no {step}",
+                    unit.type_words(&ty)
+                ));
+            }
         };
     }
     Ok(text)
+}
+
+/// A test value in a user's words, for messages: `-3`, `NULL`, `a pointer
+/// into input object 2`.
+pub fn value_words(value: &Value) -> String {
+    match value {
+        Value::Int { ty, bits } => ty.value_of(*bits).to_string(),
+        Value::Null => "NULL".to_string(),
+        Value::Pointer { object, offset } => {
+            format!("a pointer {offset} bytes into input object {}", object.0)
+        }
+        Value::Allocated { object, offset } => {
+            format!("a pointer {offset} bytes into new object {}", object.0)
+        }
+        Value::GlobalPointer { global, offset } => {
+            format!("a pointer {offset} bytes into global number {}", global.0)
+        }
+        Value::Func(_) => "a function".to_string(),
+        Value::Struct(_) => "a struct value".to_string(),
+        Value::Array(_) => "an array value".to_string(),
+        Value::Unknown => "an unknown value".to_string(),
+        Value::Constructed { param } => format!("the built parameter {}", param + 1),
+        Value::Part { param, call } => {
+            format!("what call {} building parameter {} made", call + 1, param + 1)
+        }
+    }
 }
 
 /// `base.name`, or `p->name` when `base` is `*p`; an anonymous member's own
@@ -886,8 +925,10 @@ pub fn api_call_text(
             },
             (ty, value) => {
                 return Err(format!(
-                    "value {value:?} of `{}` does not fit its type ({ty:?})",
-                    callee.name
+                    "{} for `{}` does not fit its type ({})",
+                    value_words(value),
+                    callee.name,
+                    unit.type_words(ty)
                 ))
             }
         });
