@@ -7,8 +7,8 @@
 //! * `OUT/<stem>_test.c`: one translation unit that `#include`s the source by
 //!   its path relative to `OUT` (so `static` functions are callable; a `main`
 //!   in the source is renamed `cairn_original_main`), defines stubs for the
-//!   bodiless functions the tests script, and one `static int test_<fn>_<n>(void)`
-//!   per test: a comment with the branches it newly covers, the inputs built in
+//!   bodiless functions the tests script, and one `static int test_<fn>_<what>(void)`
+//!   per test (named by `test_names`): a comment with the branches it newly covers, the inputs built in
 //!   three steps (allocate every input object with `calloc`, assign their
 //!   contents, link the pointers; a failed `calloc` ends the test with a FAIL
 //!   line), stub scripts, the call, and a check of the return value and of
@@ -50,9 +50,11 @@
 //!   "source": "examples/classify.c",          // as given to cairn
 //!   "source_from_out": "../examples/classify.c", // what the drivers include
 //!   "include_dirs": ["/abs/include"],          // -I the source needs
-//!   "driver": "classify_test.c",
+//!   "driver": "classify_test.c",              // classify_test.cc for gtest
+//!   "framework": "plain",                      // or "cmocka", "gtest" (see framework.rs)
+//!   "driver_c_part": "classify_test_cases.c",  // gtest only: the tests' bodies
 //!   "findings_driver": "classify_findings.c" | null,
-//!   "notes": ["test_f_2 left out: ..."],
+//!   "notes": ["test_f_returns_2 left out: ..."],
 //!   "functions": [{
 //!     "name": "classify", "file": "../examples/classify.c", "line": 3,
 //!     "goals": [{ "key": "classify:5:9:T", "file": "../examples/classify.c",
@@ -61,7 +63,7 @@
 //!                                            // target skips empty jump-only blocks
 //!                 "covered": true, "reason": null // or "infeasible", "budget: ..."
 //!     }],
-//!     "tests": [{ "name": "test_classify_1", "skipped": null,
+//!     "tests": [{ "name": "test_classify_returns_1_when_a_gt_0", "skipped": null,
 //!                 "inputs": { "args": [{"name": "a", "value": 3}],
 //!                             "globals": [{"name": "count", "value": 0}],
 //!                             "objects": [{"name": "*out", "c_name": "out_in",
