@@ -35,7 +35,11 @@ fn build_and_run(framework: &str, out: &Path) -> (usize, String) {
             run(out, "./driver", &[])
         }
         "cmocka" => {
-            run(out, "cc", &["calls_test.c", "-o", "driver", "-lcmocka", "-lm"]);
+            run(
+                out,
+                "cc",
+                &["calls_test.c", "-o", "driver", "-lcmocka", "-lm"],
+            );
             run(out, "./driver", &[])
         }
         "gtest" => {
@@ -131,7 +135,9 @@ fn every_flavour_passes_its_tests_with_its_own_runner_and_is_checked() {
     }
     assert!(passed_per_framework[0] > 0);
     assert!(
-        passed_per_framework.iter().all(|p| *p == passed_per_framework[0]),
+        passed_per_framework
+            .iter()
+            .all(|p| *p == passed_per_framework[0]),
         "{passed_per_framework:?}"
     );
 }

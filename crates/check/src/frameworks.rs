@@ -172,10 +172,7 @@ fn result_line(name: &str, outcome: &str, reported: &str) -> String {
         .and_then(|(_, time)| time.strip_suffix(" ms)"))
         .and_then(|ms| ms.parse::<f64>().ok())
         .unwrap_or(0.0);
-    format!(
-        "RESULT {name}: {outcome} in {:.6} s",
-        milliseconds / 1000.0
-    )
+    format!("RESULT {name}: {outcome} in {:.6} s", milliseconds / 1000.0)
 }
 
 #[cfg(test)]
@@ -241,10 +238,7 @@ RESULT test_f_returns_2: failed in 0.000000 s
 "
         );
         // A run that died before its report ends has no summary line.
-        let cut = as_runner_output(
-            Framework::Cmocka,
-            &ran("[ RUN      ] test_f_returns_1\n"),
-        );
+        let cut = as_runner_output(Framework::Cmocka, &ran("[ RUN      ] test_f_returns_1\n"));
         assert_eq!(cut.stdout, "\n");
     }
 

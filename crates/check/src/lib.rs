@@ -167,7 +167,15 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
     let build = fresh_build_dir(out_dir, &format!("{stem}-coverage"))?;
     let binary = build.join("driver");
     let flags = ["--coverage", "-O0", "-g"].map(String::from);
-    if !build_driver(config, &tests, out_dir, &build, &flags, "compile", &mut result)? {
+    if !build_driver(
+        config,
+        &tests,
+        out_dir,
+        &build,
+        &flags,
+        "compile",
+        &mut result,
+    )? {
         return Ok(result);
     }
     let ran = run::run(
@@ -350,7 +358,15 @@ fn sanitize_driver(
     let build = fresh_build_dir(out_dir, &format!("{stem}-sanitize"))?;
     let binary = build.join("driver");
     let flags: Vec<String> = SANITIZE_FLAGS.iter().map(|f| f.to_string()).collect();
-    if !build_driver(config, tests, out_dir, &build, &flags, "compile-sanitize", result)? {
+    if !build_driver(
+        config,
+        tests,
+        out_dir,
+        &build,
+        &flags,
+        "compile-sanitize",
+        result,
+    )? {
         return Ok(());
     }
     let ran = run::run(

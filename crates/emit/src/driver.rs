@@ -1,15 +1,15 @@
 //! `<stem>_test.c` (one checked test per engine test case) and
 //! `<stem>_findings.c` (one reproducer per finding, chosen by argument).
 
+use crate::framework::{self, Assertion, Framework};
 use crate::inputs::{
     step_lvalue, Allocation, CallCode, HeapNames, HeapObject, HeapRef, InputWriter,
 };
 use crate::literal::{comment_text, escape_string, int_literal};
 use crate::names::{identifier_from_path, NameScope};
-use crate::framework::{self, Assertion, Framework};
 use crate::runner;
-use crate::test_names;
 use crate::support::{self, SourceRef, Wrappers};
+use crate::test_names;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
 use ir::{Goal, GoalInfo, Layout, Type};
@@ -71,7 +71,11 @@ pub fn test_driver(
     out.line(&format!(
         " * Build and run from any directory: {}{}",
         framework::build_and_run(framework, source),
-        if framework == Framework::Plain { "" } else { " */" }
+        if framework == Framework::Plain {
+            ""
+        } else {
+            " */"
+        }
     ));
     if framework == Framework::Plain {
         runner::describe(&mut out, &format!("{}_test", source.stem));
@@ -533,12 +537,21 @@ const GOAL_COMMENT_LENGTH: usize = 90;
 
 /// `/* newly covers sample.c:14 true, sample.c:16 case 2 */`: the branches
 /// no earlier test of the function covered, in the order the test reaches them.
-fn goal_comment(out: &mut CodeWriter, unit: &Unit, test: &TestCase, goals: &HashMap<Goal, GoalInfo>) {
+fn goal_comment(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    test: &TestCase,
+    goals: &HashMap<Goal, GoalInfo>,
+) {
     let in_path_order = test
         .path_goals
         .iter()
         .filter(|g| test.new_goals.contains(g))
-        .chain(test.new_goals.iter().filter(|g| !test.path_goals.contains(g)));
+        .chain(
+            test.new_goals
+                .iter()
+                .filter(|g| !test.path_goals.contains(g)),
+        );
     let listed: Vec<&Goal> = in_path_order.collect();
     let spans: Vec<ir::Span> = listed
         .iter()

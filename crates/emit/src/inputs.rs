@@ -253,7 +253,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             return Ok(None);
         }
         let written = if zeroed {
-            values.iter().rposition(|v| *v != 0).map_or(0, |last| last + 1)
+            values
+                .iter()
+                .rposition(|v| *v != 0)
+                .map_or(0, |last| last + 1)
         } else {
             values.len()
         };
@@ -774,7 +777,7 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
                 };
                 return Err(format!(
                     "`{text}` of type {} has no {step}",
-                    unit.type_words(&ty)
+                    unit.type_words(ty)
                 ));
             }
         };
@@ -803,7 +806,11 @@ pub fn value_words(value: &Value) -> String {
         Value::Unknown => "an unknown value".to_string(),
         Value::Constructed { param } => format!("the built parameter {}", param + 1),
         Value::Part { param, call } => {
-            format!("what call {} building parameter {} made", call + 1, param + 1)
+            format!(
+                "what call {} building parameter {} made",
+                call + 1,
+                param + 1
+            )
         }
     }
 }

@@ -100,9 +100,9 @@
 
 mod ctype;
 mod driver;
-mod framework;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
+mod framework;
 mod inputs;
 pub mod json;
 mod literal;

@@ -2,9 +2,9 @@
 //! tests: library headers, definitions of extern globals, stubs for bodiless
 //! functions and the reporting helpers.
 
+use crate::framework::Framework;
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
-use crate::framework::Framework;
 use crate::CodeWriter;
 use ir::Type;
 
@@ -507,10 +507,7 @@ fn declaration(helper: &str) -> String {
         .filter(|l| !l.starts_with("/*"))
         .map(str::trim)
         .collect();
-    format!(
-        "{};",
-        signature.join(" ").trim_start_matches("static ")
-    )
+    format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
 const HELPERS: [(&str, &str); 6] = [

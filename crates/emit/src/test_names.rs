@@ -219,9 +219,11 @@ fn tokens(text: &str) -> Vec<String> {
 fn mark_unary(tokens: &mut [String]) {
     let mut operand_before = false;
     for t in tokens.iter_mut() {
-        let is_operand = t.chars().next().is_some_and(|c| {
-            c.is_ascii_alphanumeric() || c == '_' || c == '\'' || c == '"'
-        }) || t == ")"
+        let is_operand = t
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'' || c == '"')
+            || t == ")"
             || t == "]";
         if !operand_before {
             match t.as_str() {
@@ -317,7 +319,10 @@ mod tests {
         assert_eq!(condition_words("x % 4 == 0: true"), "x_mod_4_is_0");
         assert_eq!(condition_words("n - 1 > -2: true"), "n_minus_1_gt_minus_2");
         assert_eq!(condition_words("(a & b) != 0: true"), "a_bitand_b_is_not_0");
-        assert_eq!(condition_words("strcmp(s, \"x\") == 0: true"), "strcmp_s_string_is_0");
+        assert_eq!(
+            condition_words("strcmp(s, \"x\") == 0: true"),
+            "strcmp_s_string_is_0"
+        );
         assert_eq!(condition_words("(): true"), "condition");
     }
 

@@ -167,7 +167,8 @@ fn wrong_output_heap_predictions_fail_with_one_line_each() {
     );
     assert!(lines[0].contains(", expected head_in (0x"), "{out}");
     assert!(
-        lines[1].starts_with("FAIL test_push_returns_null_with_null_head: push(NULL, 7) returned 0x"),
+        lines[1]
+            .starts_with("FAIL test_push_returns_null_with_null_head: push(NULL, 7) returned 0x"),
         "{out}"
     );
     assert!(
