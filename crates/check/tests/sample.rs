@@ -271,8 +271,14 @@ fn a_test_that_crashes_hangs_or_floods_fails_alone_and_keeps_its_coverage() {
     sample.inject(
         1,
         &[
-            ("test_classify_returns_0_when_a_is_b", "*(volatile int *)0 = 0;"),
-            ("test_order_when_p_lo_gt_p_hi", "for (;;) printf(\"again and again\\n\");"),
+            (
+                "test_classify_returns_0_when_a_is_b",
+                "*(volatile int *)0 = 0;",
+            ),
+            (
+                "test_order_when_p_lo_gt_p_hi",
+                "for (;;) printf(\"again and again\\n\");",
+            ),
             ("test_find_returns_null_when_i_ge_n", "for (;;) {}"),
             ("test_sensor_level_returns_1_when_v_le_100", "abort();"),
         ],
