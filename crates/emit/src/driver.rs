@@ -155,7 +155,7 @@ pub fn test_driver(
         notes.push(format!("stubs not written: {reason}"));
     }
     if framework::shares_process(framework) {
-        notes.extend(support::initial_state(&mut out, unit, &plans));
+        notes.extend(support::initial_state(&mut out, unit, &plans, framework));
     }
     let body = body.finish();
     support::reporting_helpers(&mut out, &body, framework);

@@ -319,7 +319,12 @@ pub fn extern_definitions<'i>(
 /// (the values the globals had when the first test started, and no stub
 /// called yet). Returns notes on the state it cannot
 /// restore: a function's `static` locals, out of the driver's reach.
-pub fn initial_state(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Vec<String> {
+pub fn initial_state(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    plans: &[StubPlan],
+    framework: Framework,
+) -> Vec<String> {
     let program = unit.program;
     let mut restored = Vec::new();
     let mut notes = Vec::new();
@@ -334,8 +339,9 @@ pub fn initial_state(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> V
         match unit.global_name(g) {
             Some(name) => restored.push(name.to_string()),
             None => notes.push(format!(
-                "`{}` is a function's static that a test cannot reset: under a framework that runs all tests in one process, a test may see what an earlier one left in it",
-                global.name
+                "`{}` is a function's static that a test cannot reset: {} runs all tests in one process, so a test may see what an earlier one left in it",
+                global.name,
+                framework.name()
             )),
         }
     }

@@ -49,8 +49,6 @@ pub enum Framework {
 }
 
 impl Framework {
-    pub const ALL: [Framework; 3] = [Framework::Plain, Framework::Cmocka, Framework::Gtest];
-
     /// The name users give it (`--framework NAME`).
     pub fn name(self) -> &'static str {
         match self {
@@ -58,10 +56,6 @@ impl Framework {
             Framework::Cmocka => "cmocka",
             Framework::Gtest => "gtest",
         }
-    }
-
-    pub fn from_name(name: &str) -> Option<Framework> {
-        Framework::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
