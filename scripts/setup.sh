@@ -11,6 +11,10 @@
 #               scripts/csmith-check.sh
 #   z3          the Z3 binary: the engine's tests replay a query written by
 #               --dump-queries with it
+#   libcmocka-dev, libgtest-dev, g++  the test frameworks of
+#               `cairn gen --framework cmocka|gtest` (Debian's libgtest-dev
+#               ships the built libgtest.a and libgtest_main.a), for their
+#               end-to-end tests
 set -euo pipefail
 
 missing=()
@@ -28,6 +32,9 @@ command -v csmith >/dev/null 2>&1 || missing+=(csmith)
 [[ -f /usr/include/csmith/csmith.h ]] || missing+=(libcsmith-dev)
 command -v z3 >/dev/null 2>&1 || missing+=(z3)
 command -v gcov >/dev/null 2>&1 || missing+=(gcc)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+[[ -f /usr/include/cmocka.h ]] || missing+=(libcmocka-dev)
+[[ -f /usr/include/gtest/gtest.h ]] || missing+=(libgtest-dev)
 
 if ((${#missing[@]} == 0)); then
     exit 0

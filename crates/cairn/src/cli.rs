@@ -125,6 +125,9 @@ pub struct GenArgs {
     /// Print the summary as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// The test framework the driver is written for.
+    #[arg(long, value_enum, default_value_t = FrameworkChoice::Plain)]
+    pub framework: FrameworkChoice,
     /// How many functions to explore at once, each on a thread with a Z3
     /// solver of its own; default: the machine's cores. The output is the
     /// same for any N, unless --max-time cuts a search short.
@@ -137,6 +140,30 @@ pub struct GenArgs {
     pub shard: Option<Shard>,
     #[command(flatten)]
     pub source: SourceArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameworkChoice {
+    /// cairn's own runner in OUT/<stem>_test.c: each test in a process of its
+    /// own, so a crash or hang fails that test alone.
+    Plain,
+    /// CMocka (libcmocka-dev) in OUT/<stem>_test.c: cmocka_unit_test,
+    /// assert_int_equal; all tests in one process.
+    Cmocka,
+    /// GoogleTest (libgtest-dev): TEST and EXPECT_EQ in OUT/<stem>_test.cc,
+    /// the tests' bodies in C in OUT/<stem>_test_cases.c; all tests in one
+    /// process.
+    Gtest,
+}
+
+impl From<FrameworkChoice> for emit::Framework {
+    fn from(choice: FrameworkChoice) -> Self {
+        match choice {
+            FrameworkChoice::Plain => emit::Framework::Plain,
+            FrameworkChoice::Cmocka => emit::Framework::Cmocka,
+            FrameworkChoice::Gtest => emit::Framework::Gtest,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

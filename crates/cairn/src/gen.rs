@@ -273,6 +273,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             flags: record::SourceFlags::of(&args.source),
             program: record::fingerprint(&output.program),
             config: config_text.clone(),
+            framework: args.framework.into(),
             shard,
             functions: run_order,
             reports: (),
@@ -623,6 +624,7 @@ pub fn emit_config(out: &Path, record: &RunRecord<()>) -> Result<emit::EmitConfi
         out_dir: out.join(&record.out_subdir),
         source: record.source.clone(),
         flags,
+        framework: record.framework,
     })
 }
 

@@ -116,6 +116,7 @@ fn write_single_test(
             defines: source.define.clone(),
             include_dirs: source.include.clone(),
         },
+        framework: emit::Framework::Plain,
     };
     let summary = emit::write_outputs(program, &[report], &emit_config)
         .map_err(|e| UsageError(e.to_string()))?;

@@ -84,7 +84,7 @@ fn agree(
 ) -> Result<(), UsageError> {
     let differs = if first.program != other.program || first.flags != other.flags {
         "the source or its flags differ"
-    } else if first.config != other.config {
+    } else if first.config != other.config || first.framework != other.framework {
         "they were made with different options"
     } else if first.functions != other.functions || first.position != other.position {
         "they test different functions"

@@ -32,6 +32,9 @@ pub struct RunRecord<Reports = Vec<testcase::FunctionReport>> {
     pub program: String,
     /// The engine configuration, as text: shards must agree on it.
     pub config: String,
+    /// The test framework the drivers are written for.
+    #[serde(default)]
+    pub framework: testcase::json::Framework,
     /// Which share of the functions this run explored.
     pub shard: Shard,
     /// Every function of the file the whole run tests, in the order its
@@ -154,6 +157,7 @@ impl<Reports> RunRecord<Reports> {
             flags: self.flags.clone(),
             program: self.program.clone(),
             config: self.config.clone(),
+            framework: self.framework,
             shard: self.shard,
             functions: self.functions.clone(),
             reports,

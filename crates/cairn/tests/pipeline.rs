@@ -35,6 +35,7 @@ fn front_engine_emit_and_check_agree_on_the_sample() {
             out_dir: out.clone(),
             source,
             flags: Default::default(),
+            framework: Default::default(),
         },
     )
     .expect("emit");

@@ -20,6 +20,7 @@
 //! comparison cannot confirm is run under valgrind's memcheck when installed.
 
 mod compare;
+mod frameworks;
 mod gcov;
 mod junit;
 mod report;
@@ -177,27 +178,19 @@ fn fresh_build_dir(out_dir: &Path, name: &str) -> Result<PathBuf, CheckError> {
 fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileCheck, CheckError> {
     let tests = read_tests_file(json)?;
     let stem = stem_of(json);
-    let driver = out_dir.join(&tests.driver);
     let mut result = FileCheck::new(&tests, &stem, out_dir, &config.cc);
     let build = fresh_build_dir(out_dir, &format!("{stem}-coverage"))?;
-    let object = build.join("driver.o");
     let binary = build.join("driver");
-    let mut compile = compiler(config, &tests.include_dirs);
-    compile
-        .args(["--coverage", "-O0", "-g", "-c"])
-        .arg(test_timeout_define())
-        .arg(&driver)
-        .arg("-o")
-        .arg(&object);
-    let mut link = Command::new(&config.cc);
-    link.arg("--coverage")
-        .arg(&object)
-        .arg("-o")
-        .arg(&binary)
-        .arg("-lm");
-    if !compile_step(&mut compile, &build, "compile", &mut result)?
-        || !compile_step(&mut link, &build, "link", &mut result)?
-    {
+    let flags = ["--coverage", "-O0", "-g"].map(String::from);
+    if !build_driver(
+        config,
+        &tests,
+        out_dir,
+        &build,
+        &flags,
+        "compile",
+        &mut result,
+    )? {
         return Ok(result);
     }
     let ran = run::run(
@@ -208,7 +201,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         Limits::program(driver_time_limit(&tests)),
     )
     .map_err(|m| error(&binary, m))?;
-    result.record_run(&ran);
+    result.record_run(&frameworks::as_runner_output(tests.framework, &ran));
     let source = out_dir.join(&tests.source_from_out);
     match measure(&build, &config.cc) {
         Ok(coverage) => result.compare(&tests, &coverage, out_dir),
@@ -223,7 +216,7 @@ fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileC
         ));
     }
     if config.sanitize {
-        sanitize_driver(out_dir, &stem, &driver, &tests, config, &mut result)?;
+        sanitize_driver(out_dir, &stem, &tests, config, &mut result)?;
         if let Some(findings) = &tests.findings_driver {
             match build_reproducers(out_dir, &stem, &out_dir.join(findings), &tests, config)? {
                 Ok(binaries) => {
@@ -300,6 +293,28 @@ fn driver_time_limit(tests: &TestsFile) -> Duration {
     RUN_LIMIT + (TEST_TIMEOUT + TEST_KILLED_AFTER) * u32::try_from(count).unwrap_or(u32::MAX)
 }
 
+/// Builds the driver of `tests` into `build/driver` with `flags` (see
+/// [`frameworks::build_steps`]); on failure records the problem and
+/// returns false.
+fn build_driver(
+    config: &CheckConfig,
+    tests: &TestsFile,
+    out_dir: &Path,
+    build: &Path,
+    flags: &[String],
+    label: &str,
+    result: &mut FileCheck,
+) -> Result<bool, CheckError> {
+    let mut flags = flags.to_vec();
+    flags.push(test_timeout_define());
+    for mut step in frameworks::build_steps(&config.cc, tests, out_dir, build, &flags, label) {
+        if !compile_step(&mut step.command, build, &step.label, result)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The configured compiler with the source's include directories.
 fn compiler(config: &CheckConfig, include_dirs: &[String]) -> Command {
     let mut command = Command::new(&config.cc);
@@ -351,22 +366,22 @@ fn measure(build: &Path, cc: &str) -> Result<gcov::Coverage, String> {
 fn sanitize_driver(
     out_dir: &Path,
     stem: &str,
-    driver: &Path,
     tests: &TestsFile,
     config: &CheckConfig,
     result: &mut FileCheck,
 ) -> Result<(), CheckError> {
     let build = fresh_build_dir(out_dir, &format!("{stem}-sanitize"))?;
     let binary = build.join("driver");
-    let mut compile = compiler(config, &tests.include_dirs);
-    compile
-        .args(SANITIZE_FLAGS)
-        .arg(test_timeout_define())
-        .arg(driver)
-        .arg("-o")
-        .arg(&binary)
-        .arg("-lm");
-    if !compile_step(&mut compile, &build, "compile-sanitize", result)? {
+    let flags: Vec<String> = SANITIZE_FLAGS.iter().map(|f| f.to_string()).collect();
+    if !build_driver(
+        config,
+        tests,
+        out_dir,
+        &build,
+        &flags,
+        "compile-sanitize",
+        result,
+    )? {
         return Ok(());
     }
     let ran = run::run(
@@ -376,6 +391,7 @@ fn sanitize_driver(
         Limits::program(driver_time_limit(tests)).with_huge_address_space(),
     )
     .map_err(|m| error(&binary, m))?;
+    let ran = frameworks::as_runner_output(tests.framework, &ran);
     let leaking: Vec<&str> = tests
         .functions
         .iter()

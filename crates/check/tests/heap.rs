@@ -16,6 +16,7 @@ fn checked(reports: &[FunctionReport]) -> CheckReport {
         out_dir: out.clone(),
         source: dir.path().join("heap.c"),
         flags: Default::default(),
+        framework: Default::default(),
     };
     write_outputs(&heap_program(), reports, &config).expect("emit");
     check(

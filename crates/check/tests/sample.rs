@@ -22,6 +22,7 @@ impl Sample {
             out_dir: sample.out(),
             source: sample.dir.path().join("sample.c"),
             flags: Default::default(),
+            framework: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit");
         sample
@@ -141,7 +142,7 @@ fn a_failing_test_fails_the_check() {
     assert_eq!((file.passed, file.failed), (Some(12), Some(1)));
     assert_eq!(
         file.failures,
-        ["FAIL test_classify_1: classify(3, 1) returned 1, expected 0"]
+        ["FAIL test_classify_returns_0_when_a_gt_b: classify(3, 1) returned 1, expected 0"]
     );
     assert!(file
         .problems
@@ -213,6 +214,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
         out_dir: out.clone(),
         source,
         flags,
+        framework: Default::default(),
     };
     emit::write_outputs(
         &sample_program(),
@@ -250,7 +252,7 @@ fn a_crashing_test_fails_alone() {
     assert_eq!((file.passed, file.failed), (Some(12), Some(1)));
     assert_eq!(
         file.failures,
-        ["FAIL test_first_bang_2: killed by signal SIGSEGV (segmentation fault)"]
+        ["FAIL test_first_bang_returns_0_when_s_is_nul: killed by signal SIGSEGV (segmentation fault)"]
     );
     assert_eq!(function(&report, "first_bang").failed, 1);
     assert!(file.problems.iter().all(|p| p.kind != ProblemKind::Crash));
@@ -269,10 +271,16 @@ fn a_test_that_crashes_hangs_or_floods_fails_alone_and_keeps_its_coverage() {
     sample.inject(
         1,
         &[
-            ("test_classify_2", "*(volatile int *)0 = 0;"),
-            ("test_order_1", "for (;;) printf(\"again and again\\n\");"),
-            ("test_find_1", "for (;;) {}"),
-            ("test_sensor_level_2", "abort();"),
+            (
+                "test_classify_returns_0_when_a_is_b",
+                "*(volatile int *)0 = 0;",
+            ),
+            (
+                "test_order_when_p_lo_gt_p_hi",
+                "for (;;) printf(\"again and again\\n\");",
+            ),
+            ("test_find_returns_null_when_i_ge_n", "for (;;) {}"),
+            ("test_sensor_level_returns_1_when_v_le_100", "abort();"),
         ],
     );
     let report = sample.check(false);
@@ -286,10 +294,10 @@ fn a_test_that_crashes_hangs_or_floods_fails_alone_and_keeps_its_coverage() {
     assert_eq!(
         file.failures,
         [
-            "FAIL test_classify_2: killed by signal SIGSEGV (segmentation fault)",
-            "FAIL test_order_1: printed more than 1048576 bytes, so it was stopped",
-            "FAIL test_find_1: did not finish within 1 s",
-            "FAIL test_sensor_level_2: killed by signal SIGABRT (aborted)",
+            "FAIL test_classify_returns_0_when_a_is_b: killed by signal SIGSEGV (segmentation fault)",
+            "FAIL test_order_when_p_lo_gt_p_hi: printed more than 1048576 bytes, so it was stopped",
+            "FAIL test_find_returns_null_when_i_ge_n: did not finish within 1 s",
+            "FAIL test_sensor_level_returns_1_when_v_le_100: killed by signal SIGABRT (aborted)",
         ]
     );
     let kinds: Vec<ProblemKind> = file.problems.iter().map(|p| p.kind).collect();
@@ -309,11 +317,11 @@ fn a_sanitizer_error_fails_its_test_and_the_others_run() {
         10,
         &[
             (
-                "test_classify_2",
+                "test_classify_returns_0_when_a_is_b",
                 "{ int *gone = malloc(sizeof *gone); free(gone); (void)*(volatile int *)gone; }",
             ),
             (
-                "test_order_1",
+                "test_order_when_p_lo_gt_p_hi",
                 "{ void *volatile lost = malloc(8); lost = NULL; }",
             ),
         ],
@@ -330,8 +338,8 @@ fn a_sanitizer_error_fails_its_test_and_the_others_run() {
     for expected in [
         "ERROR: AddressSanitizer: heap-use-after-free",
         "ERROR: LeakSanitizer: detected memory leaks",
-        "FAIL test_classify_2: exited with status 1",
-        "FAIL test_order_1: exited with status 1",
+        "FAIL test_classify_returns_0_when_a_is_b: exited with status 1",
+        "FAIL test_order_when_p_lo_gt_p_hi: exited with status 1",
     ] {
         assert!(problem.message.contains(expected), "{}", problem.message);
     }

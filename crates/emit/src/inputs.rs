@@ -5,7 +5,7 @@
 //! the driver names as its checks reach them).
 
 use crate::ctype::is_identifier;
-use crate::literal::{char_literal, comment_text, int_literal};
+use crate::literal::{bytes_literal, char_literal, comment_text, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
 use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
@@ -33,8 +33,9 @@ pub struct CallCode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Allocation {
     /// `T *x_in = calloc(n, sizeof *x_in);`, then one check that ends the
-    /// test with a FAIL line when any of them is NULL (test drivers).
-    Checked,
+    /// test with `on_failure` (a framework's failure) when any of them is
+    /// NULL (test drivers).
+    Checked { on_failure: &'static str },
     /// `T *x_in = cairn_input(n, sizeof *x_in);`, a helper that exits when
     /// memory runs out and keeps every input reachable from a global, so
     /// that LeakSanitizer reports only what the code under test lost
@@ -129,22 +130,16 @@ impl<'u, 'p> InputWriter<'u, 'p> {
 
     fn declare_objects(&self, scope: &mut NameScope, code: &mut CallCode) -> Result<(), String> {
         let allocator = match self.allocation {
-            Allocation::Checked => "calloc",
+            Allocation::Checked { .. } => "calloc",
             Allocation::Kept => "cairn_input",
         };
         for object in &self.inputs.objects {
             let c_name = scope.fresh(&format!("{}_in", identifier_from_path(&object.name)));
             let variable = self.unit.spell(&Type::ptr(object.elem.clone()), &c_name)?;
-            // A one-character object is as likely a `char` out-parameter as an empty string.
-            let about = if object.len > 1 && string_length(&object.elem, &object.init).is_some() {
-                format!("{} = {}", object.name, string_text(&object.init))
-            } else {
-                object.name.clone()
-            };
             code.declarations.push(format!(
                 "{variable} = {allocator}({}, sizeof *{c_name}); /* {} */",
                 object.len,
-                comment_text(&about)
+                comment_text(&object.name)
             ));
             code.objects.inputs.push(HeapObject {
                 c_name,
@@ -152,8 +147,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 len: object.len,
             });
         }
-        if self.allocation == Allocation::Checked {
-            code.allocation_check = allocation_check(&code.objects.inputs);
+        if let Allocation::Checked { on_failure } = self.allocation {
+            code.allocation_check = allocation_check(&code.objects.inputs, on_failure);
         }
         Ok(())
     }
@@ -184,6 +179,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 }
             }
             (Type::Array(elem, _), Value::Array(items)) => {
+                if let Some(literal) = self.array_literal(lvalue, elem, items, zeroed)? {
+                    sink.data.extend(literal);
+                    return Ok(());
+                }
                 let string = string_length(elem, items);
                 for (k, item) in items.iter().enumerate() {
                     let element = index_lvalue(lvalue, k as u64);
@@ -216,11 +215,72 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             }
             (ty, value) => {
                 return Err(format!(
-                    "value {value:?} does not fit the type of `{lvalue}` ({ty:?})"
+                    "{} does not fit the type of `{lvalue}` ({})",
+                    value_words(value),
+                    self.unit.type_words(ty)
                 ));
             }
         }
         Ok(())
+    }
+
+    /// An integer array known in full as one copy from a literal:
+    /// `memcpy(s_in, "2024-02-30", 11);` for characters (bytes after the
+    /// terminator included when not zero), `memcpy(a_in, (int[]){1, 2, 3},
+    /// sizeof(int[3]));` for other integers. Over zeroed memory, trailing
+    /// zeros are left out (`Some(vec![])` when all are zero). `None`: the
+    /// elements are assigned one by one (pointers, structs, unknown values
+    /// where the memory is not zeroed).
+    fn array_literal(
+        &self,
+        lvalue: &str,
+        elem: &Type,
+        items: &[Value],
+        zeroed: bool,
+    ) -> Result<Option<Vec<String>>, String> {
+        let Type::Int(it) = elem else {
+            return Ok(None);
+        };
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            match item {
+                Value::Int { bits, .. } => values.push(*bits),
+                Value::Unknown if zeroed => values.push(0),
+                _ => return Ok(None),
+            }
+        }
+        if values.len() < 2 {
+            return Ok(None);
+        }
+        let written = if zeroed {
+            values
+                .iter()
+                .rposition(|v| *v != 0)
+                .map_or(0, |last| last + 1)
+        } else {
+            values.len()
+        };
+        if written == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        if it.bits == 8 && !it.is_bool {
+            let bytes: Vec<u8> = values[..written].iter().map(|v| *v as u8).collect();
+            // The literal's own terminator ends a string over zeroed memory.
+            let count = (written + 1).min(values.len());
+            return Ok(Some(vec![format!(
+                "memcpy({lvalue}, {}, {count});",
+                bytes_literal(&bytes)
+            )]));
+        }
+        let ty = self.unit.spell(elem, "")?;
+        let list: Vec<String> = values[..written]
+            .iter()
+            .map(|v| int_literal(*it, *v))
+            .collect();
+        Ok(Some(vec![format!(
+            "memcpy({lvalue}, ({ty}[]){{{}}}, sizeof({ty}[{written}]));",
+            list.join(", ")
+        )]))
     }
 
     /// Sets the bytes of union `lvalue` exactly as the engine chose them
@@ -315,7 +375,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             }
             Value::Constructed { param } => objects.constructed_name(*param)?.to_string(),
             Value::Part { param, call } => objects.part_name(*param, *call)?.to_string(),
-            other => return Err(format!("value {other:?} is not a pointer")),
+            other => return Err(format!("{} is not a pointer", value_words(other))),
         }))
     }
 
@@ -448,9 +508,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     code.constructions
                         .push(format!("{} = {text};", self.unit.spell(ty, &name)?));
                     let failed = match self.allocation {
-                        Allocation::Checked => {
-                            vec!["    return cairn_out_of_memory(__func__);".to_string()]
-                        }
+                        Allocation::Checked { on_failure } => vec![format!("    {on_failure}")],
                         Allocation::Kept => vec![
                             format!(
                                 "    printf(\"cairn: {} failed while building the inputs; the finding did not run\\n\");",
@@ -560,8 +618,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 }
                 (ty, value) => {
                     return Err(format!(
-                        "argument {} value {value:?} does not fit {ty:?}",
-                        i + 1
+                        "argument {}, {}, does not fit its type ({})",
+                        i + 1,
+                        value_words(value),
+                        self.unit.type_words(ty)
                     ))
                 }
             };
@@ -667,8 +727,9 @@ impl HeapNames {
 }
 
 /// `if (a_in == NULL || ...) { free...; return cairn_out_of_memory(__func__); }`
-/// over the objects of non-zero length (`calloc(0, ...)` may return NULL).
-fn allocation_check(objects: &[HeapObject]) -> Vec<String> {
+/// (`fail` the statement that ends the test) over the objects of non-zero
+/// length (`calloc(0, ...)` may return NULL).
+fn allocation_check(objects: &[HeapObject], fail: &str) -> Vec<String> {
     let tested: Vec<String> = objects
         .iter()
         .filter(|o| o.len > 0)
@@ -678,7 +739,6 @@ fn allocation_check(objects: &[HeapObject]) -> Vec<String> {
         return Vec::new();
     }
     let condition = format!("if ({})", tested.join(" || "));
-    let fail = "return cairn_out_of_memory(__func__);";
     if objects.len() == 1 {
         return vec![condition, format!("    {fail}")];
     }
@@ -710,10 +770,49 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
                 text = index_lvalue(&text, *k);
                 (**elem).clone()
             }
-            (step, ty) => return Err(format!("cannot apply {step:?} to `{text}` of type {ty:?}")),
+            (step, ty) => {
+                let step = match step {
+                    Step::Field(n) => format!("member number {n}"),
+                    Step::Index(k) => format!("element {k}"),
+                };
+                return Err(format!(
+                    "`{text}` of type {} has no {step}",
+                    unit.type_words(ty)
+                ));
+            }
         };
     }
     Ok(text)
+}
+
+/// A test value in a user's words, for messages: `-3`, `NULL`, `a pointer
+/// into input object 2`.
+pub fn value_words(value: &Value) -> String {
+    match value {
+        Value::Int { ty, bits } => ty.value_of(*bits).to_string(),
+        Value::Null => "NULL".to_string(),
+        Value::Pointer { object, offset } => {
+            format!("a pointer {offset} bytes into input object {}", object.0)
+        }
+        Value::Allocated { object, offset } => {
+            format!("a pointer {offset} bytes into new object {}", object.0)
+        }
+        Value::GlobalPointer { global, offset } => {
+            format!("a pointer {offset} bytes into global number {}", global.0)
+        }
+        Value::Func(_) => "a function".to_string(),
+        Value::Struct(_) => "a struct value".to_string(),
+        Value::Array(_) => "an array value".to_string(),
+        Value::Unknown => "an unknown value".to_string(),
+        Value::Constructed { param } => format!("the built parameter {}", param + 1),
+        Value::Part { param, call } => {
+            format!(
+                "what call {} building parameter {} made",
+                call + 1,
+                param + 1
+            )
+        }
+    }
 }
 
 /// `base.name`, or `p->name` when `base` is `*p`; an anonymous member's own
@@ -803,17 +902,6 @@ fn byte_of(v: &Value) -> Option<u8> {
     }
 }
 
-/// `"abc"` for the values of a string-like object.
-fn string_text(values: &[Value]) -> String {
-    let text: String = values
-        .iter()
-        .filter_map(byte_of)
-        .take_while(|b| *b != 0)
-        .map(char::from)
-        .collect();
-    format!("\"{}\"", crate::literal::escape_string(&text))
-}
-
 /// One construction call as C spells it: `list_push(l, 3)`; `scratch`
 /// names, in order, the variables its out-parameters point to.
 pub fn api_call_text(
@@ -844,8 +932,10 @@ pub fn api_call_text(
             },
             (ty, value) => {
                 return Err(format!(
-                    "value {value:?} of `{}` does not fit its type ({ty:?})",
-                    callee.name
+                    "{} for `{}` does not fit its type ({})",
+                    value_words(value),
+                    callee.name,
+                    unit.type_words(ty)
                 ))
             }
         });
@@ -891,21 +981,22 @@ mod tests {
 
     #[test]
     fn allocation_check_skips_empty_objects_and_frees_the_rest() {
+        const FAIL: &str = "return cairn_out_of_memory(__func__);";
         let object = |name: &str, len| HeapObject {
             c_name: name.into(),
             elem: Type::Int(IntType::INT),
             len,
         };
-        assert!(allocation_check(&[object("a_in", 0)]).is_empty());
+        assert!(allocation_check(&[object("a_in", 0)], FAIL).is_empty());
         assert_eq!(
-            allocation_check(&[object("a_in", 1)]),
+            allocation_check(&[object("a_in", 1)], FAIL),
             [
                 "if (a_in == NULL)",
                 "    return cairn_out_of_memory(__func__);"
             ]
         );
         assert_eq!(
-            allocation_check(&[object("a_in", 0), object("b_in", 2)]),
+            allocation_check(&[object("a_in", 0), object("b_in", 2)], FAIL),
             [
                 "if (b_in == NULL) {",
                 "    free(a_in);",

@@ -7,8 +7,8 @@
 //! * `OUT/<stem>_test.c`: one translation unit that `#include`s the source by
 //!   its path relative to `OUT` (so `static` functions are callable; a `main`
 //!   in the source is renamed `cairn_original_main`), defines stubs for the
-//!   bodiless functions the tests script, and one `static int test_<fn>_<n>(void)`
-//!   per test: a comment with the branches it newly covers, the inputs built in
+//!   bodiless functions the tests script, and one `static int test_<fn>_<what>(void)`
+//!   per test (named by `test_names`): a comment with the branches it newly covers, the inputs built in
 //!   three steps (allocate every input object with `calloc`, assign their
 //!   contents, link the pointers; a failed `calloc` ends the test with a FAIL
 //!   line), stub scripts, the call, and a check of the return value and of
@@ -50,9 +50,11 @@
 //!   "source": "examples/classify.c",          // as given to cairn
 //!   "source_from_out": "../examples/classify.c", // what the drivers include
 //!   "include_dirs": ["/abs/include"],          // -I the source needs
-//!   "driver": "classify_test.c",
+//!   "driver": "classify_test.c",              // classify_test.cc for gtest
+//!   "framework": "plain",                      // or "cmocka", "gtest" (see framework.rs)
+//!   "driver_c_part": "classify_test_cases.c",  // gtest only: the tests' bodies
 //!   "findings_driver": "classify_findings.c" | null,
-//!   "notes": ["test_f_2 left out: ..."],
+//!   "notes": ["test_f_returns_2 left out: ..."],
 //!   "functions": [{
 //!     "name": "classify", "file": "../examples/classify.c", "line": 3,
 //!     "goals": [{ "key": "classify:5:9:T", "file": "../examples/classify.c",
@@ -61,7 +63,7 @@
 //!                                            // target skips empty jump-only blocks
 //!                 "covered": true, "reason": null // or "infeasible", "budget: ..."
 //!     }],
-//!     "tests": [{ "name": "test_classify_1", "skipped": null,
+//!     "tests": [{ "name": "test_classify_returns_1_when_a_gt_0", "skipped": null,
 //!                 "inputs": { "args": [{"name": "a", "value": 3}],
 //!                             "globals": [{"name": "count", "value": 0}],
 //!                             "objects": [{"name": "*out", "c_name": "out_in",
@@ -100,6 +102,7 @@ mod ctype;
 mod driver;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
+mod framework;
 mod inputs;
 pub mod json;
 mod literal;
@@ -108,8 +111,10 @@ mod runner;
 pub mod shapes;
 mod summary;
 mod support;
+mod test_names;
 mod unit;
 
+pub use framework::Framework;
 pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
 
 use std::fmt;
@@ -124,6 +129,8 @@ pub struct EmitConfig {
     /// The C file as given on the command line.
     pub source: PathBuf,
     pub flags: SourceFlags,
+    /// The test framework the driver is written for.
+    pub framework: Framework,
 }
 
 /// Preprocessor flags the source needs, as given to the front end. Defines
@@ -214,11 +221,12 @@ pub fn write_outputs(
     };
 
     let unit = unit::Unit::new(program);
-    let driver = driver::test_driver(&unit, reports, &source);
+    let driver = driver::test_driver(&unit, reports, &source, config.framework);
     let has_findings = reports.iter().any(|r| !r.findings.is_empty());
     let reproducers = has_findings.then(|| driver::findings_driver(&unit, reports, &source));
 
-    let driver_name = format!("{stem}_test.c");
+    let files = framework::driver_files(config.framework, &stem);
+    let driver_name = files.driver;
     let findings_name = format!("{stem}_findings.c");
     let json_name = format!("{stem}.tests.json");
     let file_path = |index: u32| -> String {
@@ -261,6 +269,8 @@ pub fn write_outputs(
         source_from_out: include_path.clone(),
         include_dirs: source.include_dirs.clone(),
         driver: driver_name.clone(),
+        framework: config.framework,
+        driver_c_part: files.c_part.clone(),
         findings_driver: reproducers.as_ref().map(|_| findings_name.clone()),
         functions,
         notes: notes.clone(),
@@ -272,6 +282,9 @@ pub fn write_outputs(
     let json_path = config.out_dir.join(&json_name);
     let findings_path = config.out_dir.join(&findings_name);
     write_atomically(&driver_path, &driver.text)?;
+    if let (Some(name), Some(text)) = (&files.c_part, &driver.c_part) {
+        write_atomically(&config.out_dir.join(name), text)?;
+    }
     write_atomically(&json_path, &(json_text + "\n"))?;
     shapes::write_pictures(
         program,

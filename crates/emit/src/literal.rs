@@ -63,6 +63,28 @@ pub fn escape_string(text: &str) -> String {
     out
 }
 
+/// A C string literal holding exactly `bytes` (plus the terminator C adds):
+/// printable ASCII as itself, other bytes as three-digit octal escapes, so
+/// that a digit after one is never read as part of it.
+pub fn bytes_literal(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            b'?' => out.push_str("\\?"),
+            0x20..=0x7e => out.push(b as char),
+            other => out.push_str(&format!("\\{other:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Text safe inside a C block comment (one line, no comment terminator).
 pub fn comment_text(text: &str) -> String {
     text.replace("*/", "* /").replace(['\n', '\r'], " ")
@@ -109,5 +131,7 @@ mod tests {
         assert_eq!(char_literal(IntType::CHAR, 0xff), "-1");
         assert_eq!(escape_string("a\"b\\c?\n"), "a\\\"b\\\\c\\?\\n");
         assert_eq!(comment_text("a */ b\nc"), "a * / b c");
+        assert_eq!(bytes_literal(b"2024-02-30"), "\"2024-02-30\"");
+        assert_eq!(bytes_literal(b"a\0b\x01\"\n"), "\"a\\000b\\001\\\"\\n\"");
     }
 }

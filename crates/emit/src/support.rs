@@ -2,6 +2,7 @@
 //! tests: library headers, definitions of extern globals, stubs for bodiless
 //! functions and the reporting helpers.
 
+use crate::framework::Framework;
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
@@ -313,6 +314,72 @@ pub fn extern_definitions<'i>(
     Ok(())
 }
 
+/// For frameworks that run every test in one process: a function each test
+/// calls first, which restores what cairn assumed each test starts from
+/// (the values the globals had when the first test started, and no stub
+/// called yet). Returns notes on the state it cannot
+/// restore: a function's `static` locals, out of the driver's reach.
+pub fn initial_state(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    plans: &[StubPlan],
+    framework: Framework,
+) -> Vec<String> {
+    let program = unit.program;
+    let mut restored = Vec::new();
+    let mut notes = Vec::new();
+    // Every global that is not const, not only those the analysis sees
+    // written: a stale value costs a wrong test, a copy costs nothing.
+    for (index, global) in program.globals.iter().enumerate() {
+        let g = ir::GlobalId(index as u32);
+        let complete = !matches!(global.ty, Type::Array(_, None));
+        if global.is_const || !complete || program.in_system_header(global.span) {
+            continue;
+        }
+        match unit.global_name(g) {
+            Some(name) => restored.push(name.to_string()),
+            None => notes.push(format!(
+                "`{}` is a function's static that a test cannot reset: {} runs all tests in one process, so a test may see what an earlier one left in it",
+                global.name,
+                framework.name()
+            )),
+        }
+    }
+    out.line("/* The tests run one after another in this process, and cairn made each for the");
+    out.line(" * program's initial state: each test first restores the globals to their values");
+    out.line(" * before the first test, and the stubs' call counts. */");
+    out.line("static void cairn_start_from_initial_state(void)");
+    out.open("{");
+    if !restored.is_empty() {
+        out.line("static int saved;");
+        for name in &restored {
+            out.line(&format!(
+                "static unsigned char cairn_initial_{name}[sizeof {name}];"
+            ));
+        }
+        out.line("if (!saved) {");
+        for name in &restored {
+            out.line(&format!(
+                "    memcpy(cairn_initial_{name}, &{name}, sizeof {name});"
+            ));
+        }
+        out.line("    saved = 1;");
+        out.line("}");
+        for name in &restored {
+            out.line(&format!(
+                "memcpy(&{name}, cairn_initial_{name}, sizeof {name});"
+            ));
+        }
+    }
+    for plan in plans {
+        let names = StubNames::new(&program.function(plan.func).name);
+        out.line(&format!("{} = 0;", names.calls));
+    }
+    out.close("}");
+    out.blank();
+    notes
+}
+
 /// One stub per plan: a script array the tests fill, a call counter, and the
 /// function itself, spelled through `__typeof__` so that the definition
 /// matches the source's declaration exactly (the IR keeps no qualifiers).
@@ -411,8 +478,9 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
 }
 
 /// The helpers `tests` (the test functions' text) calls; each prints one
-/// `FAIL` line and returns 1 when a check fails.
-pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
+/// `FAIL` line and returns 1 when a check fails. For GoogleTest only their
+/// declarations: the C++ file defines them as GoogleTest assertions.
+pub fn reporting_helpers(out: &mut CodeWriter, tests: &str, framework: Framework) {
     let used: Vec<&str> = HELPERS
         .iter()
         .filter(|(name, _)| tests.contains(name))
@@ -421,11 +489,31 @@ pub fn reporting_helpers(out: &mut CodeWriter, tests: &str) {
     if used.is_empty() {
         return;
     }
+    if framework == Framework::Gtest {
+        out.line("/* The checks, defined in the C++ file as GoogleTest assertions. */");
+        for text in used {
+            out.line(&declaration(text));
+        }
+        out.blank();
+        return;
+    }
     out.line("/* Each check prints one FAIL line and returns 1 when the value differs. */");
     for text in used {
         out.text(text);
         out.blank();
     }
+}
+
+/// `int f(...);` for a helper's text (an optional comment line, then
+/// `static int f(...)` up to its body).
+fn declaration(helper: &str) -> String {
+    let head = helper.split_once("\n{").map_or(helper, |(head, _)| head);
+    let signature: Vec<&str> = head
+        .lines()
+        .filter(|l| !l.starts_with("/*"))
+        .map(str::trim)
+        .collect();
+    format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
 const HELPERS: [(&str, &str); 6] = [

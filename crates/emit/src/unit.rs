@@ -181,6 +181,14 @@ impl<'a> Unit<'a> {
         ctype::declare(self.program, ty, name).map_err(|e| e.to_string())
     }
 
+    /// A type as C spells it, for messages (`a type C cannot spell` when
+    /// it cannot be).
+    pub fn type_words(&self, ty: &Type) -> String {
+        self.spell(ty, "")
+            .map(|t| t.trim().to_string())
+            .unwrap_or_else(|_| "a type C cannot spell".to_string())
+    }
+
     /// See [`ctype::declare_read_only`].
     pub fn spell_read_only(&self, ty: &Type, name: &str) -> Result<String, String> {
         ctype::declare_read_only(self.program, ty, name).map_err(|e| e.to_string())

@@ -2,7 +2,7 @@
 //! golden text, and the real thing compiled with cc and run.
 
 use emit::fixture::{int_value, sample_program, sample_reports, SAMPLE_C};
-use emit::{write_outputs, EmitConfig, EmitSummary};
+use emit::{write_outputs, EmitConfig, EmitSummary, Framework};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use testcase::json::TestsFile;
@@ -25,10 +25,15 @@ impl Sample {
     }
 
     fn emit(&self, reports: &[FunctionReport]) -> EmitSummary {
+        self.emit_for(reports, Framework::Plain)
+    }
+
+    fn emit_for(&self, reports: &[FunctionReport], framework: Framework) -> EmitSummary {
         let config = EmitConfig {
             out_dir: self.out(),
             source: self.dir.path().join("sample.c"),
             flags: Default::default(),
+            framework,
         };
         write_outputs(&sample_program(), reports, &config).expect("emit")
     }
@@ -84,6 +89,72 @@ fn driver_text_is_stable() {
 }
 
 #[test]
+fn framework_drivers_are_stable() {
+    let sample = Sample::new();
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Cmocka);
+    insta::assert_snapshot!("sample_test_cmocka_c", sample.read_stable("sample_test.c"));
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Gtest);
+    insta::assert_snapshot!("sample_test_cc", sample.read_stable("sample_test.cc"));
+    insta::assert_snapshot!(
+        "sample_test_cases_c",
+        sample.read_stable("sample_test_cases.c")
+    );
+}
+
+/// Runs `program` with `args` in `dir`, warnings as errors for compilers.
+fn run_in(dir: &Path, program: &str, args: &[&str]) -> Output {
+    let output = Command::new(program)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    assert!(
+        output.status.success(),
+        "{program} {args:?}:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[test]
+fn framework_drivers_compile_cleanly_and_pass_with_their_runners() {
+    const STRICT: [&str; 3] = ["-Wall", "-Wextra", "-Werror"];
+    let sample = Sample::new();
+    let out = sample.out();
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Cmocka);
+    let mut cmocka = STRICT.to_vec();
+    cmocka.extend(["sample_test.c", "-o", "cmocka_driver", "-lcmocka", "-lm"]);
+    run_in(&out, "cc", &cmocka);
+    let ran = run_in(&out, "./cmocka_driver", &[]);
+    let report = stdout(&ran);
+    // CMocka prints its summary on standard error.
+    let summary = String::from_utf8_lossy(&ran.stderr);
+    assert!(summary.contains("[  PASSED  ] 13 test(s)."), "{summary}");
+    assert!(report.contains("[       OK ] test_classify_returns_1_when_a_gt_b\n"));
+
+    sample.emit_for(&sample_reports(&sample_program()), Framework::Gtest);
+    let mut c_part = STRICT.to_vec();
+    c_part.extend(["-c", "sample_test_cases.c", "-o", "cases.o"]);
+    run_in(&out, "cc", &c_part);
+    let mut cxx = STRICT.to_vec();
+    cxx.extend([
+        "sample_test.cc",
+        "cases.o",
+        "-o",
+        "gtest_driver",
+        "-lgtest",
+        "-lgtest_main",
+        "-pthread",
+        "-lm",
+    ]);
+    run_in(&out, "c++", &cxx);
+    let report = stdout(&run_in(&out, "./gtest_driver", &[]));
+    assert!(report.contains("[  PASSED  ] 13 tests."), "{report}");
+    assert!(report.contains("[       OK ] sample.test_classify_returns_1_when_a_gt_b ("));
+}
+
+#[test]
 fn json_text_is_stable() {
     let sample = Sample::new();
     sample.emit(&sample_reports(&sample_program()));
@@ -111,20 +182,21 @@ fn a_test_named_on_the_command_line_runs_alone_in_process() {
     reports[0].tests[0].ret = Some(int_value(0));
     sample.emit(&reports);
     let binary = sample.compile("sample_test.c", &sample.out());
-    let alone = run(&binary, &["test_classify_1"]);
+    // Names say what the engine predicted: here a wrong return value.
+    let alone = run(&binary, &["test_classify_returns_0_when_a_gt_b"]);
     assert_eq!(
         stdout(&alone),
-        "FAIL test_classify_1: classify(3, 1) returned 1, expected 0\n0 passed, 1 failed\n"
+        "FAIL test_classify_returns_0_when_a_gt_b: classify(3, 1) returned 1, expected 0\n0 passed, 1 failed\n"
     );
     assert_eq!(alone.status.code(), Some(1));
     assert_eq!(
-        stdout(&run(&binary, &["test_order_1"])),
+        stdout(&run(&binary, &["test_order_when_p_lo_gt_p_hi"])),
         "1 passed, 0 failed\n"
     );
     let unknown = run(&binary, &["test_nothing"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(stdout(&unknown).starts_with(
-        "no test named test_nothing; the tests are:\n  test_classify_1\n  test_classify_2\n"
+        "no test named test_nothing; the tests are:\n  test_classify_returns_0_when_a_gt_b\n  test_classify_returns_0_when_a_is_b\n"
     ));
 }
 
@@ -149,11 +221,14 @@ fn wrong_expectations_fail_with_one_line_each() {
     assert_eq!(lines.len(), 4, "{text}");
     assert_eq!(
         lines[0],
-        "FAIL test_classify_1: classify(3, 1) returned 1, expected 0"
+        "FAIL test_classify_returns_0_when_a_gt_b: classify(3, 1) returned 1, expected 0"
     );
-    assert_eq!(lines[1], "FAIL test_order_1: *swapped_in is 1, expected 0");
+    assert_eq!(
+        lines[1],
+        "FAIL test_order_when_p_lo_gt_p_hi: *swapped_in is 1, expected 0"
+    );
     assert!(
-        lines[2].starts_with("FAIL test_find_2: find(a_in, 3, 5) returned 0x"),
+        lines[2].starts_with("FAIL test_find_when_a_i_is_key: find(a_in, 3, 5) returned 0x"),
         "{}",
         lines[2]
     );
@@ -214,7 +289,7 @@ fn json_records_inputs_checks_and_claimed_coverage() {
         (14, "a > b: true")
     );
     let second = &classify.tests[1];
-    assert_eq!(second.name, "test_classify_2");
+    assert_eq!(second.name, "test_classify_returns_0_when_a_is_b");
     assert_eq!(second.inputs.globals[0].name, "calls");
     assert_eq!(second.inputs.globals[0].value, serde_json::json!(41));
     assert_eq!(second.checks[0].lvalue, "result");
@@ -263,7 +338,7 @@ fn a_test_the_driver_cannot_express_is_left_out_and_claims_nothing() {
         summary
             .notes
             .iter()
-            .any(|n| n.starts_with("test_classify_3 left out")),
+            .any(|n| n.starts_with("test_classify_returns_minus_1_when_a_is_not_b left out")),
         "{:?}",
         summary.notes
     );
@@ -277,7 +352,9 @@ fn a_test_the_driver_cannot_express_is_left_out_and_claims_nothing() {
         .map(|g| g.key.as_str())
         .collect();
     assert_eq!(unclaimed, ["classify:16:9:F"]);
-    assert!(!sample.read("sample_test.c").contains("test_classify_3"));
+    assert!(!sample
+        .read("sample_test.c")
+        .contains("test_classify_returns_minus_1"));
     let binary = sample.compile("sample_test.c", sample.dir.path());
     assert_eq!(stdout(&run(&binary, &[])), "12 passed, 0 failed\n");
 }
@@ -293,6 +370,7 @@ fn replacing_another_files_tests_is_noted() {
         out_dir: sample.out(),
         source: other_dir.join("sample.c"),
         flags: Default::default(),
+        framework: Default::default(),
     };
     let summary = write_outputs(
         &sample_program(),

@@ -24,6 +24,7 @@ impl Heap {
             out_dir: heap.out(),
             source: heap.dir.path().join("heap.c"),
             flags: Default::default(),
+            framework: Default::default(),
         };
         let summary = write_outputs(&heap_program(), reports, &config).expect("emit");
         assert!(summary.notes.is_empty(), "{:?}", summary.notes);
@@ -161,21 +162,22 @@ fn wrong_output_heap_predictions_fail_with_one_line_each() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
     assert!(
-        lines[0].starts_with("FAIL test_push_1: push(head_in, 3) returned 0x"),
+        lines[0].starts_with("FAIL test_push: push(head_in, 3) returned 0x"),
         "{out}"
     );
     assert!(lines[0].contains(", expected head_in (0x"), "{out}");
     assert!(
-        lines[1].starts_with("FAIL test_push_3: push(NULL, 7) returned 0x"),
+        lines[1]
+            .starts_with("FAIL test_push_returns_null_with_null_head: push(NULL, 7) returned 0x"),
         "{out}"
     );
     assert!(
-        lines[2].starts_with("FAIL test_ring_1: result_next_out->next is 0x")
+        lines[2].starts_with("FAIL test_ring: result_next_out->next is 0x")
             && lines[2].contains("expected result_next_out"),
         "{out}"
     );
     assert!(
-        lines[3].starts_with("FAIL test_append_1: head_in->next is 0x")
+        lines[3].starts_with("FAIL test_append_returns_0: head_in->next is 0x")
             && lines[3].ends_with("expected NULL ((nil))"),
         "{out}"
     );
@@ -203,12 +205,12 @@ fn a_new_object_that_is_an_input_or_null_fails_without_crashing() {
     let out = text(&output.stdout);
     assert!(
         out.contains(
-            "FAIL test_push_3: push(NULL, 7) returned NULL, expected a new object (result)\n"
+            "FAIL test_push_with_null_head_2: push(NULL, 7) returned NULL, expected a new object (result)\n"
         ),
         "{out}"
     );
     assert!(
-        out.contains("FAIL test_pop_1: pop(head_in) returned 0x")
+        out.contains("FAIL test_pop: pop(head_in) returned 0x")
             && out.contains(", an object the test already knows, expected a new one (result)\n"),
         "{out}"
     );

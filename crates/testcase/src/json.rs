@@ -20,11 +20,43 @@ pub struct TestsFile {
     pub include_dirs: Vec<String>,
     /// File name of the test driver inside the output directory.
     pub driver: String,
+    /// The test framework the driver is written for.
+    #[serde(default)]
+    pub framework: Framework,
+    /// For a C++ driver (GoogleTest): the C file inside the output directory
+    /// that includes the source and holds the tests' bodies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_c_part: Option<String>,
     /// File name of the findings reproducers, when there are findings.
     pub findings_driver: Option<String>,
     pub functions: Vec<FunctionJson>,
     /// Things the drivers could not express (tests or stubs left out, and why).
     pub notes: Vec<String>,
+}
+
+/// The test framework a driver is written for (`cairn gen --framework`).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Framework {
+    /// cairn's own runner: each test in a process of its own.
+    #[default]
+    Plain,
+    /// CMocka (`cmocka_unit_test`, `assert_int_equal`), in C.
+    Cmocka,
+    /// GoogleTest (`TEST`, `EXPECT_EQ`): a C++ file beside a C file with
+    /// the tests' bodies.
+    Gtest,
+}
+
+impl Framework {
+    /// The name users give it (`--framework NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Framework::Plain => "plain",
+            Framework::Cmocka => "cmocka",
+            Framework::Gtest => "gtest",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
