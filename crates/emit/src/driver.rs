@@ -84,8 +84,10 @@ pub fn test_driver(
         .iter()
         .flat_map(|r| &r.tests)
         .any(|t| !t.inputs.failing_allocations.is_empty());
-    let wrappers = if wraps_allocations {
-        Wrappers::Failing
+    let wrappers = if wraps_allocations || unit.allocates_uninitialized {
+        Wrappers::Counting {
+            initial_fill: support::GARBAGE_FILL,
+        }
     } else {
         Wrappers::None
     };
@@ -759,10 +761,8 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     let all_findings = || reports.iter().flat_map(|r| &r.findings);
     let (plans, mut notes) = unit.stub_plans(all_inputs());
     let fills = all_findings().any(|f| compares_fills(unit, f));
-    let wrappers = if fills {
-        Wrappers::FailingAndFill
-    } else if all_inputs().any(|i| !i.failing_allocations.is_empty()) {
-        Wrappers::Failing
+    let wrappers = if fills || all_inputs().any(|i| !i.failing_allocations.is_empty()) {
+        Wrappers::Counting { initial_fill: -1 }
     } else {
         Wrappers::None
     };

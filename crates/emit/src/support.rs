@@ -58,13 +58,13 @@ impl SourceRef {
         for (name, value) in &self.defines {
             out.line(&format!("#define {name} {value}"));
         }
-        if wrappers != Wrappers::None {
+        if let Wrappers::Counting { initial_fill } = wrappers {
             out.text(ALLOCATION_WRAPPERS);
-            if wrappers == Wrappers::FailingAndFill {
-                out.text(FILL_WRAPPERS);
-            } else {
-                out.text(PLAIN_WRAPPERS);
-            }
+            let fill = match initial_fill {
+                byte @ 0.. => format!("{byte:#04x}"),
+                none => none.to_string(),
+            };
+            out.text(&FILL_WRAPPERS.replace("INITIAL_FILL", &fill));
             // Object-like: a function pointer initialized with `malloc` (an
             // allocation hook) goes through the wrapper too.
             for name in WRAPPED {
@@ -100,11 +100,18 @@ pub const WRAPPED: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wrappers {
     None,
-    /// Tests choose which allocation calls return NULL.
-    Failing,
-    /// And new memory can be filled with a chosen byte (uninitialized reads).
-    FailingAndFill,
+    /// Tests choose which allocation calls return NULL, and what memory new
+    /// from malloc or realloc holds: `initial_fill` (-1: what the allocator
+    /// gives) until a reproducer chooses another byte (uninitialized reads).
+    Counting {
+        initial_fill: i32,
+    },
 }
+
+/// What memory new from malloc or realloc holds in the tests: not zero (a
+/// fresh heap often is), so that no test passes by reading zeros the code
+/// never wrote, and a change that leaves a field unset fails a check.
+pub const GARBAGE_FILL: i32 = 0xA5;
 
 /// Wrappers the code under test calls instead of `malloc`, `calloc`,
 /// `realloc`, `strdup` and `strndup` (macros defined before its `#include`,
@@ -151,26 +158,13 @@ __attribute__((unused)) static char *cairn_strndup(const char *s, __SIZE_TYPE__ 
 }
 "#;
 
-const PLAIN_WRAPPERS: &str = r#"
-__attribute__((unused)) static void *cairn_malloc(__SIZE_TYPE__ size)
-{
-    return cairn_allocation_fails() ? (void *)0 : __builtin_malloc(size);
-}
-
-__attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size)
-{
-    return cairn_allocation_fails() ? (void *)0 : __builtin_realloc(old, size);
-}
-
-"#;
-
-/// Wrappers that also fill new memory (not calloc's) with a chosen byte.
+/// Wrappers that fill new memory (not calloc's) with a chosen byte.
 const FILL_WRAPPERS: &str = r#"
 /* Byte that memory new from malloc or realloc starts with; -1: as it comes. */
-static int cairn_fill_byte = -1;
+static int cairn_fill_byte = INITIAL_FILL;
 extern __SIZE_TYPE__ malloc_usable_size(void *object);
 
-static void cairn_fill_new_memory(int byte)
+__attribute__((unused)) static void cairn_fill_new_memory(int byte)
 {
     cairn_fill_byte = byte;
 }

@@ -45,6 +45,8 @@ pub struct Unit<'a> {
     /// The code reads or writes `errno` (glibc's `*__errno_location()`):
     /// the drivers set it to 0 before each call, as the engine assumes.
     pub uses_errno: bool,
+    /// The code calls `malloc` or `realloc`, whose new bytes the drivers fill.
+    pub allocates_uninitialized: bool,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -59,14 +61,13 @@ impl<'a> Unit<'a> {
         let renames_main = program
             .function_by_name("main")
             .is_some_and(|f| program.function(f).body.is_some());
-        let uses_errno = uses(program)
-            .functions
-            .iter()
-            .any(|f| program.function(*f).name == "__errno_location");
+        let used = uses(program).functions;
+        let calls = |name: &str| used.iter().any(|f| program.function(*f).name == name);
         Unit {
             program,
             renames_main,
-            uses_errno,
+            uses_errno: calls("__errno_location"),
+            allocates_uninitialized: calls("malloc") || calls("realloc"),
         }
     }
 
