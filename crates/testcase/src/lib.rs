@@ -7,7 +7,7 @@
 
 pub mod json;
 
-use ir::{FuncId, GlobalId, Goal, IntType, Span, Type};
+use ir::{FloatKind, FuncId, GlobalId, Goal, IntType, Span, Type};
 use std::time::Duration;
 
 /// The name a source's own `main` gets in a driver (`#define main ...`),
@@ -29,6 +29,11 @@ pub enum Value {
     Int {
         ty: IntType,
         bits: u128,
+    },
+    /// The IEEE 754 bits of a `float` or `double`.
+    Float {
+        kind: FloatKind,
+        bits: u64,
     },
     Null,
     /// Points `offset` bytes into an input object.
@@ -66,6 +71,20 @@ pub enum Value {
         param: u32,
         call: u32,
     },
+}
+
+impl Value {
+    /// The raw bits and width in bytes of an integer, `float` or `double`.
+    pub fn raw_bits(&self) -> Option<(u128, usize)> {
+        match self {
+            Value::Int { ty, bits } => Some((*bits, usize::from(ty.bits / 8))),
+            Value::Float { kind, bits } => {
+                let width = Type::Float(*kind).scalar_bits()?;
+                Some((u128::from(*bits), width as usize / 8))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A parameter built through the code's own functions, as a person would
@@ -232,6 +251,9 @@ pub enum FindingKind {
     BrokenInvariant,
     /// A builtin given an argument it has no value for (`__builtin_clz(0)`).
     InvalidBuiltinArgument,
+    /// A `float` or `double` converted to an integer type that cannot hold
+    /// its integer part (NaN and infinities included).
+    FloatConversionOverflow,
 }
 
 impl FindingKind {
@@ -253,6 +275,7 @@ impl FindingKind {
             FindingKind::ErrorExit => "error-exit",
             FindingKind::BrokenInvariant => "broken-invariant",
             FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
+            FindingKind::FloatConversionOverflow => "float-conversion-overflow",
         }
     }
 }
@@ -286,6 +309,9 @@ impl FindingKind {
             }
             FindingKind::InvalidBuiltinArgument => {
                 "A builtin given an argument it has no result for, such as __builtin_clz(0)."
+            }
+            FindingKind::FloatConversionOverflow => {
+                "A float or double converted to an integer type that cannot hold its integer part, NaN and infinities included (undefined in C)."
             }
         }
     }
@@ -436,6 +462,7 @@ mod tests {
             FindingKind::ErrorExit,
             FindingKind::BrokenInvariant,
             FindingKind::InvalidBuiltinArgument,
+            FindingKind::FloatConversionOverflow,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

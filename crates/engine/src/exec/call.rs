@@ -93,7 +93,7 @@ impl Machine<'_, '_> {
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
             Type::Void => return Ok(None),
-            Type::Int(it) => SymVal::Int(st.fresh_input(&path, u32::from(it.bits))),
+            ty if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&path, bits)),
             ty @ Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(path, ty.clone()))))
             }

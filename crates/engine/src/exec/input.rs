@@ -24,7 +24,8 @@ pub fn fresh_cells(
     sep: &str,
 ) -> Vec<Cell> {
     match ty {
-        Type::Int(it) => int_cells(&st.fresh_input(path, u32::from(it.bits))),
+        // Integers, floats and doubles: one named number.
+        _ if let Some(bits) = ty.scalar_bits() => int_cells(&st.fresh_input(path, bits)),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(PtrVal::to(Target::Lazy(lazy)))
@@ -130,7 +131,7 @@ pub(super) fn initial_state(
             continue;
         }
         let value = match ty {
-            Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits))),
+            _ if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&name, bits)),
             Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
             }
