@@ -4,13 +4,13 @@
 use crate::inputs::{
     step_lvalue, Allocation, CallCode, HeapNames, HeapObject, HeapRef, InputWriter,
 };
-use crate::literal::{comment_text, escape_string, int_literal};
+use crate::literal::{comment_text, escape_string, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::runner;
 use crate::support::{self, SourceRef, Wrappers};
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use ir::{Goal, GoalInfo, Layout, Type};
+use ir::{FloatKind, Goal, GoalInfo, Layout, Type};
 use std::collections::HashMap;
 use testcase::{
     AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
@@ -626,8 +626,17 @@ fn check_line(
                 escape_string(&address)
             )
         }
-        // Floating-point values are not modelled yet: nothing to compare.
-        (Type::Float(_), _) => return Ok(None),
+        (Type::Float(_), Value::Float { kind, bits }) => {
+            let helper = if *kind == FloatKind::F32 {
+                "cairn_expect_float"
+            } else {
+                "cairn_expect_double"
+            };
+            format!(
+                "{helper}(__func__, \"{what}\", {lvalue}, {})",
+                float_literal(*kind, *bits)
+            )
+        }
         (ty, value) => {
             return Err(format!(
                 "cannot check `{lvalue}` of type {ty:?} against {value:?}"
