@@ -12,13 +12,10 @@ use z3::ast::{Ast, Bool, Float, BV};
 use z3::ast::RoundingMode;
 use z3::Sort;
 
-use crate::value::bv_u;
+use crate::value::{bv_u, computed_bits, ieee_value as value};
 
 fn sort(kind: FloatKind) -> Sort {
-    match kind {
-        FloatKind::F32 => Sort::float32(),
-        _ => Sort::double(),
-    }
+    crate::value::float_sort(kind)
 }
 
 pub fn width(kind: FloatKind) -> u32 {
@@ -46,25 +43,6 @@ fn indefinite_nan(kind: FloatKind) -> BV {
     bv_u(sign_bit(kind) | exponent | quiet_bit(kind), width(kind))
 }
 
-/// The IEEE value of the bits `bits`.
-pub fn value(bits: &BV, kind: FloatKind) -> Float {
-    let context = bits.get_ctx();
-    let sort = sort(kind);
-    // SAFETY: the context, term and sort are live; the bit-vector has the
-    // sort's width (the caller's value is of that type).
-    unsafe {
-        Float::wrap(
-            context,
-            z3_sys::Z3_mk_fpa_to_fp_bv(
-                context.get_z3_context(),
-                bits.get_z3_ast(),
-                sort.get_z3_sort(),
-            )
-            .expect("Z3 builds a conversion of well-sorted terms"),
-        )
-    }
-}
-
 /// The bits of `x`, a result computed from no NaN (a NaN is the indefinite one).
 fn bits_of(x: &Float, kind: FloatKind) -> BV {
     x.is_nan().ite(&indefinite_nan(kind), &x.to_ieee_bv())
@@ -88,7 +66,9 @@ pub fn arithmetic(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<BV> {
         BinOp::Div => x.div_with_rounding_mode(&y, &rounding),
         _ => return None,
     };
-    Some(propagate_nan(&[a, b], kind, bits_of(&result, kind)))
+    // A NaN operand makes the result NaN: the bits encode `result` in every case.
+    let bits = propagate_nan(&[a, b], kind, bits_of(&result, kind));
+    Some(computed_bits(bits, &result))
 }
 
 /// A comparison with IEEE semantics: NaN is unordered (only `!=` holds)
@@ -108,12 +88,14 @@ pub fn compare(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<Bool> {
 
 /// `-a` flips the sign bit, NaN included (`xorps`).
 pub fn negate(a: &BV, kind: FloatKind) -> BV {
-    a.bvxor(bv_u(sign_bit(kind), width(kind)))
+    let bits = a.bvxor(bv_u(sign_bit(kind), width(kind)));
+    computed_bits(bits, &value(a, kind).unary_neg())
 }
 
 /// `fabs(a)` clears the sign bit, NaN included (`andps`).
 pub fn absolute(a: &BV, kind: FloatKind) -> BV {
-    a.bvand(bv_u(!sign_bit(kind), width(kind)))
+    let bits = a.bvand(bv_u(!sign_bit(kind), width(kind)));
+    computed_bits(bits, &value(a, kind).unary_abs())
 }
 
 /// gcc's `__builtin_signbit` as an `int`: 1 for a negative double, the bit
@@ -147,7 +129,7 @@ pub fn from_integer(a: &BV, signed: bool, kind: FloatKind) -> BV {
             .expect("Z3 builds a conversion of well-sorted terms"),
         )
     };
-    converted.to_ieee_bv()
+    computed_bits(converted.to_ieee_bv(), &converted)
 }
 
 /// A value converted to an integer type by truncation, and when that is
@@ -200,7 +182,8 @@ pub fn convert(a: &BV, from: FloatKind, to: FloatKind) -> BV {
         .concat(&exponent_ones)
         .concat(&fraction)
         .bvor(bv_u(quiet_bit(to), width(to)));
-    value(a, from).is_nan().ite(&nan, &converted.to_ieee_bv())
+    let bits = value(a, from).is_nan().ite(&nan, &converted.to_ieee_bv());
+    computed_bits(bits, &converted)
 }
 
 /// A unary operation of `<math.h>` on one value.
@@ -233,7 +216,8 @@ pub fn math_unary(op: MathUnary, a: &BV, kind: FloatKind) -> BV {
             x.round_to_integral_with_rounding_mode(&RoundingMode::round_nearest_ties_to_away())
         }
     };
-    propagate_nan(&[a], kind, bits_of(&result, kind))
+    let bits = propagate_nan(&[a], kind, bits_of(&result, kind));
+    computed_bits(bits, &result)
 }
 
 /// `fmin` or `fmax` as glibc computes them: the smaller (larger) operand,

@@ -3,8 +3,8 @@
 //! small layers over one narrow interface (`query::QuerySolver`), on
 //! KLEE's model, assembled in one function (`chain`):
 //!
-//!   slicing -> cache -> counterexample -> near_zero_first -> time_limit
-//!     -> [dump] -> z3_backend
+//!   slicing -> cache -> counterexample -> near_zero_first -> float_candidates
+//!     -> time_limit -> [dump] -> z3_backend
 //!
 //! Each layer answers a query itself or passes it on, perhaps changed.
 //! Besides, a watchdog thread (`interrupt`) cuts short the check in
@@ -13,6 +13,7 @@
 mod cache;
 mod counterexample;
 mod dump;
+mod float_candidates;
 mod interrupt;
 mod near_zero_first;
 mod query;
@@ -71,7 +72,8 @@ fn chain(options: &SolverOptions, checks: &Checks) -> Box<dyn QuerySolver> {
         z3 = Box::new(dump::QueryDump::new(dir, z3));
     }
     let timed = time_limit::TimeLimit::new(options.stop.clone(), options.query_limit, z3);
-    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
+    let candidates = float_candidates::FloatCandidates::new(Box::new(timed));
+    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(candidates));
     let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
     let cached = cache::ResultCache::new(Box::new(reuse));
     Box::new(slicing::IndependenceSlicing::new(Box::new(cached)))
