@@ -48,15 +48,24 @@ impl FloatValue {
 /// The kind and IEEE bits of a floating literal; `long double` and
 /// imaginary literals are refused (the message says which).
 pub(crate) fn literal(lit: &Float) -> Result<(FloatKind, u64), String> {
-    if lit.suffix.imaginary {
-        return Err("unsupported: imaginary constant".into());
-    }
     let kind = match lit.suffix.format {
         FloatFormat::Float => FloatKind::F32,
         FloatFormat::Double => FloatKind::F64,
         FloatFormat::LongDouble => return Err("unsupported: long double constant".into()),
         _ => return Err("unsupported: decimal or extended floating constant".into()),
     };
+    Ok((kind, literal_in(lit, kind)?))
+}
+
+/// The bits of a literal's value read as a `kind`, whatever its suffix.
+/// For a `long double` literal converted at once (`(double)1e-16L`) this is
+/// gcc's value unless the literal lies within 2^-64 (relative) of a point
+/// halfway between two values of `kind`, where gcc's rounding to 80 bits
+/// first could round the other way; <float.h>'s constants are not such.
+pub(crate) fn literal_in(lit: &Float, kind: FloatKind) -> Result<u64, String> {
+    if lit.suffix.imaginary {
+        return Err("unsupported: imaginary constant".into());
+    }
     let invalid = || format!("invalid floating constant `{}`", lit.number);
     let value = match (lit.base.clone(), kind) {
         (FloatBase::Decimal, FloatKind::F32) => {
@@ -68,7 +77,7 @@ pub(crate) fn literal(lit: &Float) -> Result<(FloatKind, u64), String> {
             FloatValue::from_bits(kind, bits)
         }
     };
-    Ok((kind, value.bits()))
+    Ok(value.bits())
 }
 
 /// The bits of a hexadecimal floating literal's digits (`1.8p+1`, after `0x`).

@@ -865,6 +865,21 @@ impl<'a> Lowerer<'a> {
             self.discard(&c.node.expression)?;
             return Ok(void_value());
         }
+        // `(double)1e-16L`, as <float.h> writes its constants: the literal
+        // read straight into the target type.
+        if let (Expression::Constant(constant), Some(kind)) =
+            (&c.node.expression.node, ty.as_ieee_float())
+        {
+            if let Constant::Float(literal) = &constant.node {
+                if literal.suffix.format == FloatFormat::LongDouble {
+                    let bits = cfloat::literal_in(literal, kind).map_err(|m| self.rule_error(at, m))?;
+                    return Ok(Val::Value(Expr {
+                        kind: ExprKind::Float(bits),
+                        ty,
+                    }));
+                }
+            }
+        }
         let e = self.rvalue(&c.node.expression)?;
         match (&e.ty, &ty) {
             (Type::Float(_), Type::Pointer(_)) | (Type::Pointer(_), Type::Float(_)) => {
@@ -1224,6 +1239,11 @@ impl<'a> Lowerer<'a> {
             (Type::Int(_), Type::Pointer(_)) if is_null(a) => Ok(b.ty.clone()),
             (Type::Struct(x), Type::Struct(y)) if x == y => Ok(a.ty.clone()),
             (Type::Void, Type::Void) => Ok(Type::Void),
+            (Type::Float(x), Type::Float(y)) if x == y => Ok(a.ty.clone()),
+            (Type::Float(_), _) | (_, Type::Float(_)) => match self.float_common(&a.ty, &b.ty, at)? {
+                Some(common) => Ok(common),
+                None => self.error(at, "incompatible operand types in conditional expression"),
+            },
             _ => self.error(at, "incompatible operand types in conditional expression"),
         }
     }
