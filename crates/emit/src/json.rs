@@ -359,7 +359,11 @@ pub fn value_json(
                 .unwrap_or_else(|_| Json::String(v.to_string()))
         }
         Value::Float { kind, bits } => {
-            let name = if *kind == FloatKind::F32 { "float" } else { "double" };
+            let name = if *kind == FloatKind::F32 {
+                "float"
+            } else {
+                "double"
+            };
             serde_json::json!({ name: ir::float::text(*kind, *bits) })
         }
         Value::Null => Json::Null,

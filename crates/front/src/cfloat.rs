@@ -129,7 +129,10 @@ fn round_to_bits(significand: u128, sticky: bool, exponent: i64, kind: FloatKind
         let (quotient, remainder) = if dropped >= 128 {
             (0, significand)
         } else {
-            (significand >> dropped, significand & ((1u128 << dropped) - 1))
+            (
+                significand >> dropped,
+                significand & ((1u128 << dropped) - 1),
+            )
         };
         let half = if dropped > 128 {
             None
@@ -137,9 +140,7 @@ fn round_to_bits(significand: u128, sticky: bool, exponent: i64, kind: FloatKind
             Some(1u128 << (dropped - 1))
         };
         let round_up = match half {
-            Some(half) => {
-                remainder > half || (remainder == half && (sticky || quotient & 1 == 1))
-            }
+            Some(half) => remainder > half || (remainder == half && (sticky || quotient & 1 == 1)),
             None => false,
         };
         (quotient + u128::from(round_up), exponent + dropped)
@@ -258,7 +259,10 @@ mod tests {
     fn hexadecimal_literals_are_exact() {
         assert_eq!(hex("1.8p+1", FloatKind::F64), 3.0f64.to_bits());
         assert_eq!(hex("1p-1074", FloatKind::F64), 1);
-        assert_eq!(hex("1.fffffffffffffp+1023", FloatKind::F64), f64::MAX.to_bits());
+        assert_eq!(
+            hex("1.fffffffffffffp+1023", FloatKind::F64),
+            f64::MAX.to_bits()
+        );
         assert_eq!(hex("1p1024", FloatKind::F64), f64::INFINITY.to_bits());
         assert_eq!(hex(".8p0", FloatKind::F32), u64::from(0.5f32.to_bits()));
         assert_eq!(hex("A.Bp-3", FloatKind::F64), (10.6875f64 / 8.0).to_bits());
@@ -274,26 +278,37 @@ mod tests {
             1.0f64.to_bits() + 1
         );
         // 1 + 3 * 2^-53 ties between odd and even neighbours: up to even.
-        assert_eq!(hex("1.00000000000018p0", FloatKind::F64), 1.0f64.to_bits() + 2);
+        assert_eq!(
+            hex("1.00000000000018p0", FloatKind::F64),
+            1.0f64.to_bits() + 2
+        );
         // Half the smallest subnormal ties to zero; a little more is the smallest.
         assert_eq!(hex("1p-1075", FloatKind::F64), 0);
         assert_eq!(hex("1.8p-1075", FloatKind::F64), 1);
-        assert_eq!(hex("1.000002p0", FloatKind::F32), u64::from(1.0f32.to_bits()));
+        assert_eq!(
+            hex("1.000002p0", FloatKind::F32),
+            u64::from(1.0f32.to_bits())
+        );
     }
 
     #[test]
     fn folding_follows_ieee() {
-        let third = fold_binary(
-            BinOp::Div,
-            FloatValue::Double(1.0),
-            FloatValue::Double(3.0),
-        );
+        let third = fold_binary(BinOp::Div, FloatValue::Double(1.0), FloatValue::Double(3.0));
         assert!(matches!(third, Some(Folded::Value(FloatValue::Double(v))) if v == 1.0 / 3.0));
         let nan = FloatValue::Double(f64::NAN);
-        assert!(matches!(fold_binary(BinOp::Ne, nan, nan), Some(Folded::Truth(true))));
-        assert!(matches!(fold_binary(BinOp::Lt, nan, nan), Some(Folded::Truth(false))));
+        assert!(matches!(
+            fold_binary(BinOp::Ne, nan, nan),
+            Some(Folded::Truth(true))
+        ));
+        assert!(matches!(
+            fold_binary(BinOp::Lt, nan, nan),
+            Some(Folded::Truth(false))
+        ));
         assert_eq!(to_integer(FloatValue::Double(-2.9), IntType::INT), Some(-2));
-        assert_eq!(to_integer(FloatValue::Double(2147483648.0), IntType::INT), None);
+        assert_eq!(
+            to_integer(FloatValue::Double(2147483648.0), IntType::INT),
+            None
+        );
         assert_eq!(to_integer(FloatValue::Double(-1.0), IntType::UINT), None);
         assert_eq!(to_integer(FloatValue::Single(0.5), IntType::BOOL), Some(1));
     }

@@ -115,12 +115,24 @@ mod tests {
     #[test]
     fn finite_values_print_as_exact_hex_literals() {
         assert_eq!(text(FloatKind::F64, 3.0f64.to_bits()), "0x1.8p+1");
-        assert_eq!(text(FloatKind::F64, 0.1f64.to_bits()), "0x1.999999999999ap-4");
+        assert_eq!(
+            text(FloatKind::F64, 0.1f64.to_bits()),
+            "0x1.999999999999ap-4"
+        );
         assert_eq!(text(FloatKind::F64, (-0.0f64).to_bits()), "-0x0p+0");
         assert_eq!(text(FloatKind::F64, 1), "0x1p-1074");
-        assert_eq!(text(FloatKind::F64, f64::MAX.to_bits()), "0x1.fffffffffffffp+1023");
-        assert_eq!(text(FloatKind::F32, u64::from(0.1f32.to_bits())), "0x1.99999ap-4");
-        assert_eq!(text(FloatKind::F32, u64::from(f32::MAX.to_bits())), "0x1.fffffep+127");
+        assert_eq!(
+            text(FloatKind::F64, f64::MAX.to_bits()),
+            "0x1.fffffffffffffp+1023"
+        );
+        assert_eq!(
+            text(FloatKind::F32, u64::from(0.1f32.to_bits())),
+            "0x1.99999ap-4"
+        );
+        assert_eq!(
+            text(FloatKind::F32, u64::from(f32::MAX.to_bits())),
+            "0x1.fffffep+127"
+        );
         assert_eq!(text(FloatKind::F32, 1), "0x1p-149");
     }
 

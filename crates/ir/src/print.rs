@@ -1,7 +1,7 @@
 //! The stable text form of the IR (`cairn ir`), used by golden tests.
 
-use crate::program::*;
 use crate::float;
+use crate::program::*;
 use crate::types::{FloatKind, Type};
 use std::fmt::{self, Write};
 
@@ -304,7 +304,11 @@ fn const_text(p: &Program, c: &ConstValue) -> String {
     match c {
         ConstValue::Int(it, bits) => format!("{}{}", it.value_of(*bits), it),
         ConstValue::Float(kind, bits) => {
-            format!("{}:{}", float::text(*kind, *bits), TypeName(p, &Type::Float(*kind)))
+            format!(
+                "{}:{}",
+                float::text(*kind, *bits),
+                TypeName(p, &Type::Float(*kind))
+            )
         }
         ConstValue::Null => "null".into(),
         ConstValue::GlobalAddr(g, off) => format!("&{}+{off}", p.global(*g).name),

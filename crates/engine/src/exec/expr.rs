@@ -1,10 +1,10 @@
 //! Expressions with bit-exact C semantics on x86-64.
 
+use super::float;
 use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{bool_to_bv, bv_u, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target};
-use super::float;
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
@@ -339,7 +339,10 @@ impl Machine<'_, '_> {
                         st,
                         FindingKind::FloatConversionOverflow,
                         &defined.not(),
-                        &format!("a floating value converted to {} is out of its range", c_int_name(*it)),
+                        &format!(
+                            "a floating value converted to {} is out of its range",
+                            c_int_name(*it)
+                        ),
                     )?;
                     Ok(SymVal::Int(converted))
                 }

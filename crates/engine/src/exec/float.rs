@@ -8,8 +8,8 @@
 //! inf`, `sqrt(-1)`) the "indefinite" NaN, sign set and only the quiet bit.
 
 use ir::{BinOp, FloatKind, IntType};
-use z3::ast::{Ast, Bool, Float, BV};
 use z3::ast::RoundingMode;
+use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
 
 use crate::value::{bv_u, computed_bits, ieee_value as value};
@@ -140,12 +140,18 @@ pub fn to_integer(a: &BV, kind: FloatKind, to: IntType) -> (BV, Bool) {
     let bits = u32::from(to.bits);
     if to.is_bool {
         let zero = x.is_zero();
-        return (zero.ite(&bv_u(0, bits), &bv_u(1, bits)), Bool::from_bool(true));
+        return (
+            zero.ite(&bv_u(0, bits), &bv_u(1, bits)),
+            Bool::from_bool(true),
+        );
     }
     let truncated = x.round_to_integral_with_rounding_mode(&RoundingMode::round_towards_zero());
     // Both bounds are powers of two (or zero), exact in every format.
     let (low, high) = if to.signed {
-        (-(2f64.powi(i32::from(to.bits) - 1)), 2f64.powi(i32::from(to.bits) - 1))
+        (
+            -(2f64.powi(i32::from(to.bits) - 1)),
+            2f64.powi(i32::from(to.bits) - 1),
+        )
     } else {
         (0.0, 2f64.powi(i32::from(to.bits)))
     };
@@ -251,7 +257,10 @@ mod tests {
         let solver = Solver::new();
         assert_eq!(solver.check(), SatResult::Sat);
         let model = solver.get_model().expect("model");
-        let v = model.eval(term, true).and_then(|v| v.as_u64()).expect("value");
+        let v = model
+            .eval(term, true)
+            .and_then(|v| v.as_u64())
+            .expect("value");
         solver.assert(term.eq(bv_u(u128::from(v), term.get_size())).not());
         assert_eq!(solver.check(), SatResult::Unsat, "one value only");
         v
@@ -267,7 +276,13 @@ mod tests {
 
     #[test]
     fn arithmetic_matches_the_hardware() {
-        let pairs = [(0.1, 0.2), (1e308, 1e308), (-0.0, 0.0), (1.0, 3.0), (5e-324, 0.5)];
+        let pairs = [
+            (0.1, 0.2),
+            (1e308, 1e308),
+            (-0.0, 0.0),
+            (1.0, 3.0),
+            (5e-324, 0.5),
+        ];
         for (x, y) in pairs {
             for (op, expected) in [
                 (BinOp::Add, x + y),
@@ -285,13 +300,23 @@ mod tests {
 
     #[test]
     fn nan_results_follow_sse() {
-        let invalid = arithmetic(BinOp::Sub, &double(f64::INFINITY), &double(f64::INFINITY), FloatKind::F64)
-            .expect("op");
+        let invalid = arithmetic(
+            BinOp::Sub,
+            &double(f64::INFINITY),
+            &double(f64::INFINITY),
+            FloatKind::F64,
+        )
+        .expect("op");
         assert_eq!(only_value(&invalid), 0xfff8_0000_0000_0000);
         let signalling = bv_u(0x7ff0_0000_0000_0001, 64);
-        let propagated = arithmetic(BinOp::Mul, &double(2.0), &signalling, FloatKind::F64).expect("op");
+        let propagated =
+            arithmetic(BinOp::Mul, &double(2.0), &signalling, FloatKind::F64).expect("op");
         assert_eq!(only_value(&propagated), 0x7ff8_0000_0000_0001);
-        let narrowed = convert(&bv_u(0xfff8_0000_2000_0000, 64), FloatKind::F64, FloatKind::F32);
+        let narrowed = convert(
+            &bv_u(0xfff8_0000_2000_0000, 64),
+            FloatKind::F64,
+            FloatKind::F32,
+        );
         assert_eq!(only_value(&narrowed), 0xffc0_0001);
     }
 
@@ -334,7 +359,7 @@ mod tests {
 
     #[test]
     fn math_functions_match_glibc() {
-        for x in [2.5, -2.5, 0.49999999999999994, -0.0, 1e300, 2.0] {
+        for x in [2.5f64, -2.5, 0.49999999999999994, -0.0, 1e300, 2.0] {
             for (op, expected) in [
                 (MathUnary::Floor, x.floor()),
                 (MathUnary::Ceil, x.ceil()),
@@ -354,6 +379,9 @@ mod tests {
         let max = min_max(true, &double(0.0), &double(-0.0), FloatKind::F64);
         assert_eq!(only_value(&max), (-0.0f64).to_bits());
         assert_eq!(only_value(&sign_of(&double(-1.0), FloatKind::F64)), 1);
-        assert_eq!(only_value(&sign_of(&single(-1.0), FloatKind::F32)), 0x8000_0000);
+        assert_eq!(
+            only_value(&sign_of(&single(-1.0), FloatKind::F32)),
+            0x8000_0000
+        );
     }
 }

@@ -142,7 +142,11 @@ fn assignments(store: &ConstraintStore, query: &Query) -> Vec<Bool> {
             let fixed: Vec<Bool> = lists
                 .iter()
                 .map(|(s, list)| {
-                    let index = if k < longest { k % list.len() } else { pick(list.len()) };
+                    let index = if k < longest {
+                        k % list.len()
+                    } else {
+                        pick(list.len())
+                    };
                     store.symbol(*s).eq(&list[index])
                 })
                 .collect();
@@ -167,14 +171,18 @@ mod tests {
         // Z3 "times out" on the query itself; only candidate queries reach it.
         let (probe, log) = probe_unknown_unless_transient();
         let mut layer = FloatCandidates::new(probe);
+        let only = [id];
         let query = Query {
             wants_model: true,
-            ..feasibility(&[id])
+            ..feasibility(&only)
         };
         let Answer::Sat(Some(model)) = bed.ask(&mut layer, &query) else {
             panic!("a candidate satisfies x > 100.5");
         };
-        let bits = model.eval(&x, true).and_then(|v| v.as_u64()).expect("value");
+        let bits = model
+            .eval(&x, true)
+            .and_then(|v| v.as_u64())
+            .expect("value");
         assert!(f64::from_bits(bits) > 100.5);
         assert!(!bed.gave_up);
         assert!(!log.borrow()[0].transient, "the query itself first");

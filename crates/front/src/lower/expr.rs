@@ -5,8 +5,8 @@ use super::{Lowerer, Symbol, MAX_NESTING, R};
 use crate::cfloat::{self, FloatValue, Folded};
 use crate::cint;
 use ir::{
-    BinOp, BranchKind, Callee, Expr, ExprKind, FloatKind, FnSig, IntType, Layout, Place, PlaceBase, Proj,
-    StmtKind, Type, UnOp,
+    BinOp, BranchKind, Callee, Expr, ExprKind, FloatKind, FnSig, IntType, Layout, Place, PlaceBase,
+    Proj, StmtKind, Type, UnOp,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -872,7 +872,8 @@ impl<'a> Lowerer<'a> {
         {
             if let Constant::Float(literal) = &constant.node {
                 if literal.suffix.format == FloatFormat::LongDouble {
-                    let bits = cfloat::literal_in(literal, kind).map_err(|m| self.rule_error(at, m))?;
+                    let bits =
+                        cfloat::literal_in(literal, kind).map_err(|m| self.rule_error(at, m))?;
                     return Ok(Val::Value(Expr {
                         kind: ExprKind::Float(bits),
                         ty,
@@ -885,9 +886,7 @@ impl<'a> Lowerer<'a> {
             (Type::Float(_), Type::Pointer(_)) | (Type::Pointer(_), Type::Float(_)) => {
                 self.error(at, "invalid cast between a pointer and a floating type")
             }
-            (Type::Float(_), _) | (_, Type::Float(_)) => {
-                Ok(Val::Value(self.convert(e, &ty, at)?))
-            }
+            (Type::Float(_), _) | (_, Type::Float(_)) => Ok(Val::Value(self.convert(e, &ty, at)?)),
             (Type::Int(_) | Type::Pointer(_), Type::Int(_) | Type::Pointer(_)) => {
                 Ok(Val::Value(make_cast(e, &ty)))
             }
@@ -1240,10 +1239,12 @@ impl<'a> Lowerer<'a> {
             (Type::Struct(x), Type::Struct(y)) if x == y => Ok(a.ty.clone()),
             (Type::Void, Type::Void) => Ok(Type::Void),
             (Type::Float(x), Type::Float(y)) if x == y => Ok(a.ty.clone()),
-            (Type::Float(_), _) | (_, Type::Float(_)) => match self.float_common(&a.ty, &b.ty, at)? {
-                Some(common) => Ok(common),
-                None => self.error(at, "incompatible operand types in conditional expression"),
-            },
+            (Type::Float(_), _) | (_, Type::Float(_)) => {
+                match self.float_common(&a.ty, &b.ty, at)? {
+                    Some(common) => Ok(common),
+                    None => self.error(at, "incompatible operand types in conditional expression"),
+                }
+            }
             _ => self.error(at, "incompatible operand types in conditional expression"),
         }
     }

@@ -1,13 +1,13 @@
 //! Declarations, function bodies, statements and conditions.
 
+use super::expr::{float_zero, make_binary};
 use super::types::{has_attribute, layout_attribute, Declared, Specs};
 use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
-use super::expr::{float_zero, make_binary};
 use crate::cint;
 use crate::Severity;
 use ir::{
-    BinOp, BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType, Place,
-    Terminator, Type,
+    BinOp, BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType,
+    Place, Terminator, Type,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;

@@ -206,7 +206,9 @@ impl<'p> Machine<'p> {
                 .collect(),
             Value::Float(kind, bits) => {
                 let bytes = Type::Float(*kind).scalar_bits().expect("float or double") / 8;
-                (0..bytes).map(|k| Cell::Byte((bits >> (8 * k)) as u8)).collect()
+                (0..bytes)
+                    .map(|k| Cell::Byte((bits >> (8 * k)) as u8))
+                    .collect()
             }
             Value::Ptr(p) => (0..8).map(|k| Cell::Ptr(*p, k)).collect(),
             Value::Cells(c) => c.clone(),
@@ -343,7 +345,9 @@ impl<'p> Machine<'p> {
                         );
                         make_int(*t, truncated as i128)
                     }
-                    (Type::Float(kind), v @ Value::Float(..)) => make_real(*kind, wide(real_of(&v))),
+                    (Type::Float(kind), v @ Value::Float(..)) => {
+                        make_real(*kind, wide(real_of(&v)))
+                    }
                     (Type::Float(kind), v @ Value::Int(..)) => match kind {
                         // Rounded once, from the exact integer.
                         FloatKind::F32 => {

@@ -17,7 +17,9 @@ use ir::FloatKind;
 enum MathModel {
     Absolute,
     Unary(MathUnary),
-    MinMax { maximum: bool },
+    MinMax {
+        maximum: bool,
+    },
     /// Computed on concrete arguments by the C library.
     OnValues(fn(f64, f64) -> f64, usize),
 }
