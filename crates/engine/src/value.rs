@@ -96,10 +96,13 @@ pub fn ieee_value(bits: &BV, kind: FloatKind) -> Float {
     if let Some(known) = FLOAT_OF_BITS.with(|m| m.borrow().get(bits).cloned()) {
         return known;
     }
+    // A value of the type has its width; resizing only guards a malformed input.
+    let width = if kind == FloatKind::F32 { 32 } else { 64 };
+    let bits = &resize(bits, width, false);
     let context = bits.get_ctx();
     let sort = float_sort(kind);
     // SAFETY: the context, term and sort are live; the bit-vector has the
-    // sort's width (the caller's value is of that type).
+    // sort's width.
     unsafe {
         Float::wrap(
             context,

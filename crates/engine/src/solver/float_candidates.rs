@@ -17,7 +17,7 @@ use z3::ast::{Bool, BV};
 /// How long a floating query runs before candidates are tried.
 const FIRST_TRY: Duration = Duration::from_millis(1000);
 /// How long one candidate assignment may take.
-const CANDIDATE_LIMIT: Duration = Duration::from_millis(50);
+const CANDIDATE_LIMIT: Duration = Duration::from_millis(100);
 /// How long all candidates of one query may take together.
 const CANDIDATES_BUDGET: Duration = Duration::from_millis(2000);
 /// How many assignments of all symbols are tried at most.
