@@ -119,11 +119,11 @@ double safe_sqrt(double x)
     return -1.0;
 }
 
-/* Steps a float counter up to a limit; counts the steps taken (at most 4). */
+/* Steps a float counter up to a limit; counts the steps taken (at most 3). */
 int steps_to(float start, float limit)
 {
     int steps = 0;
-    for (float v = start; v < limit && steps < 4; v += 0.5f)
+    for (float v = start; v < limit && steps < 3; v += 0.5f)
         steps++;
     return steps;
 }
