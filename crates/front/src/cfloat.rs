@@ -285,9 +285,14 @@ mod tests {
         // Half the smallest subnormal ties to zero; a little more is the smallest.
         assert_eq!(hex("1p-1075", FloatKind::F64), 0);
         assert_eq!(hex("1.8p-1075", FloatKind::F64), 1);
+        // In a float, 1 + 2^-24 ties to 1; 1 + 3 * 2^-24 ties up to even.
         assert_eq!(
-            hex("1.000002p0", FloatKind::F32),
+            hex("1.000001p0", FloatKind::F32),
             u64::from(1.0f32.to_bits())
+        );
+        assert_eq!(
+            hex("1.000003p0", FloatKind::F32),
+            u64::from(1.0f32.to_bits()) + 2
         );
     }
 
