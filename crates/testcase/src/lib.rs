@@ -57,7 +57,7 @@ pub enum Value {
     /// Members in declaration order.
     Struct(Vec<Value>),
     Array(Vec<Value>),
-    /// A value the engine does not know (e.g. a float it did not reason about):
+    /// A value the engine does not know (e.g. a `long double`, only copied):
     /// the driver leaves it zero and never checks it.
     Unknown,
     /// The pointer the test's construction calls built for parameter
