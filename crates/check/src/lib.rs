@@ -54,7 +54,8 @@ const TEST_TIMEOUT: Duration = Duration::from_secs(10);
 const TEST_KILLED_AFTER: Duration = Duration::from_secs(5);
 const COMPILE_LIMIT: Duration = Duration::from_secs(300);
 const SANITIZE_FLAGS: &[&str] = &[
-    "-fsanitize=address,undefined",
+    // UBSan leaves out float-cast-overflow unless named.
+    "-fsanitize=address,undefined,float-cast-overflow",
     "-fno-omit-frame-pointer",
     "-g",
     "-O0",

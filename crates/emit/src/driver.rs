@@ -5,14 +5,14 @@ use crate::framework::{self, Assertion, Framework};
 use crate::inputs::{
     step_lvalue, Allocation, CallCode, HeapNames, HeapObject, HeapRef, InputWriter,
 };
-use crate::literal::{comment_text, escape_string, int_literal};
+use crate::literal::{comment_text, escape_string, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::runner;
 use crate::support::{self, SourceRef, Wrappers};
 use crate::test_names;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use ir::{Goal, GoalInfo, Layout, Type};
+use ir::{FloatKind, Goal, GoalInfo, Layout, Type};
 use std::collections::HashMap;
 use testcase::{
     AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
@@ -732,8 +732,11 @@ fn check_line<'a>(
                 expected: address,
             }
         }
-        // Floating-point values are not modelled yet: nothing to compare.
-        (Type::Float(_), _) => return Ok(None),
+        (Type::Float(_), Value::Float { kind, bits }) => Assertion::Float {
+            actual: lvalue,
+            expected: float_literal(*kind, *bits),
+            single: *kind == FloatKind::F32,
+        },
         (ty, value) => {
             return Err(format!(
                 "cannot check `{lvalue}` of type {} against {}",

@@ -37,6 +37,12 @@ pub enum Assertion<'a> {
         actual: &'a str,
         expected: String,
     },
+    /// A `float` (`single`) or `double`, bit for bit but any NaN matching a NaN.
+    Float {
+        actual: &'a str,
+        expected: String,
+        single: bool,
+    },
 }
 
 /// The names of a driver's files.
@@ -132,6 +138,17 @@ pub fn check_statement(
         (Framework::Cmocka, Assertion::Function { actual, expected }) => {
             format!("assert_true({actual} == {expected});")
         }
+        (
+            Framework::Cmocka,
+            Assertion::Float {
+                actual,
+                expected,
+                single,
+            },
+        ) => format!(
+            "assert_false({}(__func__, \"{what}\", {actual}, {expected}));",
+            float_helper(*single)
+        ),
         (_, Assertion::Signed { actual, expected }) => format!(
             "{failures} += cairn_expect_signed(__func__, \"{what}\", {actual}, {expected});"
         ),
@@ -146,6 +163,26 @@ pub fn check_statement(
             "{failures} += cairn_expect_function(__func__, \"{what}\", {actual} == {expected}, \"{}\");",
             text(expected)
         ),
+        (
+            _,
+            Assertion::Float {
+                actual,
+                expected,
+                single,
+            },
+        ) => format!(
+            "{failures} += {}(__func__, \"{what}\", {actual}, {expected});",
+            float_helper(*single)
+        ),
+    }
+}
+
+/// The helper that compares a `float` (`single`) or a `double`.
+fn float_helper(single: bool) -> &'static str {
+    if single {
+        "cairn_expect_float"
+    } else {
+        "cairn_expect_double"
     }
 }
 
@@ -292,5 +329,22 @@ int cairn_expect_function(const char *test, const char *what, int same, const ch
 {
     (void)test;
     EXPECT_TRUE(same) << what << " (expected " << expected_text << ")";
+    return !same;
+}
+
+/* Bit for bit (so -0 is not +0), except that any NaN matches a NaN. */
+int cairn_expect_double(const char *test, const char *what, double actual, double expected)
+{
+    (void)test;
+    bool same = memcmp(&actual, &expected, sizeof actual) == 0 || (actual != actual && expected != expected);
+    EXPECT_TRUE(same) << what << " " << std::hexfloat << actual << ", expected " << expected;
+    return !same;
+}
+
+int cairn_expect_float(const char *test, const char *what, float actual, float expected)
+{
+    (void)test;
+    bool same = memcmp(&actual, &expected, sizeof actual) == 0 || (actual != actual && expected != expected);
+    EXPECT_TRUE(same) << what << " " << std::hexfloat << actual << ", expected " << expected;
     return !same;
 }"#;

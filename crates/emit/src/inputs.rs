@@ -5,7 +5,7 @@
 //! the driver names as its checks reach them).
 
 use crate::ctype::is_identifier;
-use crate::literal::{bytes_literal, char_literal, comment_text, int_literal};
+use crate::literal::{bytes_literal, char_literal, comment_text, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::unit::Unit;
 use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
@@ -207,6 +207,11 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             (Type::Int(it), Value::Int { bits, .. }) => {
                 sink.data
                     .push(format!("{lvalue} = {};", int_literal(*it, *bits)));
+            }
+            (Type::Float(_), Value::Float { bits: 0, .. }) if zeroed => {}
+            (Type::Float(_), Value::Float { kind, bits }) => {
+                sink.data
+                    .push(format!("{lvalue} = {};", float_literal(*kind, *bits)));
             }
             (Type::Pointer(_), _) => {
                 if let Some(expr) = self.pointer_expr(value, ty, objects)? {
@@ -594,6 +599,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         for (i, (ty, value)) in f.sig.params.iter().zip(&self.inputs.args).enumerate() {
             let arg = match (ty, value) {
                 (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
+                (Type::Float(_), Value::Float { kind, bits }) => float_literal(*kind, *bits),
                 (Type::Pointer(_), v) => self
                     .pointer_expr(v, ty, &code.objects)?
                     .unwrap_or_else(|| "NULL".to_string()),
@@ -790,6 +796,7 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
 pub fn value_words(value: &Value) -> String {
     match value {
         Value::Int { ty, bits } => ty.value_of(*bits).to_string(),
+        Value::Float { kind, bits } => float_literal(*kind, *bits),
         Value::Null => "NULL".to_string(),
         Value::Pointer { object, offset } => {
             format!("a pointer {offset} bytes into input object {}", object.0)
@@ -839,8 +846,8 @@ enum ValueByte {
 fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut [ValueByte]) {
     match (ty, value) {
         (_, Value::Unknown) => {}
-        (Type::Int(it), Value::Int { bits, .. }) => {
-            for k in 0..usize::from(it.bits / 8) {
+        (Type::Int(_) | Type::Float(_), number) if let Some((bits, width)) = number.raw_bits() => {
+            for k in 0..width {
                 // Another member's pointer over these bytes is what they hold.
                 if let Some(slot) = out.get_mut(at + k).filter(|s| **s != ValueByte::Pointer) {
                     *slot = ValueByte::Data((bits >> (8 * k)) as u8);

@@ -3,7 +3,7 @@
 
 use crate::driver::EmittedTest;
 use crate::unit::Unit;
-use ir::{Goal, Type};
+use ir::{FloatKind, Goal, Type};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use testcase::json::{
@@ -335,7 +335,9 @@ fn place(program: &ir::Program, value: &mut Value, ty: &Type, path: &[Step], sca
     }
 }
 
-/// A value as JSON: integers as numbers, NULL as `null`, pointers as
+/// A value as JSON: integers as numbers, floats and doubles exactly as
+/// `{"double": "0x1.8p+1"}` (a hexadecimal literal, `inf`, `-inf`, or
+/// `nan(0xPAYLOAD)` with `-` and `s` for sign and signalling), NULL as `null`, pointers as
 /// `{"object": path, "offset": bytes}` / `{"allocated": path, "offset": bytes}`
 /// / `{"global": name, "offset": bytes}`, functions as `{"function": name}`,
 /// structs as objects by member name, arrays as lists, unknown values as the
@@ -355,6 +357,14 @@ pub fn value_json(
                 .map(Json::from)
                 .or_else(|_| u64::try_from(v).map(Json::from))
                 .unwrap_or_else(|_| Json::String(v.to_string()))
+        }
+        Value::Float { kind, bits } => {
+            let name = if *kind == FloatKind::F32 {
+                "float"
+            } else {
+                "double"
+            };
+            serde_json::json!({ name: ir::float::text(*kind, *bits) })
         }
         Value::Null => Json::Null,
         Value::Pointer { object, offset } => {

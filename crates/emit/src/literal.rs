@@ -1,6 +1,7 @@
 //! C literals that mean exactly the intended value for every type and edge value.
 
-use ir::IntType;
+use ir::float::{self, FloatClass};
+use ir::{FloatKind, IntType};
 
 /// A C expression of value `bits` interpreted as `ty`, valid where a value of
 /// `ty` is expected. The most negative values are written as a subtraction
@@ -26,6 +27,37 @@ pub fn int_literal(ty: IntType, bits: u128) -> String {
         32 => value.to_string(),
         _ if value > i128::from(i32::MAX) => format!("{value}UL"),
         _ => value.to_string(),
+    }
+}
+
+/// A C expression of the `float` or `double` with IEEE bits `bits`, exact:
+/// a hexadecimal literal for a number, gcc's builtins for infinities and
+/// NaNs (the payload and signalling bit included), so no header is needed.
+pub fn float_literal(kind: FloatKind, bits: u64) -> String {
+    let single = kind == FloatKind::F32;
+    let sign = |negative: bool| if negative { "-" } else { "" };
+    let suffix = if single { "f" } else { "" };
+    match float::classify(kind, bits) {
+        FloatClass::Finite {
+            negative,
+            significand,
+            exponent,
+        } => format!(
+            "{}{suffix}",
+            float::hex_literal(negative, significand, exponent)
+        ),
+        FloatClass::Infinite { negative } => format!("{}__builtin_inf{suffix}()", sign(negative)),
+        FloatClass::NaN {
+            negative,
+            quiet,
+            payload,
+        } => {
+            let builtin = if quiet { "nan" } else { "nans" };
+            format!(
+                "{}__builtin_{builtin}{suffix}(\"{payload:#x}\")",
+                sign(negative)
+            )
+        }
     }
 }
 

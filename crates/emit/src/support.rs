@@ -510,7 +510,7 @@ fn declaration(helper: &str) -> String {
     format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
-const HELPERS: [(&str, &str); 6] = [
+const HELPERS: [(&str, &str); 8] = [
     (
         "cairn_out_of_memory(",
         r#"static int cairn_out_of_memory(const char *test)
@@ -557,6 +557,28 @@ static int cairn_expect_new(const char *test, const char *what, const void *actu
     if (actual == expected)
         return 0;
     printf("FAIL %s: %s %llu, expected %llu\n", test, what, actual, expected);
+    return 1;
+}"#,
+    ),
+    (
+        "cairn_expect_double(",
+        r#"/* Bit for bit (so -0 is not +0), except that any NaN matches a NaN. */
+static int cairn_expect_double(const char *test, const char *what, double actual, double expected)
+{
+    if (memcmp(&actual, &expected, sizeof actual) == 0 || (actual != actual && expected != expected))
+        return 0;
+    printf("FAIL %s: %s %a, expected %a\n", test, what, actual, expected);
+    return 1;
+}"#,
+    ),
+    (
+        "cairn_expect_float(",
+        r#"/* Bit for bit (so -0 is not +0), except that any NaN matches a NaN. */
+static int cairn_expect_float(const char *test, const char *what, float actual, float expected)
+{
+    if (memcmp(&actual, &expected, sizeof actual) == 0 || (actual != actual && expected != expected))
+        return 0;
+    printf("FAIL %s: %s %a, expected %a\n", test, what, (double)actual, (double)expected);
     return 1;
 }"#,
     ),

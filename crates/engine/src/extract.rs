@@ -520,7 +520,7 @@ impl<'a> Solved<'a> {
     fn cells_value(&self, cells: &[Cell], ty: &Type) -> Value {
         let program = self.program;
         match ty {
-            Type::Int(_) => cells_to_int(cells)
+            Type::Int(_) | Type::Float(_) => cells_to_int(cells)
                 .map(|bv| int_value(self.model, &bv, ty))
                 .unwrap_or(Value::Unknown),
             Type::Pointer(_) => cells_to_ptr(cells)
@@ -596,7 +596,9 @@ impl<'a> Solved<'a> {
             return;
         };
         match ty {
-            Type::Int(_) | Type::Pointer(_) if self.cells_value(cells, ty) != Value::Unknown => {
+            Type::Int(_) | Type::Float(_) | Type::Pointer(_)
+                if self.cells_value(cells, ty) != Value::Unknown =>
+            {
                 for slot in out.iter_mut().skip(at).take(size) {
                     *slot = true;
                 }
@@ -619,7 +621,7 @@ impl<'a> Solved<'a> {
 
     /// A check for every scalar of `ty` in `cells` that was written (all when
     /// `written` is `None`). A union is checked through the member that reads
-    /// all its written bytes (see [`Self::union_members_to_check`]); floats are skipped.
+    /// all its written bytes (see [`Self::union_members_to_check`]); `long double`s are skipped.
     fn leaf_checks(
         &self,
         root: Root,
@@ -635,7 +637,7 @@ impl<'a> Solved<'a> {
             return;
         }
         match ty {
-            Type::Int(_) | Type::Pointer(_) => {
+            Type::Int(_) | Type::Float(_) | Type::Pointer(_) => {
                 if let (Type::Pointer(pointee), Ok(p)) = (ty, cells_to_ptr(&cells[..size])) {
                     self.reach(&p, pointee, || self.access_name(&root, &path));
                 }
@@ -743,11 +745,16 @@ fn operand(e: &str) -> String {
     }
 }
 
+/// The model's value of a number of type `ty` (`long double` is unknown).
 fn int_value(model: &Model, bv: &BV, ty: &Type) -> Value {
-    match ty {
-        Type::Int(it) => Value::Int {
+    match (ty, ty.as_ieee_float()) {
+        (Type::Int(it), _) => Value::Int {
             ty: *it,
             bits: eval_bits(model, bv),
+        },
+        (_, Some(kind)) => Value::Float {
+            kind,
+            bits: eval_bits(model, bv) as u64,
         },
         _ => Value::Unknown,
     }

@@ -7,7 +7,7 @@ use crate::value::{
     bv_u, cell_byte, cells_to_int, concrete, int_cells, ptr_cells, unsupported, Cell, Modelled,
     PtrVal, Target,
 };
-use ir::{ConstValue, GlobalId, Init, Layout, Program};
+use ir::{ConstValue, GlobalId, Init, Layout, Program, Type};
 use z3::ast::{Ast, Bool, BV};
 
 /// Largest object a symbolic offset may address: the case split grows with the size.
@@ -204,6 +204,10 @@ pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
     for item in items {
         let value = match &item.value {
             ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
+            ConstValue::Float(kind, bits) => {
+                let width = Type::Float(*kind).scalar_bits().unwrap_or(64);
+                int_cells(&bv_u(u128::from(*bits), width))
+            }
             ConstValue::Null => ptr_cells(PtrVal::to(Target::Null)),
             ConstValue::GlobalAddr(g, off) => ptr_cells(at(Target::Global(*g), *off)),
             ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f))),

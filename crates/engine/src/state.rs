@@ -3,7 +3,7 @@
 
 use crate::solver::{ConstraintId, InputSymbol};
 use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
-use ir::{BlockId, FuncId, GlobalId, Goal, IntType, LocalId, Place, Span, Type};
+use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Span, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
 
@@ -386,13 +386,14 @@ impl State {
         self.frames[frame].locals[local.index()]
     }
 
-    /// A fresh input symbol of type `ty` named after `base`.
-    pub fn fresh_input(&mut self, base: &str, ty: IntType) -> BV {
+    /// A fresh input symbol of `bits` bits named after `base`, of a signed
+    /// type or not (see [`InputSymbol`]).
+    pub fn fresh_input(&mut self, base: &str, bits: u32, signed: bool) -> BV {
         let name = self.symbol_name(base);
-        let symbol = BV::new_const(name, u32::from(ty.bits));
+        let symbol = BV::new_const(name, bits);
         self.input_symbols.push(InputSymbol {
             value: symbol.clone(),
-            signed: ty.signed,
+            signed,
         });
         symbol
     }

@@ -1,11 +1,12 @@
 //! Symbolic values: Z3 bit-vectors for integers, (target, offset) pairs for
 //! pointers, and byte cells for memory contents and aggregates.
 
-use ir::{FuncId, GlobalId, StringId};
+use ir::{FloatKind, FuncId, GlobalId, StringId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use z3::ast::{Ast, Bool, BV};
+use z3::ast::{Ast, Bool, Float, BV};
+use z3::Sort;
 
 /// Index of a memory object in a path state's `objects`.
 pub type ObjIdx = u32;
@@ -82,6 +83,39 @@ pub fn unsupported<T>(what: impl Into<String>) -> Modelled<T> {
     Err(Unsupported(what.into()))
 }
 
+/// Z3's sort of a `float` (binary32) or `double` (binary64).
+pub fn float_sort(kind: FloatKind) -> Sort {
+    match kind {
+        FloatKind::F32 => Sort::float32(),
+        _ => Sort::double(),
+    }
+}
+
+/// The IEEE value of the bits `bits` of a `float` or `double`.
+pub fn ieee_value(bits: &BV, kind: FloatKind) -> Float {
+    if let Some(known) = FLOAT_OF_BITS.with(|m| m.borrow().get(bits).cloned()) {
+        return known;
+    }
+    // A value of the type has its width; resizing only guards a malformed input.
+    let width = if kind == FloatKind::F32 { 32 } else { 64 };
+    let bits = &resize(bits, width, false);
+    let context = bits.get_ctx();
+    let sort = float_sort(kind);
+    // SAFETY: the context, term and sort are live; the bit-vector has the
+    // sort's width.
+    unsafe {
+        Float::wrap(
+            context,
+            z3_sys::Z3_mk_fpa_to_fp_bv(
+                context.get_z3_context(),
+                bits.get_z3_ast(),
+                sort.get_z3_sort(),
+            )
+            .expect("Z3 builds a conversion of well-sorted terms"),
+        )
+    }
+}
+
 /// A bit-vector constant of `bits` bits holding the low bits of `v`.
 pub fn bv_u(v: u128, bits: u32) -> BV {
     if bits <= 64 {
@@ -103,6 +137,18 @@ thread_local! {
     /// the memo lives exactly as long as the terms of one function.
     static SIMPLIFIED_BV: RefCell<HashMap<BV, Option<u128>>> = RefCell::new(HashMap::new());
     static SIMPLIFIED_BOOL: RefCell<HashMap<Bool, Option<bool>>> = RefCell::new(HashMap::new());
+    /// The floating value each computed `float` or `double` bit-vector
+    /// encodes ([`computed_bits`]), so that the next operation reads it
+    /// directly instead of converting the bits back: `to_fp(to_ieee_bv(x))`
+    /// chains made Z3 take seconds on a few operations.
+    static FLOAT_OF_BITS: RefCell<HashMap<BV, Float>> = RefCell::new(HashMap::new());
+}
+
+/// Records that `bits` encodes `value` (any NaN encoding for a NaN, which
+/// SMT-LIB's floating-point theory has only one of) and returns `bits`.
+pub fn computed_bits(bits: BV, value: &Float) -> BV {
+    FLOAT_OF_BITS.with(|m| m.borrow_mut().insert(bits.clone(), value.clone()));
+    bits
 }
 
 /// The numeric value of `v` when it simplifies to a constant.

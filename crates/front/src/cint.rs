@@ -220,6 +220,7 @@ pub(crate) fn fold_unary(op: UnOp, ty: IntType, raw: u128) -> Option<u128> {
         UnOp::TrailingZeros if value != 0 => u128::from(value.trailing_zeros()),
         UnOp::LeadingZeros | UnOp::TrailingZeros => return None,
         UnOp::CountOnes => u128::from(value.count_ones()),
+        UnOp::SignBit => return None,
     })
 }
 

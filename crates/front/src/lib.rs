@@ -87,6 +87,7 @@
 //! IR it lowers, so every test's C is verified; `tests/valid_ir.rs` lowers
 //! every C file of `tests/corpus` and `examples` and fails on an internal error.
 
+mod cfloat;
 mod cint;
 mod gnu;
 mod linemap;

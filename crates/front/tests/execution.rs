@@ -1,7 +1,8 @@
-//! Differential test of the lowering of memory, control flow, calls and GCC builtins:
-//! `tests/programs/memory.c` is compiled and run by the system compiler, and
-//! the same functions are run on the IR by a small byte-level interpreter
-//! written here; every function must return the same value.
+//! Differential test of the lowering of memory, control flow, calls, GCC
+//! builtins and floating point: `tests/programs/memory.c` and `floats.c` are
+//! compiled and run by the system compiler, and the same functions are run
+//! on the IR by a small byte-level interpreter written here; every function
+//! must return the same value.
 
 mod common;
 
@@ -13,11 +14,18 @@ const CONTROL_ARGS: std::ops::Range<i64> = 0..8;
 
 #[test]
 fn memory_programs_run_like_the_system_compiler() {
-    let source = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/programs/memory.c"
-    ))
-    .expect("program exists");
+    runs_like_the_system_compiler("memory.c");
+}
+
+#[test]
+fn floating_programs_run_like_the_system_compiler() {
+    runs_like_the_system_compiler("floats.c");
+}
+
+/// Runs every `t_` function of `tests/programs/NAME` natively and on the IR.
+fn runs_like_the_system_compiler(name: &str) {
+    let path = format!("{}/tests/programs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(path).expect("program exists");
     let tests: Vec<String> = source
         .lines()
         .filter(|l| !l.starts_with(char::is_whitespace) && l.ends_with('{'))
@@ -46,13 +54,14 @@ fn memory_programs_run_like_the_system_compiler() {
     main.push_str("    return 0;\n}\n");
 
     let dir = tempfile::tempdir().expect("temporary directory");
-    let src = dir.path().join("memory.c");
+    let src = dir.path().join(name);
     std::fs::write(&src, format!("{source}{main}")).expect("write program");
-    let bin = dir.path().join("memory");
+    let bin = dir.path().join("program");
     let built = std::process::Command::new("cc")
         .args(["-O0", "-w", "-o"])
         .arg(&bin)
         .arg(&src)
+        .arg("-lm")
         .status();
     if !built.is_ok_and(|s| s.success()) {
         eprintln!("note: no working cc; skipping the execution comparison");

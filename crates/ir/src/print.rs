@@ -1,5 +1,6 @@
 //! The stable text form of the IR (`cairn ir`), used by golden tests.
 
+use crate::float;
 use crate::program::*;
 use crate::types::{FloatKind, Type};
 use std::fmt::{self, Write};
@@ -256,6 +257,10 @@ pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
             Some(it) => format!("{}{}", it.value_of(*bits), it),
             None => format!("{bits}:{ty}"),
         },
+        ExprKind::Float(bits) => match e.ty.as_ieee_float() {
+            Some(kind) => format!("{}:{ty}", float::text(kind, *bits)),
+            None => format!("{bits}:{ty}"),
+        },
         ExprKind::Null => format!("null:{ty}"),
         ExprKind::Load(place) => place_text(p, body, place),
         ExprKind::AddrOf(place) => format!("&{}", place_text(p, body, place)),
@@ -270,6 +275,7 @@ pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
                 UnOp::LeadingZeros => format!("clz({a})"),
                 UnOp::TrailingZeros => format!("ctz({a})"),
                 UnOp::CountOnes => format!("popcount({a})"),
+                UnOp::SignBit => format!("signbit({a})"),
             }
         }
         ExprKind::Binary(op, a, b) => {
@@ -297,6 +303,13 @@ pub fn expr_text(p: &Program, body: &Body, e: &Expr) -> String {
 fn const_text(p: &Program, c: &ConstValue) -> String {
     match c {
         ConstValue::Int(it, bits) => format!("{}{}", it.value_of(*bits), it),
+        ConstValue::Float(kind, bits) => {
+            format!(
+                "{}:{}",
+                float::text(*kind, *bits),
+                TypeName(p, &Type::Float(*kind))
+            )
+        }
         ConstValue::Null => "null".into(),
         ConstValue::GlobalAddr(g, off) => format!("&{}+{off}", p.global(*g).name),
         ConstValue::FuncAddr(f) => format!("&{}", p.function(*f).name),

@@ -1,6 +1,6 @@
 //! The program: functions made of basic blocks over side-effect-free expressions.
 
-use crate::types::{FnSig, IntType, Layout, StructDef, StructId, Type};
+use crate::types::{FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
 
 macro_rules! entity {
     ($(#[$m:meta])* $name:ident, $prefix:literal) => {
@@ -146,6 +146,8 @@ pub struct InitItem {
 pub enum ConstValue {
     /// Raw two's-complement bits of an integer of the given type.
     Int(IntType, u128),
+    /// IEEE 754 bits of a `float` or `double`.
+    Float(FloatKind, u64),
     Null,
     /// Address of a global plus a byte offset.
     GlobalAddr(GlobalId, i64),
@@ -338,6 +340,8 @@ pub struct Expr {
 pub enum ExprKind {
     /// Integer constant: raw bits, interpreted by `ty`.
     Int(u128),
+    /// `float` or `double` constant: its IEEE 754 bits (`ty` says which).
+    Float(u64),
     /// The null pointer constant of pointer type `ty`.
     Null,
     /// Read of a scalar or struct place.
@@ -353,7 +357,8 @@ pub enum ExprKind {
     PtrAdd(Box<Expr>, Box<Expr>),
     /// `(a - b) / sizeof(*a)` as `long`.
     PtrDiff(Box<Expr>, Box<Expr>),
-    /// Conversion to `ty` (integer <-> integer, integer <-> pointer, pointer <-> pointer).
+    /// Conversion to `ty` (integer <-> integer, integer <-> pointer, pointer <-> pointer,
+    /// integer <-> floating, floating <-> floating).
     Cast(Box<Expr>),
 }
 
@@ -370,6 +375,10 @@ pub enum UnOp {
     TrailingZeros,
     /// One bits (`__builtin_popcount`).
     CountOnes,
+    /// The sign bit of a `float` or `double`, NaN included, as gcc's
+    /// `__builtin_signbit` gives it: `int` 1 for a double, the bit in place
+    /// (`0x80000000`) for a float.
+    SignBit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -384,7 +393,8 @@ pub enum BinOp {
     BitAnd,
     BitOr,
     BitXor,
-    /// Comparisons yield `int` 0 or 1; operands are integers of one type or pointers.
+    /// Comparisons yield `int` 0 or 1; operands are integers of one type,
+    /// floating values of one type (IEEE: NaN is unordered) or pointers.
     Eq,
     Ne,
     Lt,

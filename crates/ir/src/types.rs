@@ -82,8 +82,8 @@ impl fmt::Display for IntType {
     }
 }
 
-/// Floating-point kinds are typed by the front end so that layouts stay exact;
-/// the engine does not reason about their values yet.
+/// Floating-point kinds: `float` and `double` are IEEE 754 binary32 and
+/// binary64 as SSE computes them; `long double` is only stored and copied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FloatKind {
     F32,
@@ -121,6 +121,28 @@ impl Type {
     pub fn as_int(&self) -> Option<IntType> {
         match self {
             Type::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    /// Width in bits of a value held as one number: an integer, a `float`
+    /// or a `double` (`long double` is only copied, as bytes).
+    pub fn scalar_bits(&self) -> Option<u32> {
+        match self {
+            Type::Int(it) => Some(u32::from(it.bits)),
+            Type::Float(FloatKind::F32) => Some(32),
+            Type::Float(FloatKind::F64) => Some(64),
+            _ => None,
+        }
+    }
+    /// An unsigned integer (its small values are the readable ones, never
+    /// small negatives wrapped around).
+    pub fn is_unsigned_int(&self) -> bool {
+        matches!(self, Type::Int(it) if !it.signed)
+    }
+    /// `float` or `double`: the kinds with modelled arithmetic.
+    pub fn as_ieee_float(&self) -> Option<FloatKind> {
+        match self {
+            Type::Float(k @ (FloatKind::F32 | FloatKind::F64)) => Some(*k),
             _ => None,
         }
     }

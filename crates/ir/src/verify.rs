@@ -10,10 +10,12 @@
 //! 3. Each `BranchId` is used by exactly one terminator.
 //! 4. Binary arithmetic and bitwise operands have the result's type; a shift's
 //!    left operand has the result's type and its right operand is an integer;
-//!    comparison operands have one type (both integers of the same type, or both
-//!    pointers) and yield `int`; `PtrAdd` has a pointer first operand of the
-//!    result type and an `i64` index; `PtrDiff` yields `i64`.
-//! 5. Branch conditions are scalars and switch values integers.
+//!    comparison operands have one type (both integers of the same type, both
+//!    `float` or both `double`, or both pointers) and yield `int`; `PtrAdd`
+//!    has a pointer first operand of the result type and an `i64` index;
+//!    `PtrDiff` yields `i64`; a floating constant is a `float` or `double`.
+//! 5. Branch conditions are integers or pointers (the front end compares a
+//!    floating condition with zero) and switch values integers.
 //! 6. A direct call passes at least as many arguments as the callee's
 //!    parameters (exactly as many when it is not variadic).
 //! 7. A dereferenced place (`PlaceBase::Deref`) is reached through a pointer.
@@ -167,8 +169,8 @@ impl Checker<'_> {
             Terminator::Branch { cond, site, .. } => {
                 use_site(site)?;
                 self.expr(cond)?;
-                if !cond.ty.is_scalar() {
-                    return self.fail(5, "branch condition is not a scalar");
+                if !matches!(cond.ty, Type::Int(_) | Type::Pointer(_)) {
+                    return self.fail(5, "branch condition is not an integer or a pointer");
                 }
             }
             Terminator::Switch { value, site, .. } => {
@@ -213,6 +215,10 @@ impl Checker<'_> {
         const I64: Type = Type::Int(IntType::LONG);
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Null => Ok(()),
+            ExprKind::Float(_) if e.ty.as_ieee_float().is_none() => {
+                self.fail(4, "floating constant of a type other than float or double")
+            }
+            ExprKind::Float(_) => Ok(()),
             ExprKind::Load(p) | ExprKind::AddrOf(p) => self.place(p),
             ExprKind::FuncAddr(f) if f.index() >= self.p.functions.len() => {
                 self.fail(1, format!("{f} out of range"))

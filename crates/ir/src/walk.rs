@@ -58,7 +58,11 @@ pub fn subexpressions<'a>(expr: &'a Expr, visit: &mut impl FnMut(&'a Expr)) {
             subexpressions(a, visit);
             subexpressions(b, visit);
         }
-        ExprKind::Int(_) | ExprKind::Null | ExprKind::Str(_) | ExprKind::FuncAddr(_) => {}
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Null
+        | ExprKind::Str(_)
+        | ExprKind::FuncAddr(_) => {}
     }
 }
 

@@ -241,9 +241,10 @@ fn verifier_names_the_function_and_the_broken_invariant() {
                 expr(ExprKind::PtrDiff(Box::new(null()), Box::new(null())), INT),
             )
         }),
-        ("invariant 5: branch condition is not a scalar", |b| {
-            *if_branch(b).0 = expr(ExprKind::Int(0), Type::Void)
-        }),
+        (
+            "invariant 5: branch condition is not an integer or a pointer",
+            |b| *if_branch(b).0 = expr(ExprKind::Int(0), Type::Void),
+        ),
         ("invariant 5: switch value is not an integer", |b| {
             if let Terminator::Switch { value, .. } = &mut b.blocks[0].term {
                 *value = null();

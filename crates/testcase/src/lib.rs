@@ -7,7 +7,7 @@
 
 pub mod json;
 
-use ir::{FuncId, GlobalId, Goal, IntType, Span, Type};
+use ir::{FloatKind, FuncId, GlobalId, Goal, IntType, Span, Type};
 use std::time::Duration;
 
 /// The name a source's own `main` gets in a driver (`#define main ...`),
@@ -34,6 +34,11 @@ pub enum Value {
         ty: IntType,
         bits: u128,
     },
+    /// The IEEE 754 bits of a `float` or `double`.
+    Float {
+        kind: FloatKind,
+        bits: u64,
+    },
     Null,
     /// Points `offset` bytes into an input object.
     Pointer {
@@ -56,7 +61,7 @@ pub enum Value {
     /// Members in declaration order.
     Struct(Vec<Value>),
     Array(Vec<Value>),
-    /// A value the engine does not know (e.g. a float it did not reason about):
+    /// A value the engine does not know (e.g. a `long double`, only copied):
     /// the driver leaves it zero and never checks it.
     Unknown,
     /// The pointer the test's construction calls built for parameter
@@ -70,6 +75,20 @@ pub enum Value {
         param: u32,
         call: u32,
     },
+}
+
+impl Value {
+    /// The raw bits and width in bytes of an integer, `float` or `double`.
+    pub fn raw_bits(&self) -> Option<(u128, usize)> {
+        match self {
+            Value::Int { ty, bits } => Some((*bits, usize::from(ty.bits / 8))),
+            Value::Float { kind, bits } => {
+                let width = Type::Float(*kind).scalar_bits()?;
+                Some((u128::from(*bits), width as usize / 8))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A parameter built through the code's own functions, as a person would
@@ -238,6 +257,9 @@ pub enum FindingKind {
     InvalidBuiltinArgument,
     /// `memcpy`, `strcpy` and the like between overlapping bytes.
     OverlappingCopy,
+    /// A `float` or `double` converted to an integer type that cannot hold
+    /// its integer part (NaN and infinities included).
+    FloatConversionOverflow,
 }
 
 impl FindingKind {
@@ -260,6 +282,7 @@ impl FindingKind {
             FindingKind::BrokenInvariant => "broken-invariant",
             FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
             FindingKind::OverlappingCopy => "overlapping-copy",
+            FindingKind::FloatConversionOverflow => "float-conversion-overflow",
         }
     }
 }
@@ -298,6 +321,9 @@ impl FindingKind {
             }
             FindingKind::OverlappingCopy => {
                 "memcpy, strcpy or a similar copy between overlapping bytes (undefined; memmove allows it)."
+            }
+            FindingKind::FloatConversionOverflow => {
+                "A float or double converted to an integer type that cannot hold its integer part, NaN and infinities included (undefined in C)."
             }
         }
     }
@@ -453,6 +479,7 @@ mod tests {
             FindingKind::BrokenInvariant,
             FindingKind::InvalidBuiltinArgument,
             FindingKind::OverlappingCopy,
+            FindingKind::FloatConversionOverflow,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

@@ -347,7 +347,7 @@ pub fn push_call(
     for ty in &function.sig.params[args.len()..] {
         let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
         let value = match ty {
-            Type::Int(it) => SymVal::Int(st.fresh_input(&name, *it)),
+            Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits), it.signed)),
             _ if struct_pointee(ty).is_some() => {
                 let (k, part) = parts.next().ok_or(Stop::Dead)?;
                 part_args.push((args.len(), made_by + k));

@@ -101,7 +101,7 @@ impl Machine<'_, '_> {
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
             Type::Void => return Ok(None),
-            Type::Int(it) => SymVal::Int(st.fresh_input(&path, *it)),
+            ty if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&path, bits, !ty.is_unsigned_int())),
             ty @ Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(path, ty.clone()))))
             }

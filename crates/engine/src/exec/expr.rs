@@ -1,5 +1,6 @@
 //! Expressions with bit-exact C semantics on x86-64.
 
+use super::float;
 use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
@@ -10,9 +11,6 @@ use z3::ast::{Bool, BV};
 
 impl Machine<'_, '_> {
     pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
-        if matches!(e.ty, Type::Float(_)) {
-            return unsupported("floating point");
-        }
         match &e.kind {
             ExprKind::Int(bits) => match &e.ty {
                 Type::Int(it) => Ok(SymVal::Int(bv_u(*bits, u32::from(it.bits)))),
@@ -21,6 +19,10 @@ impl Machine<'_, '_> {
                     offset: bv_u(*bits, 64),
                 })),
                 _ => unsupported("an integer constant of non-integer type"),
+            },
+            ExprKind::Float(bits) => match e.ty.as_ieee_float() {
+                Some(kind) => Ok(SymVal::Int(bv_u(u128::from(*bits), float::width(kind)))),
+                None => unsupported("a floating constant of a type other than float or double"),
             },
             ExprKind::Null => Ok(SymVal::Ptr(PtrVal::to(Target::Null))),
             ExprKind::Load(place) => {
@@ -95,6 +97,16 @@ impl Machine<'_, '_> {
         let SymVal::Int(x) = v else {
             return unsupported("arithmetic on a non-integer");
         };
+        if let Some(kind) = a.ty.as_ieee_float() {
+            return match op {
+                UnOp::Neg => Ok(SymVal::Int(float::negate(&x, kind))),
+                UnOp::SignBit => Ok(SymVal::Int(float::sign_of(&x, kind))),
+                _ => unsupported("this operation on a floating value"),
+            };
+        }
+        if matches!(a.ty, Type::Float(_)) {
+            return unsupported("long double arithmetic");
+        }
         match op {
             UnOp::Neg => {
                 if ty.as_int().is_some_and(|t| t.signed) {
@@ -110,6 +122,7 @@ impl Machine<'_, '_> {
             }
             UnOp::Not => Ok(SymVal::Int(x.bvnot())),
             UnOp::LogicalNot => unreachable!("handled above"),
+            UnOp::SignBit => unsupported("the sign bit of an integer"),
             UnOp::LeadingZeros | UnOp::TrailingZeros => {
                 let width = x.get_size();
                 let name = if op == UnOp::LeadingZeros {
@@ -156,6 +169,21 @@ impl Machine<'_, '_> {
     fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> Exec<SymVal> {
         let va = self.eval(st, a)?;
         let vb = self.eval(st, b)?;
+        if let Some(kind) = a.ty.as_ieee_float() {
+            let (SymVal::Int(x), SymVal::Int(y)) = (&va, &vb) else {
+                return unsupported("floating arithmetic on a non-number");
+            };
+            if op.is_predicate() {
+                let Some(c) = float::compare(op, x, y, kind) else {
+                    return unsupported("this floating comparison");
+                };
+                return Ok(SymVal::Int(bool_to_bv(&c, int_bits(ty))));
+            }
+            return match float::arithmetic(op, x, y, kind) {
+                Some(result) => Ok(SymVal::Int(result)),
+                None => unsupported("this floating operation"),
+            };
+        }
         if op.is_predicate() {
             let c = match (&va, &vb) {
                 (SymVal::Int(x), SymVal::Int(y)) => {
@@ -302,6 +330,29 @@ impl Machine<'_, '_> {
 
     fn cast(&mut self, st: &mut State, a: &Expr, to: &Type) -> Exec<SymVal> {
         let v = self.eval(st, a)?;
+        if let (Some(from), SymVal::Int(x)) = (a.ty.as_ieee_float(), &v) {
+            return match (to, to.as_ieee_float()) {
+                (_, Some(to)) => Ok(SymVal::Int(float::convert(x, from, to))),
+                (Type::Int(it), None) => {
+                    let (converted, defined) = float::to_integer(x, from, *it);
+                    self.check_fault(
+                        st,
+                        FindingKind::FloatConversionOverflow,
+                        &defined.not(),
+                        &format!(
+                            "a floating value converted to {} is out of its range",
+                            c_int_name(*it)
+                        ),
+                    )?;
+                    Ok(SymVal::Int(converted))
+                }
+                _ => unsupported("this conversion of a floating value"),
+            };
+        }
+        if let (Some(kind), SymVal::Int(x)) = (to.as_ieee_float(), &v) {
+            let signed = a.ty.as_int().is_some_and(|t| t.signed);
+            return Ok(SymVal::Int(float::from_integer(x, signed, kind)));
+        }
         match (to, v) {
             (Type::Int(it), SymVal::Int(x)) if it.is_bool => {
                 Ok(SymVal::Int(bool_to_bv(&is_nonzero(&x), 8)))
@@ -330,6 +381,22 @@ impl Machine<'_, '_> {
             (Type::Struct(_), v @ SymVal::Bytes(_)) => Ok(v),
             _ => unsupported("this conversion"),
         }
+    }
+}
+
+/// The C name of an integer type, for messages.
+fn c_int_name(it: IntType) -> String {
+    let base = match (it.is_bool, it.bits) {
+        (true, _) => return "_Bool".to_string(),
+        (_, 8) => "char",
+        (_, 16) => "short",
+        (_, 32) => "int",
+        _ => "long",
+    };
+    if it.signed {
+        base.to_string()
+    } else {
+        format!("unsigned {base}")
     }
 }
 

@@ -24,7 +24,8 @@ pub fn fresh_cells(
     sep: &str,
 ) -> Vec<Cell> {
     match ty {
-        Type::Int(it) => int_cells(&st.fresh_input(path, *it)),
+        // Integers, floats and doubles: one named number.
+        _ if let Some(bits) = ty.scalar_bits() => int_cells(&st.fresh_input(path, bits, !ty.is_unsigned_int())),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(PtrVal::to(Target::Lazy(lazy)))
@@ -56,7 +57,7 @@ pub fn fresh_cells(
             let size = program.size_of(other);
             (0..size)
                 .map(|k| Cell::Byte {
-                    src: st.fresh_input(&format!("{path}.byte{k}"), IntType::UCHAR),
+                    src: st.fresh_input(&format!("{path}.byte{k}"), 8, false),
                     idx: 0,
                 })
                 .collect()
@@ -130,7 +131,7 @@ pub(super) fn initial_state(
             continue;
         }
         let value = match ty {
-            Type::Int(it) => SymVal::Int(st.fresh_input(&name, *it)),
+            _ if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int())),
             Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
             }

@@ -9,6 +9,7 @@
 mod api;
 mod call;
 mod expr;
+mod float;
 mod heap;
 mod hooks;
 mod input;

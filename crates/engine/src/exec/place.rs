@@ -349,7 +349,7 @@ impl Machine<'_, '_> {
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
-            Type::Int(_) => Ok(SymVal::Int(cells_to_int(&cells)?)),
+            ty if ty.scalar_bits().is_some() => Ok(SymVal::Int(cells_to_int(&cells)?)),
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
             _ => Ok(SymVal::Bytes(Rc::new(cells))),
         }

@@ -3,8 +3,8 @@
 //! small layers over one narrow interface (`query::QuerySolver`), on
 //! KLEE's model, assembled in one function (`chain`):
 //!
-//!   slicing -> cache -> counterexample -> near_zero_first -> time_limit
-//!     -> [dump] -> z3_backend
+//!   slicing -> cache -> counterexample -> near_zero_first -> float_candidates
+//!     -> time_limit -> [dump] -> z3_backend
 //!
 //! Each layer answers a query itself or passes it on, perhaps changed.
 //! Besides, a watchdog thread (`interrupt`) cuts short the check in
@@ -13,6 +13,7 @@
 mod cache;
 mod counterexample;
 mod dump;
+mod float_candidates;
 mod interrupt;
 mod near_zero_first;
 mod query;
@@ -65,6 +66,25 @@ fn near_zero(x: &BV, bound: u64, signed: bool) -> Bool {
     ])
 }
 
+/// The bits `x` of a `float` or `double` hold zero or a number of at most
+/// 8 fraction bits between 2^-8 and 2^20 in magnitude: a bit-vector
+/// constraint (cheap), where a floating one would cost a query of its own.
+fn readable_float(x: &BV) -> Bool {
+    let width = x.get_size();
+    let (fraction_bits, bias) = if width == 32 { (23, 127) } else { (52, 1023) };
+    let exponent = x.extract(width - 2, fraction_bits);
+    let exponent_width = width - 1 - fraction_bits;
+    let short = x
+        .extract(fraction_bits - 9, 0)
+        .eq(BV::from_u64(0, fraction_bits - 8));
+    let moderate = Bool::and(&[
+        exponent.bvuge(BV::from_u64(bias - 8, exponent_width)),
+        exponent.bvule(BV::from_u64(bias + 20, exponent_width)),
+    ]);
+    let zero = x.extract(width - 2, 0).eq(BV::from_u64(0, width - 1));
+    Bool::or(&[zero, Bool::and(&[short, moderate])])
+}
+
 /// How a [`PathSolver`] spends time, and where it writes its queries.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
@@ -83,7 +103,8 @@ fn chain(options: &SolverOptions, checks: &Checks) -> Box<dyn QuerySolver> {
         z3 = Box::new(dump::QueryDump::new(dir, z3));
     }
     let timed = time_limit::TimeLimit::new(options.stop.clone(), options.query_limit, z3);
-    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(timed));
+    let candidates = float_candidates::FloatCandidates::new(Box::new(timed));
+    let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(candidates));
     let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
     let cached = cache::ResultCache::new(Box::new(reuse));
     Box::new(slicing::IndependenceSlicing::new(Box::new(cached)))
@@ -286,7 +307,8 @@ impl PathSolver {
     }
 
     /// A model of `path` whose `inputs` are small where possible (readable
-    /// tests): characters in ASCII, other integers near zero.
+    /// tests): characters in ASCII, other integers near zero, floats and
+    /// doubles short binary fractions of moderate size (0.5, 3.25, 1000).
     pub fn readable_model(
         &mut self,
         path: &[ConstraintId],
@@ -299,11 +321,15 @@ impl PathSolver {
         if inputs.is_empty() {
             return Some(first);
         }
-        let constrained: HashSet<BV> = self
-            .store
-            .symbols_of(&key)
-            .into_iter()
-            .map(|n| self.store.symbol(n).clone())
+        let symbols = self.store.symbols_of(&key);
+        let constrained: HashSet<BV> = symbols
+            .iter()
+            .map(|n| self.store.symbol(*n).clone())
+            .collect();
+        let floats: HashSet<BV> = symbols
+            .iter()
+            .filter(|n| self.store.is_float_symbol(**n))
+            .map(|n| self.store.symbol(*n).clone())
             .collect();
         // Inputs the path never constrains (fields it never reads) are 0.
         let small = |bound: u64| -> Bool {
@@ -311,7 +337,9 @@ impl PathSolver {
                 .iter()
                 .map(|input| {
                     let x = &input.value;
-                    if constrained.contains(x) {
+                    if floats.contains(x) {
+                        readable_float(x)
+                    } else if constrained.contains(x) {
                         near_zero(x, bound, input.signed)
                     } else {
                         x.eq(BV::from_u64(0, x.get_size()))

@@ -43,7 +43,9 @@ impl Printer {
             .filter_map(|id| self.constraints[*id as usize].as_ref())
             .chain(&transient)
             .collect();
-        let mut text = String::from("(set-logic QF_BV)\n");
+        let floating = query.constraints.iter().any(|id| store.is_floating(*id));
+        let logic = if floating { "QF_FPBV" } else { "QF_BV" };
+        let mut text = format!("(set-logic {logic})\n");
         let predicates: BTreeSet<&(OverflowPredicate, u32)> = formulas
             .iter()
             .flat_map(|f| &f.overflow_predicates)

@@ -1,6 +1,7 @@
 //! Every constraint of every path, interned once, with what the solver's
 //! layers need to know about it: a literal naming it, the input symbols it
-//! mentions (for slicing) and whether it has nonlinear arithmetic.
+//! mentions (for slicing), whether it has nonlinear arithmetic, and what
+//! floating-point it has (symbols read as IEEE bits, constants).
 
 use std::collections::{HashMap, HashSet};
 use z3::ast::{Ast, Bool, Dynamic, BV};
@@ -23,6 +24,11 @@ pub struct ConstraintStore {
     symbols: Vec<Vec<SymbolId>>,
     /// Whether each constraint has nonlinear arithmetic.
     nonlinear: Vec<bool>,
+    /// The IEEE constants (bits, and their width) each floating constraint
+    /// compares or computes with; `None` for a constraint without floating point.
+    floating: Vec<Option<Vec<BV>>>,
+    /// The symbols read as the bits of a `float` or `double`.
+    float_symbols: HashSet<SymbolId>,
     symbol_ids: HashMap<BV, SymbolId>,
     symbol_list: Vec<BV>,
 }
@@ -34,25 +40,34 @@ impl ConstraintStore {
         }
         let id = self.constraints.len() as ConstraintId;
         self.guards.push(Bool::new_const(format!("pc!{id}")));
-        let (found, nonlinear) = scan(c);
-        let mut symbols: Vec<SymbolId> = found
+        let scanned = scan(c);
+        let mut symbols: Vec<SymbolId> = scanned
+            .symbols
             .into_iter()
-            .map(|x| match self.symbol_ids.get(&x) {
-                Some(n) => *n,
-                None => {
-                    let n = self.symbol_list.len() as SymbolId;
-                    self.symbol_ids.insert(x.clone(), n);
-                    self.symbol_list.push(x);
-                    n
-                }
-            })
+            .map(|x| self.symbol_id(x))
             .collect();
         symbols.sort_unstable();
         self.symbols.push(symbols);
-        self.nonlinear.push(nonlinear);
+        self.nonlinear.push(scanned.nonlinear);
+        for x in scanned.float_symbols {
+            let n = self.symbol_id(x);
+            self.float_symbols.insert(n);
+        }
+        self.floating
+            .push(scanned.floating.then_some(scanned.float_constants));
         self.constraints.push(c.clone());
         self.interned.insert(c.clone(), id);
         id
+    }
+
+    fn symbol_id(&mut self, x: BV) -> SymbolId {
+        if let Some(n) = self.symbol_ids.get(&x) {
+            return *n;
+        }
+        let n = self.symbol_list.len() as SymbolId;
+        self.symbol_ids.insert(x.clone(), n);
+        self.symbol_list.push(x);
+        n
     }
 
     /// How many constraints are interned (ids are below this).
@@ -76,6 +91,30 @@ impl ConstraintStore {
         self.nonlinear[id as usize]
     }
 
+    /// Whether the constraint has floating-point operations.
+    pub fn is_floating(&self, id: ConstraintId) -> bool {
+        self.floating[id as usize].is_some()
+    }
+
+    /// The IEEE constants (as bit-vectors of their width) the floating
+    /// constraints among `ids` use, without repeats, in order of appearance.
+    pub fn float_constants(&self, ids: &[ConstraintId]) -> Vec<BV> {
+        let mut all: Vec<BV> = Vec::new();
+        for id in ids {
+            for c in self.floating[*id as usize].iter().flatten() {
+                if !all.contains(c) {
+                    all.push(c.clone());
+                }
+            }
+        }
+        all
+    }
+
+    /// Whether symbol `n` is read as the bits of a `float` or `double`.
+    pub fn is_float_symbol(&self, n: SymbolId) -> bool {
+        self.float_symbols.contains(&n)
+    }
+
     pub fn symbol(&self, n: SymbolId) -> &BV {
         &self.symbol_list[n as usize]
     }
@@ -92,15 +131,33 @@ impl ConstraintStore {
     }
 }
 
-/// The bit-vector symbols occurring in `term`, in the order a walk of the
-/// term meets them (symbols are numbered in that order, and queries list
-/// them by number: a hash order would make the models differ between
-/// runs), and whether it multiplies or divides two terms that are not
-/// numbers (nonlinear arithmetic).
-fn scan(term: &Bool) -> (Vec<BV>, bool) {
+/// What [`scan`] finds in a constraint. Symbols come in the order a walk
+/// of the term meets them: they are numbered in that order, and queries
+/// list them by number (a hash order would make models differ between runs).
+struct Scanned {
+    symbols: Vec<BV>,
+    /// It multiplies or divides two terms that are not numbers.
+    nonlinear: bool,
+    /// It has floating-point operations.
+    floating: bool,
+    /// Symbols converted from IEEE bits to a floating value.
+    float_symbols: Vec<BV>,
+    /// IEEE bits of constants converted to floating values.
+    float_constants: Vec<BV>,
+}
+
+/// The bit-vector symbols occurring in `term`, whether it multiplies or
+/// divides two terms that are not numbers (nonlinear arithmetic), and the
+/// floating-point symbols and constants it reads.
+fn scan(term: &Bool) -> Scanned {
     use z3::DeclKind as K;
-    let mut symbols = Vec::new();
-    let mut nonlinear = false;
+    let mut found = Scanned {
+        symbols: Vec::new(),
+        nonlinear: false,
+        floating: false,
+        float_symbols: Vec::new(),
+        float_constants: Vec::new(),
+    };
     let mut seen = HashSet::new();
     let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
     while let Some(term) = stack.pop() {
@@ -110,15 +167,29 @@ fn scan(term: &Bool) -> (Vec<BV>, bool) {
         if term.is_const() {
             if let Some(bv) = term.as_bv() {
                 if crate::value::concrete(&bv).is_none() {
-                    symbols.push(bv);
+                    found.symbols.push(bv);
                 }
             }
             continue;
         }
         let children = term.children();
-        let multiplies = term.safe_decl().is_ok_and(|decl| {
+        let kind = term.safe_decl().map(|decl| decl.kind());
+        // Floating values are made from bits by a one-operand `to_fp`.
+        if let (Ok(K::FpaToFp), [bits]) = (&kind, children.as_slice()) {
+            found.floating = true;
+            if let Some(bits) = bits.as_bv() {
+                if crate::value::concrete(&bits).is_some() {
+                    if !found.float_constants.contains(&bits) {
+                        found.float_constants.push(bits);
+                    }
+                } else if bits.is_const() && !found.float_symbols.contains(&bits) {
+                    found.float_symbols.push(bits);
+                }
+            }
+        }
+        let multiplies = kind.as_ref().is_ok_and(|kind| {
             matches!(
-                decl.kind(),
+                kind,
                 K::Bmul
                     | K::Bsdiv
                     | K::Budiv
@@ -132,14 +203,14 @@ fn scan(term: &Bool) -> (Vec<BV>, bool) {
         });
         // Only then: simplifying every operand of every node costs time
         // quadratic in a deep term's size (a copy over a long array).
-        if multiplies && !nonlinear {
+        if multiplies && !found.nonlinear {
             let unknown_operands = children
                 .iter()
                 .filter(|c| c.as_bv().and_then(|b| crate::value::concrete(&b)).is_none())
                 .count();
-            nonlinear = unknown_operands >= 2;
+            found.nonlinear = unknown_operands >= 2;
         }
         stack.extend(children);
     }
-    (symbols, nonlinear)
+    found
 }

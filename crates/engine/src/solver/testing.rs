@@ -49,6 +49,26 @@ pub fn probe_over_z3() -> (Box<dyn QuerySolver>, Log) {
     (Box::new(probe), log)
 }
 
+/// A probe that answers unknown (as a time-out would) to every query but
+/// those with a transient constraint, which it asks Z3; and its log.
+pub fn probe_unknown_unless_transient() -> (Box<dyn QuerySolver>, Log) {
+    struct TransientOnly(Z3Backend);
+    impl QuerySolver for TransientOnly {
+        fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
+            match query.transient {
+                Some(_) => self.0.solve(query, cx),
+                None => Answer::Unknown,
+            }
+        }
+    }
+    let log = Log::default();
+    let probe = Probe {
+        log: log.clone(),
+        inner: Some(Box::new(TransientOnly(Z3Backend::new(Default::default())))),
+    };
+    (Box::new(probe), log)
+}
+
 /// A probe that answers every query unknown (as a time-out would), and its log.
 pub fn probe_unknown() -> (Box<dyn QuerySolver>, Log) {
     let log = Log::default();

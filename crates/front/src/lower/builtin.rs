@@ -112,10 +112,10 @@ impl Lowerer<'_> {
         if let Some((kind, ty)) = bit_builtin(name) {
             return Some(self.bit_count(name, kind, ty, args, at));
         }
-        None
+        self.float_builtin(name, args, at)
     }
 
-    fn arguments<'n>(
+    pub(super) fn arguments<'n>(
         &self,
         name: &str,
         args: &'n [Node<Expression>],

@@ -32,7 +32,11 @@ fn expr_types(e: &mut Expr, f: &mut dyn FnMut(&mut StructId)) {
             expr_types(a, f);
             expr_types(b, f);
         }
-        ExprKind::Int(_) | ExprKind::Null | ExprKind::FuncAddr(_) | ExprKind::Str(_) => {}
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Null
+        | ExprKind::FuncAddr(_)
+        | ExprKind::Str(_) => {}
     }
 }
 

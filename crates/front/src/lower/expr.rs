@@ -2,10 +2,11 @@
 //! statements, so that every IR expression is side-effect free.
 
 use super::{Lowerer, Symbol, MAX_NESTING, R};
+use crate::cfloat::{self, FloatValue, Folded};
 use crate::cint;
 use ir::{
-    BinOp, BranchKind, Callee, Expr, ExprKind, FnSig, IntType, Layout, Place, PlaceBase, Proj,
-    StmtKind, Type, UnOp,
+    BinOp, BranchKind, Callee, Expr, ExprKind, FloatKind, FnSig, IntType, Layout, Place, PlaceBase,
+    Proj, StmtKind, Type, UnOp,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -32,6 +33,28 @@ fn int_const(e: &Expr) -> Option<(IntType, u128)> {
     match (&e.kind, &e.ty) {
         (ExprKind::Int(bits), Type::Int(t)) => Some((*t, *bits)),
         _ => None,
+    }
+}
+
+fn float_const(e: &Expr) -> Option<FloatValue> {
+    match (&e.kind, e.ty.as_ieee_float()) {
+        (ExprKind::Float(bits), Some(kind)) => Some(FloatValue::from_bits(kind, *bits)),
+        _ => None,
+    }
+}
+
+fn float_expr(value: FloatValue, kind: FloatKind) -> Expr {
+    Expr {
+        kind: ExprKind::Float(value.bits()),
+        ty: Type::Float(kind),
+    }
+}
+
+/// The zero of a `float` or `double`, which conditions compare with.
+pub(super) fn float_zero(kind: FloatKind) -> Expr {
+    Expr {
+        kind: ExprKind::Float(0),
+        ty: Type::Float(kind),
     }
 }
 
@@ -75,9 +98,47 @@ pub(super) fn make_cast(e: Expr, to: &Type) -> Expr {
         (ExprKind::Null, Type::Int(t)) => return Expr::int(*t, 0),
         _ => {}
     }
+    if let Some(folded) = fold_float_cast(&e, to) {
+        return folded;
+    }
     Expr {
         kind: ExprKind::Cast(Box::new(e)),
         ty: to.clone(),
+    }
+}
+
+/// A conversion to, from or between floating types of a constant, when
+/// its result is defined (an out-of-range float-to-integer one is left to run).
+fn fold_float_cast(e: &Expr, to: &Type) -> Option<Expr> {
+    match (float_const(e), int_const(e), to) {
+        (Some(value), _, Type::Float(_)) => {
+            let kind = to.as_ieee_float()?;
+            Some(float_expr(cfloat::convert(value, kind)?, kind))
+        }
+        (Some(value), _, Type::Int(t)) => Some(Expr::int(*t, cfloat::to_integer(value, *t)?)),
+        (None, Some((from, bits)), Type::Float(_)) => {
+            let kind = to.as_ieee_float()?;
+            Some(float_expr(
+                cfloat::from_integer(from.value_of(bits), kind),
+                kind,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `-e` of a `float` or `double`, folded when `e` is a constant.
+fn float_negation(e: Expr, kind: FloatKind) -> Expr {
+    if let ExprKind::Float(bits) = e.kind {
+        return Expr {
+            kind: ExprKind::Float(cfloat::fold_negation(kind, bits)),
+            ty: e.ty,
+        };
+    }
+    let ty = e.ty.clone();
+    Expr {
+        kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
+        ty,
     }
 }
 
@@ -101,6 +162,18 @@ pub(super) fn make_binary(op: BinOp, a: Expr, b: Expr, ty: Type) -> Expr {
                 kind: ExprKind::Int(v),
                 ty,
             };
+        }
+    }
+    if let (Some(x), Some(y)) = (float_const(&a), float_const(&b)) {
+        match cfloat::fold_binary(op, x, y) {
+            Some(Folded::Truth(t)) => return Expr::int(IntType::INT, i128::from(t)),
+            Some(Folded::Value(v)) => {
+                return Expr {
+                    kind: ExprKind::Float(v.bits()),
+                    ty,
+                }
+            }
+            None => {}
         }
     }
     Expr {
@@ -181,12 +254,7 @@ impl<'a> Lowerer<'a> {
 
     pub(super) fn rvalue_of(&mut self, v: Val, at: usize) -> R<Expr> {
         match v {
-            Val::Value(e) => {
-                if let Type::Float(_) = e.ty {
-                    return self.unsupported(at, "floating-point arithmetic");
-                }
-                Ok(e)
-            }
+            Val::Value(e) => Ok(e),
             Val::Func(index) => {
                 let sig = self.fn_sig_of(index).unwrap_or(FnSig {
                     ret: Type::Void,
@@ -216,7 +284,6 @@ impl<'a> Lowerer<'a> {
                     PlaceBase::Deref(e) if place.proj.is_empty() => Ok(*e),
                     _ => self.error(at, "invalid use of a function"),
                 },
-                Type::Float(_) => self.unsupported(at, "floating-point arithmetic"),
                 Type::Void => self.error(at, "void value not ignored as it ought to be"),
                 ty => Ok(Expr::load(place, ty)),
             },
@@ -243,8 +310,11 @@ impl<'a> Lowerer<'a> {
             return Ok(e);
         }
         match (&e.ty, to) {
-            (Type::Float(_), _) | (_, Type::Float(_)) => {
-                self.unsupported(at, "floating-point conversion")
+            (Type::Float(FloatKind::F80), _) | (_, Type::Float(FloatKind::F80)) => {
+                self.unsupported(at, "long double conversion")
+            }
+            (Type::Float(_), Type::Int(_) | Type::Float(_)) | (Type::Int(_), Type::Float(_)) => {
+                Ok(make_cast(e, to))
             }
             (Type::Int(_) | Type::Pointer(_), Type::Int(_)) => Ok(make_cast(e, to)),
             (Type::Int(_), Type::Pointer(_)) | (Type::Pointer(_), Type::Pointer(_)) => {
@@ -326,7 +396,13 @@ impl<'a> Lowerer<'a> {
                         ty: Type::Int(t),
                     }))
                 }
-                Constant::Float(_) => self.unsupported(at, "floating-point constant"),
+                Constant::Float(f) => {
+                    let (kind, bits) = cfloat::literal(f).map_err(|m| self.rule_error(at, m))?;
+                    Ok(Val::Value(Expr {
+                        kind: ExprKind::Float(bits),
+                        ty: Type::Float(kind),
+                    }))
+                }
                 Constant::Character(raw) => {
                     let (t, v) = cint::char_constant(raw).map_err(|m| self.rule_error(at, m))?;
                     Ok(Val::Value(Expr::int(t, v)))
@@ -638,6 +714,7 @@ impl<'a> Lowerer<'a> {
                 Some(param) => self.convert(v, param, a.span.start)?,
                 None => match v.ty {
                     Type::Int(t) => make_cast(v, &Type::Int(cint::promote(t))),
+                    Type::Float(FloatKind::F32) => make_cast(v, &Type::Float(FloatKind::F64)),
                     Type::Void => {
                         return self.error(a.span.start, "void value passed as an argument")
                     }
@@ -661,9 +738,6 @@ impl<'a> Lowerer<'a> {
                     .terminate(ir::Terminator::Unreachable, span);
             }
             return Ok(void_value());
-        }
-        if let Type::Float(_) = sig.ret {
-            return self.unsupported(at, "call returning a floating-point value");
         }
         let t = self.temp(sig.ret.clone(), at)?;
         self.emit(
@@ -709,6 +783,16 @@ impl<'a> Lowerer<'a> {
             }
             UnaryOperator::Plus | UnaryOperator::Minus | UnaryOperator::Complement => {
                 let e = self.rvalue(operand)?;
+                let operator = &u.node.operator.node;
+                if let (Type::Float(_), false) = (&e.ty, *operator == UnaryOperator::Complement) {
+                    let Some(kind) = e.ty.as_ieee_float() else {
+                        return self.unsupported(at, "long double arithmetic");
+                    };
+                    return Ok(Val::Value(match operator {
+                        UnaryOperator::Minus => float_negation(e, kind),
+                        _ => e,
+                    }));
+                }
                 let t = self.require_int(&e, at)?;
                 let p = cint::promote(t);
                 let e = make_cast(e, &Type::Int(p));
@@ -739,6 +823,15 @@ impl<'a> Lowerer<'a> {
                 };
                 Ok(make_binary(BinOp::Eq, e, null, Type::Int(IntType::INT)))
             }
+            Type::Float(kind) => match e.ty.as_ieee_float() {
+                Some(_) => Ok(make_binary(
+                    BinOp::Eq,
+                    e,
+                    float_zero(kind),
+                    Type::Int(IntType::INT),
+                )),
+                None => self.unsupported(at, "long double arithmetic"),
+            },
             _ => self.error(at, "invalid operand to `!`"),
         }
     }
@@ -772,11 +865,28 @@ impl<'a> Lowerer<'a> {
             self.discard(&c.node.expression)?;
             return Ok(void_value());
         }
+        // `(double)1e-16L`, as <float.h> writes its constants: the literal
+        // read straight into the target type.
+        if let (Expression::Constant(constant), Some(kind)) =
+            (&c.node.expression.node, ty.as_ieee_float())
+        {
+            if let Constant::Float(literal) = &constant.node {
+                if literal.suffix.format == FloatFormat::LongDouble {
+                    let bits =
+                        cfloat::literal_in(literal, kind).map_err(|m| self.rule_error(at, m))?;
+                    return Ok(Val::Value(Expr {
+                        kind: ExprKind::Float(bits),
+                        ty,
+                    }));
+                }
+            }
+        }
         let e = self.rvalue(&c.node.expression)?;
         match (&e.ty, &ty) {
-            (Type::Float(_), _) | (_, Type::Float(_)) => {
-                self.unsupported(at, "floating-point conversion")
+            (Type::Float(_), Type::Pointer(_)) | (Type::Pointer(_), Type::Float(_)) => {
+                self.error(at, "invalid cast between a pointer and a floating type")
             }
+            (Type::Float(_), _) | (_, Type::Float(_)) => Ok(Val::Value(self.convert(e, &ty, at)?)),
             (Type::Int(_) | Type::Pointer(_), Type::Int(_) | Type::Pointer(_)) => {
                 Ok(Val::Value(make_cast(e, &ty)))
             }
@@ -802,11 +912,19 @@ impl<'a> Lowerer<'a> {
             }
             _ => {}
         }
+        if let Some(common) = self.float_common(&a.ty, &b.ty, at)? {
+            if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+                return self.error(at, format!("invalid operands to binary `{}`", op.symbol()));
+            }
+            return Ok(make_binary(
+                op,
+                make_cast(a, &common),
+                make_cast(b, &common),
+                common,
+            ));
+        }
         let (ta, tb) = match (int_type(&a.ty), int_type(&b.ty)) {
             (Some(ta), Some(tb)) => (ta, tb),
-            _ if matches!(a.ty, Type::Float(_)) || matches!(b.ty, Type::Float(_)) => {
-                return self.unsupported(at, "floating-point arithmetic")
-            }
             _ => return self.error(at, format!("invalid operands to binary `{}`", op.symbol())),
         };
         if matches!(op, BinOp::Shl | BinOp::Shr) {
@@ -821,6 +939,33 @@ impl<'a> Lowerer<'a> {
             make_cast(b, &common),
             common,
         ))
+    }
+
+    /// The usual arithmetic conversions when an operand is floating: the
+    /// wider of `float` and `double`; `None` when both are integers.
+    fn float_common(&self, a: &Type, b: &Type, at: usize) -> R<Option<Type>> {
+        let kinds = [a, b].map(|t| match t {
+            Type::Float(k) => Some(*k),
+            _ => None,
+        });
+        if kinds == [None, None] {
+            return Ok(None);
+        }
+        if kinds.contains(&Some(FloatKind::F80)) {
+            return self.unsupported(at, "long double arithmetic");
+        }
+        if ![a, b]
+            .iter()
+            .all(|t| matches!(t, Type::Int(_) | Type::Float(_)))
+        {
+            return self.error(at, "invalid operands to a floating operator");
+        }
+        let widest = if kinds.contains(&Some(FloatKind::F64)) {
+            FloatKind::F64
+        } else {
+            FloatKind::F32
+        };
+        Ok(Some(Type::Float(widest)))
     }
 
     fn ptr_add(&mut self, ptr: Expr, index: Expr, negate: bool) -> Expr {
@@ -841,6 +986,14 @@ impl<'a> Lowerer<'a> {
 
     fn compare(&mut self, op: BinOp, a: Expr, b: Expr, at: usize) -> R<Expr> {
         let int = Type::Int(IntType::INT);
+        if let Some(common) = self.float_common(&a.ty, &b.ty, at)? {
+            return Ok(make_binary(
+                op,
+                make_cast(a, &common),
+                make_cast(b, &common),
+                int,
+            ));
+        }
         match (&a.ty, &b.ty) {
             (Type::Int(ta), Type::Int(tb)) => {
                 let common = Type::Int(cint::usual_arithmetic(*ta, *tb));
@@ -862,9 +1015,6 @@ impl<'a> Lowerer<'a> {
             (Type::Int(_), Type::Pointer(_)) => {
                 let ty = b.ty.clone();
                 Ok(make_binary(op, make_cast(a, &ty), b, int))
-            }
-            (Type::Float(_), _) | (_, Type::Float(_)) => {
-                self.unsupported(at, "floating-point comparison")
             }
             _ => self.error(at, format!("invalid operands to binary `{}`", op.symbol())),
         }
@@ -1088,6 +1238,13 @@ impl<'a> Lowerer<'a> {
             (Type::Int(_), Type::Pointer(_)) if is_null(a) => Ok(b.ty.clone()),
             (Type::Struct(x), Type::Struct(y)) if x == y => Ok(a.ty.clone()),
             (Type::Void, Type::Void) => Ok(Type::Void),
+            (Type::Float(x), Type::Float(y)) if x == y => Ok(a.ty.clone()),
+            (Type::Float(_), _) | (_, Type::Float(_)) => {
+                match self.float_common(&a.ty, &b.ty, at)? {
+                    Some(common) => Ok(common),
+                    None => self.error(at, "incompatible operand types in conditional expression"),
+                }
+            }
             _ => self.error(at, "incompatible operand types in conditional expression"),
         }
     }

@@ -71,6 +71,10 @@ fn place_at(base: &Place, path: &[Step]) -> Place {
 fn zero_of(ty: &Type) -> Option<Expr> {
     match ty {
         Type::Int(t) => Some(Expr::int(*t, 0)),
+        Type::Float(_) if ty.as_ieee_float().is_some() => Some(Expr {
+            kind: ExprKind::Float(0),
+            ty: ty.clone(),
+        }),
         Type::Pointer(_) => Some(Expr {
             kind: ExprKind::Null,
             ty: ty.clone(),
@@ -437,7 +441,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let Some(zero) = zero_of(&scalar_ty) else {
-                return self.unsupported(at, "floating-point member in a local initializer");
+                return self.unsupported(at, "long double member in a local initializer");
             };
             self.assign_stmt(place_at(&place, &path), zero, at)?;
         }
@@ -506,6 +510,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn const_value(&self, e: &Expr) -> Option<ConstValue> {
         match &e.kind {
             ExprKind::Int(bits) => Some(ConstValue::Int(e.ty.as_int()?, *bits)),
+            ExprKind::Float(bits) => Some(ConstValue::Float(e.ty.as_ieee_float()?, *bits)),
             ExprKind::Null => Some(ConstValue::Null),
             ExprKind::FuncAddr(f) => Some(ConstValue::FuncAddr(*f)),
             ExprKind::Str(s) => Some(ConstValue::StrAddr(*s, 0)),

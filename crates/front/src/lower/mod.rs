@@ -8,6 +8,7 @@
 mod builtin;
 mod compact;
 mod expr;
+mod float_builtin;
 mod init;
 mod stmt;
 mod types;

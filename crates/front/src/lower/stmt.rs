@@ -1,12 +1,13 @@
 //! Declarations, function bodies, statements and conditions.
 
+use super::expr::{float_zero, make_binary};
 use super::types::{has_attribute, layout_attribute, Declared, Specs};
 use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
 use crate::cint;
 use crate::Severity;
 use ir::{
-    BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType, Place,
-    Terminator, Type,
+    BinOp, BlockId, BranchKind, BranchSite, Expr, ExprKind, FnSig, Function, Global, Init, IntType,
+    Place, Terminator, Type,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -442,17 +443,11 @@ impl<'a> Lowerer<'a> {
                 Some((n, _, at)) => (n.clone().unwrap_or_default(), *at),
                 None => (String::new(), def.span.start),
             };
-            if let Type::Float(_) = ty {
-                return self.unsupported(at, "floating-point parameter");
-            }
             let span = self.span(at);
             let id = self.builder(at)?.new_local(&pname, ty.clone(), span);
             if !pname.is_empty() {
                 self.bind(&pname, Symbol::Local(id, ty.clone()));
             }
-        }
-        if let Type::Float(_) = sig.ret {
-            return self.unsupported(def.span.start, "floating-point return value");
         }
         self.statement(&def.node.statement)?;
         let end = def.span.end.saturating_sub(1);
@@ -853,6 +848,13 @@ impl<'a> Lowerer<'a> {
     ) -> R<()> {
         let at = e.span.start;
         let span = self.span(at);
+        // A floating condition is its comparison with zero (NaN is true).
+        let cond = match cond.ty {
+            Type::Float(kind) if cond.ty.as_ieee_float().is_some() => {
+                make_binary(BinOp::Ne, cond, float_zero(kind), Type::Int(IntType::INT))
+            }
+            _ => cond,
+        };
         if !matches!(cond.ty, Type::Int(_) | Type::Pointer(_)) {
             return self.error(
                 at,

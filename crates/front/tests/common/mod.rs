@@ -31,6 +31,8 @@ pub enum Cell {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Int(IntType, u128),
+    /// IEEE bits of a `float` or `double`.
+    Float(FloatKind, u64),
     Ptr(Pointer),
     /// A struct's cells, for copies.
     Cells(Vec<Cell>),
@@ -81,6 +83,73 @@ fn count_bits(op: UnOp, ty: IntType, value: i128) -> i128 {
     count as i128
 }
 
+/// A floating value computed in the width of its kind, as SSE does.
+#[derive(Clone, Copy, Debug)]
+enum Real {
+    Single(f32),
+    Double(f64),
+}
+
+fn real_of(v: &Value) -> Real {
+    match v {
+        Value::Float(FloatKind::F32, bits) => Real::Single(f32::from_bits(*bits as u32)),
+        Value::Float(_, bits) => Real::Double(f64::from_bits(*bits)),
+        other => panic!("not a floating value: {other:?}"),
+    }
+}
+
+fn wide(r: Real) -> f64 {
+    match r {
+        Real::Single(x) => f64::from(x),
+        Real::Double(x) => x,
+    }
+}
+
+fn make_real(kind: FloatKind, value: f64) -> Value {
+    match kind {
+        FloatKind::F32 => Value::Float(kind, u64::from((value as f32).to_bits())),
+        _ => Value::Float(kind, value.to_bits()),
+    }
+}
+
+/// `op` on two floating values of one kind: a value, or a comparison's 0 or 1.
+fn float_binary(op: BinOp, x: Real, y: Real, result: &Type) -> Value {
+    let truth = |t: bool| make_int(IntType::INT, i128::from(t));
+    let (a, b) = (wide(x), wide(y));
+    match op {
+        BinOp::Eq => return truth(a == b),
+        BinOp::Ne => return truth(a != b),
+        BinOp::Lt => return truth(a < b),
+        BinOp::Le => return truth(a <= b),
+        BinOp::Gt => return truth(a > b),
+        BinOp::Ge => return truth(a >= b),
+        _ => {}
+    }
+    match (x, y) {
+        (Real::Single(x), Real::Single(y)) => {
+            let r = match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                other => panic!("floating operator {other:?}"),
+            };
+            Value::Float(FloatKind::F32, u64::from(r.to_bits()))
+        }
+        (Real::Double(x), Real::Double(y)) => {
+            let r = match op {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                other => panic!("floating operator {other:?}"),
+            };
+            Value::Float(FloatKind::F64, r.to_bits())
+        }
+        other => panic!("mixed floating operands {other:?} of {result:?}"),
+    }
+}
+
 pub fn make_int(t: IntType, value: i128) -> Value {
     let raw = if t.is_bool {
         u128::from(value != 0)
@@ -116,6 +185,7 @@ impl<'p> Machine<'p> {
             for item in items {
                 let value = match &item.value {
                     ConstValue::Int(t, raw) => Value::Int(*t, *raw),
+                    ConstValue::Float(kind, bits) => Value::Float(*kind, *bits),
                     ConstValue::Null => Value::Ptr(Pointer::Null),
                     ConstValue::GlobalAddr(g, off) => {
                         Value::Ptr(Pointer::At(Object::Global(*g), *off))
@@ -134,6 +204,12 @@ impl<'p> Machine<'p> {
             Value::Int(t, raw) => (0..t.bytes())
                 .map(|k| Cell::Byte((raw >> (8 * k)) as u8))
                 .collect(),
+            Value::Float(kind, bits) => {
+                let bytes = Type::Float(*kind).scalar_bits().expect("float or double") / 8;
+                (0..bytes)
+                    .map(|k| Cell::Byte((bits >> (8 * k)) as u8))
+                    .collect()
+            }
             Value::Ptr(p) => (0..8).map(|k| Cell::Ptr(*p, k)).collect(),
             Value::Cells(c) => c.clone(),
         };
@@ -158,6 +234,16 @@ impl<'p> Machine<'p> {
                     raw |= u128::from(*b) << (8 * k);
                 }
                 Value::Int(*t, raw)
+            }
+            Type::Float(kind) if ty.as_ieee_float().is_some() => {
+                let mut bits = 0u64;
+                for (k, c) in cells.iter().enumerate() {
+                    let Cell::Byte(b) = c else {
+                        panic!("floating read of a pointer")
+                    };
+                    bits |= u64::from(*b) << (8 * k);
+                }
+                Value::Float(*kind, bits)
             }
             Type::Pointer(_) => match cells[0] {
                 Cell::Ptr(p, 0) => Value::Ptr(p),
@@ -212,6 +298,7 @@ impl<'p> Machine<'p> {
     fn eval(&mut self, frame: usize, body: &Body, e: &Expr) -> Value {
         match &e.kind {
             ExprKind::Int(raw) => Value::Int(e.ty.as_int().expect("integer constant"), *raw),
+            ExprKind::Float(bits) => Value::Float(e.ty.as_ieee_float().expect("float"), *bits),
             ExprKind::Null => Value::Ptr(Pointer::Null),
             ExprKind::Load(place) => {
                 let (obj, off, ty) = self.place(frame, body, place);
@@ -246,12 +333,50 @@ impl<'p> Machine<'p> {
             ExprKind::Cast(inner) => {
                 let v = self.eval(frame, body, inner);
                 match (&e.ty, v) {
+                    (Type::Int(t), v @ Value::Float(..)) if t.is_bool => {
+                        make_int(*t, i128::from(wide(real_of(&v)) != 0.0))
+                    }
+                    (Type::Int(t), v @ Value::Float(..)) => {
+                        let truncated = wide(real_of(&v)).trunc();
+                        let (min, max) = t.range();
+                        assert!(
+                            truncated >= min as f64 && truncated <= max as f64,
+                            "undefined conversion of {truncated} to {t}"
+                        );
+                        make_int(*t, truncated as i128)
+                    }
+                    (Type::Float(kind), v @ Value::Float(..)) => {
+                        make_real(*kind, wide(real_of(&v)))
+                    }
+                    (Type::Float(kind), v @ Value::Int(..)) => match kind {
+                        // Rounded once, from the exact integer.
+                        FloatKind::F32 => {
+                            Value::Float(*kind, u64::from((int_of(&v).1 as f32).to_bits()))
+                        }
+                        _ => Value::Float(*kind, (int_of(&v).1 as f64).to_bits()),
+                    },
                     (Type::Int(t), v @ Value::Int(..)) => make_int(*t, int_of(&v).1),
                     (Type::Int(t), Value::Ptr(p)) if t.is_bool => {
                         make_int(*t, i128::from(p != Pointer::Null))
                     }
                     (Type::Pointer(_), v) => Value::Ptr(ptr_of(&v)),
                     other => panic!("cast {other:?}"),
+                }
+            }
+            ExprKind::Unary(op, a) if a.ty.as_ieee_float().is_some() => {
+                let v = self.eval(frame, body, a);
+                let Value::Float(kind, bits) = v else {
+                    panic!("not a floating value: {v:?}")
+                };
+                let sign = 1u64 << (Type::Float(kind).scalar_bits().expect("float") - 1);
+                match op {
+                    UnOp::Neg => Value::Float(kind, bits ^ sign),
+                    // gcc's __builtin_signbit: 1 for a double, the bit in place for a float.
+                    UnOp::SignBit if kind == FloatKind::F32 => {
+                        make_int(IntType::INT, i128::from((bits & sign) as u32 as i32))
+                    }
+                    UnOp::SignBit => make_int(IntType::INT, i128::from(bits & sign != 0)),
+                    other => panic!("floating operator {other:?}"),
                 }
             }
             ExprKind::Unary(op, a) => {
@@ -266,8 +391,13 @@ impl<'p> Machine<'p> {
                         UnOp::LeadingZeros | UnOp::TrailingZeros | UnOp::CountOnes => {
                             count_bits(*op, ty, v)
                         }
+                        UnOp::SignBit => panic!("sign bit of an integer"),
                     },
                 )
+            }
+            ExprKind::Binary(op, a, b) if a.ty.as_ieee_float().is_some() => {
+                let (x, y) = (self.eval(frame, body, a), self.eval(frame, body, b));
+                float_binary(*op, real_of(&x), real_of(&y), &e.ty)
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.eval(frame, body, a), self.eval(frame, body, b));
@@ -322,6 +452,7 @@ impl<'p> Machine<'p> {
     fn truth(v: &Value) -> bool {
         match v {
             Value::Int(_, raw) => *raw != 0,
+            Value::Float(..) => panic!("floating condition (the front end compares with zero)"),
             Value::Ptr(p) => *p != Pointer::Null,
             Value::Cells(_) => panic!("aggregate condition"),
         }

@@ -1,8 +1,8 @@
 struct flags { unsigned a : 3; unsigned b : 5; };
-double scale = 1.5;
+long double scale;
 float ratio;
 
-int uses_float(int x) { return x * scale; }
+int uses_long_double(int x) { return x * scale; }
 int uses_bitfield(struct flags *f) { return f->a; }
 int fine(int x) { return x + 1; }
 int uses_asm(int x) { __asm__("nop"); return x; }

@@ -8,6 +8,7 @@
 
 mod ctype;
 mod format;
+mod math;
 mod number;
 mod scan;
 mod string;
@@ -122,6 +123,9 @@ impl Machine<'_, '_> {
             return returns_int(free);
         }
         let args = Args { name, values };
+        if let Some(model) = self.math(st, &args) {
+            return model;
+        }
         if let Some(class) = CharClass::named(name) {
             let c = args.int(0)?;
             return returns_int(class.holds(&c).ite(&bv_u(class.bit(), 32), &bv_u(0, 32)));
