@@ -474,6 +474,7 @@ impl<'a> Solved<'a> {
                 init,
             });
         }
+        self.untouched_params(&mut out);
         out.failing_allocations = st.failing_allocations.clone();
         for (func, value) in &st.stub_calls {
             let ret_ty = &program.function(*func).sig.ret;
@@ -487,6 +488,43 @@ impl<'a> Solved<'a> {
             }
         }
         out
+    }
+
+    /// A pointer parameter the path never dereferenced nor compared points
+    /// to a zeroed object of its type, not NULL, unless the function itself
+    /// tests it against NULL: a caller passes such a function a valid
+    /// pointer (`int *length` of a parser that stops before writing it).
+    fn untouched_params(&self, out: &mut Inputs) {
+        let program = self.program;
+        let params = &program.function(self.func).sig.params;
+        for (param, (value, ty)) in self.st.params.iter().zip(params).enumerate() {
+            let (SymVal::Ptr(p), Some(pointee)) = (value, ty.pointee()) else {
+                continue;
+            };
+            let Target::Lazy(lazy) = p.target else {
+                continue;
+            };
+            if self.st.lazies[lazy as usize].resolution.is_some() {
+                continue;
+            }
+            let sized =
+                !matches!(pointee, Type::Function(_) | Type::Void) && program.size_of(pointee) > 0;
+            let built = self.st.builds.iter().any(|b| b.param == param);
+            if !sized || built || ir::checks_null(program, self.func, param) {
+                continue;
+            }
+            let zero = vec![Cell::zero(); program.size_of(pointee) as usize];
+            out.objects.push(InputObject {
+                name: format!("*{}", self.st.lazies[lazy as usize].path),
+                elem: pointee.clone(),
+                len: 1,
+                init: vec![self.cells_value(&zero, pointee)],
+            });
+            out.args[param] = Value::Pointer {
+                object: ObjectId(out.objects.len() as u32 - 1),
+                offset: 0,
+            };
+        }
     }
 
     fn sym_value(&self, v: &SymVal, ty: &Type) -> Value {

@@ -26,7 +26,9 @@
 //!   objects run first. A function pointer forks over the file's functions
 //!   of its type. Aliases point at the start of an object.
 //! - Input values the path condition never mentions (fields a path never
-//!   reads) are 0 in the test; pointers never decided are NULL.
+//!   reads) are 0 in the test; pointers never decided are NULL, but for a
+//!   parameter the function never tests against NULL (`ir::checks_null`):
+//!   it points to a zeroed object of its type, as a caller would pass.
 //! - Every input object is an array of its pointee type whose length
 //!   (1..=`max_array`) the solver picks; arrays of `char` end with a NUL.
 //!   A path reading past an input array asks for a longer one (no finding);

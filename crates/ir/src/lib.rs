@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod float;
 pub mod goals;
+pub mod params;
 pub mod print;
 pub mod program;
 pub mod state;
@@ -17,6 +18,7 @@ pub mod walk;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
+pub use params::checks_null;
 pub use program::*;
 pub use state::written_globals;
 pub use types::{Field, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};

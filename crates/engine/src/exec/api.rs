@@ -12,9 +12,7 @@ use super::{Exec, Stop};
 use crate::memory::zero_cells;
 use crate::state::{Build, BuildCall, BuildStep, ObjKind, Object, ReturnTo, State};
 use crate::value::{cells_to_ptr, ObjIdx, PtrVal, SymVal, Target};
-use ir::{
-    Callee, Expr, ExprKind, FuncId, Layout, LocalId, PlaceBase, Program, StmtKind, StructId, Type,
-};
+use ir::{Callee, Expr, FuncId, Layout, PlaceBase, Program, StmtKind, StructId, Type};
 use std::collections::BTreeSet;
 
 /// How a struct type's values are built through the API.
@@ -197,7 +195,7 @@ fn adopted_params(program: &Program) -> Vec<BTreeSet<usize>> {
         let mut changed = false;
         for (f, function) in program.functions.iter().enumerate() {
             let params = function.sig.params.len();
-            let param_of = |e: &Expr| param_read(e, params);
+            let param_of = |e: &Expr| ir::params::param_read(e, params);
             let mut found = Vec::new();
             for block in function.body.iter().flat_map(|b| &b.blocks) {
                 for stmt in &block.stmts {
@@ -230,77 +228,6 @@ fn adopted_params(program: &Program) -> Vec<BTreeSet<usize>> {
             return adopted;
         }
     }
-}
-
-/// The parameter `e` reads as it is (casts aside), if it does.
-fn param_read(e: &Expr, params: usize) -> Option<usize> {
-    match &strip_casts(e).kind {
-        ExprKind::Load(place) if place.proj.is_empty() => match place.base {
-            PlaceBase::Local(LocalId(l)) if (l as usize) < params => Some(l as usize),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Whether `func` itself compares parameter `param` with NULL (`if (l ==
-/// NULL)`, `if (!l)`): a guard a test with NULL covers. One without a
-/// guard takes NULL as a misuse.
-pub fn checks_null(program: &Program, func: FuncId, param: usize) -> bool {
-    let function = program.function(func);
-    let params = function.sig.params.len();
-    let is_param = |e: &Expr| param_read(e, params) == Some(param);
-    let is_null = |e: &Expr| matches!(strip_casts(e).kind, ExprKind::Null | ExprKind::Int(0));
-    let Some(body) = &function.body else {
-        return false;
-    };
-    // Only conditions the parameter reaches as it was passed count: after
-    // `p = p->next`, `p == NULL` tests a node, not the argument.
-    let assigns_param = |block: &ir::Block| {
-        block.stmts.iter().any(|stmt| {
-            let place = match &stmt.kind {
-                StmtKind::Assign(place, _) => Some(place),
-                StmtKind::Call { dest, .. } => dest.as_ref(),
-            };
-            place.is_some_and(|p| {
-                p.proj.is_empty() && p.base == PlaceBase::Local(LocalId(param as u32))
-            })
-        })
-    };
-    let mut found = false;
-    let mut seen = vec![false; body.blocks.len()];
-    let mut pending = vec![ir::BlockId(0)];
-    while let Some(id) = pending.pop() {
-        if std::mem::replace(&mut seen[id.index()], true) {
-            continue;
-        }
-        let block = body.block(id);
-        if assigns_param(block) {
-            continue;
-        }
-        pending.extend(block.term.successors());
-        let ir::Terminator::Branch { cond, .. } = &block.term else {
-            continue;
-        };
-        ir::walk::subexpressions(cond, &mut |e: &Expr| {
-            found |= match &e.kind {
-                ExprKind::Binary(ir::BinOp::Eq | ir::BinOp::Ne, a, b) => {
-                    (is_param(a) && is_null(b)) || (is_null(a) && is_param(b))
-                }
-                ExprKind::Unary(ir::UnOp::LogicalNot, a) => is_param(a),
-                _ => false,
-            };
-        });
-        found |= is_param(cond);
-    }
-    found
-}
-
-fn strip_casts(mut e: &Expr) -> &Expr {
-    while let ExprKind::Cast(inner) = &e.kind {
-        e = inner;
-    }
-    e
 }
 
 /// The value an API-built parameter starts as, until its constructor returns.

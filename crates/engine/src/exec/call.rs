@@ -101,7 +101,9 @@ impl Machine<'_, '_> {
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
             Type::Void => return Ok(None),
-            ty if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&path, bits, !ty.is_unsigned_int())),
+            ty if let Some(bits) = ty.scalar_bits() => {
+                SymVal::Int(st.fresh_input(&path, bits, !ty.is_unsigned_int()))
+            }
             ty @ Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(path, ty.clone()))))
             }
@@ -518,7 +520,7 @@ impl Machine<'_, '_> {
     fn other_than_constructed(&mut self, st: &State, build: usize) -> Vec<State> {
         let mut next = Vec::new();
         let param = st.builds[build].param;
-        if api::checks_null(self.program, self.root, param) {
+        if ir::checks_null(self.program, self.root, param) {
             let mut null = st.clone();
             set_param(&mut null, param, SymVal::Ptr(PtrVal::to(Target::Null)));
             next.extend(self.build_done(&null, build));

@@ -25,7 +25,9 @@ pub fn fresh_cells(
 ) -> Vec<Cell> {
     match ty {
         // Integers, floats and doubles: one named number.
-        _ if let Some(bits) = ty.scalar_bits() => int_cells(&st.fresh_input(path, bits, !ty.is_unsigned_int())),
+        _ if let Some(bits) = ty.scalar_bits() => {
+            int_cells(&st.fresh_input(path, bits, !ty.is_unsigned_int()))
+        }
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(PtrVal::to(Target::Lazy(lazy)))
@@ -131,7 +133,9 @@ pub(super) fn initial_state(
             continue;
         }
         let value = match ty {
-            _ if let Some(bits) = ty.scalar_bits() => SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int())),
+            _ if let Some(bits) = ty.scalar_bits() => {
+                SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
+            }
             Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
             }
