@@ -187,24 +187,21 @@ pub(crate) fn fold_binary(op: BinOp, a: FloatValue, b: FloatValue) -> Option<Fol
     // NaN results keep whatever payload the operation gives; fold only
     // numbers so that the engine decides every NaN the same way.
     let value = match (a, b) {
-        (Single(x), Single(y)) => Single(single_arith(op, x, y)?),
-        (Double(x), Double(y)) => Double(double_arith(op, x, y)?),
+        (Single(x), Single(y)) => Single(arith(op, x, y)?),
+        (Double(x), Double(y)) => Double(arith(op, x, y)?),
         _ => return None,
     };
     (!value.wide().is_nan()).then_some(Folded::Value(value))
 }
 
-fn single_arith(op: BinOp, x: f32, y: f32) -> Option<f32> {
-    Some(match op {
-        BinOp::Add => x + y,
-        BinOp::Sub => x - y,
-        BinOp::Mul => x * y,
-        BinOp::Div => x / y,
-        _ => return None,
-    })
-}
-
-fn double_arith(op: BinOp, x: f64, y: f64) -> Option<f64> {
+/// `x op y` in the type's own IEEE arithmetic (round to nearest even).
+fn arith<T>(op: BinOp, x: T, y: T) -> Option<T>
+where
+    T: std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>,
+{
     Some(match op {
         BinOp::Add => x + y,
         BinOp::Sub => x - y,

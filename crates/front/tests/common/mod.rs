@@ -225,25 +225,9 @@ impl<'p> Machine<'p> {
         let size = self.program.size_of(ty) as usize;
         let cells = &memory[at..at + size];
         match ty {
-            Type::Int(t) => {
-                let mut raw = 0u128;
-                for (k, c) in cells.iter().enumerate() {
-                    let Cell::Byte(b) = c else {
-                        panic!("integer read of a pointer")
-                    };
-                    raw |= u128::from(*b) << (8 * k);
-                }
-                Value::Int(*t, raw)
-            }
+            Type::Int(t) => Value::Int(*t, little_endian(cells)),
             Type::Float(kind) if ty.as_ieee_float().is_some() => {
-                let mut bits = 0u64;
-                for (k, c) in cells.iter().enumerate() {
-                    let Cell::Byte(b) = c else {
-                        panic!("floating read of a pointer")
-                    };
-                    bits |= u64::from(*b) << (8 * k);
-                }
-                Value::Float(*kind, bits)
+                Value::Float(*kind, little_endian(cells) as u64)
             }
             Type::Pointer(_) => match cells[0] {
                 Cell::Ptr(p, 0) => Value::Ptr(p),
@@ -584,4 +568,16 @@ impl Machine<'_> {
             })
             .collect()
     }
+}
+
+/// The number whose little-endian bytes `cells` are.
+fn little_endian(cells: &[Cell]) -> u128 {
+    let mut raw = 0u128;
+    for (k, c) in cells.iter().enumerate() {
+        let Cell::Byte(b) = c else {
+            panic!("a number read from a pointer's bytes")
+        };
+        raw |= u128::from(*b) << (8 * k);
+    }
+    raw
 }
