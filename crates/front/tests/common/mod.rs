@@ -127,24 +127,10 @@ fn float_binary(op: BinOp, x: Real, y: Real, result: &Type) -> Value {
     }
     match (x, y) {
         (Real::Single(x), Real::Single(y)) => {
-            let r = match op {
-                BinOp::Add => x + y,
-                BinOp::Sub => x - y,
-                BinOp::Mul => x * y,
-                BinOp::Div => x / y,
-                other => panic!("floating operator {other:?}"),
-            };
-            Value::Float(FloatKind::F32, u64::from(r.to_bits()))
+            Value::Float(FloatKind::F32, u64::from(ieee(op, x, y).to_bits()))
         }
         (Real::Double(x), Real::Double(y)) => {
-            let r = match op {
-                BinOp::Add => x + y,
-                BinOp::Sub => x - y,
-                BinOp::Mul => x * y,
-                BinOp::Div => x / y,
-                other => panic!("floating operator {other:?}"),
-            };
-            Value::Float(FloatKind::F64, r.to_bits())
+            Value::Float(FloatKind::F64, ieee(op, x, y).to_bits())
         }
         other => panic!("mixed floating operands {other:?} of {result:?}"),
     }
@@ -580,4 +566,21 @@ fn little_endian(cells: &[Cell]) -> u128 {
         raw |= u128::from(*b) << (8 * k);
     }
     raw
+}
+
+/// `x op y` as the hardware computes it in the operands' type.
+fn ieee<T>(op: BinOp, x: T, y: T) -> T
+where
+    T: std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>,
+{
+    match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div => x / y,
+        other => panic!("floating operator {other:?}"),
+    }
 }
