@@ -5,7 +5,7 @@
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
 use crate::state::{Build, ObjKind, State, Written};
-use crate::value::{cells_to_int, cells_to_ptr, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -26,6 +26,9 @@ struct Solved<'a> {
     func: FuncId,
     /// Output identity and chosen length of each input object of the state.
     inputs: Vec<Option<(ObjectId, u64)>>,
+    /// The objects that untouched pointer parameters point to (see
+    /// [`untouched_params`]), numbered after the input objects.
+    untouched: Vec<(LazyIdx, ObjectId)>,
     /// Grows while checks are made: a pointer check meeting a live allocated
     /// object not yet numbered gives it the next [`AllocId`].
     heap: RefCell<OutputHeap>,
@@ -203,12 +206,18 @@ impl<'a> Solved<'a> {
                 next += 1;
             }
         }
+        let untouched = untouched_params(program, st, func)
+            .into_iter()
+            .zip(next..)
+            .map(|(lazy, id)| (lazy, ObjectId(id)))
+            .collect();
         Solved {
             program,
             st,
             model,
             func,
             inputs,
+            untouched,
             heap: RefCell::default(),
         }
     }
@@ -306,6 +315,24 @@ impl<'a> Solved<'a> {
             return None;
         };
         self.heap.borrow().ids.get(&obj).copied()
+    }
+
+    /// The object an untouched pointer parameter's `target` is in the test.
+    fn untouched_object(&self, target: &Target) -> Option<ObjectId> {
+        let mut target = target.clone();
+        while let Target::Lazy(l) = target {
+            match &self.st.lazies[l as usize].resolution {
+                Some(next) => target = next.clone(),
+                None => {
+                    return self
+                        .untouched
+                        .iter()
+                        .find(|(lazy, _)| *lazy == l)
+                        .map(|(_, id)| *id)
+                }
+            }
+        }
+        None
     }
 
     /// `target` with decided lazy pointers followed.
@@ -474,7 +501,7 @@ impl<'a> Solved<'a> {
                 init,
             });
         }
-        self.untouched_params(&mut out);
+        self.untouched_objects(&mut out);
         out.failing_allocations = st.failing_allocations.clone();
         for (func, value) in &st.stub_calls {
             let ret_ty = &program.function(*func).sig.ret;
@@ -490,40 +517,20 @@ impl<'a> Solved<'a> {
         out
     }
 
-    /// A pointer parameter the path never dereferenced nor compared points
-    /// to a zeroed object of its type, not NULL, unless the function itself
-    /// tests it against NULL: a caller passes such a function a valid
-    /// pointer (`int *length` of a parser that stops before writing it).
-    fn untouched_params(&self, out: &mut Inputs) {
-        let program = self.program;
-        let params = &program.function(self.func).sig.params;
-        for (param, (value, ty)) in self.st.params.iter().zip(params).enumerate() {
-            let (SymVal::Ptr(p), Some(pointee)) = (value, ty.pointee()) else {
+    /// The zeroed objects untouched pointer parameters point to.
+    fn untouched_objects(&self, out: &mut Inputs) {
+        for (lazy, _) in &self.untouched {
+            let lazy = &self.st.lazies[*lazy as usize];
+            let Some(pointee) = lazy.ty.pointee() else {
                 continue;
             };
-            let Target::Lazy(lazy) = p.target else {
-                continue;
-            };
-            if self.st.lazies[lazy as usize].resolution.is_some() {
-                continue;
-            }
-            let sized =
-                !matches!(pointee, Type::Function(_) | Type::Void) && program.size_of(pointee) > 0;
-            let built = self.st.builds.iter().any(|b| b.param == param);
-            if !sized || built || ir::checks_null(program, self.func, param) {
-                continue;
-            }
-            let zero = vec![Cell::zero(); program.size_of(pointee) as usize];
+            let zero = vec![Cell::zero(); self.program.size_of(pointee) as usize];
             out.objects.push(InputObject {
-                name: format!("*{}", self.st.lazies[lazy as usize].path),
+                name: format!("*{}", lazy.path),
                 elem: pointee.clone(),
                 len: 1,
                 init: vec![self.cells_value(&zero, pointee)],
             });
-            out.args[param] = Value::Pointer {
-                object: ObjectId(out.objects.len() as u32 - 1),
-                offset: 0,
-            };
         }
     }
 
@@ -539,6 +546,9 @@ impl<'a> Solved<'a> {
     /// [`Self::reach`]); pointers to freed or stack memory are unknown.
     fn ptr_value(&self, p: &PtrVal) -> Value {
         let offset = eval_bits(self.model, &p.offset) as u64;
+        if let Some(object) = self.untouched_object(&p.target) {
+            return Value::Pointer { object, offset };
+        }
         match self.resolved(&p.target) {
             Target::Null if offset == 0 => Value::Null,
             Target::Object(o) => match self.inputs.get(o as usize).copied().flatten() {
@@ -821,4 +831,33 @@ fn part_name(program: &Program, build: &Build, call: usize) -> String {
             Some(body.locals.get(*arg)?.name.clone())
         })
         .unwrap_or_else(|| "part".to_string())
+}
+
+/// The lazy pointers of the parameters a path never dereferenced nor
+/// compared, which in the test point to a zeroed object of their type, not
+/// NULL, unless the function itself tests them against NULL: a caller
+/// passes such a function a valid pointer (`int *length` of a parser that
+/// stops before writing it).
+fn untouched_params(program: &Program, st: &State, func: FuncId) -> Vec<LazyIdx> {
+    let params = &program.function(func).sig.params;
+    let mut found = Vec::new();
+    for (param, (value, ty)) in st.params.iter().zip(params).enumerate() {
+        let (SymVal::Ptr(p), Some(pointee)) = (value, ty.pointee()) else {
+            continue;
+        };
+        let Target::Lazy(lazy) = p.target else {
+            continue;
+        };
+        let sized =
+            !matches!(pointee, Type::Function(_) | Type::Void) && program.size_of(pointee) > 0;
+        let built = st.builds.iter().any(|b| b.param == param);
+        if st.lazies[lazy as usize].resolution.is_none()
+            && sized
+            && !built
+            && !ir::checks_null(program, func, param)
+        {
+            found.push(lazy);
+        }
+    }
+    found
 }
