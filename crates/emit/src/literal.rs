@@ -78,29 +78,19 @@ pub fn char_literal(ty: IntType, bits: u128) -> String {
 
 /// Text inside a C string literal (without the quotes).
 pub fn escape_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            // `??x` would be a trigraph under -trigraphs; `%` is safe since
-            // strings are never used as printf formats.
-            b'?' => out.push_str("\\?"),
-            0x20..=0x7e => out.push(b as char),
-            other => out.push_str(&format!("\\{other:03o}")),
-        }
-    }
-    out
+    escape_bytes(text.as_bytes())
 }
 
-/// A C string literal holding exactly `bytes` (plus the terminator C adds):
-/// printable ASCII as itself, other bytes as three-digit octal escapes, so
-/// that a digit after one is never read as part of it.
+/// A C string literal holding exactly `bytes` (plus the terminator C adds).
 pub fn bytes_literal(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 2);
-    out.push('"');
+    format!("\"{}\"", escape_bytes(bytes))
+}
+
+/// `bytes` as the inside of a C string literal: printable ASCII as itself,
+/// other bytes as three-digit octal escapes, so that a digit after one is
+/// never read as part of it.
+fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
     for &b in bytes {
         match b {
             b'"' => out.push_str("\\\""),
@@ -108,12 +98,13 @@ pub fn bytes_literal(bytes: &[u8]) -> String {
             b'\n' => out.push_str("\\n"),
             b'\t' => out.push_str("\\t"),
             b'\r' => out.push_str("\\r"),
+            // `??x` would be a trigraph under -trigraphs; `%` is safe since
+            // strings are never used as printf formats.
             b'?' => out.push_str("\\?"),
             0x20..=0x7e => out.push(b as char),
             other => out.push_str(&format!("\\{other:03o}")),
         }
     }
-    out.push('"');
     out
 }
 
