@@ -101,7 +101,7 @@ pub fn test_driver(
     let mut runnable: Vec<String> = Vec::new();
     // Test names stay unique even if a function has several reports or the
     // source already uses the name.
-    let mut file_scope = NameScope::new(unit.reserved_names());
+    let mut file_scope = NameScope::new(&unit.reserved_names);
     for report in reports {
         let goals: HashMap<Goal, GoalInfo> = ir::function_goals(unit.program, report.func)
             .into_iter()
@@ -219,7 +219,7 @@ fn write_test(
         framework,
     } = *context;
     check_stubs_planned(unit, &test.inputs, plans)?;
-    let mut scope = NameScope::new(unit.reserved_names());
+    let mut scope = NameScope::new(&unit.reserved_names);
     let failures = scope.fresh("failures");
     let writer = InputWriter {
         unit,
@@ -802,7 +802,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     }
     let mut numbers = Vec::with_capacity(reports.len());
     let mut table: Vec<(String, String)> = Vec::new();
-    let mut file_scope = NameScope::new(unit.reserved_names());
+    let mut file_scope = NameScope::new(&unit.reserved_names);
     for report in reports {
         let mut report_numbers = Vec::with_capacity(report.findings.len());
         for finding in &report.findings {
@@ -896,7 +896,7 @@ fn write_reproducer(
     file_scope: &mut NameScope,
 ) -> Result<String, String> {
     check_stubs_planned(unit, &finding.inputs, plans)?;
-    let mut scope = NameScope::new(unit.reserved_names());
+    let mut scope = NameScope::new(&unit.reserved_names);
     let code = InputWriter {
         unit,
         inputs: &finding.inputs,

@@ -4,16 +4,19 @@
 
 use std::collections::HashSet;
 
-/// Names already taken in one C scope.
-#[derive(Clone, Debug, Default)]
-pub struct NameScope {
+/// Names already taken in one C scope: those of an enclosing scope, shared,
+/// and those taken in this one.
+#[derive(Clone, Debug)]
+pub struct NameScope<'a> {
+    reserved: &'a HashSet<String>,
     taken: HashSet<String>,
 }
 
-impl NameScope {
-    pub fn new(reserved: impl IntoIterator<Item = String>) -> Self {
+impl<'a> NameScope<'a> {
+    pub fn new(reserved: &'a HashSet<String>) -> Self {
         NameScope {
-            taken: reserved.into_iter().collect(),
+            reserved,
+            taken: HashSet::new(),
         }
     }
 
@@ -21,7 +24,7 @@ impl NameScope {
     pub fn fresh(&mut self, wanted: &str) -> String {
         let mut candidate = wanted.to_string();
         let mut n = 2;
-        while self.taken.contains(&candidate) {
+        while self.reserved.contains(&candidate) || self.taken.contains(&candidate) {
             candidate = format!("{wanted}_{n}");
             n += 1;
         }
@@ -65,7 +68,8 @@ mod tests {
 
     #[test]
     fn fresh_names_avoid_reserved_ones() {
-        let mut scope = NameScope::new(["result".to_string()]);
+        let reserved = HashSet::from(["result".to_string()]);
+        let mut scope = NameScope::new(&reserved);
         assert_eq!(scope.fresh("result"), "result_2");
         assert_eq!(scope.fresh("result"), "result_3");
         assert_eq!(scope.fresh("a_in"), "a_in");

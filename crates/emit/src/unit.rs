@@ -5,7 +5,7 @@
 use crate::ctype::{self, is_identifier};
 use ir::walk::{self, Operand};
 use ir::{Expr, ExprKind, FuncId, GlobalId, PlaceBase, Program, Type};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use testcase::{Inputs, Value, RENAMED_MAIN};
 
 /// The members of a struct value with the name a reader sees (`#n` for an
@@ -47,6 +47,9 @@ pub struct Unit<'a> {
     pub uses_errno: bool,
     /// The code calls `malloc` or `realloc`, whose new bytes the drivers fill.
     pub allocates_uninitialized: bool,
+    /// Every file-scope identifier of the source: generated locals must not
+    /// shadow them. Made once: every test's scope starts from it.
+    pub reserved_names: HashSet<String>,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -63,22 +66,18 @@ impl<'a> Unit<'a> {
             .is_some_and(|f| program.function(f).body.is_some());
         let used = uses(program).functions;
         let calls = |name: &str| used.iter().any(|f| program.function(*f).name == name);
+        let mut reserved_names: HashSet<String> =
+            program.functions.iter().map(|f| f.name.clone()).collect();
+        reserved_names.extend(program.globals.iter().map(|g| g.name.clone()));
+        reserved_names.extend(program.structs.iter().filter_map(|s| s.typedef_name.clone()));
+        reserved_names.insert(RENAMED_MAIN.to_string());
         Unit {
             program,
             renames_main,
             uses_errno: calls("__errno_location"),
             allocates_uninitialized: calls("malloc") || calls("realloc"),
+            reserved_names,
         }
-    }
-
-    /// Every file-scope identifier of the source: generated locals must not shadow them.
-    pub fn reserved_names(&self) -> Vec<String> {
-        let p = self.program;
-        let mut names: Vec<String> = p.functions.iter().map(|f| f.name.clone()).collect();
-        names.extend(p.globals.iter().map(|g| g.name.clone()));
-        names.extend(p.structs.iter().filter_map(|s| s.typedef_name.clone()));
-        names.push(RENAMED_MAIN.to_string());
-        names
     }
 
     /// How the drivers call this function.
