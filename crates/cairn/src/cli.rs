@@ -138,6 +138,11 @@ pub struct GenArgs {
     /// shard's output directory is complete; `cairn merge` joins them.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// Explore every function again. By default a rerun into the same
+    /// output directory keeps the tests of each function whose code, the
+    /// code it runs, and the options are unchanged since the last run.
+    #[arg(long)]
+    pub fresh: bool,
     #[command(flatten)]
     pub source: SourceArgs,
 }

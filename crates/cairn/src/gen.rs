@@ -1,5 +1,6 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
+use crate::cache;
 use crate::cli::{
     BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     InputsMode, SearchMode,
@@ -261,6 +262,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     prepare_out(&args.out)?;
     let config_text = record::config_text(&engine_config);
     let mut files: Vec<FileRun> = Vec::new();
+    let mut reports: Vec<Vec<testcase::FunctionReport>> = Vec::new();
     for (position, (source, output, run_order, funcs)) in loaded.into_iter().enumerate() {
         if funcs.is_empty() {
             continue;
@@ -277,14 +279,42 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             shard,
             functions: run_order,
             reports: (),
+            reusable: Vec::new(),
         };
         let config = emit_config(&args.out, &record)?;
+        let keys = cache::Keys::new(
+            &output.program,
+            &engine_config,
+            &format!("{}\n{:?}", record.config, record.flags),
+        );
+        let keyed: Vec<cache::Reusable> = funcs.iter().map(|f| keys.of(*f)).collect();
+        let reused = match args.fresh {
+            true => Vec::new(),
+            false => reusable_reports(&keys, &keyed, &config),
+        };
+        if !reused.is_empty() {
+            eprintln!(
+                "cairn: {}: {} of {} functions unchanged since the last run in {}: their tests are kept (--fresh explores them again)",
+                source.file.display(),
+                reused.len(),
+                funcs.len(),
+                args.out.display()
+            );
+        }
+        let to_explore = funcs
+            .iter()
+            .copied()
+            .filter(|f| !reused.iter().any(|r| r.func == *f))
+            .collect();
         files.push(FileRun {
             output,
             funcs,
+            to_explore,
+            keyed,
             config,
             record,
         });
+        reports.push(reused);
     }
     if files.is_empty() {
         // More shards than functions: this one has nothing, which is no error.
@@ -293,40 +323,52 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     }
     let work: Vec<(&ir::Program, ir::FuncId)> = files
         .iter()
-        .flat_map(|run| run.funcs.iter().map(|func| (&run.output.program, *func)))
+        .flat_map(|run| {
+            run.to_explore
+                .iter()
+                .map(|func| (&run.output.program, *func))
+        })
         .collect();
     let owners: Vec<usize> = files
         .iter()
         .enumerate()
-        .flat_map(|(owner, run)| std::iter::repeat_n(owner, run.funcs.len()))
+        .flat_map(|(owner, run)| std::iter::repeat_n(owner, run.to_explore.len()))
         .collect();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
-    let mut reports: Vec<Vec<testcase::FunctionReport>> = vec![Vec::new(); files.len()];
-    let mut summaries = Vec::new();
+    // Functions whose search an interruption may have cut short: a later
+    // run must not reuse their reports.
+    let mut unfinished: Vec<Vec<ir::FuncId>> = vec![Vec::new(); files.len()];
+    let mut summaries: Vec<Option<emit::EmitSummary>> = vec![None; files.len()];
     let mut checkpoints = Checkpoints::new();
     progress(&files, &owners, &work, 0);
     engine::generate_each(&work, &engine_config, jobs, |n, report| {
-        let (run, file_reports) = (&files[owners[n]], &mut reports[owners[n]]);
+        let owner = owners[n];
+        let (run, file_reports) = (&files[owner], &mut reports[owner]);
+        if interruption.cancel.load(Ordering::SeqCst) {
+            unfinished[owner].push(report.func);
+        }
         file_reports.push(report);
         progress(&files, &owners, &work, n + 1);
         if file_reports.len() == run.funcs.len() {
-            summaries.push(run.write(file_reports, args.goals)?);
+            summaries[owner] = Some(run.write(file_reports, &unfinished[owner], args.goals)?);
         } else if checkpoints.due() {
             // So that a hard stop (a second Ctrl-C) keeps what was found.
             let started = Instant::now();
-            run.write_outputs(file_reports)?;
+            run.write_outputs(file_reports, &unfinished[owner])?;
             checkpoints.written(started);
         }
         Ok::<(), UsageError>(())
     })?;
-    // An interruption leaves at most one file part done: written as it is.
-    for (run, file_reports) in files.iter().zip(&reports) {
-        if !file_reports.is_empty() && file_reports.len() < run.funcs.len() {
-            summaries.push(run.write(file_reports, args.goals)?);
+    // Files whose every function was reused, and the one file an
+    // interruption may leave part done, written as they are.
+    for (owner, run) in files.iter().enumerate() {
+        if summaries[owner].is_none() && !reports[owner].is_empty() {
+            summaries[owner] = Some(run.write(&reports[owner], &unfinished[owner], args.goals)?);
         }
     }
+    let summaries: Vec<emit::EmitSummary> = summaries.into_iter().flatten().collect();
     clear_progress();
     print_summaries(&summaries, args.json, args.findings);
     if project {
@@ -567,30 +609,82 @@ struct FileRun {
     output: front::FrontOutput,
     /// This shard's functions.
     funcs: Vec<ir::FuncId>,
+    /// Those of `funcs` whose reports of the last run cannot be reused.
+    to_explore: Vec<ir::FuncId>,
+    /// The key of each of `funcs`, in that order.
+    keyed: Vec<cache::Reusable>,
     config: emit::EmitConfig,
     /// The file's run record, without reports.
     record: RunRecord<()>,
 }
 
 impl FileRun {
-    /// The file's outputs and run record for the reports so far.
+    /// The file's outputs and run record for the reports so far, of which
+    /// those of `unfinished` functions may be cut short.
     fn write_outputs(
         &self,
         reports: &[testcase::FunctionReport],
+        unfinished: &[ir::FuncId],
     ) -> Result<emit::EmitSummary, UsageError> {
-        write_file(&self.output.program, reports, &self.config, &self.record)
+        // Reused reports come first: put them all in the run's order.
+        let mut in_order: Vec<testcase::FunctionReport> = reports.to_vec();
+        in_order.sort_by_key(|r| self.funcs.iter().position(|f| *f == r.func));
+        let reusable = self
+            .funcs
+            .iter()
+            .zip(&self.keyed)
+            .filter(|(func, _)| {
+                reports.iter().any(|r| r.func == **func) && !unfinished.contains(func)
+            })
+            .map(|(_, key)| key.clone())
+            .collect();
+        let record = RunRecord {
+            reusable,
+            ..self.record.clone()
+        };
+        write_file(&self.output.program, &in_order, &self.config, &record)
     }
 
     /// The file's last outputs, after its last report.
     fn write(
         &self,
         reports: &[testcase::FunctionReport],
+        unfinished: &[ir::FuncId],
         goals: GoalsMode,
     ) -> Result<emit::EmitSummary, UsageError> {
         if goals == GoalsMode::Unconstrained {
             report_targets(&self.output.program, &self.funcs);
         }
-        self.write_outputs(reports)
+        self.write_outputs(reports, unfinished)
+    }
+}
+
+/// The reports of the last run in `config`'s output directory that `keys`
+/// say are still right, for the functions `keyed`. A record that cannot be
+/// read costs only the reuse.
+fn reusable_reports(
+    keys: &cache::Keys,
+    keyed: &[cache::Reusable],
+    config: &emit::EmitConfig,
+) -> Vec<testcase::FunctionReport> {
+    let stem = config
+        .source
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy();
+    let path = record::path(&config.out_dir, &stem);
+    if !path.exists() {
+        return Vec::new();
+    }
+    match RunRecord::read(&path) {
+        Ok(earlier) => keyed
+            .iter()
+            .filter_map(|now| keys.reuse(now, &earlier))
+            .collect(),
+        Err(UsageError(why)) => {
+            eprintln!("cairn: the tests of the last run are not reused: {why}");
+            Vec::new()
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `cairn` binary: parses arguments and runs the pipeline stages in order
 //! (front -> engine -> emit -> check). No stage logic lives here.
 
+mod cache;
 mod cli;
 
 use clap::Parser;

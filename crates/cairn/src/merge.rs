@@ -41,6 +41,8 @@ pub fn run(args: &MergeArgs) -> Result<Outcome, UsageError> {
                 Some(source) => {
                     agree(&source.head, &source.first, &head, &path)?;
                     source.reports.extend(reports);
+                    // So that a rerun of the whole may reuse every shard's work.
+                    source.head.reusable.extend(head.reusable);
                 }
                 None => sources.push(Source {
                     head,
@@ -159,10 +161,14 @@ fn in_run_order(source: Source) -> Result<Merged, UsageError> {
         .iter()
         .filter_map(|name| by_name.remove(name.as_str()).map(|(_, report)| report))
         .collect();
-    let record = RunRecord {
+    let mut record = RunRecord {
         shard: Shard::WHOLE,
         ..head
     };
+    let position = |name: &str| record.functions.iter().position(|f| f == name);
+    let mut reusable = std::mem::take(&mut record.reusable);
+    reusable.sort_by_key(|entry| position(&entry.function));
+    record.reusable = reusable;
     Ok(Merged {
         output,
         reports,

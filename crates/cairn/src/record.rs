@@ -2,6 +2,7 @@
 //! outputs (`OUT/.cairn/<stem>.run.json`) in the engine's own terms, so that
 //! `merge` can write the outputs of several shards as one run would have.
 
+use crate::cache::Reusable;
 use crate::cli::SourceArgs;
 use crate::UsageError;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,10 @@ pub struct RunRecord<Reports = Vec<testcase::FunctionReport>> {
     pub functions: Vec<String>,
     /// The engine's reports of this shard's functions, in that order.
     pub reports: Reports,
+    /// The keys of the reports a later run may reuse (those of functions
+    /// whose exploration ran to its end).
+    #[serde(default)]
+    pub reusable: Vec<Reusable>,
 }
 
 /// The preprocessing flags of a source, as `SourceArgs` gives them.
@@ -116,7 +121,13 @@ impl std::fmt::Display for Shard {
 /// 64-bit FNV-1a: a hash that is the same on every machine and release,
 /// unlike the standard library's.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+    fnv1a_more(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// The FNV-1a hash of some bytes followed by `bytes`, from the hash of the
+/// former.
+pub fn fnv1a_more(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
     })
 }
@@ -161,6 +172,7 @@ impl<Reports> RunRecord<Reports> {
             shard: self.shard,
             functions: self.functions.clone(),
             reports,
+            reusable: self.reusable.clone(),
         }
     }
 }
@@ -201,23 +213,26 @@ impl RunRecord {
             }
         }
         paths.sort();
-        let mut records = Vec::with_capacity(paths.len());
-        for path in paths {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-            let record: RunRecord = serde_json::from_str(&text).map_err(|e| {
-                UsageError(format!("{}: not a cairn run record: {e}", path.display()))
-            })?;
-            if record.format != FORMAT {
-                return Err(UsageError(format!(
-                    "{}: format `{}`, this cairn reads `{FORMAT}`",
-                    path.display(),
-                    record.format
-                )));
-            }
-            records.push((path, record));
+        paths
+            .into_iter()
+            .map(|path| RunRecord::read(&path).map(|record| (path, record)))
+            .collect()
+    }
+
+    /// The record at `path`.
+    pub fn read(path: &Path) -> Result<RunRecord, UsageError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let record: RunRecord = serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{}: not a cairn run record: {e}", path.display())))?;
+        if record.format != FORMAT {
+            return Err(UsageError(format!(
+                "{}: format `{}`, this cairn reads `{FORMAT}`",
+                path.display(),
+                record.format
+            )));
         }
-        Ok(records)
+        Ok(record)
     }
 }
 

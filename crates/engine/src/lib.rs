@@ -47,6 +47,7 @@
 
 mod config;
 mod coverage;
+mod dependencies;
 mod distance;
 mod exec;
 mod explore;
@@ -63,6 +64,7 @@ mod value;
 pub use config::{
     EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
 };
+pub use dependencies::Dependencies;
 pub use exec::CONCRETISED;
 pub use exec::{defines_type, resolve_invariants};
 
@@ -182,4 +184,26 @@ fn explore_function(
 ) -> testcase::FunctionReport {
     explore::on_own_thread(|| coverage::explore(program, facts, func, config))
         .unwrap_or_else(|why| coverage::failed(program, func, &why))
+}
+
+/// C sources compiled for the engine's unit tests.
+#[cfg(test)]
+mod test_programs {
+    use ir::{FuncId, Program};
+
+    /// Compiles `source`, written to a temporary file named after `test`.
+    pub fn program(test: &str, source: &str) -> Program {
+        let path = std::env::temp_dir().join(format!("cairn-{}-{test}.c", std::process::id()));
+        std::fs::write(&path, source).expect("write test source");
+        let out = front::compile(&path, &front::FrontConfig::default()).expect("source compiles");
+        let _ = std::fs::remove_file(&path);
+        out.program
+    }
+
+    /// The program of `source` and its function `name`.
+    pub fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
+        let program = program(test, source);
+        let func = program.function_by_name(name).expect("function exists");
+        (program, func)
+    }
 }

@@ -737,15 +737,7 @@ fn pointer_operands<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
-        let path = std::env::temp_dir().join(format!("cairn-path-{}-{test}.c", std::process::id()));
-        std::fs::write(&path, source).expect("write test source");
-        let out = front::compile(&path, &front::FrontConfig::default()).expect("source compiles");
-        let _ = std::fs::remove_file(&path);
-        let func = out.program.function_by_name(name).expect("function exists");
-        (out.program, func)
-    }
+    use crate::test_programs::compile;
 
     fn run(test: &str, source: &str, name: &str, spec: &str) -> PathOutcome {
         let (program, func) = compile(test, source, name);

@@ -646,19 +646,8 @@ pub fn goal_at(program: &Program, func: FuncId, line: u32, col: u32, arm: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_programs::compile;
     use testcase::Value;
-
-    /// Compiles `source` (written to a temporary file) and returns the program
-    /// and the function `name`.
-    fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
-        let path =
-            std::env::temp_dir().join(format!("cairn-reach-{}-{test}.c", std::process::id()));
-        std::fs::write(&path, source).expect("write test source");
-        let out = front::compile(&path, &front::FrontConfig::default()).expect("source compiles");
-        let _ = std::fs::remove_file(&path);
-        let func = out.program.function_by_name(name).expect("function exists");
-        (out.program, func)
-    }
 
     /// The line of `source` holding `marker`.
     fn line_of(source: &str, marker: &str) -> u32 {

@@ -50,6 +50,46 @@ use crate::types::Layout;
 /// Prints the whole program, or only the named functions (with all types and globals).
 pub fn print_program(p: &Program, only: &[String]) -> String {
     let mut out = String::new();
+    print_structs(&mut out, p);
+    for (i, s) in p.strings.iter().enumerate() {
+        let _ = writeln!(out, "{} = {}", StringId(i as u32), escape_bytes(s));
+    }
+    print_globals(&mut out, p);
+    for (i, func) in p.functions.iter().enumerate() {
+        if !only.is_empty() && !only.contains(&func.name) {
+            continue;
+        }
+        print_function(&mut out, p, FuncId(i as u32), func, Lines::Absolute);
+    }
+    out
+}
+
+/// The struct layouts and the globals, with their initializers.
+pub fn print_layouts_and_globals(p: &Program) -> String {
+    let mut out = String::new();
+    print_structs(&mut out, p);
+    print_globals(&mut out, p);
+    out
+}
+
+/// One function with its source lines counted from the function's own
+/// line, so that its text stays the same when code above it grows or shrinks.
+pub fn print_function_in_place(p: &Program, id: FuncId) -> String {
+    let mut out = String::new();
+    print_function(&mut out, p, id, p.function(id), Lines::FromFunction);
+    out
+}
+
+/// How a printed function gives the lines of its statements.
+#[derive(Clone, Copy)]
+enum Lines {
+    Absolute,
+    /// Relative to the function's line; a line in another file absolutely,
+    /// with the file's index.
+    FromFunction,
+}
+
+fn print_structs(out: &mut String, p: &Program) {
     for s in &p.structs {
         let kw = if s.is_union { "union" } else { "struct" };
         if !s.complete {
@@ -68,9 +108,9 @@ pub fn print_program(p: &Program, only: &[String]) -> String {
         }
         let _ = writeln!(out, "}}");
     }
-    for (i, s) in p.strings.iter().enumerate() {
-        let _ = writeln!(out, "{} = {}", StringId(i as u32), escape_bytes(s));
-    }
+}
+
+fn print_globals(out: &mut String, p: &Program) {
     for (i, g) in p.globals.iter().enumerate() {
         let mut flags = String::new();
         for (on, word) in [
@@ -99,16 +139,20 @@ pub fn print_program(p: &Program, only: &[String]) -> String {
         }
         let _ = writeln!(out);
     }
-    for (i, func) in p.functions.iter().enumerate() {
-        if !only.is_empty() && !only.contains(&func.name) {
-            continue;
-        }
-        print_function(&mut out, p, FuncId(i as u32), func);
-    }
-    out
 }
 
-fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function) {
+fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function, lines: Lines) {
+    let at = |span: Span| match lines {
+        Lines::FromFunction if span.file != func.span.file => {
+            format!("{}:{}:{}", span.file, span.line, span.col)
+        }
+        Lines::FromFunction => format!(
+            "{:+}:{}",
+            i64::from(span.line) - i64::from(func.span.line),
+            span.col
+        ),
+        Lines::Absolute => format!("{}:{}", span.line, span.col),
+    };
     let stat = if func.is_static { "static " } else { "" };
     let _ = write!(out, "\n{stat}fn {id} {}(", func.name);
     let body = func.body.as_ref();
@@ -152,20 +196,13 @@ fn print_function(out: &mut String, p: &Program, id: FuncId, func: &Function) {
     for (i, b) in body.blocks.iter().enumerate() {
         let _ = writeln!(out, "  {}:", BlockId(i as u32));
         for s in &b.stmts {
-            let _ = writeln!(
-                out,
-                "    {}  ; {}:{}",
-                stmt_text(p, body, &s.kind),
-                s.span.line,
-                s.span.col
-            );
+            let _ = writeln!(out, "    {}  ; {}", stmt_text(p, body, &s.kind), at(s.span));
         }
         let _ = writeln!(
             out,
-            "    {}  ; {}:{}",
+            "    {}  ; {}",
             term_text(p, body, &b.term),
-            b.term_span.line,
-            b.term_span.col
+            at(b.term_span)
         );
     }
     let _ = writeln!(out, "}}");

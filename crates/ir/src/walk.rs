@@ -77,3 +77,54 @@ pub fn place_expressions<'a>(place: &'a Place, visit: &mut impl FnMut(&'a Expr))
         }
     }
 }
+
+/// What a body refers to beyond its own locals: the functions it may
+/// run and the string literals it reads.
+#[derive(Default)]
+pub struct References {
+    /// Functions called directly or whose address is taken.
+    pub functions: std::collections::BTreeSet<FuncId>,
+    /// The types of the functions it calls through a pointer.
+    pub called_through_pointers: Vec<crate::types::FnSig>,
+    pub strings: std::collections::BTreeSet<crate::program::StringId>,
+}
+
+/// The [`References`] of `body`.
+pub fn references(body: &Body) -> References {
+    let mut found = References::default();
+    operands(body, |operand| match operand {
+        Operand::Called(f) => {
+            found.functions.insert(f);
+        }
+        Operand::Assigned(place) => {
+            place_expressions(place, &mut |e| note_expression(&mut found, e));
+        }
+        Operand::Evaluated(expr) => subexpressions(expr, &mut |e| note_expression(&mut found, e)),
+    });
+    for block in &body.blocks {
+        for stmt in &block.stmts {
+            if let StmtKind::Call {
+                callee: Callee::Indirect(pointer),
+                ..
+            } = &stmt.kind
+            {
+                if let Some(crate::types::Type::Function(sig)) = pointer.ty.pointee() {
+                    found.called_through_pointers.push((**sig).clone());
+                }
+            }
+        }
+    }
+    found
+}
+
+fn note_expression(found: &mut References, expr: &Expr) {
+    match expr.kind {
+        ExprKind::FuncAddr(f) => {
+            found.functions.insert(f);
+        }
+        ExprKind::Str(s) => {
+            found.strings.insert(s);
+        }
+        _ => {}
+    }
+}

@@ -108,6 +108,13 @@ impl Apis {
         self.for_struct(struct_pointee(ty)?)
     }
 
+    /// Every constructor and adder, of any type.
+    pub fn functions(&self) -> impl Iterator<Item = FuncId> + '_ {
+        self.by_type
+            .iter()
+            .flat_map(|api| api.constructors.iter().chain(&api.adders).copied())
+    }
+
     pub fn for_struct(&self, ty: StructId) -> Option<&Api> {
         self.by_type.iter().find(|api| api.ty == ty)
     }

@@ -187,6 +187,17 @@ impl ProgramFacts {
     }
 }
 
+impl ProgramFacts {
+    /// The functions a test's input may be built or checked with, whatever
+    /// the function under test: constructors, adders and invariants'
+    /// predicates.
+    pub fn input_functions(&self) -> impl Iterator<Item = FuncId> + '_ {
+        self.apis
+            .functions()
+            .chain(self.invariants.iter().map(|i| i.predicate))
+    }
+}
+
 /// The construction API of an invariant's predicate, which builds nothing.
 static NO_APIS: api::Apis = api::Apis::NONE;
 
