@@ -378,6 +378,7 @@ fn report(func: FuncId, tests: Vec<TestCase>, program: &Program) -> FunctionRepo
             solver_calls: 7,
             statements: 63,
             elapsed: Duration::from_millis(12),
+            solver: Default::default(),
         },
     }
 }

@@ -135,7 +135,11 @@ pub fn function_json(
             paths: report.stats.paths,
             solver_calls: report.stats.solver_calls,
             statements: report.stats.statements,
-            elapsed_ms: u64::try_from(report.stats.elapsed.as_millis()).unwrap_or(u64::MAX),
+            elapsed_ms: millis(report.stats.elapsed),
+            solver_questions: report.stats.solver.asked,
+            answered_by_cache: report.stats.solver.from_cache,
+            answered_by_last_model: report.stats.solver.from_last_model,
+            solver_ms: millis(report.stats.solver.z3_time),
         },
     }
 }
@@ -414,4 +418,8 @@ pub fn value_json(
         }
         Value::Unknown => Json::String("unknown".to_string()),
     }
+}
+
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

@@ -69,7 +69,12 @@ impl<'a> Unit<'a> {
         let mut reserved_names: HashSet<String> =
             program.functions.iter().map(|f| f.name.clone()).collect();
         reserved_names.extend(program.globals.iter().map(|g| g.name.clone()));
-        reserved_names.extend(program.structs.iter().filter_map(|s| s.typedef_name.clone()));
+        reserved_names.extend(
+            program
+                .structs
+                .iter()
+                .filter_map(|s| s.typedef_name.clone()),
+        );
         reserved_names.insert(RENAMED_MAIN.to_string());
         Unit {
             program,

@@ -400,6 +400,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
             solver_calls: 0,
             statements: 0,
             elapsed: Duration::ZERO,
+            solver: Default::default(),
         },
     }
 }

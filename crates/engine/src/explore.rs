@@ -164,6 +164,7 @@ impl Ending {
             solver_calls: exec.solver.calls,
             statements: self.statements,
             elapsed: start.elapsed(),
+            solver: exec.solver.counts,
         }
     }
 

@@ -222,8 +222,21 @@ pub struct FindingJson {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct StatsJson {
     pub paths: u64,
+    /// Z3 checks made.
     pub solver_calls: u64,
     #[serde(default)]
     pub statements: u64,
     pub elapsed_ms: u64,
+    /// Questions the search asked the solver.
+    #[serde(default)]
+    pub solver_questions: u64,
+    /// Of them, answered by the cache of earlier answers.
+    #[serde(default)]
+    pub answered_by_cache: u64,
+    /// Of them, answered by the last model found.
+    #[serde(default)]
+    pub answered_by_last_model: u64,
+    /// Time spent in Z3 checks.
+    #[serde(default)]
+    pub solver_ms: u64,
 }

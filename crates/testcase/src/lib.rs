@@ -420,10 +420,26 @@ pub enum Uncovered {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     pub paths: u64,
+    /// Z3 checks made.
     pub solver_calls: u64,
     /// Statements and terminators executed, over all paths (shared prefixes once).
     pub statements: u64,
     pub elapsed: Duration,
+    #[serde(default)]
+    pub solver: SolverCounts,
+}
+
+/// How the solver's layers answered the questions of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SolverCounts {
+    /// Questions the search asked (each may cost several Z3 checks, or none).
+    pub asked: u64,
+    /// Answered by the cache: the same constraints were asked before.
+    pub from_cache: u64,
+    /// Answered by the last model found, which satisfied them.
+    pub from_last_model: u64,
+    /// Time spent in Z3 checks.
+    pub z3_time: Duration,
 }
 
 /// The engine's answer for one function.

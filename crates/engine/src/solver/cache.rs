@@ -27,9 +27,15 @@ impl QuerySolver for ResultCache {
             return self.inner.solve(query, cx);
         }
         match self.known.get(query.constraints) {
-            Some(false) => return Answer::Unsat,
+            Some(false) => {
+                cx.counts.from_cache += 1;
+                return Answer::Unsat;
+            }
             // A wanted model still has to come from below.
-            Some(true) if !query.wants_model => return Answer::Sat(None),
+            Some(true) if !query.wants_model => {
+                cx.counts.from_cache += 1;
+                return Answer::Sat(None);
+            }
             None if query.effort == Effort::KnownOnly => return Answer::Unknown,
             _ => {}
         }
@@ -72,6 +78,7 @@ mod tests {
             ));
         }
         assert_eq!(log.borrow().len(), 2);
+        assert_eq!(bed.counts.from_cache, 2);
     }
 
     #[test]

@@ -46,6 +46,7 @@ impl QuerySolver for CounterexampleReuse {
             && query.transient.is_none()
             && self.last_model_satisfies(query.constraints, cx)
         {
+            cx.counts.from_last_model += 1;
             return Answer::Sat(None);
         }
         let with_model = Query {
@@ -89,6 +90,7 @@ mod tests {
         let weaker = [above_five, above_three];
         assert!(bed.ask(&mut reuse, &feasibility(&weaker)).is_sat());
         assert_eq!(log.borrow().len(), 1);
+        assert_eq!(bed.counts.from_last_model, 1);
         // No model of x > 5 has x < 3: Z3 is asked, and says no.
         let contradiction = [above_five, below_three];
         assert!(matches!(

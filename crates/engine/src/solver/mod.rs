@@ -119,6 +119,7 @@ pub struct PathSolver {
     _watchdog: Watchdog,
     /// Z3 checks made.
     pub calls: u64,
+    pub counts: testcase::SolverCounts,
     /// Set when a query gave up (time-out), so "infeasible" claims stay honest.
     pub gave_up: bool,
     /// Feasibility checks answer from the cache only, unknown counting as
@@ -145,6 +146,7 @@ impl PathSolver {
             checks,
             options,
             calls: 0,
+            counts: testcase::SolverCounts::default(),
             gave_up: false,
             deferred: false,
         }
@@ -163,9 +165,11 @@ impl PathSolver {
     }
 
     fn ask(&mut self, query: &Query) -> Answer {
+        self.counts.asked += 1;
         let mut cx = Context {
             store: &self.store,
             calls: &mut self.calls,
+            counts: &mut self.counts,
             gave_up: &mut self.gave_up,
         };
         self.chain.solve(query, &mut cx)

@@ -66,6 +66,8 @@ pub struct Context<'a> {
     pub store: &'a ConstraintStore,
     /// Z3 checks made.
     pub calls: &'a mut u64,
+    /// How questions were answered.
+    pub counts: &'a mut testcase::SolverCounts,
     /// Set when a query asked with full effort came back unknown, so that
     /// "infeasible" claims stay honest.
     pub gave_up: &'a mut bool,

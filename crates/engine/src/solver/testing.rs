@@ -104,6 +104,7 @@ pub fn feasibility(constraints: &[ConstraintId]) -> Query<'_> {
 pub struct Bed {
     pub store: ConstraintStore,
     pub calls: u64,
+    pub counts: testcase::SolverCounts,
     pub gave_up: bool,
 }
 
@@ -116,6 +117,7 @@ impl Bed {
         let mut cx = Context {
             store: &self.store,
             calls: &mut self.calls,
+            counts: &mut self.counts,
             gave_up: &mut self.gave_up,
         };
         solver.solve(query, &mut cx)

@@ -12,7 +12,7 @@ use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore};
 use super::SolverOptions;
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
@@ -66,10 +66,19 @@ impl Z3Backend {
 }
 
 impl QuerySolver for Z3Backend {
+    fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
+        let started = Instant::now();
+        let answer = self.check(query, cx);
+        cx.counts.z3_time += started.elapsed();
+        answer
+    }
+}
+
+impl Z3Backend {
     /// A transient formula is asserted in a scope popped after the query:
     /// interned, every path's preference would stay in the solver and slow
     /// down all later queries.
-    fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
+    fn check(&mut self, query: &Query, cx: &mut Context) -> Answer {
         let left = match query.effort {
             Effort::Within(limit) => limit,
             // Only in a chain without the time-limit layer (unit tests).
