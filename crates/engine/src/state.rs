@@ -2,7 +2,7 @@
 //! forks), lazy input pointers, path condition and the trace of goals.
 
 use crate::solver::{ConstraintId, InputSymbol};
-use crate::value::{Cell, LazyIdx, ObjIdx, SymVal, Target};
+use crate::value::{Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
 use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Span, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
@@ -318,6 +318,37 @@ impl State {
         &self.objects[idx as usize]
     }
 
+    /// Decides the lazy pointer `lazy` as pointing `base` bytes into
+    /// `object`: every copy of it, wherever the state holds one, becomes a
+    /// pointer into `object` (a lazy's resolution has no offset of its own).
+    pub fn point_lazy_into(&mut self, lazy: LazyIdx, object: ObjIdx, base: &BV) {
+        let mut redirect = LazyRedirect {
+            lazy,
+            object,
+            base,
+            done: Vec::new(),
+        };
+        for slot in 0..self.objects.len() {
+            let current = &self.objects[slot];
+            if !redirect.touches(&current.cells) && !redirect.touches(&current.initial) {
+                continue;
+            }
+            let target = Rc::make_mut(&mut self.objects[slot]);
+            redirect.cells(&mut target.cells);
+            redirect.cells(Rc::<Vec<Cell>>::make_mut(&mut target.initial));
+        }
+        let values = self
+            .params
+            .iter_mut()
+            .chain(self.stub_calls.iter_mut().map(|(_, value)| value))
+            .chain(self.escaped.iter_mut())
+            .chain(self.ret.iter_mut());
+        for value in values {
+            redirect.value(value);
+        }
+        self.lazies[lazy as usize].resolution = Some(Target::Object(object));
+    }
+
     pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {
         if !matches!(self.objects[idx as usize].kind, ObjKind::Stack) {
             self.memory_changes += 1;
@@ -413,5 +444,62 @@ impl State {
         *count += 1;
         let extra = *count - 1;
         self.loop_level = self.loop_level.max(extra);
+    }
+}
+
+/// Rewrites pointers holding one lazy target as pointers into an object.
+struct LazyRedirect<'b> {
+    lazy: LazyIdx,
+    object: ObjIdx,
+    base: &'b BV,
+    /// Each pointer rewritten and its new value: the bytes of one stored
+    /// pointer share it, and must share the new one.
+    done: Vec<(Rc<PtrVal>, Rc<PtrVal>)>,
+}
+
+impl LazyRedirect<'_> {
+    fn holds(&self, ptr: &PtrVal) -> bool {
+        ptr.target == Target::Lazy(self.lazy)
+    }
+
+    fn redirected(&self, ptr: &PtrVal) -> PtrVal {
+        PtrVal {
+            target: Target::Object(self.object),
+            offset: ptr.offset.bvadd(self.base),
+        }
+    }
+
+    fn touches(&self, cells: &[Cell]) -> bool {
+        cells
+            .iter()
+            .any(|cell| matches!(cell, Cell::Ptr { ptr, .. } if self.holds(ptr)))
+    }
+
+    fn cells(&mut self, cells: &mut [Cell]) {
+        for cell in cells {
+            let Cell::Ptr { ptr, .. } = cell else {
+                continue;
+            };
+            if !self.holds(ptr) {
+                continue;
+            }
+            let new = match self.done.iter().find(|(old, _)| Rc::ptr_eq(old, ptr)) {
+                Some((_, new)) => new.clone(),
+                None => {
+                    let new = Rc::new(self.redirected(ptr));
+                    self.done.push((ptr.clone(), new.clone()));
+                    new
+                }
+            };
+            *ptr = new;
+        }
+    }
+
+    fn value(&mut self, value: &mut SymVal) {
+        match value {
+            SymVal::Ptr(ptr) if self.holds(ptr) => *ptr = self.redirected(ptr),
+            SymVal::Bytes(cells) if self.touches(cells) => self.cells(Rc::<Vec<Cell>>::make_mut(cells)),
+            _ => {}
+        }
     }
 }

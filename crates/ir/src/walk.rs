@@ -128,3 +128,33 @@ fn note_expression(found: &mut References, expr: &Expr) {
         _ => {}
     }
 }
+
+/// Whether `func` orders pointers (`p < end`) or subtracts them (`end - p`):
+/// two of its pointers must then point into one object.
+pub fn orders_pointers(program: &crate::program::Program, func: FuncId) -> bool {
+    let Some(body) = &program.function(func).body else {
+        return false;
+    };
+    let mut found = false;
+    operands(body, |operand| {
+        let Operand::Evaluated(expr) = operand else {
+            return;
+        };
+        subexpressions(expr, &mut |e| {
+            found |= match &e.kind {
+                ExprKind::PtrDiff(..) => true,
+                ExprKind::Binary(op, a, _) => {
+                    matches!(
+                        op,
+                        crate::program::BinOp::Lt
+                            | crate::program::BinOp::Le
+                            | crate::program::BinOp::Gt
+                            | crate::program::BinOp::Ge
+                    ) && a.ty.pointee().is_some()
+                }
+                _ => false,
+            };
+        });
+    });
+    found
+}

@@ -46,7 +46,7 @@ impl Machine<'_, '_> {
             ExprKind::PtrDiff(a, b) => {
                 let pa = self.eval_ptr(st, a)?;
                 let pb = self.eval_ptr(st, b)?;
-                let (ta, tb) = (self.decided(st, &pa)?, self.decided(st, &pb)?);
+                let (ta, tb) = self.decided_pair(st, &pa, &pb)?;
                 if ta != tb {
                     return unsupported("difference of pointers into different objects");
                 }
@@ -86,6 +86,19 @@ impl Machine<'_, '_> {
             Target::Lazy(l) => Err(self.decide(st, l)),
             t => Ok(t),
         }
+    }
+
+    /// The targets of two pointers compared or subtracted. Two undecided
+    /// inputs are decided in the order they came (parameters: left to
+    /// right), so that the later one may point into the earlier one's
+    /// buffer, after its start: `end > start` as well as `p < end`.
+    fn decided_pair(&mut self, st: &State, p: &PtrVal, q: &PtrVal) -> Exec<(Target, Target)> {
+        if let (Target::Lazy(a), Target::Lazy(b)) =
+            (self.resolved(st, &p.target), self.resolved(st, &q.target))
+        {
+            return Err(self.decide(st, a.min(b)));
+        }
+        Ok((self.decided(st, p)?, self.decided(st, q)?))
     }
 
     fn unary(&mut self, st: &mut State, op: UnOp, a: &Expr, ty: &Type) -> Exec<SymVal> {
@@ -316,8 +329,7 @@ impl Machine<'_, '_> {
     }
 
     fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Bool> {
-        let tp = self.decided(st, p)?;
-        let tq = self.decided(st, q)?;
+        let (tp, tq) = self.decided_pair(st, p, q)?;
         if tp == tq {
             return Ok(compare_ints(op, &p.offset, &q.offset, false));
         }

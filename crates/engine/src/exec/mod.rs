@@ -158,6 +158,9 @@ pub struct Executor<'a> {
     apis: &'a api::Apis,
     reported: BTreeSet<(FindingKind, Span)>,
     next_state: u64,
+    /// The function under test orders or subtracts pointers: an input
+    /// pointer may then point into another input's buffer (an end pointer).
+    orders_pointers: bool,
 }
 
 /// What every exploration of a program's functions needs to know of the
@@ -226,6 +229,7 @@ impl<'a> Executor<'a> {
             apis: if is_predicate { &NO_APIS } else { &facts.apis },
             reported: BTreeSet::new(),
             next_state: 0,
+            orders_pointers: ir::walk::orders_pointers(program, root),
         }
     }
 

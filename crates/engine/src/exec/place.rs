@@ -223,6 +223,13 @@ impl Machine<'_, '_> {
         // first: a shape with fewer nodes is the smaller input.
         let buffer = !matches!(ty.pointee(), Some(Type::Struct(_)));
         let mut aliased = Vec::new();
+        if buffer && self.orders_pointers {
+            for obj in &aliases {
+                if let Some(inside) = self.pointing_inside(st, lazy, *obj) {
+                    choices.push(inside);
+                }
+            }
+        }
         for obj in aliases {
             let mut next = self.fork(st);
             next.lazies[lazy as usize].resolution = Some(Target::Object(obj));
@@ -247,6 +254,26 @@ impl Machine<'_, '_> {
             self.hooks.pointer_decided(choice, lazy, self.span);
         }
         Stop::Fork(choices)
+    }
+
+    /// A fork of `st` in which `lazy` points past the first element of the
+    /// input buffer `obj`, up to one past its end, as an end pointer or a
+    /// cursor does (`parse(p, end)`); `None` when no length allows it.
+    fn pointing_inside(&mut self, st: &State, lazy: LazyIdx, obj: ObjIdx) -> Option<State> {
+        let ObjKind::Input { elem, len, .. } = &st.object(obj).kind else {
+            return None;
+        };
+        let elem_size = bv_u(u128::from(self.program.size_of(elem)), 64);
+        let len = len.clone();
+        let mut next = self.fork(st);
+        let index = BV::new_const(
+            next.symbol_name(&format!("index({})", next.lazies[lazy as usize].path)),
+            64,
+        );
+        let within = Bool::and(&[index.bvuge(bv_u(1, 64)), index.bvule(&len)]);
+        self.assume(&mut next, &within).ok()?;
+        next.point_lazy_into(lazy, obj, &index.bvmul(&elem_size));
+        Some(next)
     }
 
     /// Materialized input objects an undecided lazy pointer may alias: those
