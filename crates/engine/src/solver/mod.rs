@@ -67,7 +67,9 @@ fn near_zero(x: &BV, bound: u64, signed: bool) -> Bool {
 }
 
 /// The bits `x` of a `float` or `double` hold zero or a number of at most
-/// 8 fraction bits between 2^-8 and 2^20 in magnitude: a bit-vector
+/// 8 fraction bits between 2^-8 and 2^20 in magnitude, an infinity or the
+/// default NaN (`NAN`, whose payload is only the quiet bit: the one NaN
+/// that `strtod` and a Test-Comp harness read back): a bit-vector
 /// constraint (cheap), where a floating one would cost a query of its own.
 fn readable_float(x: &BV) -> Bool {
     let width = x.get_size();
@@ -82,7 +84,15 @@ fn readable_float(x: &BV) -> Bool {
         exponent.bvule(BV::from_u64(bias + 20, exponent_width)),
     ]);
     let zero = x.extract(width - 2, 0).eq(BV::from_u64(0, width - 1));
-    Bool::or(&[zero, Bool::and(&[short, moderate])])
+    let fraction = x.extract(fraction_bits - 1, 0);
+    let special = Bool::and(&[
+        exponent.eq(BV::from_u64((1 << exponent_width) - 1, exponent_width)),
+        Bool::or(&[
+            fraction.eq(BV::from_u64(0, fraction_bits)),
+            fraction.eq(BV::from_u64(1 << (fraction_bits - 1), fraction_bits)),
+        ]),
+    ]);
+    Bool::or(&[zero, special, Bool::and(&[short, moderate])])
 }
 
 /// How a [`PathSolver`] spends time, and where it writes its queries.
