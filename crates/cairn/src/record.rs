@@ -203,21 +203,26 @@ impl RunRecord {
         paths.sort();
         let mut records = Vec::with_capacity(paths.len());
         for path in paths {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-            let record: RunRecord = serde_json::from_str(&text).map_err(|e| {
-                UsageError(format!("{}: not a cairn run record: {e}", path.display()))
-            })?;
-            if record.format != FORMAT {
-                return Err(UsageError(format!(
-                    "{}: format `{}`, this cairn reads `{FORMAT}`",
-                    path.display(),
-                    record.format
-                )));
-            }
+            let record = RunRecord::read(&path)?;
             records.push((path, record));
         }
         Ok(records)
+    }
+
+    /// The record at `path`.
+    pub fn read(path: &Path) -> Result<RunRecord, UsageError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        let record: RunRecord = serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{}: not a cairn run record: {e}", path.display())))?;
+        if record.format != FORMAT {
+            return Err(UsageError(format!(
+                "{}: format `{}`, this cairn reads `{FORMAT}`",
+                path.display(),
+                record.format
+            )));
+        }
+        Ok(record)
     }
 }
 
