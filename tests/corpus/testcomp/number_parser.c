@@ -49,13 +49,13 @@ int main(void)
             else
                 s = BAD;
             break;
-        default:
+        default: /* infeasible: the loop stops in DONE and BAD */
             break;
         }
     }
     if (s != DONE)
         return 1;
-    if (value > 9999999)
+    if (value > 9999999) /* infeasible: at most 7 chars hold digits */
         reach_error();
     return negative ? -value % 100 : value % 100;
 }

@@ -30,7 +30,7 @@ int main(void)
         a[j + 1] = key;
     }
     for (i = 1; i < n; i++) {
-        if (a[i - 1] > a[i])
+        if (a[i - 1] > a[i]) /* infeasible: the array is sorted */
             reach_error();
         if (a[i - 1] == a[i])
             duplicates++;
