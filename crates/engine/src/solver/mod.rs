@@ -318,7 +318,8 @@ impl PathSolver {
 
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero, floats and
-    /// doubles short binary fractions of moderate size (0.5, 3.25, 1000).
+    /// doubles short binary fractions of moderate size (0.5, 3.25, 1000),
+    /// infinities or the default NaN.
     pub fn readable_model(
         &mut self,
         path: &[ConstraintId],
@@ -363,8 +364,19 @@ impl PathSolver {
             return Some(first);
         }
         let wish = Effort::Within(WISH_LIMIT);
+        // Floats alone readable, when the integers cannot all be small: a
+        // NaN the path needs is then still the default one.
+        let readable_floats = || {
+            let each: Vec<Bool> = inputs
+                .iter()
+                .filter(|input| floats.contains(&input.value))
+                .map(|input| readable_float(&input.value))
+                .collect();
+            (!each.is_empty()).then(|| Bool::and(&each))
+        };
         self.model_of(&key, Some(&preferred), wish)
             .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
+            .or_else(|| self.model_of(&key, Some(&readable_floats()?), wish))
             .or(Some(first))
     }
 }
