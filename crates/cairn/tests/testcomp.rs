@@ -75,9 +75,12 @@ fn unzip(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Names with values: attributes, or elements with their text.
+type Named = Vec<(String, String)>;
+
 /// The root element's attributes and the text of each element below it,
 /// in document order, read by an XML parser.
-fn read_xml(xml: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn read_xml(xml: &str) -> (Named, Named) {
     let mut reader = quick_xml::Reader::from_str(xml);
     let (mut root, mut children) = (None, Vec::new());
     let mut open: Option<String> = None;
