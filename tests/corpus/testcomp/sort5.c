@@ -1,10 +1,11 @@
-/* A Test-Comp style task: reads a count (an unsigned char) and up to five
- * ints, sorts them by insertion, then checks the result.  Self-contained
- * as Test-Comp's preprocessed tasks are: no #include.  reach_error() is
- * unreachable: the array is always sorted. */
+/* A Test-Comp style task: reads a count (an unsigned char, assumed at most
+ * five) and as many ints, sorts them by insertion, then checks the result.
+ * Self-contained as Test-Comp's preprocessed tasks are: no #include.
+ * reach_error() is unreachable: the array is always sorted. */
 extern void abort(void);
 extern unsigned char __VERIFIER_nondet_uchar(void);
 extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int cond);
 
 void reach_error(void) { abort(); }
 
@@ -16,8 +17,7 @@ int main(void)
     unsigned char n = __VERIFIER_nondet_uchar();
     int i, j, key, duplicates = 0, negatives = 0;
 
-    if (n > CAPACITY)
-        return 1;
+    __VERIFIER_assume(n <= CAPACITY);
     for (i = 0; i < n; i++) {
         a[i] = __VERIFIER_nondet_int();
         if (a[i] < 0)
