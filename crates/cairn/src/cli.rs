@@ -37,6 +37,12 @@ pub enum Command {
     Gen(GenArgs),
     /// Build and run the drivers in OUT with gcov; compare measured and predicted coverage.
     Check(CheckArgs),
+    /// Generate a Test-Comp test suite for a program whose `main` reads its
+    /// inputs from __VERIFIER_nondet_*() calls: OUT/test-suite.zip (for
+    /// TestCov), beside the driver and tests.json that `cairn check OUT`
+    /// measures.
+    #[command(after_help = EXIT_STATUS)]
+    Testcomp(TestcompArgs),
     /// Join the output directories of the shards of one run (gen --shard K/N)
     /// into one, as the whole run would have written it.
     Merge(MergeArgs),
@@ -212,6 +218,57 @@ pub struct CheckArgs {
     /// working directory are written relative to it.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct TestcompArgs {
+    /// The program: a C file whose `main` takes no parameters.
+    pub file: PathBuf,
+    /// Output directory.
+    #[arg(short = 'o', long = "out", default_value = "cairn-out")]
+    pub out: PathBuf,
+    /// Then compile and run the driver with gcov and compare coverage with
+    /// the prediction, as `gen --check` does.
+    #[arg(long)]
+    pub check: bool,
+    /// The property metadata.xml names: branch coverage or a call of
+    /// reach_error (every test is written either way).
+    #[arg(long, value_enum, default_value_t = SpecChoice::Branches)]
+    pub spec: SpecChoice,
+    /// The data model the program is run with (TestCov's -64 or -32).
+    #[arg(long, value_enum, default_value_t = Architecture::Lp64)]
+    pub architecture: Architecture,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecChoice {
+    /// COVER( init(main()), FQL(cover EDGES(@DECISIONEDGE)) )
+    Branches,
+    /// COVER( init(main()), FQL(cover EDGES(@CALL(reach_error))) )
+    ErrorCall,
+}
+
+impl From<SpecChoice> for emit::testcomp::Specification {
+    fn from(choice: SpecChoice) -> Self {
+        match choice {
+            SpecChoice::Branches => emit::testcomp::Specification::Branches,
+            SpecChoice::ErrorCall => emit::testcomp::Specification::ErrorCall,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Architecture {
+    /// x86-64, LP64: long and pointers 64-bit (gcc -m64).
+    #[value(name = "64bit")]
+    Lp64,
+    /// ILP32: int, long and pointers 32-bit (gcc -m32). Not supported yet.
+    #[value(name = "32bit")]
+    Ilp32,
 }
 
 #[derive(Args, Debug)]

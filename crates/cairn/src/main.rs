@@ -40,6 +40,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Check(args) => gen::run_check(&args),
+        Command::Testcomp(args) => testcomp::run(args),
         Command::Merge(args) => merge::run(&args),
         Command::Ir(args) => inspect(&args, print_ir),
         Command::Cfg(args) => inspect(&args, print_cfg),
@@ -66,6 +67,7 @@ mod merge;
 mod path;
 mod reach;
 mod record;
+mod testcomp;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {

@@ -429,6 +429,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
             func: READ_SENSOR,
             returns: vec![int_value(value)],
         }],
+        stub_order: vec![READ_SENSOR],
         ..Inputs::default()
     };
     let bang_inputs = |text: &[u8]| Inputs {

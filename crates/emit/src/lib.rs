@@ -116,7 +116,9 @@ pub mod shapes;
 mod summary;
 mod support;
 mod test_names;
+pub mod testcomp;
 mod unit;
+pub mod xml;
 
 pub use framework::Framework;
 pub use summary::{summary_json, summary_table, EmitSummary, FindingSummary, FunctionSummary};
@@ -326,10 +328,10 @@ fn previous_source(json: &Path) -> Option<String> {
     Some(previous.source_from_out)
 }
 
-/// Writes `text` to a temporary file next to `path`, then renames it over `path`,
+/// Writes `contents` to a temporary file next to `path`, then renames it over `path`,
 /// so an interrupted run never leaves a half-written file. The file gets
 /// the mode any tool gives (0666 less the umask), not a temporary file's 0600.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), EmitError> {
     let fail = |e: std::io::Error| EmitError {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -342,7 +344,7 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), EmitError> {
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(fail)?;
-    temp.write_all(text.as_bytes()).map_err(fail)?;
+    temp.write_all(contents.as_ref()).map_err(fail)?;
     temp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }

@@ -497,6 +497,7 @@ fn reports() -> Vec<FunctionReport> {
             func: FuncId(13),
             returns: vec![to(0, 0)],
         }],
+        stub_order: vec![FuncId(13)],
         ..Inputs::default()
     };
     // `s` points one byte into an int whose bytes are 01 02 03 04.

@@ -513,6 +513,7 @@ impl<'a> Solved<'a> {
                     returns: vec![v],
                 }),
             }
+            out.stub_order.push(*func);
         }
         out
     }

@@ -68,6 +68,54 @@ int read_twice(void) {
 }
 
 #[test]
+fn stub_order_interleaves_the_calls_of_several_stubs() {
+    let src = r#"
+int next_int(void);
+char next_char(void);
+int mixed(void) {
+    int a = next_int();
+    char c = next_char();
+    int b = next_int();
+    if (a == 1 && c == 'x' && b == 3) return 1;
+    return 0;
+}
+"#;
+    let (program, report) = run(src, "mixed");
+    let next_int = program.function_by_name("next_int").expect("next_int");
+    let next_char = program.function_by_name("next_char").expect("next_char");
+    let test = test_returning(&report, 1);
+    let calls = test.inputs.stub_calls().expect("the calls in order");
+    let values: Vec<(ir::FuncId, i128)> = calls.iter().map(|(f, v)| (*f, int(v))).collect();
+    assert_eq!(
+        values,
+        [(next_int, 1), (next_char, i128::from(b'x')), (next_int, 3)]
+    );
+}
+
+#[test]
+fn a_failed_verifier_assumption_ends_the_path_without_a_finding() {
+    let src = r#"
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int cond);
+void reach_error(void);
+int task(void) {
+    int x = __VERIFIER_nondet_int();
+    __VERIFIER_assume(x > 10);
+    if (x < 5)
+        reach_error();
+    return x == 42;
+}
+"#;
+    let (_, report) = run(src, "task");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let uncovered: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
+    assert_eq!(uncovered, [&Uncovered::Infeasible], "x < 5 cannot hold");
+    for t in &report.tests {
+        assert!(int(&t.inputs.stubs[0].returns[0]) > 10);
+    }
+}
+
+#[test]
 fn nested_loop_branch_needing_an_iteration_count_is_reached() {
     let src = r#"
 int grid(int rows, int cols) {

@@ -150,6 +150,12 @@ pub struct Inputs {
     pub globals: Vec<(GlobalId, Value)>,
     pub objects: Vec<InputObject>,
     pub stubs: Vec<Stub>,
+    /// The stub of each call of a function without a body, in the order the
+    /// path made the calls (as many as `stubs` has results in all): with
+    /// `stubs` it gives the interleaved sequence of results that a program
+    /// reading several kinds of input consumes ([`Inputs::stub_calls`]).
+    #[serde(default)]
+    pub stub_order: Vec<FuncId>,
     /// Allocation calls (`malloc`, `calloc`, `realloc`, `strdup`, `strndup`,
     /// counted from 0 in call order during the call) that return NULL in this
     /// test.
@@ -157,6 +163,28 @@ pub struct Inputs {
     /// Parameters built through the code's API, in the order the driver
     /// makes their calls (before the call under test).
     pub constructions: Vec<Construction>,
+}
+
+impl Inputs {
+    /// Every scripted stub result in the order the path called the stubs,
+    /// with the stub's function; `None` when `stub_order` does not account
+    /// for exactly the results of `stubs` (a record written before it was
+    /// kept).
+    pub fn stub_calls(&self) -> Option<Vec<(FuncId, &Value)>> {
+        let mut next = vec![0usize; self.stubs.len()];
+        let mut calls = Vec::with_capacity(self.stub_order.len());
+        for func in &self.stub_order {
+            let at = self.stubs.iter().position(|s| s.func == *func)?;
+            calls.push((*func, self.stubs[at].returns.get(next[at])?));
+            next[at] += 1;
+        }
+        let all_used = self
+            .stubs
+            .iter()
+            .zip(&next)
+            .all(|(stub, used)| stub.returns.len() == *used);
+        all_used.then_some(calls)
+    }
 }
 
 /// An object the function under test allocated that is still live when it
@@ -473,7 +501,8 @@ impl FunctionReport {
 
 #[cfg(test)]
 mod tests {
-    use super::FindingKind;
+    use super::{FindingKind, Inputs, Stub, Value};
+    use ir::{FuncId, IntType};
 
     #[test]
     fn finding_kinds_are_written_as_their_slugs() {
@@ -503,5 +532,42 @@ mod tests {
             let back: FindingKind = serde_json::from_str(&text).expect("parses");
             assert_eq!(back, kind);
         }
+    }
+
+    #[test]
+    fn stub_calls_interleave_the_stubs_in_call_order() {
+        let int = |n: u128| Value::Int {
+            ty: IntType::INT,
+            bits: n,
+        };
+        let (read_int, read_char) = (FuncId(1), FuncId(2));
+        let mut inputs = Inputs {
+            stubs: vec![
+                Stub {
+                    func: read_int,
+                    returns: vec![int(10), int(30)],
+                },
+                Stub {
+                    func: read_char,
+                    returns: vec![int(20)],
+                },
+            ],
+            stub_order: vec![read_int, read_char, read_int],
+            ..Inputs::default()
+        };
+        let calls = inputs.stub_calls().expect("consistent");
+        assert_eq!(
+            calls,
+            vec![
+                (read_int, &int(10)),
+                (read_char, &int(20)),
+                (read_int, &int(30))
+            ]
+        );
+        // An order that leaves a result out, or asks for one too many.
+        inputs.stub_order.pop();
+        assert_eq!(inputs.stub_calls(), None);
+        inputs.stub_order.extend([read_int, read_int]);
+        assert_eq!(inputs.stub_calls(), None);
     }
 }

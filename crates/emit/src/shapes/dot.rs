@@ -2,8 +2,8 @@
 //! row, so arrows leave from the pointer's row; back edges dashed and red and
 //! left out of ranking (`constraint=false`).
 
-use super::svg::escape;
 use super::{HeapGraph, NodeKind};
+use crate::xml::escape;
 use std::fmt::Write;
 
 pub fn render(graph: &HeapGraph) -> String {

@@ -250,8 +250,8 @@ pub(crate) fn write_pictures(
                 std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
             }
             let graph = HeapGraph::build(program, report.func, &test.inputs);
-            crate::write_atomically(&dot, &graph.to_dot())?;
-            crate::write_atomically(&svg, &graph.to_svg())?;
+            crate::write_atomically(&dot, graph.to_dot())?;
+            crate::write_atomically(&svg, graph.to_svg())?;
             written += 1;
         }
     }

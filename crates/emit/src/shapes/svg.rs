@@ -6,6 +6,7 @@ use super::layout::{
     header_text, NodeBox, Placement, BEND, CHAR_WIDTH, LANE_GAP, PADDING, ROW_HEIGHT,
 };
 use super::{HeapEdge, HeapGraph, NodeKind};
+use crate::xml::escape;
 use std::fmt::Write;
 
 const STYLE: &str = "text { font-family: \"DejaVu Sans Mono\", Menlo, Consolas, \"Liberation Mono\", monospace; font-size: 12px; dominant-baseline: central; }
@@ -174,21 +175,4 @@ fn text(out: &mut String, class: &str, x: f64, y: f64, content: &str) {
         "<text{class} x=\"{x:.1}\" y=\"{y:.1}\" xml:space=\"preserve\">{}</text>",
         escape(content)
     );
-}
-
-/// Text safe inside an XML element or attribute.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            // Control characters are not allowed in XML 1.0 at all.
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
 }

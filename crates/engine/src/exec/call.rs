@@ -2,8 +2,9 @@
 //! models (see `libc`); a function a system header declares without a model
 //! stops the path (the driver would run the real one, whose behaviour a
 //! guess would misstate); any other bodiless function is a stub whose return
-//! values are inputs, recorded in call order. The return of the function
-//! under test checks for leaked allocations.
+//! values are inputs, recorded in call order. A bodiless
+//! `__VERIFIER_assume(cond)` restricts the path to `cond`. The return of
+//! the function under test checks for leaked allocations.
 
 use super::api;
 use super::input::push_frame;
@@ -11,9 +12,13 @@ use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
-use crate::value::{cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{bv_u, cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Span, Type};
 use testcase::FindingKind;
+
+/// The assumption of a verification task (SV-COMP, Test-Comp), declared
+/// without a body: paths that break it are not the program's.
+const ASSUME_FUNCTION: &str = "__VERIFIER_assume";
 
 impl Machine<'_, '_> {
     pub fn call(
@@ -49,6 +54,9 @@ impl Machine<'_, '_> {
         if testcase::ERROR_FUNCTIONS.contains(&function.name.as_str()) {
             let message = format!("the error function `{}` is called", function.name);
             return self.fault(st, FindingKind::ErrorCall, &message);
+        }
+        if function.name == ASSUME_FUNCTION && function.body.is_none() {
+            return self.assume_holds(st, &values);
         }
         if function.body.is_some() {
             if st.frames.len() as u32 >= self.config.max_depth.max(1) {
@@ -90,6 +98,22 @@ impl Machine<'_, '_> {
             let loc = self.place_loc(st, place)?;
             self.store(st, &loc, &value)?;
         }
+        st.frame_mut().stmt += 1;
+        Ok(())
+    }
+
+    /// `__VERIFIER_assume(cond)`: a verification task's harness ends the
+    /// runs where `cond` is 0 before they go on, so such paths do not exist.
+    /// The driver's stub of it does nothing: every test satisfies `cond`.
+    fn assume_holds(&mut self, st: &mut State, values: &[SymVal]) -> Exec<()> {
+        let Some(SymVal::Int(cond)) = values.first() else {
+            return unsupported(format!("the argument of `{ASSUME_FUNCTION}`"));
+        };
+        let holds = cond.eq(bv_u(0, cond.get_size())).not();
+        if !self.may(st, &holds) {
+            return Err(Stop::Dead);
+        }
+        self.assume(st, &holds)?;
         st.frame_mut().stmt += 1;
         Ok(())
     }

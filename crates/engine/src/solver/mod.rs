@@ -67,7 +67,9 @@ fn near_zero(x: &BV, bound: u64, signed: bool) -> Bool {
 }
 
 /// The bits `x` of a `float` or `double` hold zero or a number of at most
-/// 8 fraction bits between 2^-8 and 2^20 in magnitude: a bit-vector
+/// 8 fraction bits between 2^-8 and 2^20 in magnitude, an infinity or the
+/// default NaN (`NAN`, whose payload is only the quiet bit: the one NaN
+/// that `strtod` and a Test-Comp harness read back): a bit-vector
 /// constraint (cheap), where a floating one would cost a query of its own.
 fn readable_float(x: &BV) -> Bool {
     let width = x.get_size();
@@ -82,7 +84,15 @@ fn readable_float(x: &BV) -> Bool {
         exponent.bvule(BV::from_u64(bias + 20, exponent_width)),
     ]);
     let zero = x.extract(width - 2, 0).eq(BV::from_u64(0, width - 1));
-    Bool::or(&[zero, Bool::and(&[short, moderate])])
+    let fraction = x.extract(fraction_bits - 1, 0);
+    let special = Bool::and(&[
+        exponent.eq(BV::from_u64((1 << exponent_width) - 1, exponent_width)),
+        Bool::or(&[
+            fraction.eq(BV::from_u64(0, fraction_bits)),
+            fraction.eq(BV::from_u64(1 << (fraction_bits - 1), fraction_bits)),
+        ]),
+    ]);
+    Bool::or(&[zero, special, Bool::and(&[short, moderate])])
 }
 
 /// How a [`PathSolver`] spends time, and where it writes its queries.
@@ -312,7 +322,8 @@ impl PathSolver {
 
     /// A model of `path` whose `inputs` are small where possible (readable
     /// tests): characters in ASCII, other integers near zero, floats and
-    /// doubles short binary fractions of moderate size (0.5, 3.25, 1000).
+    /// doubles short binary fractions of moderate size (0.5, 3.25, 1000),
+    /// infinities or the default NaN.
     pub fn readable_model(
         &mut self,
         path: &[ConstraintId],
@@ -357,8 +368,19 @@ impl PathSolver {
             return Some(first);
         }
         let wish = Effort::Within(WISH_LIMIT);
+        // Floats alone readable, when the integers cannot all be small: a
+        // NaN the path needs is then still the default one.
+        let readable_floats = || {
+            let each: Vec<Bool> = inputs
+                .iter()
+                .filter(|input| floats.contains(&input.value))
+                .map(|input| readable_float(&input.value))
+                .collect();
+            (!each.is_empty()).then(|| Bool::and(&each))
+        };
         self.model_of(&key, Some(&preferred), wish)
             .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
+            .or_else(|| self.model_of(&key, Some(&readable_floats()?), wish))
             .or(Some(first))
     }
 }

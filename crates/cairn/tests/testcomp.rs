@@ -1,0 +1,354 @@
+//! `cairn testcomp` end to end on the Test-Comp style programs of
+//! `tests/corpus/testcomp`: the suite is read back (metadata, one `<input>`
+//! per nondet call of each test, as many as the test's stub results in
+//! tests.json), then validated by TestCov, whose branch coverage must be
+//! close to what `cairn check` measures. Without TestCov (or lcov) the
+//! validation is skipped, saying so on stderr; `scripts/setup-testcov.sh`
+//! installs both.
+
+mod common;
+
+use common::{arg, corpus, text};
+use quick_xml::events::Event;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How far TestCov's branch coverage may be from gcov's, in percentage
+/// points: TestCov counts decision edges of its own instrumentation (a
+/// `switch` case is one goal, gcov counts its arcs) and also runs the
+/// tests of the findings, which the driver leaves out.
+const COVERAGE_TOLERANCE: f64 = 10.0;
+
+/// A program of the corpus copied into a directory of its own (TestCov
+/// writes its preprocessed copy beside it), with the suite generated.
+struct Generated {
+    dir: tempfile::TempDir,
+    program: PathBuf,
+    stdout: String,
+}
+
+impl Generated {
+    fn new(name: &str) -> Generated {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let program = dir.path().join(name);
+        std::fs::copy(corpus("testcomp", name), &program).expect("copy the program");
+        let out = dir.path().join("out");
+        let run = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["testcomp", arg(&program), "-o", arg(&out), "--check"])
+            .args(["--max-time", "30"])
+            .output()
+            .expect("run cairn");
+        let stdout = text(&run.stdout);
+        assert!(
+            run.status.success(),
+            "cairn testcomp {name}:\n{stdout}\n{}",
+            text(&run.stderr)
+        );
+        Generated {
+            dir,
+            program,
+            stdout,
+        }
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out")
+    }
+
+    fn suite(&self) -> PathBuf {
+        self.out().join("test-suite.zip")
+    }
+}
+
+/// Every file of the zip by name, in the zip's order.
+fn unzip(path: &Path) -> Vec<(String, String)> {
+    let bytes = std::fs::read(path).expect("the suite");
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+    (0..archive.len())
+        .map(|n| {
+            let mut file = archive.by_index(n).expect("an entry");
+            let mut text = String::new();
+            file.read_to_string(&mut text).expect("UTF-8 text");
+            (file.name().expect("a UTF-8 name").into_owned(), text)
+        })
+        .collect()
+}
+
+/// Names with values: attributes, or elements with their text.
+type Named = Vec<(String, String)>;
+
+/// The root element's attributes and the text of each element below it,
+/// in document order, read by an XML parser.
+fn read_xml(xml: &str) -> (Named, Named) {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let (mut root, mut children) = (None, Vec::new());
+    let mut open: Option<String> = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) if root.is_none() => {
+                let attributes = e
+                    .attributes()
+                    .map(|a| {
+                        let a = a.expect("an attribute");
+                        let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+                        (key, a.unescape_value().expect("escaped").into_owned())
+                    })
+                    .collect();
+                root = Some(attributes);
+            }
+            Event::Start(e) => open = Some(String::from_utf8_lossy(e.name().as_ref()).into()),
+            Event::Text(t) => {
+                if let Some(name) = open.take() {
+                    children.push((name, t.unescape().expect("escaped").into_owned()));
+                }
+            }
+            Event::Eof => return (root.expect("a root element"), children),
+            _ => {}
+        }
+    }
+}
+
+/// How many stub results each test and then each finding of `main` has
+/// in tests.json: the inputs its Test-Comp test must have.
+fn stub_results(out: &Path, stem: &str) -> Vec<usize> {
+    let json = std::fs::read_to_string(out.join(format!("{stem}.tests.json"))).expect("JSON");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("tests.json");
+    let main = &json["functions"][0];
+    let count = |inputs: &serde_json::Value| -> usize {
+        inputs["stubs"]
+            .as_array()
+            .expect("stubs")
+            .iter()
+            .map(|s| s["returns"].as_array().expect("returns").len())
+            .sum()
+    };
+    let tests = main["tests"].as_array().expect("tests");
+    let findings = main["findings"].as_array().expect("findings");
+    tests
+        .iter()
+        .chain(findings)
+        .map(|t| count(&t["inputs"]))
+        .collect()
+}
+
+/// Checks the suite's files against the format and tests.json; returns
+/// the file names of the tests that cover the error.
+fn check_suite(generated: &Generated) -> Vec<String> {
+    let files = unzip(&generated.suite());
+    let (metadata_name, metadata) = &files[0];
+    assert_eq!(metadata_name, "test-suite/metadata.xml");
+    let lines: Vec<&str> = metadata.lines().collect();
+    assert!(lines[0].starts_with("<?xml "), "{metadata}");
+    assert!(lines[1].starts_with("<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\""));
+    let (_, fields) = read_xml(metadata);
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no <{name}> in {metadata}"))
+    };
+    let source = std::fs::read(&generated.program).expect("the program");
+    assert_eq!(field("programhash"), emit::testcomp::program_hash(&source));
+    assert_eq!(field("programfile"), arg(&generated.program));
+    assert_eq!(field("sourcecodelang"), "C");
+    assert_eq!(field("entryfunction"), "main");
+    assert_eq!(field("architecture"), "64bit");
+    assert!(field("producer").starts_with("cairn "));
+    assert!(field("specification").contains("@DECISIONEDGE"));
+
+    let stem = generated.program.file_stem().expect("a stem");
+    let expected_inputs = stub_results(&generated.out(), &stem.to_string_lossy());
+    let tests = &files[1..];
+    assert_eq!(
+        tests.len(),
+        expected_inputs.len(),
+        "a test per test and finding"
+    );
+    let mut covering_error = Vec::new();
+    for (n, ((name, xml), inputs)) in tests.iter().zip(&expected_inputs).enumerate() {
+        assert_eq!(name, &format!("test-suite/test{}.xml", n + 1));
+        let lines: Vec<&str> = xml.lines().collect();
+        assert!(lines[0].starts_with("<?xml "), "{xml}");
+        assert_eq!(lines[1], "<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">");
+        let (attributes, elements) = read_xml(xml);
+        assert_eq!(elements.len(), *inputs, "{name}:\n{xml}");
+        assert!(elements.iter().all(|(tag, _)| tag == "input"), "{xml}");
+        if attributes.contains(&("coversError".to_string(), "true".to_string())) {
+            covering_error.push(name.trim_start_matches("test-suite/").to_string());
+        }
+    }
+    covering_error
+}
+
+/// TestCov's executable: `$TESTCOV`, `testcov` on the PATH, or the one
+/// `scripts/setup-testcov.sh` installs in `target/testcov-venv`; `Err`
+/// says what is missing.
+fn testcov() -> Result<PathBuf, String> {
+    let on_path = |name: &str| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(name))
+                .find(|path| path.is_file())
+        })
+    };
+    if on_path("lcov").is_none() {
+        return Err("lcov is not installed".to_string());
+    }
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/testcov-venv/bin/testcov");
+    std::env::var_os("TESTCOV")
+        .map(PathBuf::from)
+        .or_else(|| on_path("testcov"))
+        .or_else(|| venv.is_file().then_some(venv))
+        .ok_or_else(|| "testcov is neither $TESTCOV, on the PATH nor in target/testcov-venv".into())
+}
+
+/// Runs TestCov on the suite (with `goal`, a property file, if given) and
+/// returns its result lines (`Tests run`, `Coverage`, `Result`, ...).
+fn run_testcov(
+    testcov: &Path,
+    generated: &Generated,
+    goal: Option<&Path>,
+) -> Vec<(String, String)> {
+    let mut command = Command::new(testcov);
+    command
+        .current_dir(generated.dir.path())
+        .args(["--no-isolation", "-64", "--no-plots"])
+        .args(["--test-suite", arg(&generated.suite())]);
+    if let Some(goal) = goal {
+        command.args(["--goal", arg(goal)]);
+    }
+    let run = command
+        .arg(arg(&generated.program))
+        .output()
+        .expect("run testcov");
+    let stdout = text(&run.stdout);
+    assert!(
+        run.status.success(),
+        "testcov:\n{stdout}\n{}",
+        text(&run.stderr)
+    );
+    stdout
+        .lines()
+        .filter_map(|line| line.split_once(": "))
+        .map(|(key, value)| (key.to_string(), value.trim().to_string()))
+        .collect()
+}
+
+fn result<'a>(results: &'a [(String, String)], key: &str) -> &'a str {
+    results
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no `{key}` in TestCov's results: {results:?}"))
+}
+
+/// The branch coverage `cairn check` measured for `main`, in percent.
+fn cairn_coverage(generated: &Generated) -> f64 {
+    let check = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["check", arg(&generated.out()), "--json"])
+        .output()
+        .expect("run cairn check");
+    assert!(check.status.success(), "{}", text(&check.stdout));
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).expect("JSON report");
+    let branches = &report["files"][0]["functions"][0]["measured_branches"];
+    let covered = branches["covered"].as_f64().expect("covered");
+    let total = branches["total"].as_f64().expect("total");
+    100.0 * covered / total
+}
+
+/// Generates the suite of `name`, checks it, and has TestCov run it.
+fn suite_validates(name: &str, reaches_error: bool) {
+    let generated = Generated::new(name);
+    assert!(
+        generated.stdout.contains("Test-Comp suite: "),
+        "{}",
+        generated.stdout
+    );
+    let covering_error = check_suite(&generated);
+    assert_eq!(
+        !covering_error.is_empty(),
+        reaches_error,
+        "{covering_error:?}"
+    );
+    for test in &covering_error {
+        let line = format!("error function reached: {test} calls it at ");
+        assert!(generated.stdout.contains(&line), "{}", generated.stdout);
+    }
+    if !reaches_error {
+        assert!(generated
+            .stdout
+            .contains("reach_error() not reached by any test"));
+    }
+
+    let testcov = match testcov() {
+        Ok(testcov) => testcov,
+        Err(why) => {
+            eprintln!(
+                "SKIPPED: TestCov validation of {name}: {why} (scripts/setup-testcov.sh installs it)"
+            );
+            return;
+        }
+    };
+    let results = run_testcov(&testcov, &generated, None);
+    let tests = unzip(&generated.suite()).len() - 1;
+    assert_eq!(
+        result(&results, "Tests run"),
+        tests.to_string(),
+        "{results:?}"
+    );
+    let measured = result(&results, "Coverage");
+    let testcov_coverage: f64 = measured
+        .trim_end_matches('%')
+        .parse()
+        .unwrap_or_else(|_| panic!("a percentage: {measured}"));
+    let cairn = cairn_coverage(&generated);
+    eprintln!(
+        "{name}: TestCov branch coverage {testcov_coverage:.2}%, cairn check (gcov) {cairn:.2}%"
+    );
+    assert!(
+        (testcov_coverage - cairn).abs() <= COVERAGE_TOLERANCE,
+        "{name}: TestCov {testcov_coverage}% against cairn's {cairn}%"
+    );
+    if reaches_error {
+        let goal = generated.dir.path().join("coverage-error-call.prp");
+        std::fs::write(
+            &goal,
+            "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
+        )
+        .expect("write the property");
+        let results = run_testcov(&testcov, &generated, Some(&goal));
+        assert_eq!(result(&results, "Result"), "TRUE", "{results:?}");
+    }
+}
+
+#[test]
+fn sorting_nondet_ints_gives_a_suite_testcov_runs() {
+    suite_validates("sort5.c", false);
+}
+
+#[test]
+fn a_state_machine_on_nondet_chars_gives_a_suite_testcov_runs() {
+    suite_validates("number_parser.c", false);
+}
+
+#[test]
+fn a_reachable_error_is_a_test_that_covers_it() {
+    suite_validates("thermostat.c", true);
+}
+
+#[test]
+fn the_ilp32_data_model_is_refused_with_a_reason() {
+    let run = common::cairn(&[
+        "testcomp",
+        arg(&corpus("testcomp", "sort5.c")),
+        "--architecture",
+        "32bit",
+        "-o",
+        "unused",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("ILP32"), "{}", text(&run.stderr));
+    assert!(!Path::new("unused").exists());
+}
