@@ -23,6 +23,7 @@ mod compare;
 mod frameworks;
 mod gcov;
 mod junit;
+mod markup;
 mod report;
 mod run;
 mod sarif;
