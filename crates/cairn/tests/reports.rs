@@ -317,6 +317,11 @@ fn the_html_report_shows_coverage_tests_and_findings_and_renders_in_chromium() {
     }
     // The findings with their reproducers: file, code and command.
     assert!(page.contains("null-dereference in second_key"), "{page}");
+    // The fault's line links to its finding.
+    assert!(
+        page.contains("finding: <code>null-dereference</code> in <code>second_key</code>"),
+        "{page}"
+    );
     assert!(page.contains("/out/faults_findings.c</code>"), "{page}");
     assert!(page.contains("static void finding_1(void)"), "{page}");
     assert!(

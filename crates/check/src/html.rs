@@ -85,7 +85,7 @@ h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #cccccc; }
 h3 { font-size: 1em; margin: 0; font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; }
 code, pre, .code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace; font-size: 12.5px; }
 pre { background: #f6f8fa; border: 1px solid #dddddd; padding: 0.5em; overflow-x: auto; tab-size: 8; }
-pre.command { white-space: pre-wrap; word-break: break-all; }
+pre.wrap { white-space: pre-wrap; word-break: break-all; }
 table { border-collapse: collapse; }
 table.summary td, table.summary th { border: 1px solid #cccccc; padding: 0.25em 0.6em; }
 table.summary th { background: #f0f0f0; text-align: left; }
@@ -112,6 +112,7 @@ tr.branches td { white-space: normal; padding-bottom: 0.3em; }
 .goal { display: inline-block; border-radius: 3px; padding: 0 0.4em; margin: 0.1em 0.3em 0.1em 0; font-size: 11.5px; }
 .goal.covered { background: #d2eed9; border: 1px solid #8cc79b; }
 .goal.uncovered { background: #eeeeee; border: 1px solid #bbbbbb; }
+.goal.fault { background: #f4b6b2; border: 1px solid #b3261e; }
 .note { display: inline-block; font-size: 11.5px; margin: 0.1em 0; }
 .note.claimed { color: #b3261e; }
 .note.unpredicted { color: #1f5fa8; }
@@ -233,7 +234,7 @@ fn file_page(file: &FileCheck, page_name: &str) -> String {
     for problem in &file.problems {
         let _ = writeln!(
             body,
-            "<div class=\"box problem\"><b>Problem: {}</b><pre>{}</pre></div>",
+            "<div class=\"box problem\"><b>Problem: {}</b><pre class=\"wrap\">{}</pre></div>",
             escape(&problem.kind.to_string()),
             escape(&problem.message)
         );
@@ -243,7 +244,7 @@ fn file_page(file: &FileCheck, page_name: &str) -> String {
     }
     functions_table(&mut body, file);
     let covering = covering_tests(&file.tests);
-    source_section(&mut body, &file.listing, &covering);
+    source_section(&mut body, file, &covering);
     tests_section(&mut body, file, page_name);
     findings_section(&mut body, file);
     page(&format!("{}: cairn check", file.source), &body)
@@ -320,17 +321,15 @@ Under a line with conditions, each branch direction: <span class=\"goal covered\
 by the test named after it, as cairn predicts, or <span class=\"goal uncovered\">&#10007; not taken</span> \
 with the reason cairn gives (<i>infeasible</i>: no input takes it; <i>not reached within bounds</i>: \
 a limit such as the time or the size of inputs stopped the search first; <i>unsupported</i>: \
-the path needs something cairn does not model). \
+the path needs something cairn does not model); <span class=\"goal fault\">finding: kind in function</span> \
+marks the line of a finding&apos;s fault and links to it. \
 In the gcov column, <span class=\"marker-claimed\">!</span> marks a line where cairn predicted more than \
 gcov measured, and <span class=\"marker-unpredicted\">+N</span> a line where gcov saw N branch directions \
 taken that cairn did not predict. gcov counts branches per line and cannot say which condition \
 each belongs to, so a branch gcc placed on a nearby line is matched there.</div>\n";
 
-fn source_section(
-    body: &mut String,
-    listing: &SourceListing,
-    covering: &HashMap<(u32, u32, &str), &str>,
-) {
+fn source_section(body: &mut String, file: &FileCheck, covering: &HashMap<(u32, u32, &str), &str>) {
+    let listing = &file.listing;
     let _ = writeln!(
         body,
         "<h2 id=\"source\">Source <span class=\"muted\">{}</span></h2>",
@@ -352,20 +351,27 @@ fn source_section(
         "<table class=\"source\">\n<tr><td class=\"gutter\">line</td><td class=\"gutter\">runs</td>\
          <td class=\"gutter\">gcov</td><td class=\"gutter\">cairn</td><td></td></tr>\n",
     );
+    let findings: Vec<(usize, &FindingReport)> = file
+        .findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.file == listing.path)
+        .collect();
     for (index, code) in text.lines().enumerate() {
         let line = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        source_line(body, listing, covering, line, code);
+        source_line(body, listing, line, code);
+        let here: Vec<(usize, &FindingReport)> = findings
+            .iter()
+            .filter(|(_, f)| f.line == line)
+            .copied()
+            .collect();
+        line_details(body, listing, covering, line, &here);
     }
     body.push_str("</table>\n");
 }
 
-fn source_line(
-    body: &mut String,
-    listing: &SourceListing,
-    covering: &HashMap<(u32, u32, &str), &str>,
-    line: u32,
-    code: &str,
-) {
+/// A line of the source, its measure and prediction in the gutter.
+fn source_line(body: &mut String, listing: &SourceListing, line: u32, code: &str) {
     let measured = listing.measured.as_ref().and_then(|m| m.get(&line));
     let runs = measured.map_or_else(String::new, |m| m.count.to_string());
     let mut gcov = measured
@@ -396,13 +402,40 @@ fn source_line(
         css_class(listing.class(line)),
         escape(code)
     );
+}
+
+/// Under a line: the findings on it, its branch directions, and what the
+/// check found there (`findings` by their index in the file).
+fn line_details(
+    body: &mut String,
+    listing: &SourceListing,
+    covering: &HashMap<(u32, u32, &str), &str>,
+    line: u32,
+    findings: &[(usize, &FindingReport)],
+) {
+    let goals = listing.goals.get(&line).map_or(&[][..], Vec::as_slice);
     let mut details = String::new();
+    for (index, finding) in findings {
+        let _ = write!(
+            details,
+            "<a class=\"goal fault\" href=\"#{}\">finding: <code>{}</code> in <code>{}</code></a>",
+            finding_id(*index),
+            escape(&finding.kind.to_string()),
+            escape(&finding.function)
+        );
+    }
     for goal in goals {
         match (goal.covered, &goal.reason) {
             (true, _) => {
                 let by = covering
                     .get(&(goal.line, goal.col, goal.label.as_str()))
-                    .map(|test| format!(" <a href=\"#{}\">{}</a>", attribute(test), escape(test)))
+                    .map(|test| {
+                        format!(
+                            " <span class=\"muted\">by</span> <a href=\"#{}\">{}</a>",
+                            attribute(test),
+                            escape(test)
+                        )
+                    })
                     .unwrap_or_default();
                 let _ = write!(
                     details,
@@ -518,7 +551,7 @@ fn tests_section(body: &mut String, file: &FileCheck, page_name: &str) {
         if test.picture.is_some() {
             let _ = writeln!(
                 body,
-                "<div>The input structure (shared nodes shaded, links back dashed):<br>\
+                "<div>The input structure (parameters in blue, nodes reached by two links in yellow, links back to an earlier node dashed):<br>\
                  <img src=\"{}\" alt=\"the input structure of {}\"></div>",
                 attribute(&picture_path(page_name, &test.name)),
                 attribute(&test.name)
@@ -542,18 +575,25 @@ fn findings_section(body: &mut String, file: &FileCheck) {
     if file.findings.is_empty() {
         body.push_str("<p class=\"muted\">No findings.</p>\n");
     }
-    for finding in &file.findings {
-        finding_box(body, file, finding);
+    for (index, finding) in file.findings.iter().enumerate() {
+        finding_box(body, file, index, finding);
     }
 }
 
-fn finding_box(body: &mut String, file: &FileCheck, finding: &FindingReport) {
+/// The anchor of the file's finding `index` (from 0: a finding without a
+/// reproducer has no number of its own).
+fn finding_id(index: usize) -> String {
+    format!("finding-{}", index + 1)
+}
+
+fn finding_box(body: &mut String, file: &FileCheck, index: usize, finding: &FindingReport) {
     let number = finding
         .reproducer
         .map_or_else(String::new, |n| format!("{n}: "));
     let _ = writeln!(
         body,
-        "<div class=\"finding\"><h3>{number}{} in {}</h3>",
+        "<div class=\"finding\" id=\"{}\"><h3>{number}{} in {}</h3>",
+        finding_id(index),
         escape(&finding.kind.to_string()),
         escape(&finding.function)
     );
@@ -618,7 +658,7 @@ fn finding_box(body: &mut String, file: &FileCheck, finding: &FindingReport) {
     if let Some(command) = &finding.reproducer_command {
         let _ = writeln!(
             body,
-            "<p>Build and run it under the sanitizers:</p><pre class=\"command\">{}</pre>",
+            "<p>Build and run it under the sanitizers:</p><pre class=\"wrap\">{}</pre>",
             escape(command)
         );
     }
