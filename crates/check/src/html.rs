@@ -45,22 +45,26 @@ pub fn html(report: &CheckReport) -> Vec<HtmlFile> {
     files
 }
 
-/// A page name per file: its stem made safe for a file name, unique (a
-/// project may hold two `util.c`), never `index`.
+/// A page name per file: its stem in letters, digits, `-` and `_` only
+/// (safe in a file name and a path), unique (a project may hold two
+/// `util.c`), never `index`.
 fn page_names(report: &CheckReport) -> Vec<String> {
     let mut taken = BTreeSet::from(["index".to_string()]);
     report
         .files
         .iter()
         .map(|file| {
-            let safe: String = file
+            let mut safe: String = file
                 .stem
                 .chars()
-                .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                .map(|c| match c.is_ascii_alphanumeric() || c == '-' {
                     true => c,
                     false => '_',
                 })
                 .collect();
+            if safe.is_empty() {
+                safe.push_str("file");
+            }
             let name = (1..)
                 .map(|n| match n {
                     1 => safe.clone(),
@@ -738,8 +742,13 @@ mod tests {
         let mut index = report.files[0].clone();
         index.stem = "index".into();
         let mut odd = report.files[0].clone();
-        odd.stem = "a b/c".into();
-        report.files.extend([other, index, odd]);
-        assert_eq!(page_names(&report), ["m", "m-2", "index-2", "a_b_c"]);
+        odd.stem = "a b/../c".into();
+        let mut empty = report.files[0].clone();
+        empty.stem = String::new();
+        report.files.extend([other, index, odd, empty]);
+        assert_eq!(
+            page_names(&report),
+            ["m", "m-2", "index-2", "a_b____c", "file"]
+        );
     }
 }

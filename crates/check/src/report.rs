@@ -254,7 +254,10 @@ impl FileCheck {
                 code: driver_text
                     .as_deref()
                     .and_then(|text| listing::test_code(text, &test.name)),
-                picture: read(&format!("shapes/{}.svg", test.name)),
+                // A name from tests.json becomes a path only as a C identifier.
+                picture: is_identifier(&test.name)
+                    .then(|| read(&format!("shapes/{}.svg", test.name)))
+                    .flatten(),
             })
             .collect();
         FileCheck {
@@ -568,6 +571,11 @@ fn finding_reports(tests: &TestsFile, out_dir: &Path, cc: &str) -> Vec<FindingRe
     reports
 }
 
+fn is_identifier(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// A file `tests.json` names, resolved against `out_dir`.
 fn resolved(out_dir: &Path, file: &str) -> PathBuf {
     gcov::resolve(out_dir, file).unwrap_or_else(|| out_dir.join(file))
@@ -722,6 +730,12 @@ mod tests {
             table.contains("columns: tests = tests in the driver"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn only_c_identifiers_name_a_picture_file() {
+        assert!(is_identifier("test_f_1") && is_identifier("_t9"));
+        assert!(!is_identifier("../x") && !is_identifier("9t") && !is_identifier(""));
     }
 
     #[test]
