@@ -202,6 +202,21 @@ fn markup_problems(html: &str) -> Vec<String> {
     problems
 }
 
+#[test]
+fn the_markup_check_catches_what_a_browser_would_misread() {
+    let good = "<html><head><style>a > b {}</style><meta charset=\"utf-8\"></head>\
+        <body><p id=\"x\"><a href=\"#x\">a &lt; b</a><br></p></body></html>";
+    assert_eq!(markup_problems(good), Vec::<String>::new());
+    for broken in [
+        "<p>if (a < b)</p>",
+        "<p><b>x</p></b>",
+        "<p><a href=\"#nowhere\">x</a></p>",
+        "<div>",
+    ] {
+        assert!(!markup_problems(broken).is_empty(), "{broken}");
+    }
+}
+
 /// The first of these browsers found on PATH.
 fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser", "google-chrome"]
