@@ -154,40 +154,100 @@ fn index_page(report: &CheckReport, pages: &[String]) -> String {
         "<table class=\"summary\">\n<tr><th>source file</th><th>tests</th><th>failed</th>\
          <th>predicted</th><th>branches</th><th>lines</th><th>findings</th><th>problems</th></tr>\n",
     );
-    for (file, page) in report.files.iter().zip(pages) {
-        let sum = |get: fn(&FunctionCheck) -> Option<Ratio>| -> Option<Ratio> {
-            file.functions
-                .iter()
-                .map(get)
-                .try_fold(Ratio::default(), |all, r| {
-                    r.map(|r| Ratio {
-                        covered: all.covered + r.covered,
-                        total: all.total + r.total,
-                    })
-                })
-        };
-        let problems = match file.problems.len() {
-            0 => "<td class=\"number ok\">0</td>".to_string(),
-            n => format!("<td class=\"number bad\">{n}</td>"),
-        };
-        let _ = writeln!(
-            body,
-            "<tr><td><a href=\"{}.html\">{}</a></td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td>{problems}</tr>",
+    let summaries: Vec<FileSummary> = report.files.iter().map(FileSummary::of).collect();
+    for ((file, page), summary) in report.files.iter().zip(pages).zip(&summaries) {
+        let name = format!(
+            "<a href=\"{}.html\">{}</a>",
             attribute(page),
-            escape(&file.source),
-            file.tests.iter().filter(|t| t.outcome != TestOutcome::Skipped).count(),
-            failed_count(file),
-            ratio(sum(|f| Some(f.predicted))),
-            ratio(sum(|f| f.measured_branches)),
-            ratio(sum(|f| f.measured_lines)),
-            file.findings.len(),
+            escape(&file.source)
+        );
+        summary_row(&mut body, &name, summary);
+    }
+    if summaries.len() > 1 {
+        summary_row(
+            &mut body,
+            "<b>all files</b>",
+            &FileSummary::total(&summaries),
         );
     }
     body.push_str("</table>\n");
     body.push_str(SUMMARY_LEGEND);
     page("cairn check", &body)
+}
+
+/// One row of the index: a file's counts, or their sum.
+struct FileSummary {
+    tests: usize,
+    failed: usize,
+    predicted: Option<Ratio>,
+    branches: Option<Ratio>,
+    lines: Option<Ratio>,
+    findings: usize,
+    problems: usize,
+}
+
+impl FileSummary {
+    fn of(file: &FileCheck) -> Self {
+        let sum =
+            |get: fn(&FunctionCheck) -> Option<Ratio>| sum_measured(file.functions.iter().map(get));
+        FileSummary {
+            tests: file
+                .tests
+                .iter()
+                .filter(|t| t.outcome != TestOutcome::Skipped)
+                .count(),
+            failed: failed_count(file),
+            predicted: sum(|f| Some(f.predicted)),
+            branches: sum(|f| f.measured_branches),
+            lines: sum(|f| f.measured_lines),
+            findings: file.findings.len(),
+            problems: file.problems.len(),
+        }
+    }
+
+    fn total(rows: &[FileSummary]) -> Self {
+        let count = |get: fn(&FileSummary) -> usize| rows.iter().map(get).sum();
+        FileSummary {
+            tests: count(|r| r.tests),
+            failed: count(|r| r.failed),
+            predicted: sum_measured(rows.iter().map(|r| r.predicted)),
+            branches: sum_measured(rows.iter().map(|r| r.branches)),
+            lines: sum_measured(rows.iter().map(|r| r.lines)),
+            findings: count(|r| r.findings),
+            problems: count(|r| r.problems),
+        }
+    }
+}
+
+/// The sum of ratios, measured only when every one was.
+fn sum_measured(mut ratios: impl Iterator<Item = Option<Ratio>>) -> Option<Ratio> {
+    ratios.try_fold(Ratio::default(), |all, r| {
+        let r = r?;
+        Some(Ratio {
+            covered: all.covered + r.covered,
+            total: all.total + r.total,
+        })
+    })
+}
+
+fn summary_row(body: &mut String, name: &str, row: &FileSummary) {
+    let problems = match row.problems {
+        0 => "ok",
+        _ => "bad",
+    };
+    let _ = writeln!(
+        body,
+        "<tr><td>{name}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
+         <td class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
+         <td class=\"number\">{}</td><td class=\"number {problems}\">{}</td></tr>",
+        row.tests,
+        row.failed,
+        ratio(row.predicted),
+        ratio(row.branches),
+        ratio(row.lines),
+        row.findings,
+        row.problems,
+    );
 }
 
 /// What the summary tables' columns count.
@@ -732,6 +792,38 @@ mod tests {
         assert!(page.contains("Confirmed: the sanitizers report"), "{page}");
         assert!(page.contains("&amp;&amp; ./m_findings 1</pre>"), "{page}");
         assert!(!page.contains("DivisionByZero"), "{page}");
+    }
+
+    #[test]
+    fn the_index_sums_the_files_and_a_file_not_measured_leaves_the_sum_unmeasured() {
+        let function = |measured: Option<Ratio>| FunctionCheck {
+            name: "clamp".into(),
+            tests: 3,
+            failed: 0,
+            predicted: Ratio {
+                covered: 1,
+                total: 2,
+            },
+            measured_branches: measured,
+            measured_lines: measured,
+            unmeasurable: vec![],
+        };
+        let mut report = sample_report();
+        report.files[0].functions.push(function(Some(Ratio {
+            covered: 1,
+            total: 4,
+        })));
+        let mut other = report.files[0].clone();
+        other.functions = vec![function(None)];
+        report.files.push(other);
+        let index = &html(&report)[0].text;
+        assert!(
+            index.contains(
+                "<td><b>all files</b></td><td class=\"number\">6</td><td class=\"number\">4</td>\
+                <td class=\"number\">2/4</td><td class=\"number\">&ndash;</td>"
+            ),
+            "{index}"
+        );
     }
 
     #[test]
