@@ -596,8 +596,13 @@ fn tests_section(body: &mut String, file: &FileCheck, page_name: &str) {
                 body.push_str("</ul>\n");
             }
         }
+        // A skipped test's message is why cairn could not write it.
+        let (lead, class) = match test.outcome {
+            TestOutcome::Skipped => ("Left out of the driver: ", "muted"),
+            _ => ("", "bad"),
+        };
         for message in &test.messages {
-            let _ = writeln!(body, "<p class=\"bad\">{}</p>", escape(message));
+            let _ = writeln!(body, "<p class=\"{class}\">{lead}{}</p>", escape(message));
         }
         match &test.code {
             Some(code) => {
@@ -792,6 +797,10 @@ mod tests {
         assert!(page.contains("Confirmed: the sanitizers report"), "{page}");
         assert!(page.contains("&amp;&amp; ./m_findings 1</pre>"), "{page}");
         assert!(!page.contains("DivisionByZero"), "{page}");
+        assert!(
+            page.contains("<p class=\"muted\">Left out of the driver: a float input</p>"),
+            "{page}"
+        );
     }
 
     #[test]
