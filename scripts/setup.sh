@@ -15,6 +15,10 @@
 #               `cairn gen --framework cmocka|gtest` (Debian's libgtest-dev
 #               ships the built libgtest.a and libgtest_main.a), for their
 #               end-to-end tests
+# Left out on purpose: chromium (155 MB of packages). With it on PATH the
+# HTML report's end-to-end test (crates/cairn/tests/reports.rs) also renders
+# the report headless and checks the screenshot; without it that step is
+# skipped with a loud message (`apt-get install chromium` to run it).
 set -euo pipefail
 
 missing=()

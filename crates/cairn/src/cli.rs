@@ -218,6 +218,13 @@ pub struct CheckArgs {
     /// working directory are written relative to it.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+    /// Also write a static HTML report into DIR (open DIR/index.html in a
+    /// browser, no server needed): per source file the source with the
+    /// coverage gcov measured and cairn predicted on each line and branch,
+    /// the tests with their inputs and pictures, the findings with their
+    /// reproducers.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -392,6 +392,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             json: args.json,
             junit: None,
             sarif: None,
+            html: None,
         };
         return run_check(&check);
     }
@@ -429,6 +430,16 @@ pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
             path,
             &check::sarif(&report, &cwd, env!("CARGO_PKG_VERSION")),
         )?;
+    }
+    if let Some(dir) = &args.html {
+        for file in check::html(&report) {
+            let path = dir.join(&file.path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| UsageError(format!("cannot create {}: {e}", parent.display())))?;
+            }
+            write_report(&path, &file.text)?;
+        }
     }
     Ok(if report.ok() {
         Outcome::Success

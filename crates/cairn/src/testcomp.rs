@@ -83,6 +83,7 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
             json: false,
             junit: None,
             sarif: None,
+            html: None,
         });
     }
     Ok(outcome)

@@ -30,9 +30,25 @@ pub const NEARBY_LINES: u32 = 3;
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Comparison {
     /// Claims gcov contradicts: a failure of the engine's prediction.
-    pub unmeasured_claims: Vec<String>,
+    pub unmeasured_claims: Vec<LineNote>,
     /// Claims gcov cannot confirm either way.
-    pub unmeasurable: Vec<String>,
+    pub unmeasurable: Vec<LineNote>,
+    /// Per line, branches gcov saw taken that no claim accounts for (the
+    /// tests take more than the engine says).
+    pub unpredicted: BTreeMap<u32, usize>,
+}
+
+/// What the comparison says about one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineNote {
+    pub line: u32,
+    pub message: String,
+}
+
+impl LineNote {
+    fn new(line: u32, message: String) -> Self {
+        LineNote { line, message }
+    }
 }
 
 pub fn compare(goals: &[&GoalJson], measured: &FunctionCoverage) -> Comparison {
@@ -57,8 +73,9 @@ pub fn compare(goals: &[&GoalJson], measured: &FunctionCoverage) -> Comparison {
         let cov = measured.lines.get(line).cloned().unwrap_or_default();
         let labels = claims.labels.join("; ");
         if measured.lines.get(line).is_some_and(|c| c.count == 0) {
-            comparison.unmeasured_claims.push(format!(
-                "line {line}: the engine claims {labels} covered but the line never ran"
+            comparison.unmeasured_claims.push(LineNote::new(
+                *line,
+                format!("line {line}: the engine claims {labels} covered but the line never ran"),
             ));
             continue;
         }
@@ -66,11 +83,11 @@ pub fn compare(goals: &[&GoalJson], measured: &FunctionCoverage) -> Comparison {
         let folded = claims.edges.len().saturating_sub(cov.branches);
         let unmeasurable = folded.min(claims.claimed.len());
         if unmeasurable > 0 {
-            comparison.unmeasurable.push(format!(
+            comparison.unmeasurable.push(LineNote::new(*line, format!(
                 "line {line}: gcc counts {} branch(es) where cairn has {} edge(s) (conditions folded at -O0 or placed on another line); {unmeasurable} of the claims cannot be measured: {labels}",
                 cov.branches,
                 claims.edges.len()
-            ));
+            )));
         }
         let demand = claims.claimed.len() - unmeasurable;
         let available = spare.entry(*line).or_default();
@@ -97,14 +114,15 @@ pub fn compare(goals: &[&GoalJson], measured: &FunctionCoverage) -> Comparison {
     for (line, missing) in leftover.into_iter().filter(|(_, m)| *m > 0) {
         let claims = &lines[&line];
         let cov = measured.lines.get(&line).cloned().unwrap_or_default();
-        comparison.unmeasured_claims.push(format!(
+        comparison.unmeasured_claims.push(LineNote::new(line, format!(
             "line {line}: the engine claims {} edge(s) covered ({}) but gcov saw {} of its {} branch(es) taken ({missing} too few)",
             claims.claimed.len(),
             claims.labels.join("; "),
             cov.branches_taken,
             cov.branches
-        ));
+        )));
     }
+    comparison.unpredicted = spare.into_iter().filter(|(_, n)| *n > 0).collect();
     comparison
 }
 
@@ -163,6 +181,9 @@ mod tests {
         let refs: Vec<&GoalJson> = goals.iter().collect();
         let c = compare(&refs, &measured(&[(3, 2, 2, 2), (5, 2, 2, 1)]));
         assert_eq!(c, Comparison::default());
+        // A branch taken where cairn claims none is unpredicted.
+        let c = compare(&refs, &measured(&[(3, 2, 2, 2), (5, 2, 2, 2)]));
+        assert_eq!(c.unpredicted, BTreeMap::from([(5, 1)]));
     }
 
     #[test]
@@ -171,7 +192,7 @@ mod tests {
         let refs: Vec<&GoalJson> = goals.iter().collect();
         let c = compare(&refs, &measured(&[(5, 2, 2, 1)]));
         assert_eq!(c.unmeasured_claims.len(), 1, "{c:?}");
-        assert!(c.unmeasured_claims[0].contains("line 5"));
+        assert_eq!(c.unmeasured_claims[0].line, 5);
     }
 
     #[test]
@@ -197,9 +218,9 @@ mod tests {
         let refs: Vec<&GoalJson> = goals.iter().collect();
         let c = compare(&refs, &measured(&[(4, 3, 0, 0), (20, 0, 0, 0)]));
         assert_eq!(c.unmeasurable.len(), 1);
-        assert!(c.unmeasurable[0].contains("line 4"));
+        assert_eq!(c.unmeasurable[0].line, 4);
         assert_eq!(c.unmeasured_claims.len(), 1);
-        assert!(c.unmeasured_claims[0].contains("never ran"));
+        assert!(c.unmeasured_claims[0].message.contains("never ran"));
     }
 
     #[test]

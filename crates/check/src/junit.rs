@@ -4,6 +4,7 @@
 //! the driver) and, when the file has findings, a suite of their
 //! reproducers.
 
+use crate::markup;
 use crate::report::{CheckReport, FileCheck, FindingReport, TestOutcome, TestRun};
 use std::fmt::Write;
 
@@ -108,7 +109,7 @@ fn write_suite(out: &mut String, suite: &Suite) {
     let _ = writeln!(
         out,
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.6}\">",
-        attribute(&suite.name),
+        markup::attribute(&suite.name),
         suite.cases.len(),
         suite.count(is_failure),
         suite.count(is_error),
@@ -122,8 +123,8 @@ fn write_suite(out: &mut String, suite: &Suite) {
             .unwrap_or_default();
         let open = format!(
             "    <testcase classname=\"{}\" name=\"{}\"{time}",
-            attribute(&case.classname),
-            attribute(&case.name)
+            markup::attribute(&case.classname),
+            markup::attribute(&case.name)
         );
         match &case.verdict {
             Verdict::Passed => {
@@ -133,7 +134,7 @@ fn write_suite(out: &mut String, suite: &Suite) {
                 let _ = writeln!(
                     out,
                     "{open}>\n      <skipped message=\"{}\"/>\n    </testcase>",
-                    attribute(message)
+                    markup::attribute(message)
                 );
             }
             Verdict::Failure { message, details } | Verdict::Error { message, details } => {
@@ -145,8 +146,8 @@ fn write_suite(out: &mut String, suite: &Suite) {
                 let _ = writeln!(
                     out,
                     "{open}>\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",
-                    attribute(message),
-                    escape(details)
+                    markup::attribute(message),
+                    markup::text(details)
                 );
             }
         }
@@ -242,41 +243,6 @@ fn finding_case(file: &FileCheck, finding: &FindingReport) -> Case {
         seconds: None,
         verdict,
     }
-}
-
-/// `text` as XML element content: markup escaped, and the characters
-/// XML 1.0 cannot hold at all (most control characters) as `\xNN`.
-fn escape(text: &str) -> String {
-    escape_in(text, false)
-}
-
-/// `text` as an XML attribute value: as [`escape`], and line breaks and
-/// tabs as character references, which a parser keeps (it turns literal
-/// ones into spaces).
-fn attribute(text: &str) -> String {
-    escape_in(text, true)
-}
-
-fn escape_in(text: &str, in_attribute: bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' if in_attribute => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -410,11 +376,5 @@ mod tests {
             xml.contains("does not compile: m_test.c:3: error: expected &apos;;&apos;"),
             "{xml}"
         );
-    }
-
-    #[test]
-    fn text_xml_cannot_hold_is_spelled_out_and_attributes_keep_line_breaks() {
-        assert_eq!(escape("a\u{1}b\tc\n"), "a\\x01b\tc\n");
-        assert_eq!(attribute("x\ny<&>"), "x&#10;y&lt;&amp;&gt;");
     }
 }

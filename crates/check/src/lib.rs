@@ -22,7 +22,10 @@
 mod compare;
 mod frameworks;
 mod gcov;
+mod html;
 mod junit;
+mod listing;
+mod markup;
 mod report;
 mod run;
 mod sarif;
@@ -31,7 +34,10 @@ mod sarif;
 mod sarif_validator;
 
 pub use compare::NEARBY_LINES;
+pub use gcov::LineCoverage;
+pub use html::{html, HtmlFile};
 pub use junit::junit;
+pub use listing::{LineClass, SourceListing};
 pub use report::{
     CheckReport, FileCheck, FindingReport, FunctionCheck, PathStep, Problem, ProblemKind, Ratio,
     ReproducerRun, TestOutcome, TestRun,

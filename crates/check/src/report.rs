@@ -2,12 +2,13 @@
 
 use crate::compare;
 use crate::gcov::{self, Coverage};
+use crate::listing::{self, SourceListing};
 use crate::run::{Ending, Ran};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-use testcase::json::{GoalJson, TestsFile};
+use testcase::json::{FunctionJson, GoalJson, TestsFile};
 use testcase::FindingKind;
 
 #[derive(Clone, Debug, Serialize)]
@@ -129,6 +130,16 @@ pub struct TestRun {
     /// The driver's `FAIL` lines for it without their `FAIL TEST: `, or
     /// why it is not in the driver.
     pub messages: Vec<String>,
+    /// The branch directions it covers first, in the order it reaches them.
+    pub covers: Vec<PathStep>,
+    /// Its function as the driver wrote it: comment, inputs, call, checks
+    /// (`None`: not found in the driver).
+    #[serde(skip)]
+    pub code: Option<String>,
+    /// The picture of its input structure that `gen` drew
+    /// (`OUT/shapes/<test>.svg`), as SVG text.
+    #[serde(skip)]
+    pub picture: Option<String>,
 }
 
 /// A finding of `tests.json`, placed in the source for reports.
@@ -147,11 +158,17 @@ pub struct FindingReport {
     pub reproducer: Option<u32>,
     /// A shell command that builds and runs the reproducer.
     pub reproducer_command: Option<String>,
+    /// The reproducers file holding it.
+    pub reproducer_file: Option<PathBuf>,
+    /// The reproducer as that file wrote it (`None`: not found there).
+    #[serde(skip)]
+    pub reproducer_code: Option<String>,
     /// The branch directions on the path to it, in order of first reach.
     pub path: Vec<PathStep>,
 }
 
-/// A branch direction on the path to a finding.
+/// A branch direction in the source: one a test covers, or one on the
+/// path to a finding.
 #[derive(Clone, Debug, Serialize)]
 pub struct PathStep {
     pub file: PathBuf,
@@ -180,6 +197,9 @@ pub struct FileCheck {
     pub tests: Vec<TestRun>,
     /// Every finding of `tests.json`, in its order.
     pub findings: Vec<FindingReport>,
+    /// The source with its coverage line by line (for the HTML report).
+    #[serde(skip)]
+    pub listing: SourceListing,
 }
 
 impl CheckReport {
@@ -214,6 +234,9 @@ impl FileCheck {
     /// Before anything ran: every test not run yet. `out_dir` resolves the
     /// files `tests.json` names.
     pub(crate) fn new(tests: &TestsFile, stem: &str, out_dir: &Path, cc: &str) -> Self {
+        let read = |name: &str| std::fs::read_to_string(out_dir.join(name)).ok();
+        // A GoogleTest driver keeps the tests' bodies in its C part.
+        let driver_text = read(tests.driver_c_part.as_deref().unwrap_or(&tests.driver));
         let runs = tests
             .functions
             .iter()
@@ -227,6 +250,14 @@ impl FileCheck {
                 },
                 seconds: None,
                 messages: test.skipped.iter().cloned().collect(),
+                covers: branch_steps(function, &test.covers, out_dir),
+                code: driver_text
+                    .as_deref()
+                    .and_then(|text| listing::test_code(text, &test.name)),
+                // A name from tests.json becomes a path only as a C identifier.
+                picture: is_identifier(&test.name)
+                    .then(|| read(&format!("shapes/{}.svg", test.name)))
+                    .flatten(),
             })
             .collect();
         FileCheck {
@@ -242,6 +273,7 @@ impl FileCheck {
             notes: vec![],
             tests: runs,
             findings: finding_reports(tests, out_dir, cc),
+            listing: source_listing(tests, out_dir),
         }
     }
 
@@ -316,6 +348,9 @@ impl FileCheck {
 
     /// Per function: measured next to predicted, and claims gcov contradicts.
     pub(crate) fn compare(&mut self, tests: &TestsFile, coverage: &Coverage, out_dir: &Path) {
+        if let Some(functions) = gcov::functions_of(coverage, &self.listing.path) {
+            self.listing.record_measure(functions);
+        }
         for function in &tests.functions {
             let written = function.tests.iter().filter(|t| t.skipped.is_none());
             let failed = written
@@ -347,12 +382,19 @@ impl FileCheck {
                     let (covered, total) = measured.lines_covered();
                     check.measured_lines = Some(Ratio { covered, total });
                     let comparison = compare::compare(&goals, measured);
-                    for claim in comparison.unmeasured_claims {
-                        let message = format!("{}: {claim}", function.name);
+                    for claim in &comparison.unmeasured_claims {
+                        let message = format!("{}: {}", function.name, claim.message);
                         self.problems
                             .push(Problem::new(ProblemKind::ClaimedNotMeasured, message));
                     }
-                    check.unmeasurable = comparison.unmeasurable;
+                    check.unmeasurable = comparison
+                        .unmeasurable
+                        .iter()
+                        .map(|note| note.message.clone())
+                        .collect();
+                    if path == self.listing.path {
+                        self.listing.record_comparison(&comparison);
+                    }
                 }
                 None if predicted.covered > 0 && self.passed.is_some() => {
                     self.problems.push(Problem::new(
@@ -492,11 +534,13 @@ fn parse_result(line: &str, test: &str) -> Option<(TestOutcome, f64)> {
 /// The findings of `tests.json`, with their files resolved against
 /// `out_dir` and their paths placed by the function's goals.
 fn finding_reports(tests: &TestsFile, out_dir: &Path, cc: &str) -> Vec<FindingReport> {
-    let resolve = |file: &str| gcov::resolve(out_dir, file).unwrap_or_else(|| out_dir.join(file));
+    let resolve = |file: &str| resolved(out_dir, file);
+    let reproducer_file = tests.findings_driver.as_ref().map(|f| out_dir.join(f));
+    let reproducers_text = reproducer_file
+        .as_ref()
+        .and_then(|file| std::fs::read_to_string(file).ok());
     let mut reports = Vec::new();
     for function in &tests.functions {
-        let goals: HashMap<&str, &GoalJson> =
-            function.goals.iter().map(|g| (g.key.as_str(), g)).collect();
         for finding in &function.findings {
             // `location` is `file:line:col`; the file may contain colons.
             let file = finding
@@ -504,17 +548,6 @@ fn finding_reports(tests: &TestsFile, out_dir: &Path, cc: &str) -> Vec<FindingRe
                 .rsplitn(3, ':')
                 .nth(2)
                 .map_or_else(|| resolve(&function.file), resolve);
-            let path = finding
-                .path_goals
-                .iter()
-                .filter_map(|key| goals.get(key.as_str()))
-                .map(|goal| PathStep {
-                    file: resolve(&goal.file),
-                    line: goal.line,
-                    col: goal.col,
-                    label: goal.label.clone(),
-                })
-                .collect();
             reports.push(FindingReport {
                 function: function.name.clone(),
                 kind: finding.kind,
@@ -527,11 +560,59 @@ fn finding_reports(tests: &TestsFile, out_dir: &Path, cc: &str) -> Vec<FindingRe
                 reproducer_command: finding
                     .reproducer
                     .and_then(|number| crate::reproducer_command(tests, out_dir, cc, number)),
-                path,
+                reproducer_file: finding.reproducer.and(reproducer_file.clone()),
+                reproducer_code: finding.reproducer.and_then(|number| {
+                    listing::reproducer_code(reproducers_text.as_deref()?, number)
+                }),
+                path: branch_steps(function, &finding.path_goals, out_dir),
             });
         }
     }
     reports
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A file `tests.json` names, resolved against `out_dir`.
+fn resolved(out_dir: &Path, file: &str) -> PathBuf {
+    gcov::resolve(out_dir, file).unwrap_or_else(|| out_dir.join(file))
+}
+
+/// The goals of `function` with these keys, as branch directions in the source.
+fn branch_steps(function: &FunctionJson, keys: &[String], out_dir: &Path) -> Vec<PathStep> {
+    let goals: HashMap<&str, &GoalJson> =
+        function.goals.iter().map(|g| (g.key.as_str(), g)).collect();
+    keys.iter()
+        .filter_map(|key| goals.get(key.as_str()))
+        .map(|goal| PathStep {
+            file: resolved(out_dir, &goal.file),
+            line: goal.line,
+            col: goal.col,
+            label: goal.label.clone(),
+        })
+        .collect()
+}
+
+/// The source under test, before anything was measured: its text and the
+/// engine's goals in it.
+fn source_listing(tests: &TestsFile, out_dir: &Path) -> SourceListing {
+    let path = resolved(out_dir, &tests.source_from_out);
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+    let mut listing = SourceListing::new(path, text);
+    for goal in tests.functions.iter().flat_map(|f| &f.goals) {
+        // Goals in a header the source includes are not on its lines.
+        if resolved(out_dir, &goal.file) == listing.path {
+            listing
+                .goals
+                .entry(goal.line)
+                .or_default()
+                .push(goal.clone());
+        }
+    }
+    listing
 }
 
 fn last_lines(text: &str, n: usize) -> String {
@@ -649,6 +730,12 @@ mod tests {
             table.contains("columns: tests = tests in the driver"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn only_c_identifiers_name_a_picture_file() {
+        assert!(is_identifier("test_f_1") && is_identifier("_t9"));
+        assert!(!is_identifier("../x") && !is_identifier("9t") && !is_identifier(""));
     }
 
     #[test]
