@@ -6,9 +6,11 @@
 //! reproducers. Pages open from disk: inline CSS, no script, no network.
 
 use crate::listing::{LineClass, SourceListing};
-use crate::markup::{attribute, text as escape};
-use crate::report::{CheckReport, FileCheck, FindingReport, FunctionCheck, Ratio, TestOutcome};
+use crate::report::{
+    CheckReport, FileCheck, FindingReport, FunctionCheck, PathStep, Ratio, TestOutcome,
+};
 use crate::TestRun;
+use emit::xml::{attribute, text as escape};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -584,16 +586,8 @@ fn tests_section(body: &mut String, file: &FileCheck, page_name: &str) {
         match test.covers.as_slice() {
             [] => body.push_str("It covers no branch direction that earlier tests missed.</p>\n"),
             covers => {
-                body.push_str("It is the first to take:</p>\n<ul class=\"steps\">\n");
-                for step in covers {
-                    let _ = writeln!(
-                        body,
-                        "<li>{}: <code>{}</code></li>",
-                        line_link(file, &step.file, step.line),
-                        escape(&step.label),
-                    );
-                }
-                body.push_str("</ul>\n");
+                body.push_str("It is the first to take:</p>\n");
+                write_steps(body, file, covers);
             }
         }
         // A skipped test's message is why cairn could not write it.
@@ -632,6 +626,20 @@ fn tests_section(body: &mut String, file: &FileCheck, page_name: &str) {
 
 /// `line N`, a link to the line when it is in the page's source, else
 /// with the file it is in.
+/// A list of branch directions, each linked to its line.
+fn write_steps(body: &mut String, file: &FileCheck, steps: &[PathStep]) {
+    body.push_str("<ul class=\"steps\">\n");
+    for step in steps {
+        let _ = writeln!(
+            body,
+            "<li>{}: <code>{}</code></li>",
+            line_link(file, &step.file, step.line),
+            escape(&step.label),
+        );
+    }
+    body.push_str("</ul>\n");
+}
+
 fn line_link(file: &FileCheck, path: &Path, line: u32) -> String {
     match path == file.listing.path {
         true => format!("<a href=\"#L{line}\">line {line}</a>"),
@@ -685,18 +693,8 @@ fn finding_box(body: &mut String, file: &FileCheck, index: usize, finding: &Find
         }
     }
     if !finding.path.is_empty() {
-        body.push_str(
-            "<p>The branches taken on the way, each the first time:</p>\n<ul class=\"steps\">\n",
-        );
-        for step in &finding.path {
-            let _ = writeln!(
-                body,
-                "<li>{}: <code>{}</code></li>",
-                line_link(file, &step.file, step.line),
-                escape(&step.label),
-            );
-        }
-        body.push_str("</ul>\n");
+        body.push_str("<p>The branches taken on the way, each the first time:</p>\n");
+        write_steps(body, file, &finding.path);
     }
     let run = finding.reproducer.and_then(|n| file.reproducer_run(n));
     let verdict = match (finding.reproducer, run) {

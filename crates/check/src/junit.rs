@@ -4,8 +4,8 @@
 //! the driver) and, when the file has findings, a suite of their
 //! reproducers.
 
-use crate::markup;
 use crate::report::{CheckReport, FileCheck, FindingReport, TestOutcome, TestRun};
+use emit::xml;
 use std::fmt::Write;
 
 /// One `<testcase>` as it is written.
@@ -109,7 +109,7 @@ fn write_suite(out: &mut String, suite: &Suite) {
     let _ = writeln!(
         out,
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.6}\">",
-        markup::attribute(&suite.name),
+        xml::attribute(&suite.name),
         suite.cases.len(),
         suite.count(is_failure),
         suite.count(is_error),
@@ -123,8 +123,8 @@ fn write_suite(out: &mut String, suite: &Suite) {
             .unwrap_or_default();
         let open = format!(
             "    <testcase classname=\"{}\" name=\"{}\"{time}",
-            markup::attribute(&case.classname),
-            markup::attribute(&case.name)
+            xml::attribute(&case.classname),
+            xml::attribute(&case.name)
         );
         match &case.verdict {
             Verdict::Passed => {
@@ -134,7 +134,7 @@ fn write_suite(out: &mut String, suite: &Suite) {
                 let _ = writeln!(
                     out,
                     "{open}>\n      <skipped message=\"{}\"/>\n    </testcase>",
-                    markup::attribute(message)
+                    xml::attribute(message)
                 );
             }
             Verdict::Failure { message, details } | Verdict::Error { message, details } => {
@@ -146,8 +146,8 @@ fn write_suite(out: &mut String, suite: &Suite) {
                 let _ = writeln!(
                     out,
                     "{open}>\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",
-                    markup::attribute(message),
-                    markup::text(details)
+                    xml::attribute(message),
+                    xml::text(details)
                 );
             }
         }

@@ -25,7 +25,6 @@ mod gcov;
 mod html;
 mod junit;
 mod listing;
-mod markup;
 mod report;
 mod run;
 mod sarif;

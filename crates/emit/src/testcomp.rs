@@ -10,7 +10,7 @@
 //! numbers, `inf`, `nan` (with their sign).
 
 use crate::ctype;
-use crate::xml::escape;
+use crate::xml::{attribute, text};
 use ir::float::{self, FloatClass};
 use ir::{FloatKind, FuncId, Program, Type};
 use std::fmt::Write;
@@ -257,8 +257,8 @@ fn metadata_xml(config: &SuiteConfig) -> String {
         ("creationtime", config.creation_time.clone()),
     ];
     let mut xml = format!("{XML_DECLARATION}\n{METADATA_DOCTYPE}\n<test-metadata>\n");
-    for (tag, text) in fields {
-        let _ = writeln!(xml, "  <{tag}>{}</{tag}>", escape(&text));
+    for (tag, content) in fields {
+        let _ = writeln!(xml, "  <{tag}>{}</{tag}>", text(&content));
     }
     xml.push_str("</test-metadata>\n");
     xml
@@ -277,8 +277,8 @@ fn testcase_xml(values: &[InputValue], covers_error: bool) -> String {
         let _ = writeln!(
             xml,
             "  <input type=\"{}\">{}</input>",
-            escape(&value.type_name),
-            escape(&value.text)
+            attribute(&value.type_name),
+            text(&value.text)
         );
     }
     xml.push_str("</testcase>\n");

@@ -498,7 +498,9 @@ impl LazyRedirect<'_> {
     fn value(&mut self, value: &mut SymVal) {
         match value {
             SymVal::Ptr(ptr) if self.holds(ptr) => *ptr = self.redirected(ptr),
-            SymVal::Bytes(cells) if self.touches(cells) => self.cells(Rc::<Vec<Cell>>::make_mut(cells)),
+            SymVal::Bytes(cells) if self.touches(cells) => {
+                self.cells(Rc::<Vec<Cell>>::make_mut(cells))
+            }
             _ => {}
         }
     }

@@ -3,7 +3,7 @@
 //! left out of ranking (`constraint=false`).
 
 use super::{HeapGraph, NodeKind};
-use crate::xml::escape;
+use crate::xml::text as escape;
 use std::fmt::Write;
 
 pub fn render(graph: &HeapGraph) -> String {

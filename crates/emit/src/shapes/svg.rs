@@ -6,7 +6,7 @@ use super::layout::{
     header_text, NodeBox, Placement, BEND, CHAR_WIDTH, LANE_GAP, PADDING, ROW_HEIGHT,
 };
 use super::{HeapEdge, HeapGraph, NodeKind};
-use crate::xml::escape;
+use crate::xml::text as escape;
 use std::fmt::Write;
 
 const STYLE: &str = "text { font-family: \"DejaVu Sans Mono\", Menlo, Consolas, \"Liberation Mono\", monospace; font-size: 12px; dominant-baseline: central; }
