@@ -129,6 +129,13 @@ pub struct Global {
     pub span: Span,
 }
 
+impl Global {
+    /// A `static` variable of a function (named `function.name`).
+    pub fn is_function_static(&self) -> bool {
+        self.name.contains('.')
+    }
+}
+
 /// A constant initializer, laid out by the front end. Bytes not covered are zero.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Init {

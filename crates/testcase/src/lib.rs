@@ -417,6 +417,10 @@ pub fn bound_explained(name: &str) -> String {
             "give the function a body",
         ),
         "interrupted" => ("the run was interrupted", "run again"),
+        "static_start" => (
+            "a function's static variables start from their initial value, each test calling the function once",
+            "tests do not call a function twice yet",
+        ),
         "apart_inputs" => (
             "tests never pass overlapping buffers to a copy",
             "the C library leaves such copies undefined",

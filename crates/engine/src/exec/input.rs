@@ -8,7 +8,9 @@ use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
-use crate::value::{bv_u, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{
+    bv_u, cell_byte, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+};
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
 use z3::ast::{Bool, BV};
@@ -228,6 +230,16 @@ fn member_type(program: &Program, apis: &Apis, params: &[Type], param: usize) ->
     held.then_some(*node)
 }
 
+/// A function's `static` holding numbers only, which every test starts
+/// from its initializer (see `fresh_static`).
+fn starts_fresh(global: &ir::Global) -> bool {
+    let mut ty = &global.ty;
+    while let Type::Array(elem, _) = ty {
+        ty = elem;
+    }
+    global.is_function_static() && ty.scalar_bits().is_some()
+}
+
 /// Does the test choose this global's initial value? In the unit-test view
 /// a global the file defines is an input when code may have changed it:
 /// the file's own code writes it, or other files can (it is not `static`);
@@ -275,12 +287,39 @@ impl Machine<'_, '_> {
             return unsupported(format!("global `{}` of unknown size", global.name));
         }
         let is_input = global_is_input(self.program, self.config, self.state_globals, id);
+        if is_input && starts_fresh(global) {
+            return self.fresh_static(st, id);
+        }
         let cells = if is_input {
             fresh_cells(self.program, st, &global.ty, &global.name, ".")
         } else {
             initial_cells(self.program, id)
         };
         let obj = st.add_object(Object::new(ObjKind::Global { id, is_input }, cells));
+        st.globals[id.index()] = Some(obj);
+        Ok(obj)
+    }
+
+    /// A function's `static` of numbers: no driver can set it, and each test
+    /// runs in a process of its own, so it starts from its initializer. It
+    /// is symbolic, bound to that value, so that an arm only another value
+    /// reaches (a second call) is not reached within bounds, not infeasible.
+    fn fresh_static(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
+        let global = self.program.global(id);
+        let cells = fresh_cells(self.program, st, &global.ty, &global.name, ".");
+        let initial = initial_cells(self.program, id);
+        let mut same = Vec::with_capacity(cells.len());
+        for (now, start) in cells.iter().zip(&initial) {
+            same.push(cell_byte(now)?.eq(cell_byte(start)?));
+        }
+        self.assume_limit(st, &Bool::and(&same), "static_start")?;
+        let obj = st.add_object(Object::new(
+            ObjKind::Global {
+                id,
+                is_input: false,
+            },
+            cells,
+        ));
         st.globals[id.index()] = Some(obj);
         Ok(obj)
     }
