@@ -841,6 +841,28 @@ enum ValueByte {
     Pointer,
 }
 
+/// Records in `out` the bits of a bit-field whose storage starts at byte
+/// `at`; the bits of its neighbours in the same bytes stay.
+fn bit_field_bytes(bits: ir::BitField, raw: u128, at: usize, out: &mut [ValueByte]) {
+    for k in 0..usize::from(bits.width) {
+        let position = usize::from(bits.shift) + k;
+        let Some(slot) = out.get_mut(at + position / 8) else {
+            continue;
+        };
+        let mut byte = match slot {
+            ValueByte::Data(b) => *b,
+            _ => 0,
+        };
+        let mask = 1u8 << (position % 8);
+        if (raw >> k) & 1 == 1 {
+            byte |= mask;
+        } else {
+            byte &= !mask;
+        }
+        *slot = ValueByte::Data(byte);
+    }
+}
+
 /// Records in `out`, from byte `at`, the bytes `value` of type `ty` holds.
 /// A union's members read the same bytes, so each adds what it knows.
 fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut [ValueByte]) {
@@ -862,7 +884,11 @@ fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut
         (Type::Struct(id), Value::Struct(members)) => {
             let def = program.struct_def(*id);
             for (field, member) in def.fields.iter().zip(members) {
-                value_bytes(program, &field.ty, member, at + field.offset as usize, out);
+                let at = at + field.offset as usize;
+                match (field.bits, member.raw_bits()) {
+                    (Some(bits), Some((raw, _))) => bit_field_bytes(bits, raw, at, out),
+                    _ => value_bytes(program, &field.ty, member, at, out),
+                }
             }
         }
         (Type::Array(elem, _), Value::Array(items)) => {
