@@ -56,6 +56,8 @@ int calibrated(struct control_register r, int raw)
         return -1001;
     if (r.mode > 5)
         return -1002;
+    if (raw < -100000 || raw > 100000)
+        return -1004;
     int value = raw + r.offset;
     if (r.gain < 0)
         value = value / 2;
