@@ -138,3 +138,18 @@ fn packed_fields_are_read_at_unaligned_offsets() {
     let fields = members(&object.init[0]);
     assert_eq!((fields[2], fields[3]), (0x01020304, 0xabc));
 }
+
+const INITIALIZED: &str = r#"
+struct cfg { unsigned a : 3; int b : 5; unsigned : 2; unsigned c : 7; long long d : 40; };
+static struct cfg config = { 5, -7, 100, -3 };
+long read_config(void) { return config.a * 10000 + config.b * 100 + config.c + config.d * 1000000; }
+"#;
+
+#[test]
+fn constant_initializers_set_each_fields_bits() {
+    let (_, report) = run(INITIALIZED, "read_config");
+    assert_eq!(
+        ret(&report.tests[0]),
+        5 * 10000 - 7 * 100 + 100 - 3 * 1000000
+    );
+}
