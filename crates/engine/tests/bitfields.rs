@@ -153,3 +153,29 @@ fn constant_initializers_set_each_fields_bits() {
         5 * 10000 - 7 * 100 + 100 - 3 * 1000000
     );
 }
+
+const ODD_WIDTH: &str = r#"
+struct t { long v : 36; };
+long odd_width_temporary(struct t x, int c) {
+    long old = x.v++;
+    long now = c ? x.v : 0;
+    if (old > 0x100000000L && c) return -1;
+    return old * 2 + now;
+}
+"#;
+
+#[test]
+fn values_of_a_fields_own_width_survive_temporaries() {
+    let (_, report) = run(ODD_WIDTH, "odd_width_temporary");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let old = struct_arg(t)[0];
+        let c = arg(t, 1);
+        let expected = if old > 0x1_0000_0000 && c != 0 {
+            -1
+        } else {
+            old * 2 + if c != 0 { old + 1 } else { 0 }
+        };
+        assert_eq!(ret(t), expected, "{t:?}");
+    }
+}

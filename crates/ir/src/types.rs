@@ -10,6 +10,8 @@ pub struct StructId(pub u32);
 
 /// An integer type: width in bits and signedness. `_Bool` is `bits: 8` with
 /// [`IntType::is_bool`] set, because stores into it normalise to 0 or 1.
+/// A `long` bit-field wider than `int` promotes to a type of its own width
+/// (e.g. 40 bits), in which gcc computes; only temporaries have such types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct IntType {
     pub bits: u16,
@@ -40,8 +42,9 @@ impl IntType {
         }
     }
 
+    /// Bytes a value takes in memory (a bit-field's own width rounded up).
     pub fn bytes(self) -> u64 {
-        u64::from(self.bits / 8)
+        u64::from(self.bits.div_ceil(8))
     }
 
     /// Smallest and largest representable value.

@@ -366,7 +366,9 @@ impl Machine<'_, '_> {
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
-            ty if ty.scalar_bits().is_some() => Ok(SymVal::Int(cells_to_int(&cells)?)),
+            ty if let Some(bits) = ty.scalar_bits() => {
+                Ok(SymVal::Int(resize(&cells_to_int(&cells)?, bits, false)))
+            }
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
             _ => Ok(SymVal::Bytes(Rc::new(cells))),
         }
@@ -387,7 +389,13 @@ impl Machine<'_, '_> {
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
         self.check_memory_access(st, loc.obj, &loc.off, n, Access::Write)?;
-        let mut cells = value_cells(value);
+        let mut cells = match (&loc.ty, value) {
+            // A value of a bit-field's own width fills whole bytes.
+            (Type::Int(it), SymVal::Int(v)) if it.bits % 8 != 0 => {
+                int_cells(&resize(v, 8 * n as u32, it.signed))
+            }
+            _ => value_cells(value),
+        };
         if cells.len() as u64 != n {
             return unsupported("a store whose value and place sizes differ");
         }
