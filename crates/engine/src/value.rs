@@ -226,7 +226,7 @@ pub fn bit_field_put(storage: &BV, bits: ir::BitField, value: &BV) -> BV {
     let high = low + u32::from(bits.width);
     let mut result = resize(value, u32::from(bits.width), false);
     if low > 0 {
-        result = result.concat(&storage.extract(low - 1, 0));
+        result = result.concat(storage.extract(low - 1, 0));
     }
     if high < storage.get_size() {
         result = storage

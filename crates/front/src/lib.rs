@@ -62,7 +62,8 @@
 //!   bit-fields included; under `#pragma pack(n)` member alignment is capped
 //!   at `n`, and `__attribute__((packed))` after a struct body makes it 1.
 //!   A bit-field reads as its declared type, promoted as gcc promotes it
-//!   (`expr::promoted_bit_field`). Only the struct types the program uses are kept.
+//!   (`lower/expr.rs`, `promoted_bit_field`). Only the struct types the
+//!   program uses are kept.
 //!
 //! GNU spellings lang-c cannot parse are rewritten before parsing
 //! (`gnu.rs`); a parse error still left costs only the top-level item it is

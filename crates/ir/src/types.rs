@@ -170,6 +170,7 @@ pub struct Field {
     /// Byte offset from the start of the struct (of the first byte holding
     /// a bit-field's bits).
     pub offset: u64,
+    /// `Some` for a bit-field: where its bits lie from `offset`.
     pub bits: Option<BitField>,
 }
 

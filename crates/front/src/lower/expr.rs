@@ -67,7 +67,6 @@ fn is_omitted_operand(e: &Node<Expression>) -> bool {
     matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::gnu::OMITTED_OPERAND)
 }
 
-/// `*e` as a place; `*&x` folds back to `x`.
 /// The type of a bit-field's value after integer promotion, as gcc gives
 /// it: `int` when `int` holds every value (narrower than 32 bits, or 32
 /// bits and signed), `unsigned int` for a 32-bit unsigned one, and for a
@@ -81,6 +80,7 @@ pub(super) fn promoted_bit_field(declared: IntType, width: u16) -> IntType {
     }
 }
 
+/// `*e` as a place; `*&x` folds back to `x`.
 pub(super) fn deref_place(e: Expr) -> Place {
     match e.kind {
         ExprKind::AddrOf(place) => *place,
