@@ -102,3 +102,50 @@ int record_event(int is_error)
     }
     return device_status.errors;
 }
+
+/* A sensor's status register, seen whole or by fields. */
+union status_register {
+    uint32_t raw;
+    struct {
+        uint32_t ready : 1;
+        uint32_t error_code : 7;
+        int32_t temperature : 12;
+        uint32_t : 12;
+    } fields;
+};
+
+/* -1 when reserved bits are set, else the error code, 100 + the
+ * temperature when ready and hot, -2 when too cold, 0 otherwise. */
+int read_status(union status_register r)
+{
+    if (r.raw & 0xfff00000u)
+        return -1;
+    if (r.fields.error_code != 0)
+        return r.fields.error_code;
+    if (r.fields.ready && r.fields.temperature > 85)
+        return 100 + r.fields.temperature;
+    if (r.fields.temperature < -40)
+        return -2;
+    return 0;
+}
+
+/* Flags sharing a byte with bits no member names. */
+struct flag_bits {
+    unsigned armed : 1;
+    unsigned tripped : 1;
+};
+
+union flag_byte {
+    struct flag_bits flags;
+    unsigned char byte;
+};
+
+/* 1 when tripped while disarmed, 2 when only a bit no flag names is set. */
+int check_flags(union flag_byte f)
+{
+    if (f.flags.tripped && !f.flags.armed)
+        return 1;
+    if (f.byte == 0x80)
+        return 2;
+    return 0;
+}
