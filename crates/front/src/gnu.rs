@@ -242,7 +242,7 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                 let after = word(close + 1);
                 let closes_type_body = before == "}"
                     && opening_brace(text, &toks, i - 1).is_some_and(|open| {
-                        let keyword = |k: usize| matches!(word(k), "struct" | "union");
+                        let keyword = |k: usize| matches!(word(k), "struct" | "union" | "enum");
                         open.checked_sub(1).is_some_and(keyword)
                             || open.checked_sub(2).is_some_and(keyword)
                     });
@@ -359,6 +359,19 @@ mod tests {
         let text =
             "static int f(void) __attribute__((noreturn)); int x __attribute__((aligned(8)));";
         assert_eq!(rewrite(text).text, text);
+    }
+
+    #[test]
+    fn attributes_ending_a_type_definition_stay() {
+        let text = "struct s { int v; } __attribute__((packed));\nenum e { A } __attribute__((packed));\nvoid f(void) { if (1) { } __attribute__((unused)); }";
+        let r = rewrite(text);
+        assert_eq!(
+            r.text.matches("__attribute__((packed))").count(),
+            2,
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("unused"), "{}", r.text);
     }
 
     #[test]

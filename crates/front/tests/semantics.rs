@@ -347,3 +347,19 @@ fn bit_field_misuse_is_an_error_at_its_position() {
     let ok = out.program.function_by_name("ok").expect("ok lowered");
     assert!(out.program.function(ok).body.is_some());
 }
+
+#[test]
+fn packing_applies_to_struct_bodies_only() {
+    let out = lower(
+        "struct wire { char tag; int length; } __attribute__((packed));\n\
+         int length(struct wire *w) { return w->length; }\n\
+         enum small { A, B } __attribute__((packed));\n\
+         int is_a(enum small s) { return s == A; }\n",
+    );
+    let wire = struct_named(&out.program, "wire");
+    assert_eq!((wire.size, wire.align, wire.fields[1].offset), (5, 1, 1));
+    assert!(out.diagnostics.iter().any(|d| d.line == 3
+        && d.message == "unsupported: packing attribute on a type other than a struct body"));
+    assert_eq!(out.excluded.len(), 1, "{:?}", out.excluded);
+    assert_eq!(out.excluded[0].0, "is_a");
+}

@@ -14,7 +14,7 @@ pub(super) struct Specs<'s> {
     /// `_Alignas`, `__attribute__((aligned))`: layout changes we do not model.
     pub layout_attribute: Option<usize>,
     /// `__attribute__((packed))` after a struct body ([`crate::gnu`] moves it there).
-    pub packed: bool,
+    pub packed: Option<usize>,
     /// `_Noreturn` or `__attribute__((noreturn))`.
     pub noreturn: bool,
     pub offset: usize,
@@ -64,7 +64,9 @@ impl<'s> Specs<'s> {
         if let Some(at) = alignment_attribute(ext) {
             self.layout_attribute = Some(at);
         }
-        self.packed |= has_attribute(ext, "packed");
+        if let Some(at) = attribute_position(ext, &["packed"]) {
+            self.packed = Some(at);
+        }
         self.noreturn |= has_attribute(ext, "noreturn");
     }
 }
@@ -134,6 +136,12 @@ impl<'a> Lowerer<'a> {
         if let Some(at) = specs.layout_attribute {
             return self.unsupported(at, "alignment or packing attribute");
         }
+        let packs_a_struct_body = specs.types.iter().any(
+            |t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
+        );
+        if let (Some(at), false) = (specs.packed, packs_a_struct_body) {
+            return self.unsupported(at, "packing attribute on a type other than a struct body");
+        }
         let mut counts = KeywordCounts::default();
         let mut named: Option<Type> = None;
         for t in &specs.types {
@@ -151,7 +159,9 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Bool => named = Some(Type::Int(IntType::BOOL)),
                 TypeSpecifier::Complex => return self.unsupported(at, "complex type"),
                 TypeSpecifier::Atomic(_) => return self.unsupported(at, "_Atomic"),
-                TypeSpecifier::Struct(st) => named = Some(self.struct_type(st, specs.packed)?),
+                TypeSpecifier::Struct(st) => {
+                    named = Some(self.struct_type(st, specs.packed.is_some())?)
+                }
                 TypeSpecifier::Enum(e) => named = Some(self.enum_type(e)?),
                 TypeSpecifier::TypedefName(id) => {
                     named = Some(self.typedef_type(&id.node.name, at)?)
