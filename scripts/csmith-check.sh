@@ -25,7 +25,10 @@
 # (pass / N). Exits 1 when any program is panic, hang, bad-driver or mismatch.
 #
 # Environment: CSMITH_FIRST_SEED (1), CSMITH_MAX_TIME (20, engine seconds for
-# main), CSMITH_PROFILE (small or medium program settings, default small), CAIRN (path of the binary; default: build target/release/cairn).
+# main), CSMITH_PROFILE (small or medium program settings, default small;
+# default: small sizes with csmith's default constructs: bit-fields, packed
+# structs, unions, floats, volatiles), CAIRN (path of the binary; default:
+# build target/release/cairn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,28 +44,31 @@ csmith_include=/usr/include/csmith
 
 source scripts/use-cairn.sh
 
-# No floats, bitfields, unions, packed structs or volatiles; main takes no
-# arguments and, with NOT_PRINT_CHECKSUM, prints nothing. The "small" profile
-# (the default) keeps programs to a few functions, shallow blocks and simple
-# expressions; "medium" allows larger ones.
-csmith_options=(
-    --no-argc --no-checksum --concise
-    --no-bitfields --no-packed-struct --no-unions --no-float
-    --no-volatiles --no-volatile-pointers
-)
+# main takes no arguments and, with NOT_PRINT_CHECKSUM, prints nothing. The
+# "small" profile (the default) keeps programs to a few functions, shallow
+# blocks and simple expressions, "medium" allows larger ones; both leave out
+# floats, bit-fields, unions, packed structs and volatiles. "default" has the
+# sizes of "small" and csmith's default constructs.
+csmith_options=(--no-argc --no-checksum --concise)
+small_sizes=(--max-funcs 3 --max-block-depth 2 --max-block-size 3
+    --max-expr-complexity 4 --max-array-dim 1 --max-array-len-per-dim 4
+    --max-struct-fields 3 --max-pointer-depth 1)
+plain_constructs=(--no-bitfields --no-packed-struct --no-unions --no-float
+    --no-volatiles --no-volatile-pointers)
 case ${CSMITH_PROFILE:-small} in
 small)
-    csmith_options+=(--max-funcs 3 --max-block-depth 2 --max-block-size 3
-        --max-expr-complexity 4 --max-array-dim 1 --max-array-len-per-dim 4
-        --max-struct-fields 3 --max-pointer-depth 1)
+    csmith_options+=("${plain_constructs[@]}" "${small_sizes[@]}")
     ;;
 medium)
-    csmith_options+=(--max-funcs 6 --max-block-depth 3 --max-block-size 4
-        --max-expr-complexity 8 --max-array-dim 2 --max-array-len-per-dim 5
-        --max-struct-fields 5 --max-pointer-depth 2)
+    csmith_options+=("${plain_constructs[@]}" --max-funcs 6 --max-block-depth 3
+        --max-block-size 4 --max-expr-complexity 8 --max-array-dim 2
+        --max-array-len-per-dim 5 --max-struct-fields 5 --max-pointer-depth 2)
+    ;;
+default)
+    csmith_options+=("${small_sizes[@]}")
     ;;
 *)
-    echo "CSMITH_PROFILE must be small or medium" >&2
+    echo "CSMITH_PROFILE must be small, medium or default" >&2
     exit 2
     ;;
 esac

@@ -268,11 +268,13 @@ pub fn sample_program() -> Program {
                     name: "lo".to_string(),
                     ty: int(),
                     offset: 0,
+                    bits: None,
                 },
                 Field {
                     name: "hi".to_string(),
                     ty: int(),
                     offset: 4,
+                    bits: None,
                 },
             ],
             size: 8,

@@ -841,6 +841,38 @@ enum ValueByte {
     Pointer,
 }
 
+/// The bytes a struct's bit-fields hold: value and which bits are known.
+/// Only a byte whose eight bits are all known is data (the others hold
+/// padding bits the members do not set).
+#[derive(Default)]
+struct BitFieldBytes(std::collections::BTreeMap<usize, (u8, u8)>);
+
+impl BitFieldBytes {
+    fn add(&mut self, bits: ir::BitField, raw: u128, at: usize) {
+        for k in 0..usize::from(bits.width) {
+            let position = usize::from(bits.shift) + k;
+            let (value, known) = self.0.entry(at + position / 8).or_insert((0, 0));
+            let mask = 1u8 << (position % 8);
+            *known |= mask;
+            if (raw >> k) & 1 == 1 {
+                *value |= mask;
+            } else {
+                *value &= !mask;
+            }
+        }
+    }
+
+    fn record_whole_bytes(self, out: &mut [ValueByte]) {
+        for (at, (value, known)) in self.0 {
+            if let Some(slot) = out.get_mut(at).filter(|s| **s != ValueByte::Pointer) {
+                if known == u8::MAX {
+                    *slot = ValueByte::Data(value);
+                }
+            }
+        }
+    }
+}
+
 /// Records in `out`, from byte `at`, the bytes `value` of type `ty` holds.
 /// A union's members read the same bytes, so each adds what it knows.
 fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut [ValueByte]) {
@@ -861,9 +893,15 @@ fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut
         }
         (Type::Struct(id), Value::Struct(members)) => {
             let def = program.struct_def(*id);
+            let mut bit_field_bytes = BitFieldBytes::default();
             for (field, member) in def.fields.iter().zip(members) {
-                value_bytes(program, &field.ty, member, at + field.offset as usize, out);
+                let at = at + field.offset as usize;
+                match (field.bits, member.raw_bits()) {
+                    (Some(bits), Some((raw, _))) => bit_field_bytes.add(bits, raw, at),
+                    _ => value_bytes(program, &field.ty, member, at, out),
+                }
             }
+            bit_field_bytes.record_whole_bytes(out);
         }
         (Type::Array(elem, _), Value::Array(items)) => {
             let size = program.size_of(elem) as usize;

@@ -218,6 +218,7 @@ fn field(name: &str, ty: Type, offset: u64) -> Field {
         name: name.into(),
         ty,
         offset,
+        bits: None,
     }
 }
 

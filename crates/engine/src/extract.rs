@@ -5,7 +5,9 @@
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
 use crate::state::{Build, ObjKind, State, Written};
-use crate::value::{cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{
+    bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+};
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -580,13 +582,7 @@ impl<'a> Solved<'a> {
                 let fields = def
                     .fields
                     .iter()
-                    .map(|f| {
-                        let size = program.size_of(&f.ty) as usize;
-                        match cells.get(f.offset as usize..f.offset as usize + size) {
-                            Some(part) => self.cells_value(part, &f.ty),
-                            None => Value::Unknown,
-                        }
-                    })
+                    .map(|f| self.field_value(cells, f))
                     .collect();
                 Value::Struct(fields)
             }
@@ -604,6 +600,40 @@ impl<'a> Solved<'a> {
         }
     }
 
+    /// The value of member `field` of the struct or union held by `cells`.
+    fn field_value(&self, cells: &[Cell], field: &ir::Field) -> Value {
+        let Some(part) = cells.get(field_bytes(self.program, field)) else {
+            return Value::Unknown;
+        };
+        match (field.bits, &field.ty) {
+            (Some(bits), Type::Int(declared)) => cells_to_int(part)
+                .map(|storage| {
+                    let value =
+                        bit_field_get(&storage, bits, declared.bits.into(), declared.signed);
+                    int_value(self.model, &value, &field.ty)
+                })
+                .unwrap_or(Value::Unknown),
+            _ => self.cells_value(part, &field.ty),
+        }
+    }
+
+    /// Marks in `out`, from byte `at`, the bytes of member `field` of
+    /// the struct in `cells` a check reads.
+    fn field_readable_bytes(&self, field: &ir::Field, cells: &[Cell], at: usize, out: &mut [bool]) {
+        let offset = field.offset as usize;
+        if field.bits.is_none() {
+            if let Some(part) = cells.get(offset..) {
+                self.readable_bytes(&field.ty, part, at + offset, out);
+            }
+        } else if self.field_value(cells, field) != Value::Unknown {
+            for k in field_bytes(self.program, field) {
+                if let Some(slot) = out.get_mut(at + k) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+
     /// The members through which a union's written bytes are checked: the
     /// first member that reads every written byte some member can read, else
     /// all of them (each check then covers what it can).
@@ -615,9 +645,7 @@ impl<'a> Solved<'a> {
     ) -> Vec<usize> {
         let readable_by = |f: &ir::Field| {
             let mut readable = vec![false; cells.len()];
-            if let Some(part) = cells.get(f.offset as usize..) {
-                self.readable_bytes(&f.ty, part, f.offset as usize, &mut readable);
-            }
+            self.field_readable_bytes(f, cells, 0, &mut readable);
             readable
         };
         let by_member: Vec<Vec<bool>> = def.fields.iter().map(readable_by).collect();
@@ -654,8 +682,7 @@ impl<'a> Solved<'a> {
             }
             Type::Struct(id) => {
                 for f in &program.struct_def(*id).fields {
-                    let offset = f.offset as usize;
-                    self.readable_bytes(&f.ty, &cells[offset..], at + offset, out);
+                    self.field_readable_bytes(f, cells, at, out);
                 }
             }
             Type::Array(elem, Some(len)) => {
@@ -712,6 +739,21 @@ impl<'a> Solved<'a> {
                     let at = f.offset as usize;
                     let mut p = path.clone();
                     p.push(Step::Field(n as u32));
+                    if f.bits.is_some() {
+                        let bytes = field_bytes(program, f);
+                        let touched =
+                            written.is_none_or(|w| bytes.clone().any(|k| w.get(k) == Some(&true)));
+                        let expected = self.field_value(&cells[..size], f);
+                        if touched && expected != Value::Unknown {
+                            out.push(Check {
+                                root: root.clone(),
+                                path: p,
+                                ty: f.ty.clone(),
+                                expected,
+                            });
+                        }
+                        continue;
+                    }
                     self.leaf_checks(
                         root.clone(),
                         p,
@@ -795,6 +837,15 @@ fn operand(e: &str) -> String {
 }
 
 /// The model's value of a number of type `ty` (`long double` is unknown).
+/// The bytes of its struct a member occupies (a bit-field: those holding its bits).
+fn field_bytes(program: &Program, field: &ir::Field) -> std::ops::Range<usize> {
+    let size = match field.bits {
+        Some(bits) => bits.storage_bytes(),
+        None => program.size_of(&field.ty),
+    };
+    field.offset as usize..(field.offset + size) as usize
+}
+
 fn int_value(model: &Model, bv: &BV, ty: &Type) -> Value {
     match (ty, ty.as_ieee_float()) {
         (Type::Int(it), _) => Value::Int {

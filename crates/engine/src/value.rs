@@ -211,6 +211,31 @@ pub fn resize(v: &BV, to_bits: u32, source_signed: bool) -> BV {
     }
 }
 
+/// A bit-field's value read from the integer of its storage bytes (see
+/// [`ir::BitField`]), sign- or zero-extended to `to_bits`.
+pub fn bit_field_get(storage: &BV, bits: ir::BitField, to_bits: u32, signed: bool) -> BV {
+    let low = u32::from(bits.shift);
+    let field = storage.extract(low + u32::from(bits.width) - 1, low);
+    resize(&field, to_bits, signed)
+}
+
+/// The integer of a bit-field's storage bytes with the field's bits
+/// replaced by the low bits of `value`: the other bits are kept.
+pub fn bit_field_put(storage: &BV, bits: ir::BitField, value: &BV) -> BV {
+    let low = u32::from(bits.shift);
+    let high = low + u32::from(bits.width);
+    let mut result = resize(value, u32::from(bits.width), false);
+    if low > 0 {
+        result = result.concat(storage.extract(low - 1, 0));
+    }
+    if high < storage.get_size() {
+        result = storage
+            .extract(storage.get_size() - 1, high)
+            .concat(&result);
+    }
+    result
+}
+
 /// The cells of an integer value, least significant byte first.
 pub fn int_cells(v: &BV) -> Vec<Cell> {
     (0..v.get_size() / 8)

@@ -152,6 +152,24 @@ pub(crate) fn blank(text: &str, start: usize, end: usize) -> String {
 }
 
 /// Index of the token closing the bracket opened at `open` (or the last token).
+/// The index of the `{` that the `}` at `close` ends, if any.
+fn opening_brace(text: &str, toks: &[Token], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (0..=close).rev() {
+        match text.get(toks[i].start..toks[i].end) {
+            Some("}") => depth += 1,
+            Some("{") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 pub(crate) fn matching(text: &str, toks: &[Token], open: usize) -> usize {
     let word = |t: &Token| text.get(t.start..t.end).unwrap_or("");
     let mut depth = 0usize;
@@ -222,7 +240,14 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                 let close = matching(text, &toks, i + 1);
                 let before = i.checked_sub(1).map(word).unwrap_or("");
                 let after = word(close + 1);
-                let statement = after == ";" && matches!(before, ";" | "{" | "}" | ":");
+                let closes_type_body = before == "}"
+                    && opening_brace(text, &toks, i - 1).is_some_and(|open| {
+                        let keyword = |k: usize| matches!(word(k), "struct" | "union" | "enum");
+                        open.checked_sub(1).is_some_and(keyword)
+                            || open.checked_sub(2).is_some_and(keyword)
+                    });
+                let statement =
+                    after == ";" && matches!(before, ";" | "{" | "}" | ":") && !closes_type_body;
                 if statement {
                     changes.push(Change {
                         start: tok.start,
@@ -334,6 +359,19 @@ mod tests {
         let text =
             "static int f(void) __attribute__((noreturn)); int x __attribute__((aligned(8)));";
         assert_eq!(rewrite(text).text, text);
+    }
+
+    #[test]
+    fn attributes_ending_a_type_definition_stay() {
+        let text = "struct s { int v; } __attribute__((packed));\nenum e { A } __attribute__((packed));\nvoid f(void) { if (1) { } __attribute__((unused)); }";
+        let r = rewrite(text);
+        assert_eq!(
+            r.text.matches("__attribute__((packed))").count(),
+            2,
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("unused"), "{}", r.text);
     }
 
     #[test]

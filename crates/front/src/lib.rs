@@ -58,17 +58,21 @@
 //!   its operand and result types (products: one, with `MulOverflows`),
 //!   `clz`/`ctz`/`popcount` are `UnOp`s, `parity`, `ffs` and `bswap` are
 //!   built from them and from shifts. Such wide types are never stored.
-//! - Struct layout follows System V; under `#pragma pack(n)` member alignment
-//!   is capped at `n`. Only the struct types the program uses are kept.
+//! - Struct layout follows System V as gcc applies it (`ir::Layout::lay_out_members`),
+//!   bit-fields included; under `#pragma pack(n)` member alignment is capped
+//!   at `n`, and `__attribute__((packed))` after a struct body makes it 1.
+//!   A bit-field reads as its declared type, promoted as gcc promotes it
+//!   (`lower/expr.rs`, `promoted_bit_field`). Only the struct types the
+//!   program uses are kept.
 //!
 //! GNU spellings lang-c cannot parse are rewritten before parsing
 //! (`gnu.rs`); a parse error still left costs only the top-level item it is
 //! in (`salvage.rs`: a function keeps its prototype and is excluded).
 //!
 //! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
-//! `__int128`, `__auto_type`, bit-fields, floating-point values, K&R
-//! definitions, `_Complex`, `_Atomic`, `va_start`/`va_arg`, packing
-//! attributes) yield an `unsupported: <construct>`
+//! `__int128`, `__auto_type`, `long double` arithmetic, K&R
+//! definitions, `_Complex`, `_Atomic`, `va_start`/`va_arg`, `aligned`
+//! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function
 //! that calls an excluded function is excluded too. Nesting deeper than any

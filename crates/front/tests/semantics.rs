@@ -304,3 +304,62 @@ fn layouts_match_the_system_compiler() {
         vec![0, 2, 6]
     );
 }
+
+#[test]
+fn bit_field_misuse_is_an_error_at_its_position() {
+    let out = lower(
+        "struct s { unsigned a : 3; int b : 5; };\n\
+         unsigned *addr(struct s *p) { return &p->a; }\n\
+         int ok(struct s *p) { return p->a + p->b; }\n\
+         struct wide { int c : 33; };\n\
+         int uses_wide(struct wide *w) { return w->c; }\n\
+         struct zero { int d : 0; };\n\
+         int uses_zero(struct zero *z) { return z->d; }\n",
+    );
+    let errors: Vec<(String, u32, u32, String)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.clone(), d.line, d.col, d.message.clone()))
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            (
+                "addr".into(),
+                2,
+                38,
+                "cannot take the address of a bit-field".into()
+            ),
+            (
+                "uses_wide".into(),
+                4,
+                23,
+                "width of bit-field exceeds its type".into()
+            ),
+            (
+                "uses_zero".into(),
+                6,
+                23,
+                "named bit-field has zero width".into()
+            ),
+        ]
+    );
+    let ok = out.program.function_by_name("ok").expect("ok lowered");
+    assert!(out.program.function(ok).body.is_some());
+}
+
+#[test]
+fn packing_applies_to_struct_bodies_only() {
+    let out = lower(
+        "struct wire { char tag; int length; } __attribute__((packed));\n\
+         int length(struct wire *w) { return w->length; }\n\
+         enum small { A, B } __attribute__((packed));\n\
+         int is_a(enum small s) { return s == A; }\n",
+    );
+    let wire = struct_named(&out.program, "wire");
+    assert_eq!((wire.size, wire.align, wire.fields[1].offset), (5, 1, 1));
+    assert!(out.diagnostics.iter().any(|d| d.line == 3
+        && d.message == "unsupported: packing attribute on a type other than a struct body"));
+    assert_eq!(out.excluded.len(), 1, "{:?}", out.excluded);
+    assert_eq!(out.excluded[0].0, "is_a");
+}

@@ -21,4 +21,6 @@ pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
 pub use params::checks_null;
 pub use program::*;
 pub use state::written_globals;
-pub use types::{Field, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
+pub use types::{
+    BitField, Field, FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type,
+};

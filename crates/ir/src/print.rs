@@ -98,9 +98,19 @@ fn print_structs(out: &mut String, p: &Program) {
         }
         let _ = writeln!(out, "{kw} {} size {} align {} {{", s.name, s.size, s.align);
         for fd in &s.fields {
+            let bits = fd
+                .bits
+                .map(|b| {
+                    format!(
+                        " bits {}..{}",
+                        b.shift,
+                        u32::from(b.shift) + u32::from(b.width)
+                    )
+                })
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "    +{} {}: {}",
+                "    +{}{bits} {}: {}",
                 fd.offset,
                 fd.name,
                 TypeName(p, &fd.ty)

@@ -10,6 +10,8 @@ pub struct StructId(pub u32);
 
 /// An integer type: width in bits and signedness. `_Bool` is `bits: 8` with
 /// [`IntType::is_bool`] set, because stores into it normalise to 0 or 1.
+/// A `long` bit-field wider than `int` promotes to a type of its own width
+/// (e.g. 40 bits), in which gcc computes; only temporaries have such types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct IntType {
     pub bits: u16,
@@ -40,8 +42,9 @@ impl IntType {
         }
     }
 
+    /// Bytes a value takes in memory (a bit-field's own width rounded up).
     pub fn bytes(self) -> u64 {
-        u64::from(self.bits / 8)
+        u64::from(self.bits.div_ceil(8))
     }
 
     /// Smallest and largest representable value.
@@ -161,9 +164,71 @@ impl Type {
 pub struct Field {
     /// Empty for an anonymous member (its own fields are reachable through it).
     pub name: String,
+    /// For a bit-field, its declared integer type: the type its value is
+    /// read as (before integer promotion) and converted to when stored.
     pub ty: Type,
-    /// Byte offset from the start of the struct.
+    /// Byte offset from the start of the struct (of the first byte holding
+    /// a bit-field's bits).
     pub offset: u64,
+    /// `Some` for a bit-field: where its bits lie from `offset`.
+    pub bits: Option<BitField>,
+}
+
+/// Where a bit-field's value lies: `width` bits from bit `shift` of the
+/// little-endian integer made of the [`BitField::storage_bytes`] bytes at
+/// the field's offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitField {
+    pub shift: u8,
+    pub width: u16,
+}
+
+impl BitField {
+    /// How many bytes hold the field's bits (at most 9: a packed 64-bit field).
+    pub fn storage_bytes(self) -> u64 {
+        (u64::from(self.shift) + u64::from(self.width)).div_ceil(8)
+    }
+}
+
+/// A member to lay out: a bit-field when `bit_width` is set (an unnamed
+/// one only pads and is not kept as a field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub ty: Type,
+    pub bit_width: Option<u16>,
+}
+
+impl Member {
+    pub fn plain(name: impl Into<String>, ty: Type) -> Member {
+        Member {
+            name: name.into(),
+            ty,
+            bit_width: None,
+        }
+    }
+}
+
+/// How a struct is packed: `#pragma pack(N)` caps every member's
+/// alignment at N bytes; `__attribute__((packed))` gives every member
+/// alignment 1. Under either, gcc lets a bit-field straddle the units of
+/// its declared type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Packing {
+    #[default]
+    Natural,
+    MaxAlign(u64),
+    Packed,
+}
+
+impl Packing {
+    fn cap(self, align: u64) -> u64 {
+        match self {
+            Packing::Natural => align,
+            Packing::MaxAlign(n) => align.min(n).max(1),
+            Packing::Packed => 1,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,27 +288,80 @@ pub trait Layout {
         }
     }
 
-    /// Lays out `fields` (name, type) following the System V rules and returns
-    /// (fields with offsets, size, align).
+    /// Lays out plain members (name, type) following the System V rules
+    /// and returns (fields with offsets, size, align).
     fn lay_out(&self, members: Vec<(String, Type)>, is_union: bool) -> (Vec<Field>, u64, u64) {
+        let members = members
+            .into_iter()
+            .map(|(name, ty)| Member::plain(name, ty))
+            .collect();
+        self.lay_out_members(members, is_union, Packing::Natural)
+    }
+
+    /// Lays out members, bit-fields included, as gcc does on x86-64 (System
+    /// V): a bit-field takes the next bits unless it would straddle a
+    /// boundary of its declared type's alignment (then it starts at that
+    /// boundary); a zero-width one moves to such a boundary; a named
+    /// bit-field gives the struct its type's alignment, an unnamed one none.
+    /// Returns (fields with offsets, size, align).
+    fn lay_out_members(
+        &self,
+        members: Vec<Member>,
+        is_union: bool,
+        packing: Packing,
+    ) -> (Vec<Field>, u64, u64) {
         let mut fields = Vec::with_capacity(members.len());
-        let mut offset = 0u64;
+        let mut next_bit = 0u64;
         let mut align = 1u64;
-        let mut size = 0u64;
-        for (name, ty) in members {
-            let a = self.align_of(&ty);
-            let s = self.size_of(&ty);
-            align = align.max(a);
-            let at = if is_union { 0 } else { offset.div_ceil(a) * a };
-            offset = at + s;
-            size = size.max(offset);
-            fields.push(Field {
-                name,
-                ty,
-                offset: at,
-            });
+        let mut size_bits = 0u64;
+        for member in members {
+            let type_align = self.align_of(&member.ty);
+            let capped_align = packing.cap(type_align);
+            let start = if is_union { 0 } else { next_bit };
+            let (at, width, bits) = match member.bit_width {
+                None => {
+                    let at = start.next_multiple_of(capped_align * 8);
+                    align = align.max(capped_align);
+                    (at, self.size_of(&member.ty) * 8, None)
+                }
+                Some(0) => {
+                    let zero_width_align = match packing {
+                        Packing::MaxAlign(n) => type_align.min(n),
+                        _ => type_align,
+                    };
+                    (start.next_multiple_of(zero_width_align * 8), 0, None)
+                }
+                Some(width) => {
+                    let unit = type_align * 8;
+                    let width = u64::from(width);
+                    let straddles = start / unit != (start + width - 1) / unit;
+                    let at = if straddles && packing == Packing::Natural {
+                        start.next_multiple_of(unit)
+                    } else {
+                        start
+                    };
+                    if !member.name.is_empty() {
+                        align = align.max(capped_align);
+                    }
+                    let bits = BitField {
+                        shift: (at % 8) as u8,
+                        width: width as u16,
+                    };
+                    (at, width, Some(bits))
+                }
+            };
+            next_bit = at + width;
+            size_bits = size_bits.max(next_bit);
+            if member.bit_width.is_none() || !member.name.is_empty() {
+                fields.push(Field {
+                    name: member.name,
+                    ty: member.ty,
+                    offset: at / 8,
+                    bits,
+                });
+            }
         }
-        let size = size.div_ceil(align) * align;
+        let size = size_bits.div_ceil(8).next_multiple_of(align);
         (fields, size, align)
     }
 }

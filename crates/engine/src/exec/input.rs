@@ -9,7 +9,8 @@ use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{
-    bv_u, cell_byte, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx,
+    PtrVal, SymVal, Target,
 };
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
@@ -46,8 +47,19 @@ pub fn fresh_cells(
             let mut cells = zero_cells(def.size);
             for field in &def.fields {
                 let member = format!("{path}{sep}{}", field.name);
-                let inner = fresh_cells(program, st, &field.ty, &member, ".");
                 let at = field.offset as usize;
+                if let Some(bits) = field.bits {
+                    // Bit-fields share bytes: each puts its bits into what is there.
+                    let value =
+                        st.fresh_input(&member, bits.width.into(), !field.ty.is_unsigned_int());
+                    let storage = at..at + bits.storage_bytes() as usize;
+                    if let Some(Ok(old)) = cells.get(storage.clone()).map(cells_to_int) {
+                        let updated = int_cells(&bit_field_put(&old, bits, &value));
+                        cells.splice(storage, updated);
+                    }
+                    continue;
+                }
+                let inner = fresh_cells(program, st, &field.ty, &member, ".");
                 for (k, cell) in inner.into_iter().enumerate() {
                     if let Some(slot) = cells.get_mut(at + k) {
                         *slot = cell;

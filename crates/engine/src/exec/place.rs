@@ -6,10 +6,10 @@ use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::value::{
-    bv_u, cells_to_int, cells_to_ptr, concrete, is_nonzero, resize, value_cells, Cell, LazyIdx,
-    ObjIdx, PtrVal, SymVal, Target,
+    bit_field_get, bit_field_put, bv_u, cells_to_int, cells_to_ptr, concrete, int_cells,
+    is_nonzero, resize, value_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
 };
-use ir::{Layout, Place, PlaceBase, Proj, Type};
+use ir::{BitField, Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
@@ -31,16 +31,24 @@ fn has_pointer(program: &ir::Program, ty: &Type) -> bool {
     }
 }
 
-/// A place whose object is known: `ty` at byte `off` of object `obj`.
+/// A place whose object is known: `ty` at byte `off` of object `obj`, or
+/// for a bit-field (`bits`) the field of declared type `ty` there.
 pub struct Loc {
     pub obj: ObjIdx,
     pub off: BV,
     pub ty: Type,
+    pub bits: Option<BitField>,
 }
 
 impl Machine<'_, '_> {
     /// The address of a place, without touching memory.
     pub fn place_addr(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type)> {
+        let (ptr, ty, _) = self.locate(st, place)?;
+        Ok((ptr, ty))
+    }
+
+    /// The address and type of a place, and the bit-field it is, if one.
+    fn locate(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type, Option<BitField>)> {
         let (mut ptr, mut ty) = match &place.base {
             PlaceBase::Local(l) => {
                 let frame = st.frames.len() - 1;
@@ -63,7 +71,9 @@ impl Machine<'_, '_> {
                 }
             }
         };
+        let mut bits = None;
         for proj in &place.proj {
+            bits = None;
             match proj {
                 Proj::Field {
                     index,
@@ -77,6 +87,7 @@ impl Machine<'_, '_> {
                         return unsupported("member index out of range");
                     };
                     ptr.offset = ptr.offset.bvadd(bv_u(u128::from(field.offset), 64));
+                    bits = field.bits;
                     ty = field_ty.clone();
                 }
                 Proj::Index { index, elem } => {
@@ -88,7 +99,7 @@ impl Machine<'_, '_> {
                 }
             }
         }
-        Ok((ptr, ty))
+        Ok((ptr, ty, bits))
     }
 
     /// `index * size` as a 64-bit byte offset. A product that wraps around
@@ -113,12 +124,13 @@ impl Machine<'_, '_> {
     }
 
     pub fn place_loc(&mut self, st: &mut State, place: &Place) -> Exec<Loc> {
-        let (ptr, ty) = self.place_addr(st, place)?;
+        let (ptr, ty, bits) = self.locate(st, place)?;
         let obj = self.deref(st, &ptr)?;
         Ok(Loc {
             obj,
             off: ptr.offset,
             ty,
+            bits,
         })
     }
 
@@ -363,6 +375,11 @@ impl Machine<'_, '_> {
     }
 
     pub fn load(&mut self, st: &mut State, loc: &Loc) -> Exec<SymVal> {
+        if let (Some(bits), Type::Int(declared)) = (loc.bits, &loc.ty) {
+            let storage = self.bit_field_storage(st, loc, bits, Access::Read)?;
+            let value = bit_field_get(&storage, bits, declared.bits.into(), declared.signed);
+            return Ok(SymVal::Int(value));
+        }
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
         // Copying a whole struct or array with indeterminate bytes (padding,
@@ -376,17 +393,36 @@ impl Machine<'_, '_> {
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
-            ty if ty.scalar_bits().is_some() => Ok(SymVal::Int(cells_to_int(&cells)?)),
+            ty if let Some(bits) = ty.scalar_bits() => {
+                Ok(SymVal::Int(resize(&cells_to_int(&cells)?, bits, false)))
+            }
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
             _ => Ok(SymVal::Bytes(Rc::new(cells))),
         }
     }
 
     pub fn store(&mut self, st: &mut State, loc: &Loc, value: &SymVal) -> Exec<()> {
+        if let (Some(bits), SymVal::Int(v)) = (loc.bits, value) {
+            // Only the field's bits change: read, replace them, write back.
+            let storage = self.bit_field_storage(st, loc, bits, Access::Write)?;
+            let updated = bit_field_put(&storage, bits, v);
+            let off = self.settle(st, loc, false)?;
+            return Ok(memory::write(
+                st.object_mut(loc.obj),
+                &off,
+                &int_cells(&updated),
+            )?);
+        }
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
         self.check_memory_access(st, loc.obj, &loc.off, n, Access::Write)?;
-        let mut cells = value_cells(value);
+        let mut cells = match (&loc.ty, value) {
+            // A value of a bit-field's own width fills whole bytes.
+            (Type::Int(it), SymVal::Int(v)) if it.bits % 8 != 0 => {
+                int_cells(&resize(v, 8 * n as u32, it.signed))
+            }
+            _ => value_cells(value),
+        };
         if cells.len() as u64 != n {
             return unsupported("a store whose value and place sizes differ");
         }
@@ -398,6 +434,23 @@ impl Machine<'_, '_> {
         let has_pointer = cells.iter().any(|c| matches!(c, Cell::Ptr { .. }));
         let off = self.settle(st, loc, has_pointer)?;
         Ok(memory::write(st.object_mut(loc.obj), &off, &cells)?)
+    }
+
+    /// The integer made of the bytes holding a bit-field, checked for an
+    /// access of kind `access`.
+    fn bit_field_storage(
+        &mut self,
+        st: &mut State,
+        loc: &Loc,
+        bits: BitField,
+        access: Access,
+    ) -> Exec<BV> {
+        let n = bits.storage_bytes();
+        self.check_access(st, loc.obj, &loc.off, n)?;
+        self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
+        let off = self.settle(st, loc, false)?;
+        let cells = memory::read(st.object(loc.obj), &off, n)?;
+        Ok(cells_to_int(&cells)?)
     }
 
     /// The offset to access: itself, unless it is symbolic and pointers are

@@ -67,6 +67,19 @@ fn is_omitted_operand(e: &Node<Expression>) -> bool {
     matches!(&e.node, Expression::Identifier(id) if id.node.name == crate::gnu::OMITTED_OPERAND)
 }
 
+/// The type of a bit-field's value after integer promotion, as gcc gives
+/// it: `int` when `int` holds every value (narrower than 32 bits, or 32
+/// bits and signed), `unsigned int` for a 32-bit unsigned one, and for a
+/// wider (`long`) one a type of the field's own width, in which gcc
+/// computes (so `unsigned long f:40` wraps at 2^40).
+pub(super) fn promoted_bit_field(declared: IntType, width: u16) -> IntType {
+    match width {
+        ..32 => IntType::INT,
+        32 => IntType::new(32, declared.signed),
+        _ => IntType::new(width, declared.signed),
+    }
+}
+
 /// `*e` as a place; `*&x` folds back to `x`.
 pub(super) fn deref_place(e: Expr) -> Place {
     match e.kind {
@@ -285,9 +298,37 @@ impl<'a> Lowerer<'a> {
                     _ => self.error(at, "invalid use of a function"),
                 },
                 Type::Void => self.error(at, "void value not ignored as it ought to be"),
+                Type::Int(declared) => match self.bit_field(&place) {
+                    Some(bits) => Ok(make_cast(
+                        Expr::load(place, ty),
+                        &Type::Int(promoted_bit_field(declared, bits.width)),
+                    )),
+                    None => Ok(Expr::load(place, ty)),
+                },
                 ty => Ok(Expr::load(place, ty)),
             },
         }
+    }
+
+    /// The bit-field a place designates, if its last step is one.
+    pub(super) fn bit_field(&self, place: &Place) -> Option<ir::BitField> {
+        let (Proj::Field { index, .. }, before) = place.proj.split_last()? else {
+            return None;
+        };
+        let parent = match before.last() {
+            Some(Proj::Field { ty, .. }) => ty.clone(),
+            Some(Proj::Index { elem, .. }) => elem.clone(),
+            None => match &place.base {
+                PlaceBase::Local(id) => self.func.as_ref()?.locals.get(id.index())?.ty.clone(),
+                PlaceBase::Global(id) => self.global_decl_type(*id)?,
+                PlaceBase::Deref(e) => e.ty.pointee()?.clone(),
+            },
+        };
+        let Type::Struct(id) = parent else {
+            return None;
+        };
+        let def = self.program.structs.get(id.0 as usize)?;
+        def.fields.get(*index as usize)?.bits
     }
 
     /// The object an expression designates; a struct value is stored in a temporary.
@@ -365,6 +406,10 @@ impl<'a> Lowerer<'a> {
         };
         Ok(match result? {
             Val::Value(e) => e.ty,
+            Val::Place(p, Type::Int(declared)) => match self.bit_field(&p) {
+                Some(bits) => Type::Int(promoted_bit_field(declared, bits.width)),
+                None => Type::Int(declared),
+            },
             Val::Place(_, t) => t,
             Val::Func(i) => Type::Function(Box::new(self.fn_sig_of(i).unwrap_or(FnSig {
                 ret: Type::Void,
@@ -756,6 +801,9 @@ impl<'a> Lowerer<'a> {
         match u.node.operator.node {
             UnaryOperator::Address => match self.expr(operand)? {
                 Val::Func(index) => Ok(Val::Value(self.rvalue_of(Val::Func(index), at)?)),
+                Val::Place(place, _) if self.bit_field(&place).is_some() => {
+                    self.error(at, "cannot take the address of a bit-field")
+                }
                 Val::Place(place, ty) => {
                     let ptr_ty = Type::ptr(ty);
                     match place.base {
@@ -844,13 +892,15 @@ impl<'a> Lowerer<'a> {
         }
         let current = self.rvalue_of(Val::Place(place.clone(), ty.clone()), at)?;
         if post {
-            let t = self.temp(ty.clone(), at)?;
+            // A bit-field's old value is kept promoted, the type `x++` has.
+            let old_ty = current.ty.clone();
+            let t = self.temp(old_ty.clone(), at)?;
             self.assign_stmt(Place::local(t), current, at)?;
-            let old = Expr::load(Place::local(t), ty.clone());
+            let old = Expr::load(Place::local(t), old_ty.clone());
             let new = self.arith(op, old, Expr::int(IntType::INT, 1), at)?;
             let new = self.convert(new, &ty, at)?;
             self.assign_stmt(place, new, at)?;
-            Ok(Val::Place(Place::local(t), ty))
+            Ok(Val::Place(Place::local(t), old_ty))
         } else {
             let new = self.arith(op, current, Expr::int(IntType::INT, 1), at)?;
             let new = self.convert(new, &ty, at)?;

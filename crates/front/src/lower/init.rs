@@ -372,6 +372,7 @@ impl<'a> Lowerer<'a> {
     fn static_items(&mut self, ty: &Type, init: &Node<Initializer>) -> R<(Type, Init)> {
         let (ty, leaves) = self.leaves(ty, init)?;
         let mut items: Vec<InitItem> = Vec::new();
+        let mut bit_field_bytes = BitFieldBytes::default();
         for leaf in leaves {
             match leaf.value {
                 LeafValue::Bytes(bytes) => {
@@ -396,13 +397,19 @@ impl<'a> Lowerer<'a> {
                             "initializer element is not a compile-time constant",
                         );
                     };
-                    items.push(InitItem {
-                        offset: leaf.offset,
-                        value,
-                    });
+                    match (self.leaf_bit_field(&ty, &leaf.path), &value) {
+                        (Some(bits), ConstValue::Int(_, raw)) => {
+                            bit_field_bytes.set(leaf.offset, bits, *raw)
+                        }
+                        _ => items.push(InitItem {
+                            offset: leaf.offset,
+                            value,
+                        }),
+                    }
                 }
             }
         }
+        items.extend(bit_field_bytes.into_items());
         // Later initializers of the same byte win; keep items in offset order.
         let mut seen = HashSet::new();
         let mut unique: Vec<InitItem> = items
@@ -412,6 +419,26 @@ impl<'a> Lowerer<'a> {
             .collect();
         unique.sort_by_key(|it| it.offset);
         Ok((ty, Init::Fields(unique)))
+    }
+
+    /// The bit-field the last step of `path` from an object of type `root` names.
+    fn leaf_bit_field(&self, root: &Type, path: &[Step]) -> Option<ir::BitField> {
+        let (Step::Field(index, _), before) = path.split_last()? else {
+            return None;
+        };
+        let parent = match before.last() {
+            Some(Step::Field(_, ty) | Step::Index(_, ty)) => ty,
+            None => root,
+        };
+        let Type::Struct(id) = parent else {
+            return None;
+        };
+        self.program
+            .structs
+            .get(id.0 as usize)?
+            .fields
+            .get(*index as usize)?
+            .bits
     }
 
     /// Initializes a local object with assignments: every scalar is
@@ -544,7 +571,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn global_decl_type(&self, id: GlobalId) -> Option<Type> {
+    pub(super) fn global_decl_type(&self, id: GlobalId) -> Option<Type> {
         self.globals
             .iter()
             .find(|g| g.id == Some(id))
@@ -587,6 +614,33 @@ impl<'a> Lowerer<'a> {
             }
         }
         Some(address)
+    }
+}
+
+/// The bytes holding initialized bit-fields, built bit by bit (several
+/// fields share a byte; a later initializer of a field wins).
+#[derive(Default)]
+struct BitFieldBytes(std::collections::BTreeMap<u64, u8>);
+
+impl BitFieldBytes {
+    fn set(&mut self, offset: u64, bits: ir::BitField, raw: u128) {
+        for k in 0..u64::from(bits.width) {
+            let position = u64::from(bits.shift) + k;
+            let byte = self.0.entry(offset + position / 8).or_insert(0);
+            let mask = 1u8 << (position % 8);
+            if (raw >> k) & 1 == 1 {
+                *byte |= mask;
+            } else {
+                *byte &= !mask;
+            }
+        }
+    }
+
+    fn into_items(self) -> impl Iterator<Item = InitItem> {
+        self.0.into_iter().map(|(offset, byte)| InitItem {
+            offset,
+            value: ConstValue::Int(IntType::UCHAR, u128::from(byte)),
+        })
     }
 }
 

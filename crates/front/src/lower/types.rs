@@ -1,7 +1,7 @@
 //! Declaration specifiers, declarators, structs, unions, enums and typedefs.
 
 use super::{Lowerer, Params, Scope, Symbol, Tag, R};
-use ir::{FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
+use ir::{FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type};
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -11,8 +11,10 @@ pub(super) struct Specs<'s> {
     pub storage: Option<StorageClassSpecifier>,
     pub types: Vec<&'s Node<TypeSpecifier>>,
     pub is_const: bool,
-    /// `_Alignas`, `__attribute__((packed/aligned))`: layout changes we do not model.
+    /// `_Alignas`, `__attribute__((aligned))`: layout changes we do not model.
     pub layout_attribute: Option<usize>,
+    /// `__attribute__((packed))` after a struct body ([`crate::gnu`] moves it there).
+    pub packed: Option<usize>,
     /// `_Noreturn` or `__attribute__((noreturn))`.
     pub noreturn: bool,
     pub offset: usize,
@@ -59,8 +61,11 @@ impl<'s> Specs<'s> {
     }
 
     fn note_extensions(&mut self, ext: &[Node<Extension>]) {
-        if let Some(at) = layout_attribute(ext) {
+        if let Some(at) = alignment_attribute(ext) {
             self.layout_attribute = Some(at);
+        }
+        if let Some(at) = attribute_position(ext, &["packed"]) {
+            self.packed = Some(at);
         }
         self.noreturn |= has_attribute(ext, "noreturn");
     }
@@ -80,11 +85,19 @@ pub(super) fn has_attribute(ext: &[Node<Extension>], wanted: &str) -> bool {
 
 /// Position of an attribute that changes layout (`packed`, `aligned`), if any.
 pub(super) fn layout_attribute(ext: &[Node<Extension>]) -> Option<usize> {
+    attribute_position(ext, &["packed", "aligned"])
+}
+
+/// Position of an `aligned` attribute, if any.
+fn alignment_attribute(ext: &[Node<Extension>]) -> Option<usize> {
+    attribute_position(ext, &["aligned"])
+}
+
+fn attribute_position(ext: &[Node<Extension>], names: &[&str]) -> Option<usize> {
     ext.iter().find_map(|e| match &e.node {
-        Extension::Attribute(a) => {
-            let name = a.name.node.trim_matches('_');
-            (name == "packed" || name == "aligned").then_some(e.span.start)
-        }
+        Extension::Attribute(a) => names
+            .contains(&a.name.node.trim_matches('_'))
+            .then_some(e.span.start),
         _ => None,
     })
 }
@@ -123,6 +136,12 @@ impl<'a> Lowerer<'a> {
         if let Some(at) = specs.layout_attribute {
             return self.unsupported(at, "alignment or packing attribute");
         }
+        let packs_a_struct_body = specs.types.iter().any(
+            |t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
+        );
+        if let (Some(at), false) = (specs.packed, packs_a_struct_body) {
+            return self.unsupported(at, "packing attribute on a type other than a struct body");
+        }
         let mut counts = KeywordCounts::default();
         let mut named: Option<Type> = None;
         for t in &specs.types {
@@ -140,7 +159,9 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Bool => named = Some(Type::Int(IntType::BOOL)),
                 TypeSpecifier::Complex => return self.unsupported(at, "complex type"),
                 TypeSpecifier::Atomic(_) => return self.unsupported(at, "_Atomic"),
-                TypeSpecifier::Struct(st) => named = Some(self.struct_type(st)?),
+                TypeSpecifier::Struct(st) => {
+                    named = Some(self.struct_type(st, specs.packed.is_some())?)
+                }
                 TypeSpecifier::Enum(e) => named = Some(self.enum_type(e)?),
                 TypeSpecifier::TypedefName(id) => {
                     named = Some(self.typedef_type(&id.node.name, at)?)
@@ -190,13 +211,13 @@ impl<'a> Lowerer<'a> {
             Some(id) => id,
             None => {
                 let members = vec![
-                    ("gp_offset".to_string(), Type::Int(IntType::UINT)),
-                    ("fp_offset".to_string(), Type::Int(IntType::UINT)),
-                    ("overflow_arg_area".to_string(), Type::ptr(Type::Void)),
-                    ("reg_save_area".to_string(), Type::ptr(Type::Void)),
+                    Member::plain("gp_offset", Type::Int(IntType::UINT)),
+                    Member::plain("fp_offset", Type::Int(IntType::UINT)),
+                    Member::plain("overflow_arg_area", Type::ptr(Type::Void)),
+                    Member::plain("reg_save_area", Type::ptr(Type::Void)),
                 ];
                 let id = self.add_struct("__va_list_tag".into(), false);
-                self.complete_struct(id, members, None);
+                self.complete_struct(id, members, Packing::Natural);
                 self.va_list_struct = Some(id);
                 id
             }
@@ -223,17 +244,13 @@ impl<'a> Lowerer<'a> {
         id
     }
 
-    /// Lays out a struct; under `#pragma pack(n)` member alignment is capped at n.
-    fn complete_struct(&mut self, id: StructId, members: Vec<(String, Type)>, pack: Option<u64>) {
+    fn complete_struct(&mut self, id: StructId, members: Vec<Member>, packing: Packing) {
         let is_union = self
             .program
             .structs
             .get(id.0 as usize)
             .is_some_and(|s| s.is_union);
-        let (fields, size, align) = match pack {
-            None => self.program.lay_out(members, is_union),
-            Some(n) => self.lay_out_packed(members, is_union, n.max(1)),
-        };
+        let (fields, size, align) = self.program.lay_out_members(members, is_union, packing);
         if let Some(def) = self.program.structs.get_mut(id.0 as usize) {
             def.fields = fields;
             def.size = size;
@@ -242,10 +259,16 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn struct_type(&mut self, st: &Node<StructType>) -> R<Type> {
+    /// A struct or union specifier; `packed` when `__attribute__((packed))`
+    /// follows its body (else a `#pragma pack(N)` in force caps alignments).
+    fn struct_type(&mut self, st: &Node<StructType>, packed: bool) -> R<Type> {
         let is_union = st.node.kind.node == StructKind::Union;
         let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
-        let pack = crate::pragma::pack_at(&self.packed, st.span.start);
+        let packing = match crate::pragma::pack_at(&self.packed, st.span.start) {
+            _ if packed => Packing::Packed,
+            Some(n) => Packing::MaxAlign(n),
+            None => Packing::Natural,
+        };
         let Some(declarations) = &st.node.declarations else {
             // A reference: an existing tag, or a new incomplete type here.
             let name = tag.unwrap_or_default();
@@ -286,7 +309,7 @@ impl<'a> Lowerer<'a> {
         };
         match self.struct_members(declarations) {
             Ok(members) => {
-                self.complete_struct(id, members, pack);
+                self.complete_struct(id, members, packing);
                 Ok(Type::Struct(id))
             }
             Err(d) => {
@@ -296,25 +319,6 @@ impl<'a> Lowerer<'a> {
                 Err(d)
             }
         }
-    }
-
-    fn lay_out_packed(
-        &self,
-        members: Vec<(String, Type)>,
-        is_union: bool,
-        pack: u64,
-    ) -> (Vec<ir::Field>, u64, u64) {
-        let mut fields = Vec::with_capacity(members.len());
-        let (mut end, mut size, mut align) = (0u64, 0u64, 1u64);
-        for (name, ty) in members {
-            let a = self.program.align_of(&ty).min(pack).max(1);
-            align = align.max(a);
-            let offset = if is_union { 0 } else { end.div_ceil(a) * a };
-            end = offset + self.program.size_of(&ty);
-            size = size.max(end);
-            fields.push(ir::Field { name, ty, offset });
-        }
-        (fields, size.div_ceil(align) * align, align)
     }
 
     /// An incomplete struct standing for a poisoned tag in a signature.
@@ -333,10 +337,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn struct_members(
-        &mut self,
-        declarations: &[Node<StructDeclaration>],
-    ) -> R<Vec<(String, Type)>> {
+    fn struct_members(&mut self, declarations: &[Node<StructDeclaration>]) -> R<Vec<Member>> {
         let mut members = Vec::new();
         for d in declarations {
             let StructDeclaration::Field(field) = &d.node else {
@@ -346,17 +347,31 @@ impl<'a> Lowerer<'a> {
             let base = self.base_type(&specs)?;
             if field.node.declarators.is_empty() {
                 // An anonymous struct or union member.
-                members.push((String::new(), base));
+                members.push(Member::plain("", base));
                 continue;
             }
             for sd in &field.node.declarators {
-                if let Some(width) = &sd.node.bit_width {
-                    return self.unsupported(width.span.start, "bit-field");
-                }
                 let Some(decl) = &sd.node.declarator else {
+                    if let Some(width) = &sd.node.bit_width {
+                        let bit_width = Some(self.bit_width(&base, width, false)?);
+                        members.push(Member {
+                            name: String::new(),
+                            ty: base.clone(),
+                            bit_width,
+                        });
+                    }
                     continue;
                 };
                 let declared = self.declarator(base.clone(), decl)?;
+                if let Some(width) = &sd.node.bit_width {
+                    let bit_width = Some(self.bit_width(&declared.ty, width, true)?);
+                    members.push(Member {
+                        name: declared.name.unwrap_or_default(),
+                        ty: declared.ty,
+                        bit_width,
+                    });
+                    continue;
+                }
                 if let Some(at) = layout_attribute(&decl.node.extensions) {
                     return self.unsupported(at, "alignment or packing attribute");
                 }
@@ -364,10 +379,29 @@ impl<'a> Lowerer<'a> {
                 {
                     return self.error(decl.span.start, "field has incomplete type");
                 }
-                members.push((declared.name.unwrap_or_default(), declared.ty));
+                members.push(Member::plain(
+                    declared.name.unwrap_or_default(),
+                    declared.ty,
+                ));
             }
         }
         Ok(members)
+    }
+
+    /// The width of a bit-field of type `ty`, checked as C requires.
+    fn bit_width(&mut self, ty: &Type, width: &Node<Expression>, named: bool) -> R<u16> {
+        let at = width.span.start;
+        let Type::Int(it) = ty else {
+            return self.error(at, "bit-field has a non-integer type");
+        };
+        let (_, value) = self.const_int(width)?;
+        let most = if it.is_bool { 1 } else { i128::from(it.bits) };
+        match u16::try_from(value) {
+            Ok(0) if named => self.error(at, "named bit-field has zero width"),
+            Ok(bits) if i128::from(bits) <= most => Ok(bits),
+            _ if value < 0 => self.error(at, "bit-field has a negative width"),
+            _ => self.error(at, "width of bit-field exceeds its type"),
+        }
     }
 
     pub(super) fn is_incomplete(&self, ty: &Type) -> bool {

@@ -312,6 +312,7 @@ impl Machine<'_, '_> {
                 obj,
                 off: endptr.offset.clone(),
                 ty: Type::ptr(Type::Int(IntType::CHAR)),
+                bits: None,
             };
             let after = PtrVal {
                 target: nptr.target.clone(),

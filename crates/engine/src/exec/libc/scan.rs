@@ -336,6 +336,7 @@ impl Machine<'_, '_> {
                     obj,
                     off: target.offset.clone(),
                     ty: Type::Int(IntType::new(value.get_size() as u16, signed)),
+                    bits: None,
                 };
                 self.store(st, &loc, &SymVal::Int(value))
             }
