@@ -13,7 +13,7 @@ use crate::test_names;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
 use ir::{FloatKind, Goal, GoalInfo, Layout, Type};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use testcase::{
     AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
 };
@@ -102,6 +102,9 @@ pub fn test_driver(
     // Test names stay unique even if a function has several reports or the
     // source already uses the name.
     let mut file_scope = NameScope::new(&unit.reserved_names);
+    // Functions' statics the tests written so far may have changed, where
+    // all tests share one process.
+    let mut used_statics: BTreeSet<ir::GlobalId> = BTreeSet::new();
     for report in reports {
         let goals: HashMap<Goal, GoalInfo> = ir::function_goals(unit.program, report.func)
             .into_iter()
@@ -117,8 +120,15 @@ pub fn test_driver(
                 wraps_allocations,
                 framework,
             };
-            match write_test(unit, test, &name, &context) {
+            let written = match stale_static(unit, test, &used_statics, framework) {
+                Some(reason) => Err(reason),
+                None => write_test(unit, test, &name, &context),
+            };
+            match written {
                 Ok(written) => {
+                    if framework::shares_process(framework) {
+                        used_statics.extend(test.inputs.fresh_statics.iter().copied());
+                    }
                     body.text(&written.text);
                     body.blank();
                     runnable.push(name.clone());
@@ -745,6 +755,30 @@ fn check_line<'a>(
             ))
         }
     }))
+}
+
+/// Why `test` cannot run where all tests share one process: it needs a
+/// function's `static` at its initial value, and an earlier test of the
+/// driver used it, so may have changed it.
+fn stale_static(
+    unit: &Unit,
+    test: &TestCase,
+    used: &BTreeSet<ir::GlobalId>,
+    framework: Framework,
+) -> Option<String> {
+    if !framework::shares_process(framework) {
+        return None;
+    }
+    let stale = test
+        .inputs
+        .fresh_statics
+        .iter()
+        .find(|g| used.contains(g))?;
+    Some(format!(
+        "it needs `{}` at its initial value, which an earlier test may have changed: {} runs all tests in one process (the plain driver runs each in its own)",
+        unit.program.global(*stale).name,
+        framework.name()
+    ))
 }
 
 /// The reproducers file, and each finding's number in it (`None`: left out).

@@ -410,7 +410,10 @@ impl<'a> Solved<'a> {
     fn inputs(&self) -> Inputs {
         let program = self.program;
         let st = self.st;
-        let mut out = Inputs::default();
+        let mut out = Inputs {
+            fresh_statics: st.fresh_statics.clone(),
+            ..Inputs::default()
+        };
         let params = &program.function(self.func).sig.params;
         out.args = st
             .params

@@ -254,6 +254,8 @@ pub struct State {
     pub shared_buffers: u32,
     /// Return values of bodiless functions, in call order.
     pub stub_calls: Vec<(FuncId, SymVal)>,
+    /// Functions' statics the path used, bound to their initial values.
+    pub fresh_statics: Vec<GlobalId>,
     /// Arguments handed to functions without a body: memory they point to
     /// may be kept there, so it is not leaked.
     pub escaped: Vec<SymVal>,
@@ -296,6 +298,7 @@ impl State {
             memory_changes: 0,
             shared_buffers: 0,
             stub_calls: Vec::new(),
+            fresh_statics: Vec::new(),
             escaped: Vec::new(),
             ret: None,
             loop_level: 0,

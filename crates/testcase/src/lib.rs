@@ -163,6 +163,10 @@ pub struct Inputs {
     /// Parameters built through the code's API, in the order the driver
     /// makes their calls (before the call under test).
     pub constructions: Vec<Construction>,
+    /// Functions' `static` variables the path used, which the test needs at
+    /// their initial value: a process of its own per test gives it.
+    #[serde(default)]
+    pub fresh_statics: Vec<GlobalId>,
 }
 
 impl Inputs {

@@ -325,6 +325,7 @@ impl Machine<'_, '_> {
             same.push(cell_byte(now)?.eq(cell_byte(start)?));
         }
         self.assume_limit(st, &Bool::and(&same), "static_start")?;
+        st.fresh_statics.push(id);
         let obj = st.add_object(Object::new(
             ObjKind::Global {
                 id,
