@@ -19,20 +19,8 @@ command -v clang-tidy >/dev/null 2>&1 || missing+=(clang-tidy)
 [[ -d /usr/lib/gcc/x86_64-linux-gnu/12/32 ]] || missing+=(gcc-multilib)
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 
-if ((${#missing[@]} > 0)); then
-    if [[ $(id -u) -eq 0 ]]; then
-        as_root=()
-    elif command -v sudo >/dev/null 2>&1; then
-        as_root=(sudo)
-    else
-        echo "setup-testcov: need root or sudo to install: ${missing[*]}" >&2
-        exit 1
-    fi
-    echo "setup-testcov: installing ${missing[*]}"
-    "${as_root[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}" >/dev/null
-fi
+source scripts/apt-install.sh
+apt_install setup-testcov "${missing[@]}"
 
 venv=target/testcov-venv
 if [[ ! -x $venv/bin/testcov ]]; then

@@ -43,18 +43,6 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 if ((${#missing[@]} == 0)); then
     exit 0
 fi
-
-if [[ $(id -u) -eq 0 ]]; then
-    as_root=()
-elif command -v sudo >/dev/null 2>&1; then
-    as_root=(sudo)
-else
-    echo "setup: need root or sudo to install: ${missing[*]}" >&2
-    exit 1
-fi
-
-echo "setup: installing ${missing[*]}"
-"${as_root[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+source "$(dirname "$0")/apt-install.sh"
+apt_install setup "${missing[@]}"
 echo "setup: done"
