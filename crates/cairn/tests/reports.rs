@@ -46,13 +46,7 @@ fn junit_and_sarif_reports_describe_the_tests_and_the_findings() {
     let source = dir.path().join("faults.c");
     let original = std::fs::read_to_string(corpus("faulty", "faults.c")).expect("faults.c");
     std::fs::write(&source, &original).expect("write faults.c");
-    let cairn = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("run cairn")
-    };
+    let cairn = |args: &[&str]| cairn_in(dir.path(), args);
     let gen = cairn(&["gen", "faults.c", "-o", "out", "--max-time", "5"]);
     assert!(gen.status.success(), "{}", text(&gen.stderr));
     // `contains` now answers 2 where its tests expect 1.
@@ -253,13 +247,7 @@ fn the_html_report_shows_coverage_tests_and_findings_and_renders_in_chromium() {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = dir.path().join("faults.c");
     std::fs::copy(corpus("faulty", "faults.c"), &source).expect("copy faults.c");
-    let cairn = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("run cairn")
-    };
+    let cairn = |args: &[&str]| cairn_in(dir.path(), args);
     let gen = cairn(&["gen", "faults.c", "-o", "out", "--max-time", "5"]);
     assert!(gen.status.success(), "{}", text(&gen.stderr));
     let check = cairn(&["check", "out", "--html", "report"]);
@@ -382,4 +370,13 @@ fn the_html_report_shows_coverage_tests_and_findings_and_renders_in_chromium() {
             bytes.len()
         );
     }
+}
+
+/// Runs cairn with `args` in the directory `dir`.
+fn cairn_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run cairn")
 }
