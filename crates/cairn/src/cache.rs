@@ -4,9 +4,9 @@
 //! record of the last run.
 //!
 //! A function's key is a hash of all its exploration may depend on: the
-//! engine configuration and the source's flags, the whole-program facts the
-//! engine derives, the struct layouts, the globals and every function's
-//! name and type (so that the ids a report holds mean the same), and the
+//! build of cairn, the engine configuration and the source's flags, the
+//! whole-program facts the engine derives, the struct layouts, the globals
+//! and every function's name and type (so that the ids a report holds mean the same), and the
 //! code of each function the exploration may run, with its lines counted
 //! from the function's own line and the string literals it reads spelled
 //! out. Code added or removed above a function moves it without changing
@@ -15,6 +15,26 @@
 use crate::record::{fnv1a, fnv1a_more, RunRecord};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
+
+/// Which build of cairn runs: a report of another build (an upgrade, a
+/// rebuild) is never reused, since its engine may find other tests. The
+/// executable's size and modification time, read once; `None` when they
+/// cannot be read, and then nothing is reused.
+pub fn build_identity() -> Option<String> {
+    let metadata = std::env::current_exe().ok()?.metadata().ok()?;
+    let modified = metadata
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "cairn {} ({} bytes, built {}.{:09})",
+        env!("CARGO_PKG_VERSION"),
+        metadata.len(),
+        modified.as_secs(),
+        modified.subsec_nanos()
+    ))
+}
 
 /// What a run record keeps of a function whose report may be reused.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]

@@ -261,6 +261,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     prepare_dump_dir(&args.budgets)?;
     prepare_out(&args.out)?;
     let config_text = record::config_text(&engine_config);
+    let build = cache::build_identity();
     let mut files: Vec<FileRun> = Vec::new();
     let mut reports: Vec<Vec<testcase::FunctionReport>> = Vec::new();
     for (position, (source, output, run_order, funcs)) in loaded.into_iter().enumerate() {
@@ -285,10 +286,10 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         let keys = cache::Keys::new(
             &output.program,
             &engine_config,
-            &format!("{}\n{:?}", record.config, record.flags),
+            &format!("{build:?}\n{}\n{:?}", record.config, record.flags),
         );
         let keyed: Vec<cache::Reusable> = funcs.iter().map(|f| keys.of(*f)).collect();
-        let reused = match args.fresh {
+        let reused = match args.fresh || build.is_none() {
             true => Vec::new(),
             false => reusable_reports(&keys, &keyed, &config),
         };
