@@ -326,7 +326,10 @@ fn the_html_report_shows_coverage_tests_and_findings_and_renders_in_chromium() {
         "{page}"
     );
     assert!(page.contains("/out/faults_findings.c</code>"), "{page}");
-    assert!(page.contains("static void finding_1(void)"), "{page}");
+    assert!(
+        page.contains("static void finding_1_second_key_null_dereference(void)"),
+        "{page}"
+    );
     assert!(
         page.contains("-o faults_findings -lm &amp;&amp; ./faults_findings 1"),
         "{page}"

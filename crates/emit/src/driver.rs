@@ -841,7 +841,13 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
         let mut report_numbers = Vec::with_capacity(report.findings.len());
         for finding in &report.findings {
             let number = table.len() as u32 + 1;
-            let name = file_scope.fresh(&format!("finding_{number}"));
+            // Named after what it shows, as tests are; numbered as the
+            // command line chooses it.
+            let name = file_scope.fresh(&identifier_from_path(&format!(
+                "finding_{number}_{}_{}",
+                unit.program.function(finding.func).name,
+                finding.kind.slug()
+            )));
             let location = format!(
                 "{}:{}:{}",
                 unit.program.file_name(finding.span),
