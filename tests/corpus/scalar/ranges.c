@@ -44,3 +44,19 @@ long utf16_count(const unsigned short *in, const unsigned short *end)
     }
     return points;
 }
+
+struct item {
+    int key;
+    int weight;
+};
+
+/* The total weight of the items in [begin, end) whose key is positive. */
+long total_weight(const struct item *begin, const struct item *end)
+{
+    long total = 0;
+
+    for (const struct item *it = begin; it < end; it++)
+        if (it->key > 0)
+            total += it->weight;
+    return total;
+}

@@ -235,7 +235,7 @@ impl Machine<'_, '_> {
         // first: a shape with fewer nodes is the smaller input.
         let buffer = !matches!(ty.pointee(), Some(Type::Struct(_)));
         let mut aliased = Vec::new();
-        if buffer && self.orders_pointers {
+        if self.orders_pointers {
             for obj in &aliases {
                 if let Some(inside) = self.pointing_inside(st, lazy, *obj) {
                     choices.push(inside);
@@ -269,7 +269,7 @@ impl Machine<'_, '_> {
     }
 
     /// A fork of `st` in which `lazy` points past the first element of the
-    /// input buffer `obj`, up to one past its end, as an end pointer or a
+    /// input array `obj`, up to one past its end, as an end pointer or a
     /// cursor does (`parse(p, end)`); `None` when no length allows it.
     fn pointing_inside(&mut self, st: &State, lazy: LazyIdx, obj: ObjIdx) -> Option<State> {
         let ObjKind::Input { elem, len, .. } = &st.object(obj).kind else {
