@@ -163,6 +163,11 @@ pub struct Inputs {
     /// Parameters built through the code's API, in the order the driver
     /// makes their calls (before the call under test).
     pub constructions: Vec<Construction>,
+    /// Calls of the function under test the driver makes before the one it
+    /// checks, in order, for what they leave in the function's static
+    /// variables (each test starts them from their initial value).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_calls: Vec<ApiCall>,
 }
 
 impl Inputs {
@@ -419,7 +424,11 @@ pub fn bound_explained(name: &str) -> String {
         "interrupted" => ("the run was interrupted", "run again"),
         "static_start" => (
             "a function's static variables start from their initial value, each test calling the function once",
-            "tests do not call a function twice yet",
+            "tests call a function several times only when it takes integers only",
+        ),
+        "earlier_calls" => (
+            "a function's static variables start from their initial value, and a test calls the function few times before the call it checks",
+            "raise --max-build-calls",
         ),
         "apart_inputs" => (
             "tests never pass overlapping buffers to a copy",

@@ -263,7 +263,12 @@ impl<'a> Executor<'a> {
     pub fn initial_state(&mut self) -> Result<State, String> {
         let id = self.fresh_id();
         match input::initial_state(self.program, self.root, self.invariants, self.apis, id) {
-            Ok(state) => Ok(state),
+            Ok(mut state) => {
+                if state.build_step.is_none() && input::may_call_earlier(self.program, self.root) {
+                    state.build_step = Some(crate::state::BuildStep::CallAgain);
+                }
+                Ok(state)
+            }
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),
         }
