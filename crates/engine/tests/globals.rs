@@ -258,3 +258,22 @@ int count_into(int *out) {
         [testcase::Uncovered::Budget("static_start".to_string())]
     );
 }
+
+#[test]
+fn a_fault_only_a_later_call_reaches_is_found_with_the_calls_before_it() {
+    let src = r#"
+int share(int total) {
+    static int left = 2;
+    left--;
+    if (total < 0)
+        return -1;
+    return total / left;
+}
+"#;
+    let (_, report) = run(src, "share");
+    assert_all_covered(&report);
+    let kinds: Vec<_> = report.findings.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, [testcase::FindingKind::DivisionByZero]);
+    // The first call leaves `left` at 1; the second divides by 0.
+    assert_eq!(report.findings[0].inputs.earlier_calls.len(), 1);
+}
