@@ -247,7 +247,10 @@ int count_into(int *out) {
 }
 "#;
     let (_, report) = run(src, "count_into");
-    assert!(report.tests.iter().all(|t| t.inputs.earlier_calls.is_empty()));
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.earlier_calls.is_empty()));
     let reasons: Vec<_> = report
         .uncovered
         .iter()
