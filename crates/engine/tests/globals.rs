@@ -280,3 +280,30 @@ int share(int total) {
     // The first call leaves `left` at 1; the second divides by 0.
     assert_eq!(report.findings[0].inputs.earlier_calls.len(), 1);
 }
+
+#[test]
+fn a_static_of_a_called_helper_is_reached_by_calling_the_caller_first() {
+    let src = r#"
+static int calls_so_far(void) {
+    static int calls = 0;
+    calls++;
+    return calls;
+}
+int is_repeat_visit(int visitor) {
+    if (visitor < 0)
+        return -1;
+    if (calls_so_far() > 1)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "is_repeat_visit");
+    assert_all_covered(&report);
+    let repeat = test_returning(&report, 1);
+    assert_eq!(repeat.inputs.earlier_calls.len(), 1);
+    // The earlier call must reach the helper: a negative visitor would not.
+    assert!(repeat.inputs.earlier_calls[0]
+        .args
+        .iter()
+        .all(|v| int(v) >= 0));
+}

@@ -77,3 +77,22 @@ int key_changed(int key)
     previous = key;
     return 2;
 }
+
+/* How many calls came through this helper, its own first included. */
+static int calls_so_far(void)
+{
+    static int calls = 0;
+    calls++;
+    return calls;
+}
+
+/* -1 for a negative visitor, 1 when a visit was counted before, 0 for the
+ * first: the count is kept in a helper's static. */
+int is_repeat_visit(int visitor)
+{
+    if (visitor < 0)
+        return -1;
+    if (calls_so_far() > 1)
+        return 1;
+    return 0;
+}

@@ -252,19 +252,29 @@ fn starts_fresh(global: &ir::Global) -> bool {
     global.is_function_static() && ty.scalar_bits().is_some()
 }
 
-/// The function's own statics that start fresh (see `starts_fresh`) and
-/// that its body writes: what earlier calls of it may change.
+/// The statics that start fresh (see `starts_fresh`) written by `func` or
+/// the functions it calls: what earlier calls of it may change.
 fn statics_written(program: &Program, func: FuncId) -> BTreeSet<GlobalId> {
     let mut written = BTreeSet::new();
-    if let Some(body) = &program.function(func).body {
-        ir::walk::operands(body, |operand| {
-            if let ir::walk::Operand::Assigned(place) = operand {
+    let mut seen = vec![func];
+    let mut pending = vec![func];
+    while let Some(next) = pending.pop() {
+        let Some(body) = &program.function(next).body else {
+            continue;
+        };
+        ir::walk::operands(body, |operand| match operand {
+            ir::walk::Operand::Assigned(place) => {
                 if let ir::PlaceBase::Global(g) = place.base {
                     if starts_fresh(program.global(g)) {
                         written.insert(g);
                     }
                 }
             }
+            ir::walk::Operand::Called(callee) if !seen.contains(&callee) => {
+                seen.push(callee);
+                pending.push(callee);
+            }
+            _ => {}
         });
     }
     written
