@@ -394,7 +394,8 @@ pub struct BudgetArgs {
     #[arg(long, value_enum, default_value_t = InputsMode::Api, help_heading = "Inputs")]
     pub inputs: InputsMode,
     /// Most calls after the constructor that build one input through the
-    /// file's functions (with --inputs api).
+    /// file's functions (with --inputs api), and most calls a test makes of
+    /// a function with static variables before the call it checks.
     #[arg(long, default_value_t = 3, value_name = "N", help_heading = "Inputs")]
     pub max_build_calls: u32,
     /// Save every question the search asks the Z3 solver in DIR (created if

@@ -169,3 +169,34 @@ fn a_failing_framework_test_fails_the_check_under_its_name() {
     assert!(printed.contains(&format!("FAIL {test}: ")), "{printed}");
     assert!(printed.contains("1 failed"), "{printed}");
 }
+
+#[test]
+fn shared_process_flavours_leave_out_tests_that_need_a_static_fresh() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = corpus("scalar", "statics.c");
+    for framework in ["cmocka", "gtest"] {
+        let out = dir.path().join(framework);
+        let gen = cairn(&[
+            "gen",
+            arg(&source),
+            "-o",
+            arg(&out),
+            "--framework",
+            framework,
+        ]);
+        assert!(gen.status.success(), "{}", text(&gen.stderr));
+        let said = text(&gen.stdout) + &text(&gen.stderr);
+        assert!(
+            said.contains("at its initial value, which an earlier test may have changed"),
+            "{said}"
+        );
+        // The tests left in pass, however the runner orders what they share.
+        let check = cairn(&["check", arg(&out)]);
+        assert!(
+            check.status.success(),
+            "check of {framework}:\n{}{}",
+            text(&check.stdout),
+            text(&check.stderr)
+        );
+    }
+}

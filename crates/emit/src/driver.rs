@@ -627,6 +627,10 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
             "Results of the functions without a body, in call order.",
             &code.script,
         ),
+        (
+            "Earlier calls, for what they leave in the function's static variables.",
+            &code.earlier_calls,
+        ),
     ];
     for (heading, lines) in sections {
         if lines.is_empty() {

@@ -21,6 +21,8 @@ pub struct CallCode {
     pub links: Vec<String>,
     /// Calls of the code's own functions that build parameters.
     pub constructions: Vec<String>,
+    /// Calls of the function under test before the checked one.
+    pub earlier_calls: Vec<String>,
     pub script: Vec<String>,
     /// `classify(3, 4, 5)`.
     pub call: String,
@@ -123,6 +125,11 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             self.assign(&code.objects, name, ty, value, false, &mut sink)?;
         }
         self.write_constructions(func, scope, &mut code)?;
+        for call in &self.inputs.earlier_calls {
+            let under_test = self.unit.program.function(func);
+            let text = api_call_text(self.unit, under_test, call, &code.objects, &[])?;
+            code.earlier_calls.push(format!("(void){text};"));
+        }
         self.write_script(&mut code)?;
         code.call = self.call_text(func, scope, &mut code)?;
         Ok(code)

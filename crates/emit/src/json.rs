@@ -267,6 +267,14 @@ fn inputs_json(
                     .map(|(root, path)| format!("{}{path}", param_name(*root as usize))),
             })
             .collect(),
+        earlier_calls: inputs
+            .earlier_calls
+            .iter()
+            .map(|call| {
+                crate::inputs::api_call_text(unit, f, call, &Default::default(), &[])
+                    .unwrap_or_else(|e| e)
+            })
+            .collect(),
     }
 }
 

@@ -182,7 +182,8 @@ fn input_values(program: &Program, inputs: &Inputs) -> Result<Vec<InputValue>, S
     if !(inputs.args.is_empty()
         && inputs.globals.is_empty()
         && inputs.objects.is_empty()
-        && inputs.constructions.is_empty())
+        && inputs.constructions.is_empty()
+        && inputs.earlier_calls.is_empty())
     {
         return Err("it sets inputs other than __VERIFIER_nondet_*() results".to_string());
     }

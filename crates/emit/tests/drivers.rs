@@ -1,12 +1,12 @@
 //! The generated files for the hand-built sample (see `emit::fixture`):
 //! golden text, and the real thing compiled with cc and run.
 
-use emit::fixture::{int_value, sample_program, sample_reports, SAMPLE_C};
+use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_C};
 use emit::{write_outputs, EmitConfig, EmitSummary, Framework};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use testcase::json::TestsFile;
-use testcase::{FunctionReport, ObjectId, Value};
+use testcase::{ApiCall, FunctionReport, ObjectId, Value};
 
 /// `dir/sample.c` and the output directory `dir/out`.
 struct Sample {
@@ -198,6 +198,40 @@ fn a_test_named_on_the_command_line_runs_alone_in_process() {
     assert!(stdout(&unknown).starts_with(
         "no test named test_nothing; the tests are:\n  test_classify_returns_0_when_a_gt_b\n  test_classify_returns_0_when_a_is_b\n"
     ));
+}
+
+#[test]
+fn earlier_calls_come_before_the_checked_call_in_the_driver_and_its_json() {
+    let sample = Sample::new();
+    let mut reports = sample_reports(&sample_program());
+    // classify counts its calls in `calls`: two calls before the checked one
+    // leave it at 3.
+    let test = &mut reports[0].tests[0];
+    for (a, b) in [(0, 0), (-4, 7)] {
+        test.inputs.earlier_calls.push(ApiCall {
+            func: CLASSIFY,
+            args: vec![int_value(a), int_value(b)],
+            part: None,
+        });
+    }
+    test.checks[0].expected = int_value(3);
+    sample.emit(&reports);
+    let driver = sample.read("sample_test.c");
+    let earlier = driver.find("    (void)classify(0, 0);\n    (void)classify(-4, 7);\n");
+    let checked = driver.find("classify(3, 1);");
+    assert!(
+        earlier.is_some() && earlier < checked,
+        "earlier calls before the checked call:\n{driver}"
+    );
+    let json: TestsFile =
+        serde_json::from_str(&sample.read("sample.tests.json")).expect("tests.json parses");
+    assert_eq!(
+        json.functions[0].tests[0].inputs.earlier_calls,
+        ["classify(0, 0)", "classify(-4, 7)"]
+    );
+    let binary = sample.compile("sample_test.c", &sample.out());
+    let output = run(&binary, &[]);
+    assert_eq!(stdout(&output), "13 passed, 0 failed\n");
 }
 
 #[test]

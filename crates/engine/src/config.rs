@@ -51,7 +51,8 @@ pub struct EngineConfig {
     /// How pointer inputs to structs are made.
     pub inputs: InputMode,
     /// Most calls after the constructor that build one input through the
-    /// code's API.
+    /// code's API, and most calls of a function with statics before the
+    /// call a test checks (see `state::BuildStep::CallAgain`).
     pub max_build_calls: u32,
 }
 

@@ -107,8 +107,10 @@ struct Coverage {
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
     /// Paths still run once every goal is covered, when what the call
-    /// leaves is checked against a declared invariant: a broken one may
-    /// hide on paths that cover nothing new (in the helpers it calls).
+    /// leaves is checked against a declared invariant (a broken one may
+    /// hide on paths that cover nothing new, in the helpers it calls) or
+    /// when tests may call the function earlier (a fault may need what
+    /// those calls leave in its statics).
     paths_after_coverage: u64,
     /// Goals the running state could still cover (for the reason given
     /// when its path is cut).
@@ -473,7 +475,9 @@ pub fn explore(
         reachable: Vec::new(),
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
-    if exec.checks_invariants_on_exit() {
+    // A broken invariant may hide in static helpers, and a fault in what
+    // earlier calls leave in the function's statics: look further.
+    if exec.checks_invariants_on_exit() || exec.calls_earlier() {
         coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
     }
     let initial = match exec.initial_state() {

@@ -421,6 +421,19 @@ impl<'a> Solved<'a> {
             .zip(params)
             .map(|(v, ty)| self.sym_value(v, ty))
             .collect();
+        out.earlier_calls = st
+            .earlier_calls
+            .iter()
+            .map(|args| ApiCall {
+                func: self.func,
+                args: args
+                    .iter()
+                    .zip(params)
+                    .map(|(v, ty)| self.sym_value(v, ty))
+                    .collect(),
+                part: None,
+            })
+            .collect();
         // A build without calls gave NULL.
         for build in st
             .builds

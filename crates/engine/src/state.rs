@@ -168,6 +168,10 @@ pub enum ReturnTo {
     /// are done: a zero result is a finding of those calls, and the test
     /// goes on with the inputs it holds for.
     BuildCheck { predicate: FuncId, build: usize },
+    /// A call of the function under test before the one the test checks,
+    /// made for what it leaves in the function's static variables;
+    /// [`State::memory_changes`] when it started.
+    EarlierCall { changes_before: u64 },
 }
 
 /// A parameter of the function under test built through the code's API:
@@ -216,6 +220,10 @@ pub enum BuildStep {
         adder: FuncId,
         parts: Vec<SymVal>,
     },
+    /// Calls the function under test once more before the call the test
+    /// checks (within `max_build_calls`), or goes on to that call: one path
+    /// each.
+    CallAgain,
 }
 
 /// Identity of a path state, unique within one exploration: a fork gives
@@ -244,6 +252,9 @@ pub struct State {
     pub builds: Vec<Build>,
     /// See [`BuildStep`].
     pub build_step: Option<BuildStep>,
+    /// The arguments of each call of the function under test made before
+    /// the one the test checks (see [`BuildStep::CallAgain`]).
+    pub earlier_calls: Vec<Vec<SymVal>>,
     /// Parameters `T **` whose pointee, a `T *` with a declared invariant,
     /// is assumed valid before the first statement runs.
     pub checks_through: Vec<usize>,
@@ -294,6 +305,7 @@ impl State {
             limits: Vec::new(),
             builds: Vec::new(),
             build_step: None,
+            earlier_calls: Vec::new(),
             checks_through: Vec::new(),
             memory_changes: 0,
             shared_buffers: 0,
@@ -359,10 +371,11 @@ impl State {
         Rc::make_mut(&mut self.objects[idx as usize])
     }
 
-    /// The calls made so far to build inputs through the code's API: the
-    /// searches try short constructions before long ones.
+    /// The calls made so far to build inputs through the code's API, and
+    /// of the function under test before the checked call: the searches try
+    /// short constructions before long ones.
     pub fn build_calls(&self) -> usize {
-        self.builds.iter().map(|b| b.calls.len()).sum()
+        self.builds.iter().map(|b| b.calls.len()).sum::<usize>() + self.earlier_calls.len()
     }
 
     /// Input objects materialized on this path (nodes the test must build).

@@ -188,9 +188,7 @@ int weigh(struct box b, int **pp) {
     }
 }
 
-#[test]
-fn a_branch_only_a_later_call_reaches_is_a_bound_of_static_locals() {
-    let src = r#"
+const NEXT_ID: &str = r#"
 int next_id(void) {
     static int counter = 0;
     counter++;
@@ -199,10 +197,60 @@ int next_id(void) {
     return counter;
 }
 "#;
-    let (_, report) = run(src, "next_id");
+
+#[test]
+fn a_branch_only_a_later_call_reaches_is_covered_by_calling_the_function_first() {
+    let (_, report) = run(NEXT_ID, "next_id");
+    assert_all_covered(&report);
+    let mut tests: Vec<_> = report
+        .tests
+        .iter()
+        .map(|t| (t.inputs.earlier_calls.len(), ret(t)))
+        .collect();
+    tests.sort_unstable();
+    // The first call returns 1; three calls before it make the fourth fail.
+    assert_eq!(tests, [(0, 1), (3, -1)]);
+    assert!(report.tests.iter().all(|t| t.inputs.globals.is_empty()));
+}
+
+#[test]
+fn a_branch_more_earlier_calls_reach_is_a_bound_of_static_locals() {
+    let config = EngineConfig {
+        max_build_calls: 2,
+        ..config()
+    };
+    let (_, report) = run_with(NEXT_ID, "next_id", &config);
     assert_eq!(report.tests.len(), 1);
     assert_eq!(ret(&report.tests[0]), 1);
-    assert!(report.tests[0].inputs.globals.is_empty());
+    assert!(report.tests[0].inputs.earlier_calls.is_empty());
+    let reasons: Vec<_> = report
+        .uncovered
+        .iter()
+        .map(|(_, why)| why.clone())
+        .collect();
+    assert_eq!(
+        reasons,
+        [testcase::Uncovered::Budget("earlier_calls".to_string())]
+    );
+}
+
+#[test]
+fn a_static_of_a_function_taking_a_pointer_stays_bound_to_its_start() {
+    let src = r#"
+int count_into(int *out) {
+    static int counter = 0;
+    counter++;
+    *out = counter;
+    if (counter > 1)
+        return -1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "count_into");
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.earlier_calls.is_empty()));
     let reasons: Vec<_> = report
         .uncovered
         .iter()
@@ -212,4 +260,50 @@ int next_id(void) {
         reasons,
         [testcase::Uncovered::Budget("static_start".to_string())]
     );
+}
+
+#[test]
+fn a_fault_only_a_later_call_reaches_is_found_with_the_calls_before_it() {
+    let src = r#"
+int share(int total) {
+    static int left = 2;
+    left--;
+    if (total < 0)
+        return -1;
+    return total / left;
+}
+"#;
+    let (_, report) = run(src, "share");
+    assert_all_covered(&report);
+    let kinds: Vec<_> = report.findings.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, [testcase::FindingKind::DivisionByZero]);
+    // The first call leaves `left` at 1; the second divides by 0.
+    assert_eq!(report.findings[0].inputs.earlier_calls.len(), 1);
+}
+
+#[test]
+fn a_static_of_a_called_helper_is_reached_by_calling_the_caller_first() {
+    let src = r#"
+static int calls_so_far(void) {
+    static int calls = 0;
+    calls++;
+    return calls;
+}
+int is_repeat_visit(int visitor) {
+    if (visitor < 0)
+        return -1;
+    if (calls_so_far() > 1)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "is_repeat_visit");
+    assert_all_covered(&report);
+    let repeat = test_returning(&report, 1);
+    assert_eq!(repeat.inputs.earlier_calls.len(), 1);
+    // The earlier call must reach the helper: a negative visitor would not.
+    assert!(repeat.inputs.earlier_calls[0]
+        .args
+        .iter()
+        .all(|v| int(v) >= 0));
 }

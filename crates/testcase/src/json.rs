@@ -132,6 +132,10 @@ pub struct InputsJson {
     /// Parameters built through the code's own functions, in call order.
     #[serde(default)]
     pub constructions: Vec<ConstructionJson>,
+    /// Calls of the function under test made before the checked one, as C
+    /// spells them, e.g. `next_id()`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_calls: Vec<String>,
 }
 
 /// A parameter built through the code's API: the calls the driver makes.

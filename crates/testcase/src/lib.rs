@@ -167,6 +167,11 @@ pub struct Inputs {
     /// their initial value: a process of its own per test gives it.
     #[serde(default)]
     pub fresh_statics: Vec<GlobalId>,
+    /// Calls of the function under test the driver makes before the one it
+    /// checks, in order, for what they leave in the function's static
+    /// variables (each test starts them from their initial value).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_calls: Vec<ApiCall>,
 }
 
 impl Inputs {
@@ -423,7 +428,11 @@ pub fn bound_explained(name: &str) -> String {
         "interrupted" => ("the run was interrupted", "run again"),
         "static_start" => (
             "a function's static variables start from their initial value, each test calling the function once",
-            "tests do not call a function twice yet",
+            "tests call a function several times only when it takes integers only",
+        ),
+        "earlier_calls" => (
+            "a function's static variables start from their initial value, and a test calls the function few times before the call it checks",
+            "raise --max-build-calls",
         ),
         "apart_inputs" => (
             "tests never pass overlapping buffers to a copy",

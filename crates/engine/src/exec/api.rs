@@ -242,12 +242,13 @@ pub fn placeholder() -> SymVal {
     SymVal::Ptr(PtrVal::to(Target::Null))
 }
 
-/// Whether `st` is still building inputs (a construction call is running).
+/// Whether `st` is still building inputs (a construction call, or a call
+/// of the function under test before the checked one, is running).
 pub fn building(st: &State) -> bool {
     st.frames.iter().any(|f| {
         matches!(
             f.returns,
-            ReturnTo::Construction { .. } | ReturnTo::Part { .. }
+            ReturnTo::Construction { .. } | ReturnTo::Part { .. } | ReturnTo::EarlierCall { .. }
         )
     })
 }

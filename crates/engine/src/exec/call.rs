@@ -163,6 +163,14 @@ impl Machine<'_, '_> {
         }
         let place = match (frame.returns, value) {
             (ReturnTo::Construction { build }, value) => return self.constructed(st, build, value),
+            // A call that changed nothing leaves what fewer calls leave.
+            (ReturnTo::EarlierCall { changes_before }, _) => {
+                if st.memory_changes == changes_before {
+                    return Err(Stop::Dead);
+                }
+                st.build_step = Some(BuildStep::CallAgain);
+                return Ok(());
+            }
             (
                 ReturnTo::Part {
                     build,
@@ -535,7 +543,39 @@ impl Machine<'_, '_> {
                     Ok(vec![st])
                 }
             },
+            BuildStep::CallAgain => self.call_again(st),
         }
+    }
+
+    /// Goes on to the call under test, and, within `max_build_calls`, also
+    /// calls the function once more before it with fresh arguments, for
+    /// what that call leaves in its static variables.
+    fn call_again(&mut self, st: State) -> Exec<Vec<State>> {
+        let call = st.earlier_calls.len();
+        if call as u32 >= self.config.max_build_calls {
+            return Ok(vec![st]);
+        }
+        let mut again = self.fork(&st);
+        let function = self.program.function(self.root);
+        let name = format!("{}()#{call}", function.name);
+        let mut args = Vec::with_capacity(function.sig.params.len());
+        for ty in &function.sig.params {
+            let Type::Int(it) = ty else {
+                return unsupported("an earlier call with an argument other than an integer");
+            };
+            args.push(SymVal::Int(again.fresh_input(
+                &name,
+                u32::from(it.bits),
+                it.signed,
+            )));
+        }
+        let returns = ReturnTo::EarlierCall {
+            changes_before: again.memory_changes,
+        };
+        push_frame(self.program, &mut again, self.root, &args, returns)?;
+        again.earlier_calls.push(args);
+        self.enter_block(&mut again, ir::BlockId(0));
+        Ok(vec![st, again])
     }
 
     /// The values input `build` may take without being constructed: NULL,

@@ -252,6 +252,47 @@ fn starts_fresh(global: &ir::Global) -> bool {
     global.is_function_static() && ty.scalar_bits().is_some()
 }
 
+/// The statics that start fresh (see `starts_fresh`) written by `func` or
+/// the functions it calls: what earlier calls of it may change.
+fn statics_written(program: &Program, func: FuncId) -> BTreeSet<GlobalId> {
+    let mut written = BTreeSet::new();
+    let mut seen = vec![func];
+    let mut pending = vec![func];
+    while let Some(next) = pending.pop() {
+        let Some(body) = &program.function(next).body else {
+            continue;
+        };
+        ir::walk::operands(body, |operand| match operand {
+            ir::walk::Operand::Assigned(place) => {
+                if let ir::PlaceBase::Global(g) = place.base {
+                    if starts_fresh(program.global(g)) {
+                        written.insert(g);
+                    }
+                }
+            }
+            ir::walk::Operand::Called(callee) if !seen.contains(&callee) => {
+                seen.push(callee);
+                pending.push(callee);
+            }
+            _ => {}
+        });
+    }
+    written
+}
+
+/// Whether a test may call `func` before the call it checks, to reach
+/// other values of its static variables: it writes some, and takes only
+/// integers, which the driver writes as literals. Not `main`, which a
+/// process runs once.
+pub(super) fn may_call_earlier(program: &Program, func: FuncId) -> bool {
+    let function = program.function(func);
+    let sig = &function.sig;
+    function.name != "main"
+        && !sig.variadic
+        && sig.params.iter().all(|ty| matches!(ty, Type::Int(_)))
+        && !statics_written(program, func).is_empty()
+}
+
 /// Does the test choose this global's initial value? In the unit-test view
 /// a global the file defines is an input when code may have changed it:
 /// the file's own code writes it, or other files can (it is not `static`);
@@ -315,8 +356,17 @@ impl Machine<'_, '_> {
     /// A function's `static` of numbers: no driver can set it, and each test
     /// runs in a process of its own, so it starts from its initializer. It
     /// is symbolic, bound to that value, so that an arm only another value
-    /// reaches (a second call) is not reached within bounds, not infeasible.
+    /// reaches is not reached within bounds, not infeasible: the bound is
+    /// the number of earlier calls when the test may make them (see
+    /// `BuildStep::CallAgain`), else the start itself.
     fn fresh_static(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
+        let bound = if may_call_earlier(self.program, self.root)
+            && statics_written(self.program, self.root).contains(&id)
+        {
+            "earlier_calls"
+        } else {
+            "static_start"
+        };
         let global = self.program.global(id);
         let cells = fresh_cells(self.program, st, &global.ty, &global.name, ".");
         let initial = initial_cells(self.program, id);
@@ -324,7 +374,7 @@ impl Machine<'_, '_> {
         for (now, start) in cells.iter().zip(&initial) {
             same.push(cell_byte(now)?.eq(cell_byte(start)?));
         }
-        self.assume_limit(st, &Bool::and(&same), "static_start")?;
+        self.assume_limit(st, &Bool::and(&same), bound)?;
         st.fresh_statics.push(id);
         let obj = st.add_object(Object::new(
             ObjKind::Global {

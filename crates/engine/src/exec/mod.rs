@@ -258,12 +258,23 @@ impl<'a> Executor<'a> {
             .any(|ty| self.invariant_of(ty).is_some() || self.invariant_through(ty).is_some())
     }
 
+    /// Whether tests may call the function before the call they check (see
+    /// `BuildStep::CallAgain`).
+    pub fn calls_earlier(&self) -> bool {
+        input::may_call_earlier(self.program, self.root)
+    }
+
     /// The state at the entry of the function under test, its parameters
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
         let id = self.fresh_id();
         match input::initial_state(self.program, self.root, self.invariants, self.apis, id) {
-            Ok(state) => Ok(state),
+            Ok(mut state) => {
+                if state.build_step.is_none() && self.calls_earlier() {
+                    state.build_step = Some(crate::state::BuildStep::CallAgain);
+                }
+                Ok(state)
+            }
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),
         }
