@@ -641,6 +641,11 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     crate::ctype::int_name(*ty),
                     int_literal(*ty, *bits)
                 ),
+                Value::Float { kind, bits } => format!(
+                    "({}){}",
+                    self.unit.spell(&Type::Float(*kind), "")?,
+                    float_literal(*kind, *bits)
+                ),
                 other => self
                     .pointer_expr(other, &Type::ptr(Type::Void), &code.objects)?
                     .unwrap_or_else(|| "0".to_string()),

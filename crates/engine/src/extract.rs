@@ -412,10 +412,12 @@ impl<'a> Solved<'a> {
         let st = self.st;
         let mut out = Inputs::default();
         let params = &program.function(self.func).sig.params;
+        let extra_args = st.va_args.iter().map(|(v, ty)| (v, ty));
         out.args = st
             .params
             .iter()
             .zip(params)
+            .chain(extra_args)
             .map(|(v, ty)| self.sym_value(v, ty))
             .collect();
         // A build without calls gave NULL.
