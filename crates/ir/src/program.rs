@@ -89,7 +89,7 @@ impl Layout for Program {
 }
 
 impl Program {
-    /// A `va_list` as a parameter has: a pointer to its tag.
+    /// The type a `va_list` parameter has: a pointer to its tag.
     pub fn is_va_list_pointer(&self, ty: &Type) -> bool {
         matches!(ty.pointee(), Some(Type::Struct(id)) if self.structs[id.0 as usize].name == VA_LIST_TAG)
     }
@@ -193,6 +193,11 @@ pub const VA_SLOT: u64 = 8;
 
 /// The struct a `va_list` is an array of on x86-64 (`struct __va_list_tag[1]`).
 pub const VA_LIST_TAG: &str = "__va_list_tag";
+
+/// The member of [`VA_LIST_TAG`] that cairn uses as the `va_list`'s cursor
+/// into an argument area (`overflow_arg_area`, where gcc keeps the
+/// arguments passed in memory).
+pub const VA_LIST_CURSOR: u32 = 2;
 
 impl Function {
     /// The local of a variadic function with a body that holds the address of

@@ -123,9 +123,9 @@ pub(super) fn initial_state(
     let Some(body) = &f.body else {
         return unsupported("a function without a body");
     };
-    if f.sig.params.iter().any(|ty| program.is_va_list_pointer(ty)) {
-        // Only a variadic call makes a `va_list`: its callers test it.
-        return unsupported("a `va_list` parameter as an input");
+    let forwarded = f.sig.params.iter().filter(|ty| program.is_va_list_pointer(ty));
+    if forwarded.count() > 1 {
+        return unsupported("more than one `va_list` parameter");
     }
     let mut st = State::new(program, id);
     let mut params = Vec::new();
@@ -148,6 +148,10 @@ pub(super) fn initial_state(
                     .any(|earlier| apis.for_pointer(earlier).is_some_and(|e| e.ty == api.ty));
             st.builds.push(build);
             params.push(api::placeholder());
+            continue;
+        }
+        if program.is_va_list_pointer(ty) {
+            params.push(forwarded_va_list(program, &mut st, ty));
             continue;
         }
         params.push(fresh_value(program, &mut st, name, ty));
@@ -183,6 +187,31 @@ pub(super) fn initial_state(
     // first; each build's calls are chosen as the one before returns.
     st.build_step = api::first_step(&st, 0);
     Ok(st)
+}
+
+/// A `va_list` parameter of the function under test: the driver makes it
+/// in a variadic wrapper, so it points to a tag whose cursor starts an
+/// argument area of inputs, as a variadic function's own does.
+fn forwarded_va_list(program: &Program, st: &mut State, ty: &Type) -> SymVal {
+    let area = st.add_object(Object::new(ObjKind::Stack, Vec::new()));
+    st.va_area = Some(area);
+    let tag_size = ty.pointee().map_or(0, |tag| program.size_of(tag));
+    let mut tag = Object::new(ObjKind::Stack, zero_cells(tag_size));
+    let cursor = match ty.pointee() {
+        Some(Type::Struct(id)) => program.structs[id.0 as usize]
+            .fields
+            .get(ir::VA_LIST_CURSOR as usize)
+            .map(|field| field.offset),
+        _ => None,
+    };
+    if let Some(cursor) = cursor {
+        let start = ptr_cells(PtrVal::to(Target::Object(area)));
+        for (i, cell) in start.into_iter().enumerate() {
+            tag.cells[cursor as usize + i] = cell;
+        }
+    }
+    tag.written.fill(Written::Yes);
+    SymVal::Ptr(PtrVal::to(Target::Object(st.add_object(tag))))
 }
 
 /// A fresh input of type `ty` named `name`: a symbol for a scalar, a lazy

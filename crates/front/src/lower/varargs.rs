@@ -10,12 +10,9 @@
 
 use super::expr::{deref_place, make_cast, void_value, Val};
 use super::{Lowerer, R};
-use ir::{Expr, ExprKind, FloatKind, IntType, Place, Proj, Type, VA_SLOT};
+use ir::{Expr, ExprKind, FloatKind, IntType, Place, Proj, Type, VA_LIST_CURSOR, VA_SLOT};
 use lang_c::ast::{Expression, VaArgExpression};
 use lang_c::span::Node;
-
-/// `overflow_arg_area`, the member of `__va_list_tag` used as the cursor.
-const CURSOR_MEMBER: u32 = 2;
 
 fn load(place: Place, ty: Type) -> Expr {
     Expr {
@@ -56,7 +53,7 @@ impl Lowerer<'_> {
     fn va_cursor(&mut self, ap: &Node<Expression>) -> R<Place> {
         let mut cursor = deref_place(self.va_list_tag(ap)?);
         cursor.proj.push(Proj::Field {
-            index: CURSOR_MEMBER,
+            index: VA_LIST_CURSOR,
             ty: Type::ptr(Type::Void),
         });
         Ok(cursor)
