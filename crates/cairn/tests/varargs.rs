@@ -38,15 +38,28 @@ fn extra_arguments_are_written_at_their_read_types_and_va_lists_through_a_wrappe
     let src = dir.path().join("pick.c");
     std::fs::write(&src, SOURCE).expect("write source");
     let out_dir = dir.path().join("out");
-    let out = cairn(&["gen", arg(&src), "-o", arg(&out_dir), "--check", "--max-time", "20"]);
+    let out = cairn(&[
+        "gen",
+        arg(&src),
+        "-o",
+        arg(&out_dir),
+        "--check",
+        "--max-time",
+        "20",
+    ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("check passed"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
     assert!(driver.contains(", (int)7, (double)0x"), "{driver}");
     assert!(
-        driver.contains("static __attribute__((unused)) int cairn_va_first_positive(int cairn_va_marker, ...)"),
+        driver.contains(
+            "static __attribute__((unused)) int cairn_va_first_positive(int cairn_va_marker, ...)"
+        ),
         "{driver}"
     );
-    assert!(driver.contains("cairn_va_first_positive(0, (int)"), "{driver}");
+    assert!(
+        driver.contains("cairn_va_first_positive(0, (int)"),
+        "{driver}"
+    );
 }

@@ -381,7 +381,11 @@ pub fn initial_state(
 /// variadic function can make a `va_list`, so tests call it through one.
 pub fn takes_va_list(unit: &Unit, func: FuncId) -> bool {
     let f = unit.program.function(func);
-    f.body.is_some() && f.sig.params.iter().any(|ty| unit.program.is_va_list_pointer(ty))
+    f.body.is_some()
+        && f.sig
+            .params
+            .iter()
+            .any(|ty| unit.program.is_va_list_pointer(ty))
 }
 
 pub fn va_list_wrapper_name(unit: &Unit, func: FuncId) -> String {
@@ -418,7 +422,10 @@ pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String>
         if f.sig.ret == Type::Void {
             out.line(&format!("    {call};"));
         } else {
-            out.line(&format!("    {};", unit.spell(&f.sig.ret, &format!("result = {call}"))?));
+            out.line(&format!(
+                "    {};",
+                unit.spell(&f.sig.ret, &format!("result = {call}"))?
+            ));
         }
         out.line("    __builtin_va_end(ap);");
         if f.sig.ret != Type::Void {

@@ -62,7 +62,11 @@ fn extra_arguments_of_the_function_under_test_are_typed_by_their_reads() {
     assert_all_covered(&report);
     let hit = test_returning(&report, 1);
     assert!(arg(hit, 0) > 1);
-    assert_eq!(hit.inputs.args.len(), 3, "n and the two extra arguments read");
+    assert_eq!(
+        hit.inputs.args.len(),
+        3,
+        "n and the two extra arguments read"
+    );
     assert_eq!(int(&hit.inputs.args[1]), 7);
     let Value::Float { kind, bits } = hit.inputs.args[2] else {
         panic!("a double read: {:?}", hit.inputs.args[2]);
@@ -70,7 +74,11 @@ fn extra_arguments_of_the_function_under_test_are_typed_by_their_reads() {
     assert_eq!(kind, FloatKind::F64);
     assert!(f64::from_bits(bits) > 2.5);
     // A path that reads one extra argument passes one.
-    let one = report.tests.iter().find(|t| arg(t, 0) <= 1).expect("n <= 1");
+    let one = report
+        .tests
+        .iter()
+        .find(|t| arg(t, 0) <= 1)
+        .expect("n <= 1");
     assert_eq!(one.inputs.args.len(), 2);
 }
 

@@ -381,8 +381,16 @@ fn va_arg_of_a_promoted_type_or_outside_a_variadic_function_is_refused_at_its_pl
     assert_eq!(
         refused,
         vec![
-            ("f", 2, "`va_arg` of `float` is undefined: `...` passes it as `double`"),
-            ("g", 3, "`va_arg` of a type narrower than `int` is undefined: `...` passes it as `int`"),
+            (
+                "f",
+                2,
+                "`va_arg` of `float` is undefined: `...` passes it as `double`"
+            ),
+            (
+                "g",
+                3,
+                "`va_arg` of a type narrower than `int` is undefined: `...` passes it as `int`"
+            ),
             ("h", 4, "`va_start` in a function with fixed arguments"),
         ]
     );

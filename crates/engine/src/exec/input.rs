@@ -9,8 +9,8 @@ use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{
-    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell,
-    LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, LazyIdx,
+    ObjIdx, PtrVal, SymVal, Target,
 };
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
@@ -123,7 +123,11 @@ pub(super) fn initial_state(
     let Some(body) = &f.body else {
         return unsupported("a function without a body");
     };
-    let forwarded = f.sig.params.iter().filter(|ty| program.is_va_list_pointer(ty));
+    let forwarded = f
+        .sig
+        .params
+        .iter()
+        .filter(|ty| program.is_va_list_pointer(ty));
     if forwarded.count() > 1 {
         return unsupported("more than one `va_list` parameter");
     }
@@ -222,7 +226,9 @@ pub(super) fn fresh_value(program: &Program, st: &mut State, name: String, ty: &
             SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
         }
         Type::Pointer(_) => SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone())))),
-        other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(program, st, other, &name, "."))),
+        other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(
+            program, st, other, &name, ".",
+        ))),
     }
 }
 

@@ -95,7 +95,12 @@ impl Lowerer<'_> {
                 )
             }
             Type::Int(_) | Type::Float(FloatKind::F64) | Type::Pointer(_) => {}
-            _ => return self.unsupported(at, "`va_arg` of a type other than an integer, `double` or a pointer"),
+            _ => {
+                return self.unsupported(
+                    at,
+                    "`va_arg` of a type other than an integer, `double` or a pointer",
+                )
+            }
         }
         let cursor = self.va_cursor(&v.node.va_list)?;
         let position = load(cursor.clone(), Type::ptr(Type::Void));
