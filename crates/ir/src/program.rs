@@ -205,7 +205,7 @@ impl Function {
     /// [`VA_SLOT`]; `va_start` points a `va_list` there and `va_arg` walks it.
     pub fn va_area(&self) -> Option<LocalId> {
         let variadic_body = self.sig.variadic && self.body.is_some();
-        variadic_body.then(|| LocalId(self.sig.params.len() as u32))
+        variadic_body.then_some(LocalId(self.sig.params.len() as u32))
     }
 }
 

@@ -421,7 +421,7 @@ impl Machine<'_, '_> {
         if slot > chosen || offset % ir::VA_SLOT != 0 {
             return unsupported("a read of the variadic arguments other than `va_arg`");
         }
-        if slot >= u64::from(self.config.max_array.max(1)) {
+        if slot >= self.config.max_array.max(1) {
             return Err(Stop::Budget("max_array"));
         }
         let name = format!("va_arg{}", slot + 1);
