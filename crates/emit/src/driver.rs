@@ -166,6 +166,9 @@ pub fn test_driver(
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
     }
+    if let Err(reason) = support::va_list_wrappers(&mut out, unit) {
+        notes.push(format!("va_list wrappers not written: {reason}"));
+    }
     if framework::shares_process(framework) {
         notes.extend(support::initial_state(&mut out, unit, &plans, framework));
     }
@@ -827,6 +830,9 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     }
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
+    }
+    if let Err(reason) = support::va_list_wrappers(&mut out, unit) {
+        notes.push(format!("va_list wrappers not written: {reason}"));
     }
     let kept = all_findings()
         .map(|f| f.inputs.objects.len() * if compares_fills(unit, f) { 2 } else { 1 })

@@ -596,14 +596,19 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         code: &mut CallCode,
     ) -> Result<String, String> {
         let f = self.unit.program.function(func);
+        let wrapped = crate::support::takes_va_list(self.unit, func);
         let (wanted, given) = (f.sig.params.len(), self.inputs.args.len());
-        if given < wanted || (given > wanted && !f.sig.variadic) {
+        if given < wanted || (given > wanted && !f.sig.variadic && !wrapped) {
             return Err(format!(
                 "{given} argument value(s) for {wanted} parameter(s)"
             ));
         }
         let mut args = Vec::with_capacity(self.inputs.args.len());
         for (i, (ty, value)) in f.sig.params.iter().zip(&self.inputs.args).enumerate() {
+            if self.unit.program.is_va_list_pointer(ty) {
+                // The wrapper makes it from the arguments after its marker.
+                continue;
+            }
             let arg = match (ty, value) {
                 (Type::Int(it), Value::Int { bits, .. }) => int_literal(*it, *bits),
                 (Type::Float(_), Value::Float { kind, bits }) => float_literal(*kind, *bits),
@@ -640,6 +645,9 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             };
             args.push(arg);
         }
+        if wrapped {
+            args.push("0".to_string());
+        }
         // Arguments beyond the prototype (variadic): each at its own type.
         for value in &self.inputs.args[f.sig.params.len()..] {
             args.push(match value {
@@ -648,12 +656,21 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     crate::ctype::int_name(*ty),
                     int_literal(*ty, *bits)
                 ),
+                Value::Float { kind, bits } => format!(
+                    "({}){}",
+                    self.unit.spell(&Type::Float(*kind), "")?,
+                    float_literal(*kind, *bits)
+                ),
                 other => self
                     .pointer_expr(other, &Type::ptr(Type::Void), &code.objects)?
                     .unwrap_or_else(|| "0".to_string()),
             });
         }
-        let call = format!("{}({})", self.unit.function_name(func), args.join(", "));
+        let callee = match wrapped {
+            true => crate::support::va_list_wrapper_name(self.unit, func),
+            false => self.unit.function_name(func).to_string(),
+        };
+        let call = format!("{callee}({})", args.join(", "));
         code.args = args;
         Ok(call)
     }

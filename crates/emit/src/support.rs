@@ -6,7 +6,7 @@ use crate::framework::Framework;
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use ir::Type;
+use ir::{FuncId, Type};
 
 /// The driver-side names of one stub's script.
 pub struct StubNames {
@@ -377,6 +377,66 @@ pub fn initial_state(
 /// One stub per plan: a script array the tests fill, a call counter, and the
 /// function itself, spelled through `__typeof__` so that the definition
 /// matches the source's declaration exactly (the IR keeps no qualifiers).
+/// A function of the file with a body and a `va_list` parameter: only a
+/// variadic function can make a `va_list`, so tests call it through one.
+pub fn takes_va_list(unit: &Unit, func: FuncId) -> bool {
+    let f = unit.program.function(func);
+    f.body.is_some()
+        && f.sig
+            .params
+            .iter()
+            .any(|ty| unit.program.is_va_list_pointer(ty))
+}
+
+pub fn va_list_wrapper_name(unit: &Unit, func: FuncId) -> String {
+    format!("cairn_va_{}", unit.function_name(func))
+}
+
+/// For each function taking a `va_list`, a variadic wrapper taking its other
+/// parameters, a marker `int` and the arguments the `va_list` walks:
+/// `cairn_va_vsum(n, 0, (int)1, (int)2)` calls `vsum(n, ap)`.
+pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String> {
+    for (index, f) in unit.program.functions.iter().enumerate() {
+        let func = FuncId(index as u32);
+        if !takes_va_list(unit, func) {
+            continue;
+        }
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for (i, ty) in f.sig.params.iter().enumerate() {
+            if unit.program.is_va_list_pointer(ty) {
+                args.push("ap".to_string());
+            } else {
+                params.push(unit.spell(ty, &format!("a{i}"))?);
+                args.push(format!("a{i}"));
+            }
+        }
+        params.push("int cairn_va_marker, ...".to_string());
+        let name = va_list_wrapper_name(unit, func);
+        let head = unit.spell(&f.sig.ret, &format!("{name}({})", params.join(", ")))?;
+        let call = format!("{}({})", unit.function_name(func), args.join(", "));
+        out.line(&format!("static __attribute__((unused)) {head}"));
+        out.line("{");
+        out.line("    __builtin_va_list ap;");
+        out.line("    __builtin_va_start(ap, cairn_va_marker);");
+        if f.sig.ret == Type::Void {
+            out.line(&format!("    {call};"));
+        } else {
+            out.line(&format!(
+                "    {};",
+                unit.spell(&f.sig.ret, &format!("result = {call}"))?
+            ));
+        }
+        out.line("    __builtin_va_end(ap);");
+        if f.sig.ret != Type::Void {
+            out.line("    return result;");
+        }
+        out.line("}");
+        out.blank();
+    }
+    Ok(())
+}
+
 pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<(), String> {
     let takes_data_pointer = |plan: &StubPlan| {
         unit.program

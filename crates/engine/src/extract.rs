@@ -415,10 +415,12 @@ impl<'a> Solved<'a> {
             ..Inputs::default()
         };
         let params = &program.function(self.func).sig.params;
+        let extra_args = st.va_args.iter().map(|(v, ty)| (v, ty));
         out.args = st
             .params
             .iter()
             .zip(params)
+            .chain(extra_args)
             .map(|(v, ty)| self.sym_value(v, ty))
             .collect();
         out.earlier_calls = st

@@ -248,6 +248,12 @@ pub struct State {
     pub trace: Vec<Goal>,
     /// Initial parameter values of the function under test.
     pub params: Vec<SymVal>,
+    /// The argument area of the function under test when it is variadic
+    /// (`ir::Function::va_area`): its extra arguments are inputs, chosen as
+    /// the path first reads each slot.
+    pub va_area: Option<ObjIdx>,
+    /// Those extra arguments so far, each at the type `va_arg` read it as.
+    pub va_args: Vec<(SymVal, ir::Type)>,
     /// The parameters built through the code's API, in parameter order.
     pub builds: Vec<Build>,
     /// See [`BuildStep`].
@@ -302,6 +308,8 @@ impl State {
             path: Vec::new(),
             trace: Vec::new(),
             params: Vec::new(),
+            va_area: None,
+            va_args: Vec::new(),
             limits: Vec::new(),
             builds: Vec::new(),
             build_step: None,

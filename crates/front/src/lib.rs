@@ -71,7 +71,7 @@
 //!
 //! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
 //! `__int128`, `__auto_type`, `long double` arithmetic, K&R
-//! definitions, `_Complex`, `_Atomic`, `va_start`/`va_arg`, `aligned`
+//! definitions, `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
 //! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function

@@ -363,3 +363,40 @@ fn packing_applies_to_struct_bodies_only() {
     assert_eq!(out.excluded.len(), 1, "{:?}", out.excluded);
     assert_eq!(out.excluded[0].0, "is_a");
 }
+
+#[test]
+fn va_arg_of_a_promoted_type_or_outside_a_variadic_function_is_refused_at_its_place() {
+    let out = lower(
+        "#include <stdarg.h>\n\
+         double f(int n, ...) { va_list ap; va_start(ap, n); float x = va_arg(ap, float); va_end(ap); return x; }\n\
+         int g(int n, ...) { va_list ap; va_start(ap, n); int c = va_arg(ap, char); va_end(ap); return c; }\n\
+         int h(int n) { va_list ap; va_start(ap, n); va_end(ap); return n; }\n\
+         int ok(int n, ...) { va_list ap; va_start(ap, n); long x = va_arg(ap, long); va_end(ap); return x > n; }\n",
+    );
+    let refused: Vec<(&str, u32, &str)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        vec![
+            (
+                "f",
+                2,
+                "`va_arg` of `float` is undefined: `...` passes it as `double`"
+            ),
+            (
+                "g",
+                3,
+                "`va_arg` of a type narrower than `int` is undefined: `...` passes it as `int`"
+            ),
+            ("h", 4, "`va_start` in a function with fixed arguments"),
+        ]
+    );
+    let ok = out.program.function_by_name("ok").expect("lowered");
+    let function = out.program.function(ok);
+    let area = function.va_area().expect("variadic with a body");
+    let body = function.body.as_ref().expect("body");
+    assert_eq!(body.local(area).ty, Type::ptr(Type::Void));
+}

@@ -89,6 +89,10 @@ impl Layout for Program {
 }
 
 impl Program {
+    /// The type a `va_list` parameter has: a pointer to its tag.
+    pub fn is_va_list_pointer(&self, ty: &Type) -> bool {
+        matches!(ty.pointee(), Some(Type::Struct(id)) if self.structs[id.0 as usize].name == VA_LIST_TAG)
+    }
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.index()]
     }
@@ -175,11 +179,34 @@ pub struct Function {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Body {
-    /// The first `sig.params.len()` locals are the parameters, in order.
+    /// The first `sig.params.len()` locals are the parameters, in order; a
+    /// variadic function's next local is its argument area ([`Function::va_area`]).
     pub locals: Vec<Local>,
     pub blocks: Vec<Block>,
     /// Entry is always `BlockId(0)`.
     pub branches: Vec<BranchSite>,
+}
+
+/// Bytes each extra argument of a variadic call takes in its argument area,
+/// as on the x86-64 stack: a value after the default promotions, padded.
+pub const VA_SLOT: u64 = 8;
+
+/// The struct a `va_list` is an array of on x86-64 (`struct __va_list_tag[1]`).
+pub const VA_LIST_TAG: &str = "__va_list_tag";
+
+/// The member of [`VA_LIST_TAG`] that cairn uses as the `va_list`'s cursor
+/// into an argument area (`overflow_arg_area`, where gcc keeps the
+/// arguments passed in memory).
+pub const VA_LIST_CURSOR: u32 = 2;
+
+impl Function {
+    /// The local of a variadic function with a body that holds the address of
+    /// its argument area: the extra arguments of the call, promoted, each in a
+    /// [`VA_SLOT`]; `va_start` points a `va_list` there and `va_arg` walks it.
+    pub fn va_area(&self) -> Option<LocalId> {
+        let variadic_body = self.sig.variadic && self.body.is_some();
+        variadic_body.then_some(LocalId(self.sig.params.len() as u32))
+    }
 }
 
 impl Body {

@@ -6,7 +6,8 @@
 //! 1. Every `BlockId`, `LocalId`, `GlobalId`, `FuncId`, `StringId` and `BranchId`
 //!    used in a body is in range; a body has at least one block (the entry, `bb0`).
 //! 2. A body has at least as many locals as its signature has parameters, and
-//!    the first locals have the parameter types.
+//!    the first locals have the parameter types; a variadic one's next local
+//!    (its argument area, `Function::va_area`) is a pointer.
 //! 3. Each `BranchId` is used by exactly one terminator.
 //! 4. Binary arithmetic and bitwise operands have the result's type; a shift's
 //!    left operand has the result's type and its right operand is an integer;
@@ -86,6 +87,16 @@ impl Checker<'_> {
         for (i, t) in self.f.sig.params.iter().enumerate() {
             if &self.body.locals[i].ty != t {
                 return self.fail(2, format!("parameter {i} local has a different type"));
+            }
+        }
+        if let Some(area) = self.f.va_area() {
+            let is_pointer = self
+                .body
+                .locals
+                .get(area.index())
+                .is_some_and(|l| matches!(l.ty, Type::Pointer(_)));
+            if !is_pointer {
+                return self.fail(2, "variadic function without a pointer argument-area local");
             }
         }
         let mut site_uses = vec![0u32; self.body.branches.len()];

@@ -9,8 +9,8 @@ use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{
-    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, Cell, LazyIdx, ObjIdx,
-    PtrVal, SymVal, Target,
+    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, LazyIdx,
+    ObjIdx, PtrVal, SymVal, Target,
 };
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
@@ -123,6 +123,14 @@ pub(super) fn initial_state(
     let Some(body) = &f.body else {
         return unsupported("a function without a body");
     };
+    let forwarded = f
+        .sig
+        .params
+        .iter()
+        .filter(|ty| program.is_va_list_pointer(ty));
+    if forwarded.count() > 1 {
+        return unsupported("more than one `va_list` parameter");
+    }
     let mut st = State::new(program, id);
     let mut params = Vec::new();
     for (i, ty) in f.sig.params.iter().enumerate() {
@@ -146,21 +154,18 @@ pub(super) fn initial_state(
             params.push(api::placeholder());
             continue;
         }
-        let value = match ty {
-            _ if let Some(bits) = ty.scalar_bits() => {
-                SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
-            }
-            Type::Pointer(_) => {
-                SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone()))))
-            }
-            other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(
-                program, &mut st, other, &name, ".",
-            ))),
-        };
-        params.push(value);
+        if program.is_va_list_pointer(ty) {
+            params.push(forwarded_va_list(program, &mut st, ty));
+            continue;
+        }
+        params.push(fresh_value(program, &mut st, name, ty));
     }
     st.params = params.clone();
     push_frame(program, &mut st, func, &params, ReturnTo::Nowhere)?;
+    if f.va_area().is_some() {
+        // Pushed by `push_frame` after the locals, empty: no extra argument yet.
+        st.va_area = st.frame().locals.last().copied();
+    }
     st.enter_block(ir::BlockId(0));
     // A value built through the API is valid by construction (and its
     // pointer is not known yet): only free-form inputs are assumed valid.
@@ -188,8 +193,61 @@ pub(super) fn initial_state(
     Ok(st)
 }
 
+/// A `va_list` parameter of the function under test: the driver makes it
+/// in a variadic wrapper, so it points to a tag whose cursor starts an
+/// argument area of inputs, as a variadic function's own does.
+fn forwarded_va_list(program: &Program, st: &mut State, ty: &Type) -> SymVal {
+    let area = st.add_object(Object::new(ObjKind::Stack, Vec::new()));
+    st.va_area = Some(area);
+    let tag_size = ty.pointee().map_or(0, |tag| program.size_of(tag));
+    let mut tag = Object::new(ObjKind::Stack, zero_cells(tag_size));
+    let cursor = match ty.pointee() {
+        Some(Type::Struct(id)) => program.structs[id.0 as usize]
+            .fields
+            .get(ir::VA_LIST_CURSOR as usize)
+            .map(|field| field.offset),
+        _ => None,
+    };
+    if let Some(cursor) = cursor {
+        let start = ptr_cells(PtrVal::to(Target::Object(area)));
+        for (i, cell) in start.into_iter().enumerate() {
+            tag.cells[cursor as usize + i] = cell;
+        }
+    }
+    tag.written.fill(Written::Yes);
+    SymVal::Ptr(PtrVal::to(Target::Object(st.add_object(tag))))
+}
+
+/// A fresh input of type `ty` named `name`: a symbol for a scalar, a lazy
+/// pointer, fresh cells for a struct.
+pub(super) fn fresh_value(program: &Program, st: &mut State, name: String, ty: &Type) -> SymVal {
+    match ty {
+        _ if let Some(bits) = ty.scalar_bits() => {
+            SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
+        }
+        Type::Pointer(_) => SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone())))),
+        other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(
+            program, st, other, &name, ".",
+        ))),
+    }
+}
+
+/// `value` in argument-area slots: padded to a multiple of `ir::VA_SLOT`
+/// with bytes never written (reading an `int` as a `long` reads them).
+pub(super) fn slot_cells(value: &SymVal) -> (Vec<Cell>, Vec<Written>) {
+    let mut cells = value_cells(value);
+    let used = cells.len();
+    let padded = (used as u64).next_multiple_of(ir::VA_SLOT) as usize;
+    cells.resize(padded, Cell::zero());
+    let mut written = vec![Written::Yes; used];
+    written.resize(padded, Written::No);
+    (cells, written)
+}
+
 /// Pushes a frame for `func` with `args`: a stack object per local,
-/// parameters written. The caller enters its first block.
+/// parameters written; for a variadic function one more object after them,
+/// its argument area holding the extra arguments, which dies with the
+/// frame. The caller enters its first block.
 pub(super) fn push_frame(
     program: &Program,
     st: &mut State,
@@ -214,6 +272,22 @@ pub(super) fn push_frame(
         param.set_start(arg);
         // Initialized by the call: only other locals start indeterminate.
         param.written.fill(Written::Yes);
+    }
+    if let Some(area_local) = program.function(func).va_area() {
+        let params = program.function(func).sig.params.len();
+        let (mut cells, mut written) = (Vec::new(), Vec::new());
+        for extra in args.get(params..).unwrap_or_default() {
+            let (slot, slot_written) = slot_cells(extra);
+            cells.extend(slot);
+            written.extend(slot_written);
+        }
+        let mut area = Object::new(ObjKind::Stack, cells);
+        area.written = written;
+        let area = st.add_object(area);
+        locals.push(area);
+        let pointer = st.object_mut(locals[area_local.index()]);
+        pointer.set_start(&SymVal::Ptr(PtrVal::to(Target::Object(area))));
+        pointer.written.fill(Written::Yes);
     }
     st.frames.push(Frame {
         func,

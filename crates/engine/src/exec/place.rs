@@ -1,6 +1,7 @@
 //! Places: addresses, lazy pointer resolution, bounds-checked loads and stores.
 
 use super::heap::Access;
+use super::input;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory;
@@ -12,7 +13,7 @@ use crate::value::{
 use ir::{BitField, Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
 use testcase::FindingKind;
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, BV};
 
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
@@ -380,6 +381,9 @@ impl Machine<'_, '_> {
             let value = bit_field_get(&storage, bits, declared.bits.into(), declared.signed);
             return Ok(SymVal::Int(value));
         }
+        if st.va_area == Some(loc.obj) {
+            self.choose_extra_argument(st, loc)?;
+        }
         let n = self.program.size_of(&loc.ty);
         self.check_access(st, loc.obj, &loc.off, n)?;
         // Copying a whole struct or array with indeterminate bytes (padding,
@@ -399,6 +403,35 @@ impl Machine<'_, '_> {
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
             _ => Ok(SymVal::Bytes(Rc::new(cells))),
         }
+    }
+
+    /// The extra arguments of the function under test are inputs: the first
+    /// read of a slot of its argument area (by `va_arg`, whose cursor only
+    /// moves one slot at a time) adds one, of the type read, so a test
+    /// passes as many as its path reads, at most `max_array`.
+    fn choose_extra_argument(&mut self, st: &mut State, loc: &Loc) -> Exec<()> {
+        let chosen = st.va_args.len() as u64;
+        let Some(offset) = loc.off.simplify().as_u64() else {
+            return unsupported("a read of the variadic arguments at a symbolic position");
+        };
+        let slot = offset / ir::VA_SLOT;
+        if slot < chosen {
+            return Ok(());
+        }
+        if slot > chosen || offset % ir::VA_SLOT != 0 {
+            return unsupported("a read of the variadic arguments other than `va_arg`");
+        }
+        if slot >= self.config.max_array.max(1) {
+            return Err(Stop::Budget("max_array"));
+        }
+        let name = format!("va_arg{}", slot + 1);
+        let value = input::fresh_value(self.program, st, name, &loc.ty);
+        let (cells, written) = input::slot_cells(&value);
+        let area = st.object_mut(loc.obj);
+        area.cells.extend(cells);
+        area.written.extend(written);
+        st.va_args.push((value, loc.ty.clone()));
+        Ok(())
     }
 
     pub fn store(&mut self, st: &mut State, loc: &Loc, value: &SymVal) -> Exec<()> {

@@ -22,7 +22,7 @@ pub(super) enum Val {
 }
 
 /// The value of an expression of type `void`.
-fn void_value() -> Val {
+pub(super) fn void_value() -> Val {
     Val::Value(Expr {
         kind: ExprKind::Int(0),
         ty: Type::Void,
@@ -509,7 +509,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             Expression::OffsetOf(o) => self.offset_of(o, at),
-            Expression::VaArg(_) => self.unsupported(at, "va_arg"),
+            Expression::VaArg(v) => self.va_arg(v, at),
             Expression::Statement(s) => self.statement_expression(s, at),
             Expression::GenericSelection(g) => self.generic(g, at),
         }
@@ -677,7 +677,10 @@ impl<'a> Lowerer<'a> {
         if let Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
             if self.lookup(name).is_none() {
-                if let Some(lowered) = self.builtin(name, args, at) {
+                if let Some(lowered) = self
+                    .builtin(name, args, at)
+                    .or_else(|| self.va_builtin(name, args, at))
+                {
                     return lowered;
                 }
                 return match name {

@@ -12,6 +12,7 @@ mod float_builtin;
 mod init;
 mod stmt;
 mod types;
+mod varargs;
 
 use crate::linemap::LineMap;
 use crate::{Diagnostic, Severity};
@@ -110,6 +111,8 @@ struct FnBuilder {
     switches: Vec<SwitchState>,
     /// Label name -> (block, defined yet, offset of first use).
     labels: HashMap<String, (BlockId, bool, usize)>,
+    /// A variadic function's argument area (`ir::Function::va_area`).
+    va_area: Option<LocalId>,
 }
 
 impl FnBuilder {
@@ -128,6 +131,7 @@ impl FnBuilder {
             continues: Vec::new(),
             switches: Vec::new(),
             labels: HashMap::new(),
+            va_area: None,
         }
     }
 

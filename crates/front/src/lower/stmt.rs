@@ -449,6 +449,12 @@ impl<'a> Lowerer<'a> {
                 self.bind(&pname, Symbol::Local(id, ty.clone()));
             }
         }
+        if sig.variadic {
+            // Right after the parameters, where `ir::Function::va_area` finds it.
+            let span = self.span(def.span.start);
+            let f = self.builder(def.span.start)?;
+            f.va_area = Some(f.new_local("va_area", Type::ptr(Type::Void), span));
+        }
         self.statement(&def.node.statement)?;
         let end = def.span.end.saturating_sub(1);
         let span = self.span(end);

@@ -216,7 +216,7 @@ impl<'a> Lowerer<'a> {
                     Member::plain("overflow_arg_area", Type::ptr(Type::Void)),
                     Member::plain("reg_save_area", Type::ptr(Type::Void)),
                 ];
-                let id = self.add_struct("__va_list_tag".into(), false);
+                let id = self.add_struct(ir::VA_LIST_TAG.into(), false);
                 self.complete_struct(id, members, Packing::Natural);
                 self.va_list_struct = Some(id);
                 id

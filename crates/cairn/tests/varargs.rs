@@ -1,0 +1,65 @@
+//! End-to-end: variadic functions through the real binary. The driver
+//! passes a variadic function's extra arguments at the types its path reads
+//! (doubles exactly), calls a function taking a `va_list` through a
+//! variadic wrapper, and gcc's build agrees with every prediction.
+
+mod common;
+
+use common::{arg, cairn, text};
+
+const SOURCE: &str = r#"#include <stdarg.h>
+
+int pick(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    int a = va_arg(ap, int);
+    double d = 0;
+    if (n > 1)
+        d = va_arg(ap, double);
+    va_end(ap);
+    if (a == 7 && d > 2.5)
+        return 1;
+    return 0;
+}
+
+static int first_positive(va_list ap)
+{
+    int v = va_arg(ap, int);
+    if (v > 0)
+        return v;
+    return 0;
+}
+"#;
+
+#[test]
+fn extra_arguments_are_written_at_their_read_types_and_va_lists_through_a_wrapper() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("pick.c");
+    std::fs::write(&src, SOURCE).expect("write source");
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        arg(&src),
+        "-o",
+        arg(&out_dir),
+        "--check",
+        "--max-time",
+        "20",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("check passed"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
+    assert!(driver.contains(", (int)7, (double)0x"), "{driver}");
+    assert!(
+        driver.contains(
+            "static __attribute__((unused)) int cairn_va_first_positive(int cairn_va_marker, ...)"
+        ),
+        "{driver}"
+    );
+    assert!(
+        driver.contains("cairn_va_first_positive(0, (int)"),
+        "{driver}"
+    );
+}
