@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{arg, cairn, text};
+use common::gen_checked;
 
 const SOURCE: &str = r#"#include <stdarg.h>
 
@@ -35,21 +35,7 @@ static int first_positive(va_list ap)
 #[test]
 fn extra_arguments_are_written_at_their_read_types_and_va_lists_through_a_wrapper() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let src = dir.path().join("pick.c");
-    std::fs::write(&src, SOURCE).expect("write source");
-    let out_dir = dir.path().join("out");
-    let out = cairn(&[
-        "gen",
-        arg(&src),
-        "-o",
-        arg(&out_dir),
-        "--check",
-        "--max-time",
-        "20",
-    ]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(stdout.contains("check passed"), "{stdout}");
+    let (_, _, out_dir) = gen_checked(dir.path(), "pick.c", SOURCE);
     let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
     assert!(driver.contains(", (int)7, (double)0x"), "{driver}");
     assert!(

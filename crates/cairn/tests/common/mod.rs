@@ -32,6 +32,28 @@ pub fn line_of(file: &Path, marker: &str) -> u32 {
     index.unwrap_or_else(|| panic!("{marker} not in {}", file.display())) as u32 + 1
 }
 
+/// Writes `source` as `name` in `dir` and runs `gen --check --max-time 20`
+/// on it into `dir/out`, which must pass; the run's output (stdout,
+/// stderr) and the output directory.
+pub fn gen_checked(dir: &Path, name: &str, source: &str) -> (String, String, PathBuf) {
+    let src = dir.join(name);
+    std::fs::write(&src, source).expect("write source");
+    let out_dir = dir.join("out");
+    let out = cairn(&[
+        "gen",
+        arg(&src),
+        "-o",
+        arg(&out_dir),
+        "--check",
+        "--max-time",
+        "20",
+    ]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("check passed"), "{stdout}");
+    (stdout, stderr, out_dir)
+}
+
 /// A path as a command-line argument (the test directories are UTF-8).
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
