@@ -223,15 +223,7 @@ fn a_branch_more_earlier_calls_reach_is_a_bound_of_static_locals() {
     assert_eq!(report.tests.len(), 1);
     assert_eq!(ret(&report.tests[0]), 1);
     assert!(report.tests[0].inputs.earlier_calls.is_empty());
-    let reasons: Vec<_> = report
-        .uncovered
-        .iter()
-        .map(|(_, why)| why.clone())
-        .collect();
-    assert_eq!(
-        reasons,
-        [testcase::Uncovered::Budget("earlier_calls".to_string())]
-    );
+    assert_only_bound(&report, "earlier_calls");
 }
 
 #[test]
@@ -251,15 +243,7 @@ int count_into(int *out) {
         .tests
         .iter()
         .all(|t| t.inputs.earlier_calls.is_empty()));
-    let reasons: Vec<_> = report
-        .uncovered
-        .iter()
-        .map(|(_, why)| why.clone())
-        .collect();
-    assert_eq!(
-        reasons,
-        [testcase::Uncovered::Budget("static_start".to_string())]
-    );
+    assert_only_bound(&report, "static_start");
 }
 
 #[test]
@@ -306,4 +290,15 @@ int is_repeat_visit(int visitor) {
         .args
         .iter()
         .all(|v| int(v) >= 0));
+}
+
+/// Every goal `report` leaves uncovered is cut by the bound `bound`, and
+/// one is.
+fn assert_only_bound(report: &testcase::FunctionReport, bound: &str) {
+    let reasons: Vec<_> = report
+        .uncovered
+        .iter()
+        .map(|(_, why)| why.clone())
+        .collect();
+    assert_eq!(reasons, [testcase::Uncovered::Budget(bound.to_string())]);
 }
