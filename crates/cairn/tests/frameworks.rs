@@ -26,6 +26,13 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> String {
     printed
 }
 
+/// `cairn gen SOURCE -o OUT --framework FRAMEWORK`, which must succeed.
+fn gen_in_flavour(source: &Path, out: &Path, framework: &str) -> std::process::Output {
+    let gen = cairn(&["gen", arg(source), "-o", arg(out), "--framework", framework]);
+    assert!(gen.status.success(), "{}", text(&gen.stderr));
+    gen
+}
+
 /// Builds the driver in `out` as its header comment says, runs it, and
 /// returns how many tests its runner reports passed, with its output.
 fn build_and_run(framework: &str, out: &Path) -> (usize, String) {
@@ -87,15 +94,7 @@ fn every_flavour_passes_its_tests_with_its_own_runner_and_is_checked() {
     let mut passed_per_framework = Vec::new();
     for framework in ["plain", "cmocka", "gtest"] {
         let out = dir.path().join(framework);
-        let gen = cairn(&[
-            "gen",
-            arg(&source),
-            "-o",
-            arg(&out),
-            "--framework",
-            framework,
-        ]);
-        assert!(gen.status.success(), "{}", text(&gen.stderr));
+        gen_in_flavour(&source, &out, framework);
         let json = std::fs::read_to_string(out.join("calls.tests.json")).expect("tests.json");
         let tests: TestsFile = serde_json::from_str(&json).expect("tests.json parses");
         assert_eq!(tests.framework.name(), framework);
@@ -176,15 +175,7 @@ fn shared_process_flavours_leave_out_tests_that_need_a_static_fresh() {
     let source = corpus("scalar", "statics.c");
     for framework in ["cmocka", "gtest"] {
         let out = dir.path().join(framework);
-        let gen = cairn(&[
-            "gen",
-            arg(&source),
-            "-o",
-            arg(&out),
-            "--framework",
-            framework,
-        ]);
-        assert!(gen.status.success(), "{}", text(&gen.stderr));
+        let gen = gen_in_flavour(&source, &out, framework);
         let said = text(&gen.stdout) + &text(&gen.stderr);
         assert!(
             said.contains("at its initial value, which an earlier test may have changed"),
