@@ -54,6 +54,25 @@ pub struct FunctionLine {
     pub line: u32,
 }
 
+/// A run record's reusable reports, by function.
+pub struct Earlier {
+    keys: std::collections::HashMap<String, Reusable>,
+    reports: std::collections::HashMap<ir::FuncId, testcase::FunctionReport>,
+}
+
+impl From<RunRecord> for Earlier {
+    fn from(record: RunRecord) -> Earlier {
+        Earlier {
+            keys: record
+                .reusable
+                .into_iter()
+                .map(|entry| (entry.function.clone(), entry))
+                .collect(),
+            reports: record.reports.into_iter().map(|r| (r.func, r)).collect(),
+        }
+    }
+}
+
 /// The keys of the functions of one program under one configuration.
 pub struct Keys<'p> {
     program: &'p ir::Program,
@@ -61,6 +80,9 @@ pub struct Keys<'p> {
     /// The hash and length of what every key of the program includes
     /// (hashed once: it grows with the program).
     common: (u64, usize),
+    /// Each function's part of a key, made once: construction functions
+    /// are dependencies of most functions of a file.
+    function_texts: Vec<std::cell::OnceCell<String>>,
 }
 
 impl<'p> Keys<'p> {
@@ -87,6 +109,7 @@ impl<'p> Keys<'p> {
             program,
             dependencies,
             common: (fnv1a(common.as_bytes()), common.len()),
+            function_texts: vec![std::cell::OnceCell::new(); program.functions.len()],
         }
     }
 
@@ -96,16 +119,7 @@ impl<'p> Keys<'p> {
         let mut lines = Vec::new();
         for dependency in self.dependencies.functions(self.program, func) {
             let function = self.program.function(dependency);
-            text.push_str(&ir::print::print_function_in_place(
-                self.program,
-                dependency,
-            ));
-            if let Some(body) = &function.body {
-                for string in ir::walk::references(body).strings {
-                    let bytes = &self.program.strings[string.index()];
-                    let _ = writeln!(text, "{string} = {}", ir::print::escape_bytes(bytes));
-                }
-            }
+            text.push_str(self.function_text(dependency));
             lines.push(FunctionLine {
                 function: function.name.clone(),
                 file: function.span.file,
@@ -123,16 +137,31 @@ impl<'p> Keys<'p> {
         }
     }
 
+    /// A function's IR with its lines counted from its start, and the
+    /// string literals it reads spelled out.
+    fn function_text(&self, func: ir::FuncId) -> &str {
+        self.function_texts[func.index()].get_or_init(|| {
+            let mut text = ir::print::print_function_in_place(self.program, func);
+            if let Some(body) = &self.program.function(func).body {
+                for string in ir::walk::references(body).strings {
+                    let bytes = &self.program.strings[string.index()];
+                    let _ = writeln!(text, "{string} = {}", ir::print::escape_bytes(bytes));
+                }
+            }
+            text
+        })
+    }
+
     /// `earlier`'s report of the function `now` describes, if its key is
     /// the same, with its findings moved to the lines their code is on now.
-    pub fn reuse(&self, now: &Reusable, earlier: &RunRecord) -> Option<testcase::FunctionReport> {
+    pub fn reuse(&self, now: &Reusable, earlier: &Earlier) -> Option<testcase::FunctionReport> {
         let then = earlier
-            .reusable
-            .iter()
-            .find(|entry| entry.function == now.function && entry.key == now.key)?;
+            .keys
+            .get(&now.function)
+            .filter(|then| then.key == now.key)?;
         // Equal keys: the functions have the same names and ids as then.
         let func = self.program.function_by_name(&now.function)?;
-        let mut report = earlier.reports.iter().find(|r| r.func == func)?.clone();
+        let mut report = earlier.reports.get(&func)?.clone();
         for finding in &mut report.findings {
             finding.span = self.moved(finding.span, then)?;
         }

@@ -9,6 +9,7 @@ use crate::record::{self, RunRecord, Shard};
 use crate::{load, select_functions, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
+use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -366,7 +367,8 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     // interruption may leave part done, written as they are.
     for (owner, run) in files.iter().enumerate() {
         if summaries[owner].is_none() && !reports[owner].is_empty() {
-            summaries[owner] = Some(run.write(&reports[owner], &unfinished[owner], args.goals)?);
+            summaries[owner] =
+                Some(run.write(&mut reports[owner], &unfinished[owner], args.goals)?);
         }
     }
     let summaries: Vec<emit::EmitSummary> = summaries.into_iter().flatten().collect();
@@ -635,32 +637,36 @@ impl FileRun {
     /// those of `unfinished` functions may be cut short.
     fn write_outputs(
         &self,
-        reports: &[testcase::FunctionReport],
+        reports: &mut [testcase::FunctionReport],
         unfinished: &[ir::FuncId],
     ) -> Result<emit::EmitSummary, UsageError> {
         // Reused reports come first: put them all in the run's order.
-        let mut in_order: Vec<testcase::FunctionReport> = reports.to_vec();
-        in_order.sort_by_key(|r| self.funcs.iter().position(|f| *f == r.func));
+        let position: HashMap<ir::FuncId, usize> = self
+            .funcs
+            .iter()
+            .enumerate()
+            .map(|(at, f)| (*f, at))
+            .collect();
+        reports.sort_by_key(|r| position.get(&r.func).copied());
+        let reported: HashSet<ir::FuncId> = reports.iter().map(|r| r.func).collect();
         let reusable = self
             .funcs
             .iter()
             .zip(&self.keyed)
-            .filter(|(func, _)| {
-                reports.iter().any(|r| r.func == **func) && !unfinished.contains(func)
-            })
+            .filter(|(func, _)| reported.contains(*func) && !unfinished.contains(func))
             .map(|(_, key)| key.clone())
             .collect();
         let record = RunRecord {
             reusable,
             ..self.record.clone()
         };
-        write_file(&self.output.program, &in_order, &self.config, &record)
+        write_file(&self.output.program, reports, &self.config, &record)
     }
 
     /// The file's last outputs, after its last report.
     fn write(
         &self,
-        reports: &[testcase::FunctionReport],
+        reports: &mut [testcase::FunctionReport],
         unfinished: &[ir::FuncId],
         goals: GoalsMode,
     ) -> Result<emit::EmitSummary, UsageError> {
@@ -689,10 +695,13 @@ fn reusable_reports(
         return Vec::new();
     }
     match RunRecord::read(&path) {
-        Ok(earlier) => keyed
-            .iter()
-            .filter_map(|now| keys.reuse(now, &earlier))
-            .collect(),
+        Ok(record) => {
+            let earlier = cache::Earlier::from(record);
+            keyed
+                .iter()
+                .filter_map(|now| keys.reuse(now, &earlier))
+                .collect()
+        }
         Err(UsageError(why)) => {
             eprintln!("cairn: the tests of the last run are not reused: {why}");
             Vec::new()

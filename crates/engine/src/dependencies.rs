@@ -6,6 +6,7 @@
 use crate::exec::ProgramFacts;
 use crate::EngineConfig;
 use ir::{FuncId, Program};
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 /// The dependencies of the functions of one program under one configuration.
@@ -14,6 +15,8 @@ pub struct Dependencies {
     facts: String,
     /// The functions any exploration may run to build or check its inputs.
     input_functions: Vec<FuncId>,
+    /// What each function's body refers to, walked once.
+    references: Vec<OnceCell<ir::walk::References>>,
 }
 
 impl Dependencies {
@@ -22,6 +25,7 @@ impl Dependencies {
         Dependencies {
             facts: format!("{facts:?}"),
             input_functions: facts.input_functions().collect(),
+            references: program.functions.iter().map(|_| OnceCell::new()).collect(),
         }
     }
 
@@ -49,8 +53,9 @@ impl Dependencies {
             let Some(body) = program.function(next).body.as_ref() else {
                 continue;
             };
-            let references = ir::walk::references(body);
-            pending.extend(references.functions);
+            let references =
+                self.references[next.index()].get_or_init(|| ir::walk::references(body));
+            pending.extend(references.functions.iter().copied());
             for sig in &references.called_through_pointers {
                 through_pointers = true;
                 pending.extend(
