@@ -12,6 +12,7 @@
 //! out. Code added or removed above a function moves it without changing
 //! its key; a finding's line is then moved with it.
 
+use crate::journal::Entry;
 use crate::record::{fnv1a, fnv1a_more, RunRecord};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -54,22 +55,28 @@ pub struct FunctionLine {
     pub line: u32,
 }
 
-/// A run record's reusable reports, by function.
+/// The reusable reports of the last run, by function: those its record
+/// lists, and those of the journal a stopped run left.
 pub struct Earlier {
     keys: std::collections::HashMap<String, Reusable>,
     reports: std::collections::HashMap<ir::FuncId, testcase::FunctionReport>,
 }
 
-impl From<RunRecord> for Earlier {
-    fn from(record: RunRecord) -> Earlier {
-        Earlier {
-            keys: record
-                .reusable
-                .into_iter()
-                .map(|entry| (entry.function.clone(), entry))
-                .collect(),
-            reports: record.reports.into_iter().map(|r| (r.func, r)).collect(),
+impl Earlier {
+    /// A journal's entries are newer than the record beside it.
+    pub fn new(record: Option<RunRecord>, journal: Vec<Entry>) -> Earlier {
+        let (keys, reports) = record
+            .map(|record| (record.reusable, record.reports))
+            .unwrap_or_default();
+        let mut earlier = Earlier {
+            keys: keys.into_iter().map(|k| (k.function.clone(), k)).collect(),
+            reports: reports.into_iter().map(|r| (r.func, r)).collect(),
+        };
+        for entry in journal {
+            earlier.keys.insert(entry.key.function.clone(), entry.key);
+            earlier.reports.insert(entry.report.func, entry.report);
         }
+        earlier
     }
 }
 

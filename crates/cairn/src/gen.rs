@@ -1,6 +1,7 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
 use crate::cache;
+use crate::journal::{Entry, Journal};
 use crate::cli::{
     BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     InputsMode, SearchMode,
@@ -15,7 +16,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The engine configuration the budget flags give (`gen`, `reach` and `path`).
 pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, UsageError> {
@@ -303,6 +304,19 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
                 args.out.display()
             );
         }
+        let position: HashMap<ir::FuncId, usize> =
+            funcs.iter().enumerate().map(|(at, f)| (*f, at)).collect();
+        let kept: Vec<Entry> = reused
+            .iter()
+            .filter_map(|report| {
+                let key = keyed.get(*position.get(&report.func)?)?.clone();
+                Some(Entry {
+                    key,
+                    report: report.clone(),
+                })
+            })
+            .collect();
+        let journal = Journal::start(&config.out_dir, &source_stem(&config), &kept)?;
         let to_explore = funcs
             .iter()
             .copied()
@@ -311,10 +325,12 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         files.push(FileRun {
             output,
             funcs,
+            position,
             to_explore,
             keyed,
             config,
             record,
+            journal,
         });
         reports.push(reused);
     }
@@ -343,23 +359,19 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     // run must not reuse their reports.
     let mut unfinished: Vec<Vec<ir::FuncId>> = vec![Vec::new(); files.len()];
     let mut summaries: Vec<Option<emit::EmitSummary>> = vec![None; files.len()];
-    let mut checkpoints = Checkpoints::new();
     progress(&files, &owners, &work, 0);
     engine::generate_each(&work, &engine_config, jobs, |n, report| {
         let owner = owners[n];
         let (run, file_reports) = (&files[owner], &mut reports[owner]);
         if interruption.cancel.load(Ordering::SeqCst) {
             unfinished[owner].push(report.func);
+        } else {
+            run.journal_finished(&report)?;
         }
         file_reports.push(report);
         progress(&files, &owners, &work, n + 1);
         if file_reports.len() == run.funcs.len() {
             summaries[owner] = Some(run.write(file_reports, &unfinished[owner], args.goals)?);
-        } else if checkpoints.due() {
-            // So that a hard stop (a second Ctrl-C) keeps what was found.
-            let started = Instant::now();
-            run.write_outputs(file_reports, &unfinished[owner])?;
-            checkpoints.written(started);
         }
         Ok::<(), UsageError>(())
     })?;
@@ -625,29 +637,43 @@ struct FileRun {
     funcs: Vec<ir::FuncId>,
     /// Those of `funcs` whose reports of the last run cannot be reused.
     to_explore: Vec<ir::FuncId>,
+    /// Where each of `funcs` is in it.
+    position: HashMap<ir::FuncId, usize>,
     /// The key of each of `funcs`, in that order.
     keyed: Vec<cache::Reusable>,
     config: emit::EmitConfig,
     /// The file's run record, without reports.
     record: RunRecord<()>,
+    /// Where each function's report goes as soon as it comes.
+    journal: Journal,
 }
 
 impl FileRun {
-    /// The file's outputs and run record for the reports so far, of which
-    /// those of `unfinished` functions may be cut short.
-    fn write_outputs(
+    /// Journals the report of a function whose exploration ran to its end.
+    fn journal_finished(&self, report: &testcase::FunctionReport) -> Result<(), UsageError> {
+        let Some(key) = self.position.get(&report.func).and_then(|at| self.keyed.get(*at)) else {
+            return Ok(());
+        };
+        self.journal.append(&Entry {
+            key: key.clone(),
+            report: report.clone(),
+        })
+    }
+
+    /// The file's outputs and run record, written once, after its last
+    /// report (or at an interruption): of the reports, those of
+    /// `unfinished` functions may be cut short. The journal then goes.
+    fn write(
         &self,
         reports: &mut [testcase::FunctionReport],
         unfinished: &[ir::FuncId],
+        goals: GoalsMode,
     ) -> Result<emit::EmitSummary, UsageError> {
+        if goals == GoalsMode::Unconstrained {
+            report_targets(&self.output.program, &self.funcs);
+        }
         // Reused reports come first: put them all in the run's order.
-        let position: HashMap<ir::FuncId, usize> = self
-            .funcs
-            .iter()
-            .enumerate()
-            .map(|(at, f)| (*f, at))
-            .collect();
-        reports.sort_by_key(|r| position.get(&r.func).copied());
+        reports.sort_by_key(|r| self.position.get(&r.func).copied());
         let reported: HashSet<ir::FuncId> = reports.iter().map(|r| r.func).collect();
         let reusable = self
             .funcs
@@ -660,53 +686,50 @@ impl FileRun {
             reusable,
             ..self.record.clone()
         };
-        write_file(&self.output.program, reports, &self.config, &record)
-    }
-
-    /// The file's last outputs, after its last report.
-    fn write(
-        &self,
-        reports: &mut [testcase::FunctionReport],
-        unfinished: &[ir::FuncId],
-        goals: GoalsMode,
-    ) -> Result<emit::EmitSummary, UsageError> {
-        if goals == GoalsMode::Unconstrained {
-            report_targets(&self.output.program, &self.funcs);
-        }
-        self.write_outputs(reports, unfinished)
+        let summary = write_file(&self.output.program, reports, &self.config, &record)?;
+        self.journal.finish()?;
+        Ok(summary)
     }
 }
 
 /// The reports of the last run in `config`'s output directory that `keys`
-/// say are still right, for the functions `keyed`. A record that cannot be
+/// say are still right, for the functions `keyed`: from its record, and
+/// from the journal it left if it was stopped. A record that cannot be
 /// read costs only the reuse.
 fn reusable_reports(
     keys: &cache::Keys,
     keyed: &[cache::Reusable],
     config: &emit::EmitConfig,
 ) -> Vec<testcase::FunctionReport> {
-    let stem = config
+    let stem = source_stem(config);
+    let path = record::path(&config.out_dir, &stem);
+    let record = match path.exists().then(|| RunRecord::read(&path)) {
+        None => None,
+        Some(Ok(record)) => Some(record),
+        Some(Err(UsageError(why))) => {
+            eprintln!("cairn: the tests of the last run are not reused: {why}");
+            None
+        }
+    };
+    let journal = Journal::left_by_stopped_run(&config.out_dir, &stem);
+    if record.is_none() && journal.is_empty() {
+        return Vec::new();
+    }
+    let earlier = cache::Earlier::new(record, journal);
+    keyed
+        .iter()
+        .filter_map(|now| keys.reuse(now, &earlier))
+        .collect()
+}
+
+/// The stem of the outputs' names (emit refused a source whose stem is
+/// not UTF-8).
+fn source_stem(config: &emit::EmitConfig) -> std::borrow::Cow<'_, str> {
+    config
         .source
         .file_stem()
         .unwrap_or_default()
-        .to_string_lossy();
-    let path = record::path(&config.out_dir, &stem);
-    if !path.exists() {
-        return Vec::new();
-    }
-    match RunRecord::read(&path) {
-        Ok(record) => {
-            let earlier = cache::Earlier::from(record);
-            keyed
-                .iter()
-                .filter_map(|now| keys.reuse(now, &earlier))
-                .collect()
-        }
-        Err(UsageError(why)) => {
-            eprintln!("cairn: the tests of the last run are not reused: {why}");
-            Vec::new()
-        }
-    }
+        .to_string_lossy()
 }
 
 /// How emit writes the outputs of a record's source into `out`: with the
@@ -752,42 +775,10 @@ pub fn write_file(
 ) -> Result<emit::EmitSummary, UsageError> {
     let summary =
         emit::write_outputs(program, reports, config).map_err(|e| UsageError(e.to_string()))?;
-    // emit refused a source whose stem is not UTF-8.
-    let stem = config
-        .source
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy();
-    record.with_reports(reports).write(&config.out_dir, &stem)?;
+    record
+        .with_reports(reports)
+        .write(&config.out_dir, &source_stem(config))?;
     Ok(summary)
-}
-
-/// When to write a file's outputs before its last function is done. Each
-/// write rewrites the file whole, so one comes only after ten times its
-/// cost has passed since the last: writing takes at most a tenth of the
-/// run, however many functions a file has.
-struct Checkpoints {
-    last: Instant,
-    cost: Duration,
-}
-
-impl Checkpoints {
-    fn new() -> Checkpoints {
-        Checkpoints {
-            last: Instant::now(),
-            cost: Duration::ZERO,
-        }
-    }
-
-    fn due(&self) -> bool {
-        self.last.elapsed() >= self.cost * 10
-    }
-
-    /// Records a write that began at `started` and has just ended.
-    fn written(&mut self, started: Instant) {
-        self.last = Instant::now();
-        self.cost = self.last - started;
-    }
 }
 
 /// A shell's exit status for a process ended by `signal`: 130 for SIGINT,

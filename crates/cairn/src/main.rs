@@ -63,6 +63,7 @@ fn main() -> ExitCode {
 }
 
 mod gen;
+mod journal;
 mod merge;
 mod path;
 mod reach;

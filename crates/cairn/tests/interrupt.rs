@@ -30,23 +30,26 @@ int factors(unsigned long long x, unsigned long long y)
 }
 ";
 
-fn start_gen(src: &Path, out_dir: &Path) -> Child {
+fn start_gen(src: &Path, out_dir: &Path, more: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["gen", arg(src), "-o", arg(out_dir), "--max-time", "400"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start cairn")
 }
 
-/// Waits for `path` to appear, at most a minute.
-fn wait_for_file(path: &Path) {
+/// Waits, at most a minute, until the journal of `out_dir` holds the
+/// report of a first function (a line after its format line).
+fn wait_for_first_report(out_dir: &Path) {
+    let journal = out_dir.join(".cairn/slow.journal");
     let start = Instant::now();
-    while !path.exists() {
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
         assert!(
             start.elapsed() < Duration::from_secs(60),
-            "{} never written",
-            path.display()
+            "{} never got a report",
+            journal.display()
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -82,9 +85,9 @@ fn interrupt_with(signal: &str, dir: &Path) -> Output {
     let src = dir.join("slow.c");
     std::fs::write(&src, SLOW).expect("write source");
     let out_dir = dir.join("out");
-    let child = start_gen(&src, &out_dir);
-    // The checkpoint after `sign`; `factors` then waits on Z3.
-    wait_for_file(&out_dir.join("slow.tests.json"));
+    let child = start_gen(&src, &out_dir, &[]);
+    // `sign` is journaled; `factors` then waits on Z3.
+    wait_for_first_report(&out_dir);
     std::thread::sleep(Duration::from_millis(1500));
     send(signal, &child);
     finish_within(child, Duration::from_secs(30))
@@ -161,6 +164,39 @@ fn sigterm_stops_the_same_way_with_exit_143() {
     let out = interrupt_with("TERM", dir.path());
     assert_eq!(out.status.code(), Some(143), "{}", text(&out.stderr));
     assert!(dir.path().join("out/slow_test.c").exists());
+}
+
+/// A hard stop (SIGKILL, as a second Ctrl-C or a crash would be) writes
+/// nothing more, yet loses no function whose search had ended: the next
+/// run takes their tests from the journal.
+#[test]
+fn a_killed_run_loses_no_finished_function() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("slow.c");
+    std::fs::write(&src, SLOW).expect("write source");
+    let out_dir = dir.path().join("out");
+    let child = start_gen(&src, &out_dir, &[]);
+    wait_for_first_report(&out_dir);
+    send("KILL", &child);
+    let killed = finish_within(child, Duration::from_secs(30));
+    assert_eq!(killed.status.code(), None, "ended by the signal");
+    assert!(!out_dir.join("slow_test.c").exists(), "outputs come at the end");
+
+    let rerun = finish_within(
+        start_gen(&src, &out_dir, &["-f", "sign"]),
+        Duration::from_secs(60),
+    );
+    let stderr = text(&rerun.stderr);
+    assert!(rerun.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 of 1 functions unchanged since the last run"),
+        "{stderr}"
+    );
+    assert!(!out_dir.join(".cairn/slow.journal").exists());
+    let json = std::fs::read_to_string(out_dir.join("slow.tests.json")).expect("tests.json");
+    let tests: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(tests["functions"][0]["name"], "sign");
+    assert_eq!(tests["functions"][0]["tests"].as_array().map(Vec::len), Some(3));
 }
 
 /// intset_remove with free-form inputs spent 100 s of a 2 s budget
