@@ -135,6 +135,9 @@ pub struct Frame {
     pub visits: Vec<u32>,
     /// What becomes of the return value.
     pub returns: ReturnTo,
+    /// Called with concrete arguments only: concrete work (a flood fill's
+    /// recursion), which `max_depth` does not bound.
+    pub concrete_call: bool,
 }
 
 /// What the caller of a frame does with its return value.
@@ -287,6 +290,12 @@ pub struct State {
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
+    /// Input symbols this path fixed to one value each (an index into a
+    /// small object forks once per feasible value): terms are read with
+    /// them put in, so the rest of the path is concrete work.
+    pub fixed: Vec<(BV, BV)>,
+    /// Offsets into small objects whose symbols have too many values to fix.
+    pub unfixable: Vec<BV>,
     /// Allocation calls made so far on this path (malloc, calloc, realloc,
     /// strdup, strndup).
     pub allocations: u32,
@@ -326,10 +335,21 @@ impl State {
             fresh: 0,
             input_symbols: Vec::new(),
             pinned: Vec::new(),
+            fixed: Vec::new(),
+            unfixable: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
             errno: None,
         }
+    }
+
+    /// `term` with the symbols this path fixed put in, simplified.
+    pub fn with_fixed<T: z3::ast::Ast + Clone>(&self, term: &T) -> T {
+        if self.fixed.is_empty() {
+            return term.clone();
+        }
+        let pairs: Vec<(&BV, &BV)> = self.fixed.iter().map(|(s, v)| (s, v)).collect();
+        term.substitute(&pairs).simplify()
     }
 
     pub fn add_object(&mut self, object: Object) -> ObjIdx {

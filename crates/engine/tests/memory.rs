@@ -333,3 +333,49 @@ int distinct(const struct node *h) {
         assert_eq!(ret(t), keys.len() as i128, "{:?}", t.inputs);
     }
 }
+
+/// A flood fill of a 4x4 board from a symbolic cell: fixing the cell's
+/// coordinates once (16 choices) makes the recursion concrete work, which
+/// `max_depth` does not cut; before, reads at symbolic places nested case
+/// splits and every query grew until the budget ran out.
+#[test]
+fn a_flood_fill_from_a_symbolic_cell_is_concrete_work() {
+    let src = r#"
+static int paint(int cells[4][4], int r, int c)
+{
+    if (r < 0 || r >= 4 || c < 0 || c >= 4)
+        return 0;
+    if (cells[r][c] != 0)
+        return 0;
+    cells[r][c] = 2;
+    return 1 + paint(cells, r + 1, c) + paint(cells, r - 1, c) +
+           paint(cells, r, c + 1) + paint(cells, r, c - 1);
+}
+
+int reaches_corner(int r, int c)
+{
+    int cells[4][4] = {{0}};
+    int i;
+    for (i = 0; i < 4; i++)
+        cells[i][2] = 1;
+    if (r < 0 || r >= 4 || c < 0 || c >= 4 || cells[r][c] != 0)
+        return -1;
+    paint(cells, r, c);
+    if (cells[0][3] == 2)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "reaches_corner");
+    assert_all_covered(&report);
+    assert!(
+        report.stats.solver_calls < 200,
+        "{} solver calls",
+        report.stats.solver_calls
+    );
+    // Painting from the right of the wall reaches the corner, from its
+    // left it does not: both are found.
+    for expected in [0, 1] {
+        test_returning(&report, expected);
+    }
+}

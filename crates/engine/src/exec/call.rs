@@ -12,9 +12,14 @@ use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
-use crate::value::{bv_u, cells_to_ptr, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{bv_u, cells_to_ptr, concrete, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{Callee, Expr, FuncId, Place, Span, Type};
 use testcase::FindingKind;
+
+/// Deepest nesting of calls with concrete arguments only: concrete
+/// recursion runs as deep as the code goes, up to here (a recursion that
+/// never ends stops at this bound).
+const CONCRETE_CALL_DEPTH: u32 = 512;
 
 /// The assumption of a verification task (SV-COMP, Test-Comp), declared
 /// without a body: paths that break it are not the program's.
@@ -59,7 +64,15 @@ impl Machine<'_, '_> {
             return self.assume_holds(st, &values);
         }
         if function.body.is_some() {
-            if st.frames.len() as u32 >= self.config.max_depth.max(1) {
+            let concrete_call = values.iter().all(|v| self.is_concrete(st, v));
+            let depth = match concrete_call {
+                true => st.frames.len() as u32 >= CONCRETE_CALL_DEPTH,
+                false => {
+                    let symbolic = st.frames.iter().filter(|f| !f.concrete_call).count();
+                    symbolic as u32 >= self.config.max_depth.max(1)
+                }
+            };
+            if depth {
                 return Err(Stop::Budget("max_depth"));
             }
             st.frame_mut().stmt += 1;
@@ -68,6 +81,7 @@ impl Machine<'_, '_> {
                 None => ReturnTo::Nowhere,
             };
             push_frame(self.program, st, func, &values, returns)?;
+            st.frame_mut().concrete_call = concrete_call;
             self.enter_block(st, ir::BlockId(0));
             return Ok(());
         }
@@ -100,6 +114,19 @@ impl Machine<'_, '_> {
         }
         st.frame_mut().stmt += 1;
         Ok(())
+    }
+
+    /// A number, or a pointer to a known place in a known object, on this
+    /// path.
+    fn is_concrete(&self, st: &State, value: &SymVal) -> bool {
+        match value {
+            SymVal::Int(v) => concrete(&st.with_fixed(v)).is_some(),
+            SymVal::Ptr(p) => {
+                !matches!(self.resolved(st, &p.target), Target::Lazy(_))
+                    && concrete(&st.with_fixed(&p.offset)).is_some()
+            }
+            SymVal::Bytes(_) => false,
+        }
     }
 
     /// `__VERIFIER_assume(cond)`: a verification task's harness ends the

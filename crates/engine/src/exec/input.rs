@@ -296,6 +296,7 @@ pub(super) fn push_frame(
         locals,
         visits: vec![0; body.blocks.len()],
         returns,
+        concrete_call: false,
     });
     Ok(())
 }

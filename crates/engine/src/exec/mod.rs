@@ -498,6 +498,7 @@ impl<'a> Machine<'_, 'a> {
             st.frame().func == self.root && !api::building(&st) && !st.checking_invariant();
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
+            let cond = st.with_fixed(&cond);
             if !self.hooks.wants_arm(&st, target) {
                 continue;
             }
@@ -539,6 +540,7 @@ impl<'a> Machine<'_, 'a> {
 
     /// Can `cond` hold on this path?
     fn may(&mut self, st: &State, cond: &Bool) -> bool {
+        let cond = &st.with_fixed(cond);
         match bool_value(cond) {
             Some(known) => known && self.solver.feasible(&st.path, None),
             None => self.solver.feasible(&st.path, Some(cond)),
@@ -553,6 +555,7 @@ impl<'a> Machine<'_, 'a> {
     /// [`Self::assume`], also giving the constraint added (`None` when
     /// `cond` is constant).
     fn assume_constraint(&mut self, st: &mut State, cond: &Bool) -> Exec<Option<ConstraintId>> {
+        let cond = &st.with_fixed(cond);
         match bool_value(cond) {
             Some(true) => Ok(None),
             Some(false) => Err(Stop::Dead),
@@ -616,6 +619,7 @@ impl<'a> Machine<'_, 'a> {
     /// Reports a finding when `fault` can hold here (once per kind and
     /// site), leaving the path as it is; true when it reported one.
     fn note_fault(&mut self, st: &State, kind: FindingKind, fault: &Bool, message: &str) -> bool {
+        let fault = &st.with_fixed(fault);
         if bool_value(fault) == Some(false) || self.reported.contains(&(kind, self.span)) {
             return false;
         }

@@ -17,6 +17,11 @@ use z3::ast::{Ast, Bool, BV};
 
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
+/// Objects with at most this many places for a value are small enough to
+/// fork on the values of an index into them...
+const SMALL_OBJECT_PLACES: u64 = 64;
+/// ...when the index has at most this many.
+const MAX_FIXED_CHOICES: usize = 16;
 
 /// Does a value of this type contain a pointer?
 fn has_pointer(program: &ir::Program, ty: &Type) -> bool {
@@ -129,7 +134,7 @@ impl Machine<'_, '_> {
         let obj = self.deref(st, &ptr)?;
         Ok(Loc {
             obj,
-            off: ptr.offset,
+            off: st.with_fixed(&ptr.offset),
             ty,
             bits,
         })
@@ -496,6 +501,7 @@ impl Machine<'_, '_> {
         if let Some((_, at)) = st.pinned.iter().find(|(term, _)| *term == loc.off) {
             return Ok(bv_u(u128::from(*at), 64));
         }
+        self.fix_index_into_small_object(st, loc)?;
         let holds_pointer = st
             .object(loc.obj)
             .cells
@@ -526,6 +532,53 @@ impl Machine<'_, '_> {
             let mut next = self.fork(st);
             self.assume(&mut next, &loc.off.eq(bv_u(u128::from(at), 64)))?;
             next.pinned.push((loc.off.clone(), at));
+            forks.push(next);
+        }
+        Err(Stop::Fork(forks))
+    }
+
+    /// An access at a symbolic place in an object of few places (a 4x4
+    /// grid, a short table) forks once per feasible value of the symbols
+    /// the place depends on, when they have few: the rest of each path then
+    /// runs on concrete values, with no solver call and no case split over
+    /// the object's cells. Otherwise the access stays symbolic.
+    fn fix_index_into_small_object(&mut self, st: &mut State, loc: &Loc) -> Exec<()> {
+        let object = st.object(loc.obj);
+        let n = self.program.size_of(&loc.ty).max(1);
+        let small = object.capacity() / n <= SMALL_OBJECT_PLACES;
+        if !small || st.unfixable.contains(&loc.off) {
+            return Ok(());
+        }
+        let symbols = crate::solver::symbols_in(&loc.off);
+        let mut choices: Vec<Vec<BV>> = Vec::new();
+        let mut excluded = Vec::new();
+        while choices.len() <= MAX_FIXED_CHOICES {
+            let mut path = st.path.clone();
+            if !excluded.is_empty() {
+                path.push(self.solver.intern(&Bool::and(&excluded)));
+            }
+            let Some(model) = self.solver.model(&path, None) else {
+                break;
+            };
+            let values: Vec<BV> = symbols
+                .iter()
+                .map(|s| bv_u(crate::extract::eval_bits(&model, s), s.get_size()))
+                .collect();
+            let this: Vec<Bool> = symbols.iter().zip(&values).map(|(s, v)| s.eq(v)).collect();
+            excluded.push(Bool::and(&this).not());
+            choices.push(values);
+        }
+        if choices.len() > MAX_FIXED_CHOICES {
+            st.unfixable.push(loc.off.clone());
+            return Ok(());
+        }
+        let mut forks = Vec::new();
+        for values in choices {
+            let mut next = self.fork(st);
+            for (symbol, value) in symbols.iter().zip(values) {
+                self.assume(&mut next, &symbol.eq(&value))?;
+                next.fixed.push((symbol.clone(), value));
+            }
             forks.push(next);
         }
         Err(Stop::Fork(forks))

@@ -20,6 +20,7 @@ mod query;
 mod slicing;
 mod smtlib;
 mod store;
+pub use store::symbols_in;
 #[cfg(test)]
 mod testing;
 mod time_limit;

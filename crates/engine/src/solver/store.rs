@@ -131,6 +131,11 @@ impl ConstraintStore {
     }
 }
 
+/// The input symbols `term` mentions, in the order a walk meets them.
+pub fn symbols_in(term: &BV) -> Vec<BV> {
+    scan(&term.eq(term)).symbols
+}
+
 /// What [`scan`] finds in a constraint. Symbols come in the order a walk
 /// of the term meets them: they are numbered in that order, and queries
 /// list them by number (a hash order would make models differ between runs).
