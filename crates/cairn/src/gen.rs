@@ -1,11 +1,11 @@
 //! `cairn gen` and `cairn check`: the whole pipeline for a set of files.
 
 use crate::cache;
-use crate::journal::{Entry, Journal};
 use crate::cli::{
     BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     InputsMode, SearchMode,
 };
+use crate::journal::{Entry, Journal};
 use crate::record::{self, RunRecord, Shard};
 use crate::{load, select_functions, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -651,7 +651,11 @@ struct FileRun {
 impl FileRun {
     /// Journals the report of a function whose exploration ran to its end.
     fn journal_finished(&self, report: &testcase::FunctionReport) -> Result<(), UsageError> {
-        let Some(key) = self.position.get(&report.func).and_then(|at| self.keyed.get(*at)) else {
+        let Some(key) = self
+            .position
+            .get(&report.func)
+            .and_then(|at| self.keyed.get(*at))
+        else {
             return Ok(());
         };
         self.journal.append(&Entry {

@@ -56,7 +56,8 @@ impl Journal {
     /// Appends one finished function. Opened for each line: a project
     /// has a journal per file, too many to keep open.
     pub fn append(&self, entry: &Entry) -> Result<(), UsageError> {
-        let fail = |e: std::io::Error| UsageError(format!("cannot write {}: {e}", self.path.display()));
+        let fail =
+            |e: std::io::Error| UsageError(format!("cannot write {}: {e}", self.path.display()));
         let text = line(&self.path, entry)?;
         let mut file = std::fs::OpenOptions::new()
             .append(true)
@@ -106,8 +107,8 @@ impl Journal {
 
 /// `entry` as one line of the journal at `path`.
 fn line(path: &Path, entry: &Entry) -> Result<String, UsageError> {
-    let mut text = serde_json::to_string(entry)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    let mut text =
+        serde_json::to_string(entry).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
     text.push('\n');
     Ok(text)
 }

@@ -180,7 +180,10 @@ fn a_killed_run_loses_no_finished_function() {
     send("KILL", &child);
     let killed = finish_within(child, Duration::from_secs(30));
     assert_eq!(killed.status.code(), None, "ended by the signal");
-    assert!(!out_dir.join("slow_test.c").exists(), "outputs come at the end");
+    assert!(
+        !out_dir.join("slow_test.c").exists(),
+        "outputs come at the end"
+    );
 
     let rerun = finish_within(
         start_gen(&src, &out_dir, &["-f", "sign"]),
@@ -196,7 +199,10 @@ fn a_killed_run_loses_no_finished_function() {
     let json = std::fs::read_to_string(out_dir.join("slow.tests.json")).expect("tests.json");
     let tests: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     assert_eq!(tests["functions"][0]["name"], "sign");
-    assert_eq!(tests["functions"][0]["tests"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        tests["functions"][0]["tests"].as_array().map(Vec::len),
+        Some(3)
+    );
 }
 
 /// intset_remove with free-form inputs spent 100 s of a 2 s budget

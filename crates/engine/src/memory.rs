@@ -23,7 +23,7 @@ pub fn concrete_offset(off: &BV) -> Option<u64> {
 pub fn size(program: &ir::Program, object: &Object) -> BV {
     match &object.kind {
         ObjKind::Input { elem, len, .. } => len.bvmul(bv_u(u128::from(program.size_of(elem)), 64)),
-        ObjKind::Heap { size, .. } => size.clone(),
+        ObjKind::Heap { size, .. } | ObjKind::StackBlock { size } => size.clone(),
         _ => bv_u(u128::from(object.capacity()), 64),
     }
 }

@@ -35,6 +35,9 @@ pub enum ObjKind {
         /// symbolic `n`, the object's cells then covering its largest value.
         size: BV,
     },
+    /// A block of a frame sized at run time: a variable-length array, or
+    /// what `alloca` returns.
+    StackBlock { size: BV },
     /// glibc's `errno`, which `__errno_location()` points to.
     Errno,
 }

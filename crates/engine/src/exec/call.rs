@@ -12,7 +12,9 @@ use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
-use crate::value::{bv_u, cells_to_ptr, concrete, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{
+    bv_u, cells_to_ptr, concrete, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target,
+};
 use ir::{Callee, Expr, FuncId, Place, Span, Type};
 use testcase::FindingKind;
 

@@ -214,8 +214,35 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// A fresh object of `size` bytes, zero-filled or indeterminate.
+    /// A fresh heap object of `size` bytes, zero-filled or indeterminate.
     fn new_heap_object(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<ObjIdx> {
+        let kind = ObjKind::Heap {
+            freed: false,
+            size: size.clone(),
+        };
+        self.new_sized_object(st, size, zeroed, kind)
+    }
+
+    /// `__builtin_alloca(size)`, which a variable-length array is made
+    /// with: a block of the calling frame that never fails, is never
+    /// freed, and starts indeterminate.
+    pub fn allocate_on_stack(&mut self, st: &mut State, size: &BV) -> Exec<Model> {
+        let kind = ObjKind::StackBlock { size: size.clone() };
+        let obj = self.new_sized_object(st, size, false, kind)?;
+        Ok(Model::Returns(Some(SymVal::Ptr(PtrVal::to(
+            Target::Object(obj),
+        )))))
+    }
+
+    /// A fresh object of kind `kind` and `size` bytes, zero-filled or
+    /// indeterminate.
+    fn new_sized_object(
+        &mut self,
+        st: &mut State,
+        size: &BV,
+        zeroed: bool,
+        kind: ObjKind,
+    ) -> Exec<ObjIdx> {
         let capacity = self.allocation_capacity(st, size)?;
         let cells = if zeroed {
             zero_cells(capacity)
@@ -229,13 +256,7 @@ impl Machine<'_, '_> {
                 })
                 .collect()
         };
-        let mut object = Object::new(
-            ObjKind::Heap {
-                freed: false,
-                size: size.clone(),
-            },
-            cells,
-        );
+        let mut object = Object::new(kind, cells);
         if zeroed {
             object.written.fill(Written::Yes);
         }
@@ -400,6 +421,7 @@ impl Machine<'_, '_> {
         let what = match st.object(obj).kind {
             ObjKind::Heap { .. } => "read of allocated memory never written",
             ObjKind::Stack => "read of a local variable never written",
+            ObjKind::StackBlock { .. } => "read of a variable-length array never written",
             _ => return Ok(()),
         };
         if access != Access::Read {

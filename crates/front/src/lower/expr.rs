@@ -470,6 +470,10 @@ impl<'a> Lowerer<'a> {
                 Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(size))))
             }
             Expression::SizeOfVal(s) => {
+                if let Some(array) = self.variable_array(&s.node.0) {
+                    let bytes = Expr::load(Place::local(array.bytes), Type::Int(IntType::ULONG));
+                    return Ok(Val::Value(bytes));
+                }
                 let size = match &s.node.0.node {
                     Expression::StringLiteral(lit) => cint::string_bytes(&lit.node)
                         .map_err(|m| self.rule_error(at, m))?
@@ -568,7 +572,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Copies a value into a temporary so later statements cannot change it.
-    fn snapshot(&mut self, e: Expr, at: usize) -> R<Expr> {
+    pub(super) fn snapshot(&mut self, e: Expr, at: usize) -> R<Expr> {
         if self.func.is_none() {
             return Ok(e);
         }
@@ -581,6 +585,11 @@ impl<'a> Lowerer<'a> {
     fn identifier(&mut self, name: &str, at: usize) -> R<Val> {
         match self.lookup(name).cloned() {
             Some(Symbol::Local(id, ty)) => Ok(Val::Place(Place::local(id), ty)),
+            // It reads as the pointer it decays to.
+            Some(Symbol::VariableArray(array)) => Ok(Val::Value(Expr::load(
+                Place::local(array.pointer),
+                Type::ptr(array.elem),
+            ))),
             Some(Symbol::Global(index)) => match self.global_id(index) {
                 Some(id) => Ok(Val::Place(Place::global(id), self.global_type(index))),
                 None => self.error(at, "unknown global"),
@@ -680,6 +689,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(lowered) = self
                     .builtin(name, args, at)
                     .or_else(|| self.va_builtin(name, args, at))
+                    .or_else(|| self.alloca_builtin(name, args, at))
                 {
                     return lowered;
                 }
@@ -802,6 +812,9 @@ impl<'a> Lowerer<'a> {
     fn unary(&mut self, u: &Node<UnaryOperatorExpression>, at: usize) -> R<Val> {
         let operand = &u.node.operand;
         match u.node.operator.node {
+            UnaryOperator::Address if self.variable_array(operand).is_some() => {
+                self.unsupported(at, "the address of a variable-length array")
+            }
             UnaryOperator::Address => match self.expr(operand)? {
                 Val::Func(index) => Ok(Val::Value(self.rvalue_of(Val::Func(index), at)?)),
                 Val::Place(place, _) if self.bit_field(&place).is_some() => {

@@ -13,6 +13,7 @@ mod init;
 mod stmt;
 mod types;
 mod varargs;
+mod vla;
 
 use crate::linemap::LineMap;
 use crate::{Diagnostic, Severity};
@@ -46,6 +47,8 @@ enum Symbol {
     /// A file-scope name whose declaration uses something unsupported; any use
     /// excludes the user with this diagnostic.
     Poisoned(Diagnostic),
+    /// A local variable-length array.
+    VariableArray(vla::VariableArray),
 }
 
 #[derive(Clone, Debug)]
@@ -80,6 +83,20 @@ struct FuncDecl<'a> {
     params: Params,
     /// Declared `_Noreturn` / `noreturn`: nothing after a call to it runs.
     noreturn: bool,
+}
+
+impl FuncDecl<'_> {
+    /// A function the compiler declares itself (no prototype in the source).
+    fn built_in(function: Function) -> Self {
+        FuncDecl {
+            id: None,
+            function,
+            header_definition: None,
+            unprototyped: false,
+            params: Vec::new(),
+            noreturn: false,
+        }
+    }
 }
 
 /// A block being built: its terminator is `None` while it is still open.
@@ -298,6 +315,12 @@ pub(crate) struct Lowerer<'a> {
     /// struct tag then names an opaque placeholder (see `placeholders`).
     lenient: bool,
     placeholders: HashMap<String, StructId>,
+    /// Where the declarator being typed may have an array length that is
+    /// no constant.
+    variable_length: vla::VariableLength,
+    /// The element count of the local variable-length array being declared,
+    /// evaluated by its declarator.
+    pending_length: Option<ir::Expr>,
 }
 
 /// The lowered program with its diagnostics.
@@ -339,6 +362,8 @@ pub(crate) fn lower_unit(
         packed: crate::pragma::packed_regions(src),
         lenient: false,
         placeholders: HashMap::new(),
+        variable_length: vla::VariableLength::Refused,
+        pending_length: None,
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {
@@ -465,6 +490,19 @@ impl<'a> Lowerer<'a> {
             file: p.file,
             line: p.line,
             col: p.col,
+        }
+    }
+
+    /// The file number of the compiler's own declarations (`<built-in>`),
+    /// which counts as a system header.
+    fn built_in_file(&mut self) -> u32 {
+        const BUILT_IN: &str = "<built-in>";
+        match self.program.files.iter().position(|f| f == BUILT_IN) {
+            Some(at) => at as u32,
+            None => {
+                self.program.files.push(BUILT_IN.to_string());
+                (self.program.files.len() - 1) as u32
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 
 use super::expr::{float_zero, make_binary};
 use super::types::{has_attribute, layout_attribute, Declared, Specs};
+use super::vla::VariableLength;
 use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
 use crate::cint;
 use crate::Severity;
@@ -85,10 +86,35 @@ impl<'a> Lowerer<'a> {
         base: &Type,
         init_decl: &Node<InitDeclarator>,
     ) -> R<()> {
-        let declared = self.declarator(base.clone(), &init_decl.node.declarator)?;
+        let automatic = !self.at_file_scope()
+            && matches!(
+                specs.storage,
+                None | Some(StorageClassSpecifier::Auto | StorageClassSpecifier::Register)
+            );
+        let outer = std::mem::replace(
+            &mut self.variable_length,
+            match automatic {
+                true => VariableLength::Local,
+                false => VariableLength::Refused,
+            },
+        );
+        let declared = self.declarator(base.clone(), &init_decl.node.declarator);
+        self.variable_length = outer;
+        let count = self.pending_length.take();
+        let declared = declared?;
         let Some(name) = declared.name.clone() else {
             return Ok(());
         };
+        if let Some(count) = count {
+            let initializer = init_decl.node.initializer.as_ref();
+            return self.variable_length_array(
+                name,
+                &declared.ty,
+                count,
+                initializer,
+                declared.name_offset,
+            );
+        }
         let initializer = init_decl.node.initializer.as_ref();
         if specs.storage == Some(StorageClassSpecifier::Typedef) {
             if let Some(at) = layout_attribute(&init_decl.node.declarator.node.extensions) {

@@ -521,7 +521,7 @@ impl<'a> Lowerer<'a> {
     fn array_of(&mut self, elem: Type, size: &ArraySize, at: usize) -> R<Type> {
         let length = match size {
             ArraySize::Unknown => None,
-            ArraySize::VariableUnknown => return self.unsupported(at, "variable-length array"),
+            ArraySize::VariableUnknown => self.variable_length(&elem, None, at)?,
             ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                 let saved = self.func.take();
                 let value = self.const_int(e);
@@ -529,7 +529,7 @@ impl<'a> Lowerer<'a> {
                 match value {
                     Ok((_, n)) if n >= 0 => Some(n as u64),
                     Ok(_) => return self.error(e.span.start, "array size is negative"),
-                    Err(_) => return self.unsupported(e.span.start, "variable-length array"),
+                    Err(_) => self.variable_length(&elem, Some(e), e.span.start)?,
                 }
             }
         };
@@ -548,7 +548,15 @@ impl<'a> Lowerer<'a> {
                 let specs = Specs::of_declaration(&p.node.specifiers, p.span.start);
                 let base = self.base_type(&specs)?;
                 let declared = match &p.node.declarator {
-                    Some(d) => self.declarator(base, d)?,
+                    Some(d) => {
+                        let outer = std::mem::replace(
+                            &mut self.variable_length,
+                            super::vla::VariableLength::Parameter,
+                        );
+                        let declared = self.declarator(base, d);
+                        self.variable_length = outer;
+                        declared?
+                    }
                     None => Declared {
                         name: None,
                         name_offset: p.span.start,

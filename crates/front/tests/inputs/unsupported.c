@@ -6,7 +6,7 @@ int uses_long_double(int x) { return x * scale; }
 int uses_bitfield(struct flags *f) { return f->a; }
 int fine(int x) { return x + 1; }
 int uses_asm(int x) { __asm__("nop"); return x; }
-int uses_vla(int n) { int a[n]; a[0] = 1; return a[0]; }
+int uses_vla(int n) { int a[n][n]; a[0][0] = 1; return a[0][0]; }
 int uses_stmt_expr(int x) { return ({ int y = x; y + 1; }); }
 int undeclared(int x) { return x + nope; }
 float takes_float_type_only(float *p) { return 0; }

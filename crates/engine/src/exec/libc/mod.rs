@@ -165,6 +165,7 @@ impl Machine<'_, '_> {
                 self.allocate(st, &count.bvmul(&size), true)
             }
             "free" => self.free(st, &args.ptr(0)?),
+            "__builtin_alloca" | "alloca" => self.allocate_on_stack(st, &args.size(0)?),
             "realloc" => self.reallocate(st, &args.ptr(0)?, &args.size(1)?),
             _ => Ok(Model::NotLibrary),
         }
