@@ -112,9 +112,9 @@ fn escape(rest: &str) -> Result<(u32, &str), String> {
     Ok((u32::try_from(value).unwrap_or(u32::MAX), after))
 }
 
-/// Decodes the characters between the quotes into code units (escapes
-/// give their value; other characters give their UTF-8 bytes).
-fn decode(body: &str) -> Result<Vec<u32>, String> {
+/// The values of a literal's body: an escape gives its value, a source
+/// character its UTF-8 bytes, or for a `wide` literal its code point.
+fn decode(body: &str, wide: bool) -> Result<Vec<u32>, String> {
     let mut units = Vec::new();
     let mut rest = body;
     while let Some(c) = rest.chars().next() {
@@ -123,8 +123,12 @@ fn decode(body: &str) -> Result<Vec<u32>, String> {
             units.push(value);
             rest = after;
         } else {
-            let mut buf = [0u8; 4];
-            units.extend(c.encode_utf8(&mut buf).bytes().map(u32::from));
+            if wide {
+                units.push(u32::from(c));
+            } else {
+                let mut buf = [0u8; 4];
+                units.extend(c.encode_utf8(&mut buf).bytes().map(u32::from));
+            }
             rest = &rest[c.len_utf8()..];
         }
     }
@@ -138,7 +142,7 @@ pub(crate) fn char_constant(raw: &str) -> Result<(IntType, i128), String> {
     let body = quoted
         .get(1..quoted.len().saturating_sub(1))
         .ok_or("malformed character constant")?;
-    let units = decode(body)?;
+    let units = decode(body, !prefix.is_empty())?;
     match prefix {
         "" => {
             // gcc: each char is a byte; several chars are packed big-end first into an int.
@@ -168,24 +172,96 @@ pub(crate) fn char_constant(raw: &str) -> Result<(IntType, i128), String> {
     }
 }
 
-/// The bytes of a (possibly concatenated) narrow string literal, NUL included.
-pub(crate) fn string_bytes(pieces: &[String]) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
+/// A (possibly concatenated) string literal as the target stores it, NUL
+/// included: bytes for `"..."` and `u8"..."`, UTF-16 units for `u"..."`,
+/// UTF-32 for `U"..."` and `L"..."` (`wchar_t` is `int`), little-endian.
+pub(crate) struct StringLiteral {
+    /// The type of one element.
+    pub unit: IntType,
+    pub bytes: Vec<u8>,
+}
+
+impl StringLiteral {
+    /// How many elements it has, NUL included.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / usize::from(self.unit.bits / 8)
+    }
+
+    /// The raw bits of each element.
+    pub fn units(&self) -> impl Iterator<Item = u128> + '_ {
+        self.bytes
+            .chunks(usize::from(self.unit.bits / 8))
+            .map(|unit| {
+                unit.iter()
+                    .rev()
+                    .fold(0u128, |value, byte| (value << 8) | u128::from(*byte))
+            })
+    }
+}
+
+/// The pieces of a string literal, joined. Pieces without a prefix take
+/// the one prefix the others have (C11 6.4.5).
+pub(crate) fn string_literal(pieces: &[String]) -> Result<StringLiteral, String> {
+    let mut parts = Vec::new();
+    let mut wide: Option<&str> = None;
     for piece in pieces {
         let quote = piece.find('"').ok_or("malformed string literal")?;
         let (prefix, quoted) = piece.split_at(quote);
-        if !prefix.is_empty() && prefix != "u8" {
-            return Err(format!(
-                "unsupported: wide string literal `{prefix}\"...\"`"
-            ));
-        }
         let body = quoted
             .get(1..quoted.len().saturating_sub(1))
             .ok_or("malformed string literal")?;
-        bytes.extend(decode(body)?.into_iter().map(|u| u as u8));
+        match prefix {
+            "" | "u8" => {}
+            "L" | "u" | "U" if wide.is_none_or(|w| w == prefix) => wide = Some(prefix),
+            "L" | "u" | "U" => {
+                return Err("string literals of different kinds are concatenated".into())
+            }
+            _ => return Err(format!("unsupported: string literal prefix `{prefix}`")),
+        }
+        parts.push(body);
     }
-    bytes.push(0);
-    Ok(bytes)
+    let mut values = Vec::new();
+    for body in parts {
+        values.extend(decode(body, wide.is_some())?);
+    }
+    values.push(0);
+    let (unit, units): (IntType, Vec<u32>) = match wide {
+        None => (IntType::CHAR, values.iter().map(|v| v & 0xff).collect()),
+        Some("u") => (IntType::USHORT, utf16(&values)),
+        Some("U") => (IntType::UINT, values),
+        Some(_) => (IntType::INT, values),
+    };
+    let width = usize::from(unit.bits / 8);
+    let bytes = units
+        .iter()
+        .flat_map(|unit| unit.to_le_bytes().into_iter().take(width))
+        .collect();
+    Ok(StringLiteral { unit, bytes })
+}
+
+/// Code points as UTF-16 units: those beyond 16 bits as surrogate pairs
+/// (an escape's value below that is one unit, as gcc takes it).
+fn utf16(values: &[u32]) -> Vec<u32> {
+    let mut units = Vec::new();
+    for value in values {
+        match char::from_u32(*value).filter(|c| u32::from(*c) > 0xffff) {
+            Some(c) => {
+                let mut pair = [0u16; 2];
+                units.extend(c.encode_utf16(&mut pair).iter().map(|u| u32::from(*u)));
+            }
+            None => units.push(value & 0xffff),
+        }
+    }
+    units
+}
+
+/// The bytes of a narrow string literal, NUL included.
+pub(crate) fn string_bytes(pieces: &[String]) -> Result<Vec<u8>, String> {
+    let literal = string_literal(pieces)?;
+    if literal.unit != IntType::CHAR {
+        return Err("unsupported: a wide string literal here".into());
+    }
+    Ok(literal.bytes)
 }
 
 fn mask(bits: u16) -> u128 {
@@ -334,6 +410,31 @@ mod tests {
         let pieces = vec!["\"a\\tb\"".to_string(), "\"\\x41\\101\"".to_string()];
         assert_eq!(string_bytes(&pieces).unwrap(), b"a\tbAA\0".to_vec());
         assert!(string_bytes(&["L\"x\"".to_string()]).is_err());
+    }
+
+    #[test]
+    fn wide_strings_are_stored_in_their_units() {
+        let units = |pieces: &[&str]| {
+            let pieces: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
+            let literal = string_literal(&pieces).expect("a valid literal");
+            (literal.unit, literal.units().collect::<Vec<u128>>())
+        };
+        // A plain piece takes the wide prefix of the other; `é` is one unit.
+        assert_eq!(
+            units(&["L\"h\u{e9}\"", "\"!\""]),
+            (IntType::INT, vec![0x68, 0xe9, 0x21, 0])
+        );
+        assert_eq!(units(&["U\"\\x1F600\""]), (IntType::UINT, vec![0x1f600, 0]));
+        // Beyond 16 bits, a char16_t string holds a surrogate pair.
+        assert_eq!(
+            units(&["u\"\u{1F600}\""]),
+            (IntType::USHORT, vec![0xd83d, 0xde00, 0])
+        );
+        let bytes = string_literal(&["L\"a\"".to_string()])
+            .expect("valid")
+            .bytes;
+        assert_eq!(bytes, vec![0x61, 0, 0, 0, 0, 0, 0, 0]);
+        assert!(string_literal(&["L\"a\"".to_string(), "u\"b\"".to_string()]).is_err());
     }
 
     #[test]

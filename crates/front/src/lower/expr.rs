@@ -454,11 +454,11 @@ impl<'a> Lowerer<'a> {
                 }
             },
             Expression::StringLiteral(s) => {
-                let bytes = cint::string_bytes(&s.node).map_err(|m| self.rule_error(at, m))?;
-                let id = self.intern_string(bytes);
+                let literal = cint::string_literal(&s.node).map_err(|m| self.rule_error(at, m))?;
+                let id = self.intern_string(literal.bytes);
                 Ok(Val::Value(Expr {
                     kind: ExprKind::Str(id),
-                    ty: Type::ptr(Type::Int(IntType::CHAR)),
+                    ty: Type::ptr(Type::Int(literal.unit)),
                 }))
             }
             Expression::Member(m) => self.member(m),
@@ -475,8 +475,9 @@ impl<'a> Lowerer<'a> {
                     return Ok(Val::Value(bytes));
                 }
                 let size = match &s.node.0.node {
-                    Expression::StringLiteral(lit) => cint::string_bytes(&lit.node)
+                    Expression::StringLiteral(lit) => cint::string_literal(&lit.node)
                         .map_err(|m| self.rule_error(at, m))?
+                        .bytes
                         .len() as u64,
                     _ => {
                         let ty = self.type_of_expr(&s.node.0)?;

@@ -23,8 +23,9 @@ enum Step {
 
 enum LeafValue<'b> {
     Expr(&'b Node<Expression>),
-    /// A string literal initializing a whole char array.
-    Bytes(Vec<u8>),
+    /// A string literal initializing a whole array of characters: the raw
+    /// bits of each element.
+    Units(Vec<u128>),
 }
 
 struct Leaf<'b> {
@@ -34,10 +35,13 @@ struct Leaf<'b> {
     value: LeafValue<'b>,
 }
 
-fn is_char_array(ty: &Type) -> Option<(IntType, Option<u64>)> {
+/// The element type and length of an array a string literal may
+/// initialize: of `char`, `wchar_t`, `char16_t` or `char32_t` (any integer
+/// of 8, 16 or 32 bits).
+fn string_array(ty: &Type) -> Option<(IntType, Option<u64>)> {
     match ty {
         Type::Array(elem, n) => match **elem {
-            Type::Int(t) if t.bits == 8 && !t.is_bool => Some((t, *n)),
+            Type::Int(t) if matches!(t.bits, 8 | 16 | 32) && !t.is_bool => Some((t, *n)),
             _ => None,
         },
         _ => None,
@@ -151,17 +155,22 @@ impl<'a> Lowerer<'a> {
         if out.len() > MAX_SCALARS {
             return self.unsupported(e.span.start, "very large initializer");
         }
-        if let (Some(_), Some(s)) = (is_char_array(ty), string_literal(e)) {
-            let bytes =
-                cint::string_bytes(&s.node).map_err(|m| self.rule_error(e.span.start, m))?;
-            let n = bytes.len() as u64;
+        if let (Some((elem, _)), Some(s)) = (string_array(ty), string_literal(e)) {
+            let literal =
+                cint::string_literal(&s.node).map_err(|m| self.rule_error(e.span.start, m))?;
+            if literal.unit.bits != elem.bits {
+                return self.error(
+                    e.span.start,
+                    "a string literal of another character width initializes this array",
+                );
+            }
             out.push(Leaf {
                 path: path.to_vec(),
                 offset,
                 ty: ty.clone(),
-                value: LeafValue::Bytes(bytes),
+                value: LeafValue::Units(literal.units().collect()),
             });
-            return Ok(n);
+            return Ok(literal.len() as u64);
         }
         if let Type::Array(..) = ty {
             return self.error(
@@ -239,7 +248,7 @@ impl<'a> Lowerer<'a> {
                     let whole = match &member_ty {
                         Type::Struct(_) => self.type_of_expr(e)? == member_ty,
                         Type::Array(..) => {
-                            is_char_array(&member_ty).is_some() && string_literal(e).is_some()
+                            string_array(&member_ty).is_some() && string_literal(e).is_some()
                         }
                         _ => true,
                     };
@@ -375,16 +384,16 @@ impl<'a> Lowerer<'a> {
         let mut bit_field_bytes = BitFieldBytes::default();
         for leaf in leaves {
             match leaf.value {
-                LeafValue::Bytes(bytes) => {
-                    let limit = match is_char_array(&leaf.ty) {
-                        Some((_, Some(n))) => n as usize,
-                        _ => bytes.len(),
+                LeafValue::Units(units) => {
+                    let Some((elem, length)) = string_array(&leaf.ty) else {
+                        continue;
                     };
-                    for (i, b) in bytes.iter().take(limit).enumerate() {
-                        let value = ConstValue::Int(IntType::CHAR, u128::from(*b));
+                    let limit = length.map_or(units.len(), |n| n as usize);
+                    let size = u64::from(elem.bits / 8);
+                    for (i, unit) in units.iter().take(limit).enumerate() {
                         items.push(InitItem {
-                            offset: leaf.offset + i as u64,
-                            value,
+                            offset: leaf.offset + i as u64 * size,
+                            value: ConstValue::Int(elem, *unit),
                         });
                     }
                 }
@@ -480,19 +489,19 @@ impl<'a> Lowerer<'a> {
                     let v = self.convert_assigned(v, &leaf.ty, e.span.start)?;
                     self.assign_stmt(target, v, e.span.start)?;
                 }
-                LeafValue::Bytes(bytes) => {
-                    let Some((elem, length)) = is_char_array(&leaf.ty) else {
+                LeafValue::Units(units) => {
+                    let Some((elem, length)) = string_array(&leaf.ty) else {
                         continue;
                     };
-                    let n = length.unwrap_or(bytes.len() as u64);
+                    let n = length.unwrap_or(units.len() as u64);
                     for i in 0..n {
-                        let byte = bytes.get(i as usize).copied().unwrap_or(0);
+                        let unit = units.get(i as usize).copied().unwrap_or(0);
                         let mut p = target.clone();
                         p.proj.push(Proj::Index {
                             index: Expr::int(IntType::LONG, i as i128),
                             elem: Type::Int(elem),
                         });
-                        let value = Expr::int(elem, elem.value_of(u128::from(byte)));
+                        let value = Expr::int(elem, elem.value_of(unit));
                         self.assign_stmt(p, value, at)?;
                     }
                 }
