@@ -719,7 +719,12 @@ fn check_line<'a>(
         (_, Value::Unknown) => return Ok(None),
         (Type::Int(it), Value::Int { bits, .. }) => {
             let expected = int_literal(*it, *bits);
-            if it.signed || it.is_bool {
+            if it.bits > 64 {
+                Assertion::Wide {
+                    actual: lvalue,
+                    expected,
+                }
+            } else if it.signed || it.is_bool {
                 Assertion::Signed {
                     actual: lvalue,
                     expected,

@@ -37,6 +37,12 @@ pub enum Assertion<'a> {
         actual: &'a str,
         expected: String,
     },
+    /// An `__int128` or `unsigned __int128`, compared as its two 64-bit
+    /// halves (the helpers take at most `long long`).
+    Wide {
+        actual: &'a str,
+        expected: String,
+    },
     /// A `float` (`single`) or `double`, bit for bit but any NaN matching a NaN.
     Float {
         actual: &'a str,
@@ -135,7 +141,8 @@ pub fn check_statement(
         (Framework::Cmocka, Assertion::Pointer { actual, expected }) => {
             format!("assert_ptr_equal({actual}, {expected});")
         }
-        (Framework::Cmocka, Assertion::Function { actual, expected }) => {
+        (Framework::Cmocka, Assertion::Function { actual, expected })
+        | (Framework::Cmocka, Assertion::Wide { actual, expected }) => {
             format!("assert_true({actual} == {expected});")
         }
         (
@@ -155,6 +162,20 @@ pub fn check_statement(
         (_, Assertion::Unsigned { actual, expected }) => format!(
             "{failures} += cairn_expect_unsigned(__func__, \"{what}\", {actual}, {expected});"
         ),
+        (_, Assertion::Wide { actual, expected }) => {
+            let half = |which: &str, shift: &str| {
+                format!(
+                    "cairn_expect_unsigned(__func__, \"{what} ({which} 64 bits)\", \
+                     (unsigned long long)((unsigned __int128)({actual}){shift}), \
+                     (unsigned long long)((unsigned __int128)({expected}){shift}))"
+                )
+            };
+            format!(
+                "{failures} += {} + {};",
+                half("high", " >> 64"),
+                half("low", "")
+            )
+        }
         (_, Assertion::Pointer { actual, expected }) => format!(
             "{failures} += cairn_expect_pointer(__func__, \"{what}\", {actual}, {expected}, \"{}\");",
             text(expected)

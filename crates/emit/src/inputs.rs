@@ -819,7 +819,7 @@ pub fn step_lvalue(unit: &Unit, base: String, ty: &Type, path: &[Step]) -> Resul
 /// into input object 2`.
 pub fn value_words(value: &Value) -> String {
     match value {
-        Value::Int { ty, bits } => ty.value_of(*bits).to_string(),
+        Value::Int { ty, bits } => ty.decimal(*bits),
         Value::Float { kind, bits } => float_literal(*kind, *bits),
         Value::Null => "NULL".to_string(),
         Value::Pointer { object, offset } => {

@@ -368,7 +368,7 @@ pub fn value_json(
             i64::try_from(v)
                 .map(Json::from)
                 .or_else(|_| u64::try_from(v).map(Json::from))
-                .unwrap_or_else(|_| Json::String(v.to_string()))
+                .unwrap_or_else(|_| Json::String(it.decimal(*bits)))
         }
         Value::Float { kind, bits } => {
             let name = if *kind == FloatKind::F32 {

@@ -11,6 +11,9 @@ pub fn int_literal(ty: IntType, bits: u128) -> String {
     if ty.is_bool {
         return if value != 0 { "1" } else { "0" }.to_string();
     }
+    if ty.bits > 64 {
+        return wide_literal(ty, bits);
+    }
     if ty.signed {
         let (min, _) = ty.range();
         if value == min && ty.bits >= 32 {
@@ -28,6 +31,27 @@ pub fn int_literal(ty: IntType, bits: u128) -> String {
         _ if value > i128::from(i32::MAX) => format!("{value}UL"),
         _ => value.to_string(),
     }
+}
+
+/// A value of `__int128` or `unsigned __int128`, which C has no literal
+/// for: a `long` literal when the value fits one (it converts), else built
+/// from its two 64-bit halves.
+fn wide_literal(ty: IntType, bits: u128) -> String {
+    // `value_of` gives an `i128`, which an `unsigned __int128` may not fit.
+    let small = match ty.signed {
+        true => i64::try_from(bits as i128).ok(),
+        false => i64::try_from(bits).ok(),
+    };
+    if let Some(small) = small {
+        return int_literal(IntType::LONG, u128::from(small as u64));
+    }
+    let name = if ty.signed {
+        "__int128"
+    } else {
+        "unsigned __int128"
+    };
+    let (high, low) = ((bits >> 64) as u64, bits as u64);
+    format!("(({name})(((unsigned __int128){high:#x}ULL << 64) | {low:#x}ULL))")
 }
 
 /// A C expression of the `float` or `double` with IEEE bits `bits`, exact:
@@ -144,6 +168,25 @@ mod tests {
         );
         assert_eq!(int_literal(IntType::UCHAR, 255), "255");
         assert_eq!(int_literal(IntType::BOOL, 1), "1");
+    }
+
+    #[test]
+    fn wide_integers_are_built_from_halves() {
+        let int128 = IntType::new(128, true);
+        let uint128 = IntType::new(128, false);
+        assert_eq!(int_literal(int128, (-5i128) as u128), "-5");
+        assert_eq!(
+            int_literal(uint128, u128::MAX),
+            "((unsigned __int128)(((unsigned __int128)0xffffffffffffffffULL << 64) | 0xffffffffffffffffULL))"
+        );
+        assert_eq!(
+            int_literal(int128, i128::MIN as u128),
+            "((__int128)(((unsigned __int128)0x8000000000000000ULL << 64) | 0x0ULL))"
+        );
+        assert_eq!(
+            int_literal(uint128, u128::from(u64::MAX)),
+            "((unsigned __int128)(((unsigned __int128)0x0ULL << 64) | 0xffffffffffffffffULL))"
+        );
     }
 
     #[test]

@@ -48,11 +48,10 @@ pub fn test_name(
 fn returned_words(ty: &Type, value: &Value) -> Option<String> {
     match (ty, value) {
         (Type::Int(it), Value::Int { bits, .. }) => {
-            let number = it.value_of(*bits);
-            Some(if number < 0 {
-                format!("minus_{}", number.unsigned_abs())
-            } else {
-                number.to_string()
+            let number = it.decimal(*bits);
+            Some(match number.strip_prefix('-') {
+                Some(magnitude) => format!("minus_{magnitude}"),
+                None => number,
             })
         }
         (Type::Pointer(_), Value::Null) => Some("null".to_string()),

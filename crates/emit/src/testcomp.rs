@@ -213,7 +213,7 @@ fn input_value(program: &Program, func: FuncId, value: &Value) -> Result<InputVa
     };
     let text = match value {
         Value::Int { ty, bits } if ty.is_bool => u8::from(*bits != 0).to_string(),
-        Value::Int { ty, bits } => ty.value_of(*bits).to_string(),
+        Value::Int { ty, bits } => ty.decimal(*bits),
         Value::Float { kind, bits } => float_text(*kind, *bits).ok_or_else(unwritable)?,
         _ => return Err(unwritable()),
     };

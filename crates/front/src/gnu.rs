@@ -7,9 +7,8 @@
 //! - `a ?: b` becomes `a ? __cairn_omitted_operand : b`; the lowering
 //!   evaluates `a` once and branches on it (one condition, as gcov counts).
 //! - `__int128`, `__int128_t` and `__uint128_t` become `__typeof__` of a
-//!   marker, which the lowering reports as `unsupported: __int128`
-//!   (excluding only the functions, and poisoning only the declarations, that
-//!   use it: glibc's `<link.h>` has one in a struct).
+//!   marker (after `unsigned` for the last), which the lowering reads as
+//!   the 128-bit integer type (lang-c has no such keyword).
 //! - `__thread` becomes `_Thread_local`.
 //! - Attributes standing as a statement (`__attribute__((fallthrough));`) or
 //!   after a label, and `__label__` declarations, are blanked: they mean
@@ -210,10 +209,15 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
             }),
             "__int128" | "__int128_t" | "__uint128_t" => {
                 // `unsigned __int128` stays `unsigned __typeof__(...)`: one marker.
+                let unsigned = if here == "__uint128_t" {
+                    "unsigned "
+                } else {
+                    ""
+                };
                 changes.push(Change {
                     start: tok.start,
                     end: tok.end,
-                    with: format!("__typeof__({INT128_MARKER})"),
+                    with: format!("{unsigned}__typeof__({INT128_MARKER})"),
                     moved_from: None,
                 });
             }
@@ -405,7 +409,7 @@ mod tests {
         assert_eq!(
             r.text,
             format!(
-                "static _Thread_local unsigned __typeof__({INT128_MARKER}) x; __typeof__({INT128_MARKER}) y;"
+                "static _Thread_local unsigned __typeof__({INT128_MARKER}) x; unsigned __typeof__({INT128_MARKER}) y;"
             )
         );
     }

@@ -69,8 +69,8 @@
 //! (`gnu.rs`); a parse error still left costs only the top-level item it is
 //! in (`salvage.rs`: a function keeps its prototype and is excluded).
 //!
-//! Unsupported constructs (inline asm, VLAs, setjmp/longjmp, computed goto,
-//! `__int128`, `__auto_type`, `long double` arithmetic, K&R
+//! Unsupported constructs (inline asm, arrays of variable-length arrays,
+//! setjmp/longjmp, computed goto, `__auto_type`, `long double` arithmetic, K&R
 //! definitions, `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
 //! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the

@@ -59,6 +59,15 @@ impl IntType {
         }
     }
 
+    /// The value of the low `bits` of `raw` in decimal, exact for every
+    /// type (an `unsigned __int128` may not fit [`Self::value_of`]'s `i128`).
+    pub fn decimal(self, raw: u128) -> String {
+        match (self.signed, self.bits >= 128) {
+            (false, true) => raw.to_string(),
+            _ => self.value_of(raw).to_string(),
+        }
+    }
+
     /// Interprets the low `bits` of `raw` as a value of this type.
     pub fn value_of(self, raw: u128) -> i128 {
         let mask = if self.bits >= 128 {

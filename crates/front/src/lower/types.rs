@@ -166,9 +166,7 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::TypedefName(id) => {
                     named = Some(self.typedef_type(&id.node.name, at)?)
                 }
-                TypeSpecifier::TypeOf(t) if is_int128_marker(&t.node) => {
-                    return self.unsupported(at, "__int128");
-                }
+                TypeSpecifier::TypeOf(t) if is_int128_marker(&t.node) => counts.int128 += 1,
                 TypeSpecifier::TypeOf(t) => {
                     named = Some(match &t.node {
                         TypeOf::Type(tn) => self.type_name(tn)?,
@@ -631,6 +629,8 @@ struct KeywordCounts {
     double: u32,
     signed: u32,
     unsigned: u32,
+    /// `__int128` (spelled by [`crate::gnu`] as a marker).
+    int128: u32,
 }
 
 impl KeywordCounts {
@@ -649,7 +649,9 @@ impl KeywordCounts {
                 FloatKind::F64
             }));
         }
-        let it = if self.char > 0 {
+        let it = if self.int128 > 0 {
+            IntType::new(128, !unsigned)
+        } else if self.char > 0 {
             if unsigned {
                 IntType::UCHAR
             } else {
