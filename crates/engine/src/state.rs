@@ -134,8 +134,17 @@ pub struct Frame {
     pub stmt: usize,
     /// The stack object of each local.
     pub locals: Vec<ObjIdx>,
-    /// Entries into each block, for loop bounds.
+    /// Entries into each block.
     pub visits: Vec<u32>,
+    /// Entries into each block after which the path knew more about its
+    /// inputs than at the entry before (a constraint, a pointer decided) or
+    /// read an input object: `max_iterations` bounds these. An iteration
+    /// that does neither is concrete work (a loop over a fixed table); one
+    /// that reads inputs may be spinning on a cyclic one.
+    pub deciding_visits: Vec<u32>,
+    /// What the path knew ([`State::knowledge`]) at the last entry into
+    /// each block.
+    pub knowledge_at_visit: Vec<usize>,
     /// What becomes of the return value.
     pub returns: ReturnTo,
     /// Called with concrete arguments only: concrete work (a flood fill's
@@ -293,6 +302,8 @@ pub struct State {
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(BV, u64)>,
+    /// An input object was read since the last block entry.
+    pub read_input: bool,
     /// Input symbols this path fixed to one value each (an index into a
     /// small object forks once per feasible value): terms are read with
     /// them put in, so the rest of the path is concrete work.
@@ -338,6 +349,7 @@ impl State {
             fresh: 0,
             input_symbols: Vec::new(),
             pinned: Vec::new(),
+            read_input: false,
             fixed: Vec::new(),
             unfixable: Vec::new(),
             allocations: 0,
@@ -484,13 +496,24 @@ impl State {
 
     /// Enters `block` in the top frame, counting loop iterations.
     pub fn enter_block(&mut self, block: BlockId) {
+        let knowledge = self.knowledge();
+        let read_input = std::mem::take(&mut self.read_input);
         let frame = self.frame_mut();
         frame.block = block;
         frame.stmt = 0;
-        let count = &mut frame.visits[block.index()];
-        *count += 1;
-        let extra = *count - 1;
+        let at = block.index();
+        frame.visits[at] += 1;
+        if frame.visits[at] == 1 || read_input || frame.knowledge_at_visit[at] != knowledge {
+            frame.deciding_visits[at] += 1;
+            frame.knowledge_at_visit[at] = knowledge;
+        }
+        let extra = frame.deciding_visits[at] - 1;
         self.loop_level = self.loop_level.max(extra);
+    }
+
+    /// How much the path has learned about its inputs: it only grows.
+    fn knowledge(&self) -> usize {
+        self.path.len() + self.lazies.len()
     }
 }
 

@@ -379,3 +379,34 @@ int reaches_corner(int r, int c)
         test_returning(&report, expected);
     }
 }
+
+/// A CRC table built by a loop of 256 times 8 steps: 2,048 entries into
+/// the inner loop, more than `max_iterations`, but none of them learns
+/// anything about the inputs, so the loop is concrete work and runs to
+/// its end.
+#[test]
+fn a_table_built_by_a_long_concrete_loop_is_not_cut() {
+    let src = r#"
+static unsigned table[256];
+
+int crc_of_byte_is_odd(unsigned char byte)
+{
+    unsigned i, k, c;
+    for (i = 0; i < 256; i++) {
+        c = i;
+        for (k = 0; k < 8; k++)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    if (table[byte] & 1)
+        return 1;
+    return 0;
+}
+"#;
+    let config = engine::EngineConfig {
+        max_iterations: 1000,
+        ..config()
+    };
+    let (_, report) = run_with(src, "crc_of_byte_is_odd", &config);
+    assert_all_covered(&report);
+}

@@ -185,7 +185,10 @@ fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
     );
     assert!(out.program.functions[0].body.is_some());
     // `__int128` is rewritten for the parser and lowered as 128 bits.
-    let wide = out.program.function_by_name("wide").expect("wide is lowered");
+    let wide = out
+        .program
+        .function_by_name("wide")
+        .expect("wide is lowered");
     assert!(out.program.function(wide).body.is_some());
 }
 

@@ -118,14 +118,18 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
-    /// A number, or a pointer to a known place in a known object, on this
-    /// path.
+    /// A number, or a pointer to a known place in an object the inputs did
+    /// not give (a recursion over an input structure may spin on a cycle).
     fn is_concrete(&self, st: &State, value: &SymVal) -> bool {
         match value {
             SymVal::Int(v) => concrete(&st.with_fixed(v)).is_some(),
             SymVal::Ptr(p) => {
-                !matches!(self.resolved(st, &p.target), Target::Lazy(_))
-                    && concrete(&st.with_fixed(&p.offset)).is_some()
+                let known_object = match self.resolved(st, &p.target) {
+                    Target::Lazy(_) => false,
+                    Target::Object(obj) => !matches!(st.object(obj).kind, ObjKind::Input { .. }),
+                    _ => true,
+                };
+                known_object && concrete(&st.with_fixed(&p.offset)).is_some()
             }
             SymVal::Bytes(_) => false,
         }

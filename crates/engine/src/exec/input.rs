@@ -295,6 +295,8 @@ pub(super) fn push_frame(
         stmt: 0,
         locals,
         visits: vec![0; body.blocks.len()],
+        deciding_visits: vec![0; body.blocks.len()],
+        knowledge_at_visit: vec![0; body.blocks.len()],
         returns,
         concrete_call: false,
     });

@@ -80,6 +80,11 @@ pub use invariant::{defines_type, resolve as resolve_invariants};
 /// Statements run for one state before the search gets to choose again.
 const STATEMENTS_PER_TURN: usize = 2_000;
 
+/// Entries into one block that learn nothing new, per `max_iterations`:
+/// loops over fixed tables (a CRC table of 256 entries, 8 bits each) run
+/// to their end, and a loop spinning on a cyclic input still stops.
+const CONCRETE_ITERATIONS_PER_BOUND: u32 = 64;
+
 /// Why a path cannot go on from the statement being run (the executor's
 /// internal control flow; a turn turns it into an [`Outcome`]).
 #[derive(Debug)]
@@ -406,7 +411,12 @@ impl<'a> Machine<'_, 'a> {
             return self.assume_through(st, param);
         }
         let frame = st.frame();
-        if frame.stmt == 0 && frame.visits[frame.block.index()] > self.max_iterations.max(1) {
+        let at = frame.block.index();
+        let bound = self.max_iterations.max(1);
+        if frame.stmt == 0
+            && (frame.deciding_visits[at] > bound
+                || frame.visits[at] > bound.saturating_mul(CONCRETE_ITERATIONS_PER_BOUND))
+        {
             return Err(Stop::Budget("max_iterations"));
         }
         let body = self.body(frame.func)?;

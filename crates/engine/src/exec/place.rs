@@ -400,6 +400,7 @@ impl Machine<'_, '_> {
         };
         self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
+        st.read_input |= matches!(st.object(loc.obj).kind, ObjKind::Input { .. });
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         match &loc.ty {
             ty if let Some(bits) = ty.scalar_bits() => {
