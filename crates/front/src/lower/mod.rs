@@ -315,6 +315,7 @@ pub(crate) fn lower_unit(
     src: &str,
     lines: &LineMap,
     cut: Vec<(Option<String>, Diagnostic)>,
+    data_model: ir::DataModel,
 ) -> Lowered {
     let program = Program {
         files: lines.files.clone(),
@@ -322,6 +323,7 @@ pub(crate) fn lower_unit(
         globals: Vec::new(),
         functions: Vec::new(),
         strings: Vec::new(),
+        data_model,
     };
     let mut l = Lowerer {
         lines,

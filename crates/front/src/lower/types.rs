@@ -1,7 +1,9 @@
 //! Declaration specifiers, declarators, structs, unions, enums and typedefs.
 
 use super::{Lowerer, Params, Scope, Symbol, Tag, R};
-use ir::{FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type};
+use ir::{
+    DataModel, FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type,
+};
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -190,7 +192,7 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = named {
             return Ok(t);
         }
-        counts.resolve().map_or_else(
+        counts.resolve(self.program.data_model).map_or_else(
             || self.error(specs.offset, "invalid combination of type specifiers"),
             Ok,
         )
@@ -205,8 +207,12 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// `__builtin_va_list` on x86-64: `struct __va_list_tag[1]`.
+    /// `__builtin_va_list` on x86-64: `struct __va_list_tag[1]`; on i386
+    /// a `char *` (whose use [`super::varargs`] refuses).
     fn va_list_type(&mut self) -> Type {
+        if self.program.data_model == DataModel::Ilp32 {
+            return Type::ptr(Type::Int(IntType::CHAR));
+        }
         let id = match self.va_list_struct {
             Some(id) => id,
             None => {
@@ -626,7 +632,8 @@ struct KeywordCounts {
 }
 
 impl KeywordCounts {
-    fn resolve(&self) -> Option<Type> {
+    /// The type the keywords name; `long` is the data model's.
+    fn resolve(&self, model: DataModel) -> Option<Type> {
         let unsigned = self.unsigned > 0;
         if self.signed > 0 && unsigned {
             return None;
@@ -654,10 +661,11 @@ impl KeywordCounts {
                 IntType::SHORT
             }
         } else if self.long > 0 {
-            if unsigned {
-                IntType::ULONG
-            } else {
-                IntType::LONG
+            match (self.long, unsigned) {
+                (1, false) => model.long(),
+                (1, true) => model.ulong(),
+                (_, false) => IntType::LONG_LONG,
+                (_, true) => IntType::ULONG_LONG,
             }
         } else if self.int > 0 || self.signed > 0 || unsigned {
             if unsigned {
