@@ -351,6 +351,7 @@ mod tests {
                 declared("read_line", Type::Int(IntType::INT)),
             ],
             strings: vec![],
+            data_model: ir::DataModel::Lp64,
         }
     }
 
