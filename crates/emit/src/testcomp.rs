@@ -21,8 +21,13 @@ use testcase::{FindingKind, FunctionReport, Inputs, Value};
 /// The functions whose results are a Test-Comp program's inputs.
 pub const NONDET_PREFIX: &str = "__VERIFIER_nondet_";
 
-/// The data model of the suites cairn writes: x86-64, LP64.
-pub const ARCHITECTURE: &str = "64bit";
+/// How metadata.xml names a data model (TestCov's `-64` or `-32`).
+fn architecture(model: ir::DataModel) -> &'static str {
+    match model {
+        ir::DataModel::Lp64 => "64bit",
+        ir::DataModel::Ilp32 => "32bit",
+    }
+}
 
 /// The folder of the zip that holds the suite's files.
 const SUITE_FOLDER: &str = "test-suite";
@@ -130,7 +135,7 @@ pub fn test_suite(
         ));
     }
     let mut suite = TestSuite {
-        metadata: metadata_xml(config),
+        metadata: metadata_xml(config, program.data_model),
         tests: Vec::new(),
         notes: Vec::new(),
     };
@@ -246,7 +251,7 @@ fn float_text(kind: FloatKind, bits: u64) -> Option<String> {
     }
 }
 
-fn metadata_xml(config: &SuiteConfig) -> String {
+fn metadata_xml(config: &SuiteConfig, model: ir::DataModel) -> String {
     let fields = [
         ("sourcecodelang", "C".to_string()),
         ("producer", config.producer.clone()),
@@ -254,7 +259,7 @@ fn metadata_xml(config: &SuiteConfig) -> String {
         ("programfile", config.program_file.display().to_string()),
         ("programhash", config.program_hash.clone()),
         ("entryfunction", "main".to_string()),
-        ("architecture", ARCHITECTURE.to_string()),
+        ("architecture", architecture(model).to_string()),
         ("creationtime", config.creation_time.clone()),
     ];
     let mut xml = format!("{XML_DECLARATION}\n{METADATA_DOCTYPE}\n<test-metadata>\n");
