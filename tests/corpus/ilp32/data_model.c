@@ -2,7 +2,9 @@
  * `cairn gen --data-model ilp32` (gcc -m32) `long`, `size_t` and pointers
  * are 32 bits and `long long` is 4-byte aligned in a struct; with the
  * default LP64 they are 64 bits and 8-byte aligned. */
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 struct record {
     char kind;
@@ -73,4 +75,19 @@ int pointer_bytes_match(unsigned n)
     if (n == sizeof(void *))
         return 1;
     return 0;
+}
+
+/* glibc's strtol clamps at the target's LONG_MAX and sets ERANGE. */
+int parse_count(const char *text)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (end == text)
+        return -1;
+    if (errno == ERANGE)
+        return -2;
+    if (value > 65535)
+        return -3;
+    return (int)value;
 }
