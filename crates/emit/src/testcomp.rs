@@ -222,7 +222,14 @@ fn input_value(program: &Program, func: FuncId, value: &Value) -> Result<InputVa
         Value::Float { kind, bits } => float_text(*kind, *bits).ok_or_else(unwritable)?,
         _ => return Err(unwritable()),
     };
+    // The IR's name is the width's: a 32-bit `long` (ILP32) would be `int`.
+    let named_by_function = match function.name.strip_prefix(NONDET_PREFIX) {
+        Some("long") => Some("long".to_string()),
+        Some("ulong") => Some("unsigned long".to_string()),
+        _ => None,
+    };
     let type_name = match &function.sig.ret {
+        _ if named_by_function.is_some() => named_by_function,
         ty @ (Type::Int(_) | Type::Float(_)) => ctype::type_name(program, ty).ok(),
         _ => None,
     }
@@ -460,6 +467,28 @@ mod tests {
             ["-5", "-1", "-2147483648", "1", "0x1.8p+0"]
         );
         assert!(case.xml.contains("<input type=\"char\">-1</input>"));
+    }
+
+    #[test]
+    fn an_ilp32_suite_says_32bit_and_types_a_32_bit_long_as_long() {
+        let mut program = program();
+        program.data_model = ir::DataModel::Ilp32;
+        program
+            .functions
+            .push(declared("__VERIFIER_nondet_long", Type::Int(IntType::INT)));
+        let nondet_long = FuncId(program.functions.len() as u32 - 1);
+        let calls = [(nondet_long, int(IntType::INT, i64::from(i32::MAX)))];
+        let report = FunctionReport {
+            tests: vec![test(inputs(&calls))],
+            ..FunctionReport::empty(&program, MAIN)
+        };
+        let suite = test_suite(&program, &report, &config()).expect("a suite");
+        assert!(suite
+            .metadata
+            .contains("<architecture>32bit</architecture>"));
+        assert!(suite.tests[0]
+            .xml
+            .contains("<input type=\"long\">2147483647</input>"));
     }
 
     #[test]
