@@ -15,6 +15,8 @@
 #               `cairn gen --framework cmocka|gtest` (Debian's libgtest-dev
 #               ships the built libgtest.a and libgtest_main.a), for their
 #               end-to-end tests
+#   gcc-multilib  gcc -m32: `cairn gen --data-model ilp32` preprocesses and
+#               its drivers build for i386 (crates/cairn/tests/data_model.rs)
 # Left out on purpose: chromium (155 MB of packages). With it on PATH the
 # HTML report's end-to-end test (crates/cairn/tests/reports.rs) also renders
 # the report headless and checks the screenshot; without it that step is
@@ -39,6 +41,7 @@ command -v gcov >/dev/null 2>&1 || missing+=(gcc)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [[ -f /usr/include/cmocka.h ]] || missing+=(libcmocka-dev)
 [[ -f /usr/include/gtest/gtest.h ]] || missing+=(libgtest-dev)
+[[ -d /usr/lib/gcc/x86_64-linux-gnu/12/32 ]] || missing+=(gcc-multilib)
 
 if ((${#missing[@]} == 0)); then
     exit 0

@@ -77,6 +77,47 @@ pub struct SourceArgs {
     /// (-I, -D, -U, -std, -include, -isystem) from.
     #[arg(short = 'p', value_name = "DIR")]
     pub compile_commands: Option<PathBuf>,
+    /// The target's data model: the sizes of long and pointers, and struct
+    /// layouts; the drivers are compiled for it. -m32 and -m64 as for gcc.
+    #[arg(short = 'm', long, value_enum, default_value_t = DataModelChoice::Lp64)]
+    pub data_model: DataModelChoice,
+}
+
+impl SourceArgs {
+    /// How the front end reads a file with these flags.
+    pub fn front_config(&self) -> front::FrontConfig {
+        front::FrontConfig {
+            cc: self.cc.clone(),
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            compile_commands_dir: self.compile_commands.clone(),
+            data_model: self.data_model.into(),
+        }
+    }
+}
+
+#[derive(
+    ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize,
+)]
+pub enum DataModelChoice {
+    /// x86-64: int 32-bit, long and pointers 64-bit (gcc -m64).
+    #[default]
+    #[value(alias = "64", alias = "64bit")]
+    Lp64,
+    /// i386: int, long and pointers 32-bit, as most Test-Comp tasks declare
+    /// (gcc -m32, which needs gcc-multilib). Floating point and variadic
+    /// arguments are not supported in this model.
+    #[value(alias = "32", alias = "32bit")]
+    Ilp32,
+}
+
+impl From<DataModelChoice> for ir::DataModel {
+    fn from(choice: DataModelChoice) -> Self {
+        match choice {
+            DataModelChoice::Lp64 => ir::DataModel::Lp64,
+            DataModelChoice::Ilp32 => ir::DataModel::Ilp32,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -242,9 +283,6 @@ pub struct TestcompArgs {
     /// reach_error (every test is written either way).
     #[arg(long, value_enum, default_value_t = SpecChoice::Branches)]
     pub spec: SpecChoice,
-    /// The data model the program is run with (TestCov's -64 or -32).
-    #[arg(long, value_enum, default_value_t = Architecture::Lp64)]
-    pub architecture: Architecture,
     #[command(flatten)]
     pub budgets: BudgetArgs,
     #[command(flatten)]
@@ -266,16 +304,6 @@ impl From<SpecChoice> for emit::testcomp::Specification {
             SpecChoice::ErrorCall => emit::testcomp::Specification::ErrorCall,
         }
     }
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Architecture {
-    /// x86-64, LP64: long and pointers 64-bit (gcc -m64).
-    #[value(name = "64bit")]
-    Lp64,
-    /// ILP32: int, long and pointers 32-bit (gcc -m32). Not supported yet.
-    #[value(name = "32bit")]
-    Ilp32,
 }
 
 #[derive(Args, Debug)]

@@ -72,13 +72,8 @@ mod testcomp;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {
-    let config = front::FrontConfig {
-        cc: source.cc.clone(),
-        include_dirs: source.include.clone(),
-        defines: source.define.clone(),
-        compile_commands_dir: source.compile_commands.clone(),
-    };
-    let output = front::compile(file, &config).map_err(|d| UsageError(d.to_string()))?;
+    let output =
+        front::compile(file, &source.front_config()).map_err(|d| UsageError(d.to_string()))?;
     for d in &output.diagnostics {
         eprintln!("{d}");
     }

@@ -3,7 +3,7 @@
 //! `merge` can write the outputs of several shards as one run would have.
 
 use crate::cache::Reusable;
-use crate::cli::SourceArgs;
+use crate::cli::{DataModelChoice, SourceArgs};
 use crate::UsageError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -56,6 +56,9 @@ pub struct SourceFlags {
     pub define: Vec<String>,
     pub cc: String,
     pub compile_commands: Option<PathBuf>,
+    /// Records written before `--data-model` existed were LP64.
+    #[serde(default)]
+    pub data_model: DataModelChoice,
 }
 
 impl SourceFlags {
@@ -65,6 +68,7 @@ impl SourceFlags {
             define: source.define.clone(),
             cc: source.cc.clone(),
             compile_commands: source.compile_commands.clone(),
+            data_model: source.data_model,
         }
     }
 
@@ -74,6 +78,7 @@ impl SourceFlags {
             define: self.define.clone(),
             cc: self.cc.clone(),
             compile_commands: self.compile_commands.clone(),
+            data_model: self.data_model,
         }
     }
 }

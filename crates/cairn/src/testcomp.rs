@@ -5,24 +5,17 @@
 //! task fixes what `gen` lets vary: one program, its `main` only, globals
 //! from their initializers (the program starts as it would run), no
 //! failing allocations (the harness cannot make them fail); and it has
-//! options `gen` has not (the specification, the data model).
+//! options `gen` has not (the specification).
 
 use crate::cli::{
-    Architecture, CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
-    HardGoalsMode, SearchMode, TestcompArgs,
+    CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
+    SearchMode, TestcompArgs,
 };
 use crate::record::{self, RunRecord};
 use crate::{gen, Outcome, UsageError};
 use std::path::Path;
 
 pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
-    if args.architecture == Architecture::Ilp32 {
-        return Err(UsageError(
-            "--architecture 32bit: cairn computes types and layouts for x86-64 (LP64) only; \
-             the ILP32 data model (gcc -m32) is not supported yet"
-                .to_string(),
-        ));
-    }
     if args.budgets.alloc_may_fail {
         return Err(UsageError(
             "--alloc-may-fail: a Test-Comp harness cannot make an allocation fail".to_string(),
@@ -51,7 +44,7 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
         // Interrupted before main's report: gen said so.
         return Ok(outcome);
     };
-    let program = front::compile(&args.file, &front_config(&args))
+    let program = front::compile(&args.file, &args.source.front_config())
         .map_err(|d| UsageError(d.to_string()))?
         .program;
     if record::fingerprint(&program) != record.program {
@@ -111,15 +104,6 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         shard: None,
         fresh: false,
         source: args.source.clone(),
-    }
-}
-
-fn front_config(args: &TestcompArgs) -> front::FrontConfig {
-    front::FrontConfig {
-        cc: args.source.cc.clone(),
-        include_dirs: args.source.include.clone(),
-        defines: args.source.define.clone(),
-        compile_commands_dir: args.source.compile_commands.clone(),
     }
 }
 

@@ -37,7 +37,7 @@ pub fn build_steps(
     };
     let mut compile = Command::new(cc);
     compile
-        .args(tests.include_dirs.iter().map(|d| format!("-I{d}")))
+        .args(tests.compiler_flags())
         .args(flags)
         .arg("-c")
         .arg(&c_file)
@@ -51,7 +51,11 @@ pub fn build_steps(
     match tests.framework {
         Framework::Plain | Framework::Cmocka => {
             let mut link = Command::new(cc);
-            link.args(flags).arg(&object).arg("-o").arg(&binary);
+            link.args(tests.target_flags())
+                .args(flags)
+                .arg(&object)
+                .arg("-o")
+                .arg(&binary);
             if tests.framework == Framework::Cmocka {
                 link.arg("-lcmocka");
             }
@@ -66,6 +70,7 @@ pub fn build_steps(
             let cc_object = build.join("driver_cc.o");
             let mut compile_cc = Command::new(&cxx);
             compile_cc
+                .args(tests.target_flags())
                 .args(flags)
                 .arg("-c")
                 .arg(out_dir.join(&tests.driver))
@@ -76,7 +81,8 @@ pub fn build_steps(
                 command: compile_cc,
             });
             let mut link = Command::new(&cxx);
-            link.args(flags)
+            link.args(tests.target_flags())
+                .args(flags)
                 .arg(&object)
                 .arg(&cc_object)
                 .arg("-o")

@@ -263,7 +263,7 @@ pub(crate) fn reproducer_command(
     let binary = findings.strip_suffix(".c").unwrap_or(findings);
     let mut words = vec![cc.to_string()];
     words.extend(SANITIZE_FLAGS.iter().map(|f| f.to_string()));
-    words.extend(tests.include_dirs.iter().map(|d| format!("-I{d}")));
+    words.extend(tests.compiler_flags());
     words.push(out_dir.join(findings).to_string_lossy().into_owned());
     words.extend(["-o".to_string(), binary.to_string(), "-lm".to_string()]);
     let build: Vec<String> = words.iter().map(|w| shell_word(w)).collect();
@@ -321,10 +321,10 @@ fn build_driver(
     Ok(true)
 }
 
-/// The configured compiler with the source's include directories.
-fn compiler(config: &CheckConfig, include_dirs: &[String]) -> Command {
+/// The configured compiler with the flags the generated files need.
+fn compiler(config: &CheckConfig, tests: &TestsFile) -> Command {
     let mut command = Command::new(&config.cc);
-    command.args(include_dirs.iter().map(|d| format!("-I{d}")));
+    command.args(tests.compiler_flags());
     command
 }
 
@@ -613,7 +613,7 @@ fn build_reproducers(
         out_dir,
         &format!("{stem}-findings"),
         findings,
-        &tests.include_dirs,
+        tests,
         config,
         SANITIZE_FLAGS,
     )? {
@@ -630,7 +630,7 @@ fn build_reproducers(
             out_dir,
             &format!("{stem}-findings-plain"),
             findings,
-            &tests.include_dirs,
+            tests,
             config,
             &["-g", "-O0"],
         )?
@@ -645,13 +645,13 @@ fn compile_reproducers(
     out_dir: &Path,
     build_name: &str,
     findings: &Path,
-    include_dirs: &[String],
+    tests: &TestsFile,
     config: &CheckConfig,
     flags: &[&str],
 ) -> Result<Result<PathBuf, String>, CheckError> {
     let build = fresh_build_dir(out_dir, build_name)?;
     let binary = build.join("findings");
-    let mut compile = compiler(config, include_dirs);
+    let mut compile = compiler(config, tests);
     compile
         .args(flags)
         .arg(findings)

@@ -1,10 +1,11 @@
 //! Spelling IR types as C declarations.
 //!
 //! The IR keeps no qualifiers and does not distinguish `char` from `signed char`
-//! or `long` from `long long`; we print the spelling C code most often uses
-//! (`char`, `long`, `unsigned long`), which has the same size and layout.
+//! or `long` from `int` or `long long` of its width; we print the spelling C
+//! code most often uses (`char`, `int`, `long` for 64 bits under LP64, `long
+//! long` under ILP32), which has the same size and layout.
 
-use ir::{FloatKind, IntType, Layout, Program, Type};
+use ir::{DataModel, FloatKind, IntType, Layout, Program, Type};
 use std::fmt;
 
 /// A type C cannot name from outside its declaration: an untagged struct that
@@ -90,7 +91,7 @@ pub fn type_name(program: &Program, ty: &Type) -> Result<String, Unspellable> {
 fn base_name(program: &Program, ty: &Type) -> Result<String, Unspellable> {
     Ok(match ty {
         Type::Void | Type::Pointer(_) | Type::Array(..) | Type::Function(_) => "void".to_string(),
-        Type::Int(it) => int_name(*it).to_string(),
+        Type::Int(it) => int_name(*it, program.data_model).to_string(),
         Type::Float(FloatKind::F32) => "float".to_string(),
         Type::Float(FloatKind::F64) => "double".to_string(),
         Type::Float(FloatKind::F80) => "long double".to_string(),
@@ -102,7 +103,7 @@ fn base_name(program: &Program, ty: &Type) -> Result<String, Unspellable> {
 }
 
 /// The usual C spelling of an integer type of this width and signedness.
-pub fn int_name(it: IntType) -> &'static str {
+pub fn int_name(it: IntType, model: DataModel) -> &'static str {
     match (it.is_bool, it.bits, it.signed) {
         (true, _, _) => "_Bool",
         (_, 8, true) => "char",
@@ -113,8 +114,12 @@ pub fn int_name(it: IntType) -> &'static str {
         (_, 32, false) => "unsigned int",
         (_, 128, true) => "__int128",
         (_, 128, false) => "unsigned __int128",
-        (_, _, true) => "long",
-        (_, _, false) => "unsigned long",
+        (_, _, signed) => match (model, signed) {
+            (DataModel::Lp64, true) => "long",
+            (DataModel::Lp64, false) => "unsigned long",
+            (DataModel::Ilp32, true) => "long long",
+            (DataModel::Ilp32, false) => "unsigned long long",
+        },
     }
 }
 
@@ -149,6 +154,7 @@ mod tests {
             globals: vec![],
             functions: vec![],
             strings: vec![],
+            data_model: ir::DataModel::Lp64,
         }
     }
 
@@ -159,7 +165,7 @@ mod tests {
         let cases = [
             (Type::ptr(Type::Int(IntType::CHAR)), "s", "char *s"),
             (
-                Type::ptr(Type::ptr(Type::Int(IntType::ULONG))),
+                Type::ptr(Type::ptr(Type::Int(IntType::ULONG_LONG))),
                 "pp",
                 "unsigned long **pp",
             ),

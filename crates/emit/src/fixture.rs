@@ -200,7 +200,7 @@ fn function_in(
 }
 
 pub fn sample_program() -> Program {
-    let size_t = Type::Int(IntType::ULONG);
+    let size_t = Type::Int(IntType::ULONG_LONG);
     let const_int_ptr = Type::ptr(int());
     let mut functions = vec![
         function(
@@ -292,6 +292,7 @@ pub fn sample_program() -> Program {
         }],
         functions,
         strings: vec![],
+        data_model: ir::DataModel::Lp64,
     }
 }
 
@@ -413,7 +414,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
                 offset: 0,
             },
             Value::Int {
-                ty: IntType::ULONG,
+                ty: IntType::ULONG_LONG,
                 bits: 3,
             },
             int_value(5),
@@ -540,7 +541,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
                     args(vec![
                         Value::Null,
                         Value::Int {
-                            ty: IntType::ULONG,
+                            ty: IntType::ULONG_LONG,
                             bits: 0,
                         },
                         int_value(5),

@@ -211,11 +211,7 @@ fn float_helper(single: bool) -> &'static str {
 pub fn build_and_run(framework: Framework, source: &SourceRef) -> String {
     let binary = format!("{}_test", source.stem);
     let files = driver_files(framework, &source.stem);
-    let dirs: String = source
-        .include_dirs
-        .iter()
-        .map(|d| format!("-I{d} "))
-        .collect();
+    let dirs = source.compiler_flags();
     match (framework, &files.c_part) {
         (Framework::Gtest, Some(c_part)) => format!(
             "cc {dirs}-c path/to/{c_part} -o {binary}_cases.o && c++ path/to/{} {binary}_cases.o -o {binary} -lgtest -lgtest_main -pthread -lm && ./{binary}",

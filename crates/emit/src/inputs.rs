@@ -653,7 +653,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             args.push(match value {
                 Value::Int { ty, bits } => format!(
                     "({}){}",
-                    crate::ctype::int_name(*ty),
+                    crate::ctype::int_name(*ty, self.unit.program.data_model),
                     int_literal(*ty, *bits)
                 ),
                 Value::Float { kind, bits } => format!(

@@ -224,6 +224,7 @@ pub fn write_outputs(
         stem: stem.clone(),
         defines,
         include_dirs,
+        data_model: program.data_model,
     };
 
     let unit = unit::Unit::new(program);
@@ -274,6 +275,7 @@ pub fn write_outputs(
         source: config.source.display().to_string(),
         source_from_out: include_path.clone(),
         include_dirs: source.include_dirs.clone(),
+        data_model: program.data_model,
         driver: driver_name.clone(),
         framework: config.framework,
         driver_c_part: files.c_part.clone(),

@@ -4,8 +4,10 @@ use ir::float::{self, FloatClass};
 use ir::{FloatKind, IntType};
 
 /// A C expression of value `bits` interpreted as `ty`, valid where a value of
-/// `ty` is expected. The most negative values are written as a subtraction
-/// because `-2147483648` is the negation of a `long`, not an `int`.
+/// `ty` is expected, in both data models: a 64-bit value has a `LL` suffix
+/// where it needs one (`long` may be 32 bits). The most negative values are
+/// written as a subtraction because `-2147483648` is the negation of a wider
+/// type, not an `int`.
 pub fn int_literal(ty: IntType, bits: u128) -> String {
     let value = ty.value_of(bits);
     if ty.is_bool {
@@ -17,7 +19,7 @@ pub fn int_literal(ty: IntType, bits: u128) -> String {
     if ty.signed {
         let (min, _) = ty.range();
         if value == min && ty.bits >= 32 {
-            let suffix = if ty.bits > 32 { "L" } else { "" };
+            let suffix = if ty.bits > 32 { "LL" } else { "" };
             return format!("({}{suffix} - 1)", min + 1);
         }
         return value.to_string();
@@ -28,13 +30,13 @@ pub fn int_literal(ty: IntType, bits: u128) -> String {
         b if b <= 16 => value.to_string(),
         32 if value > i128::from(i32::MAX) => format!("{value}U"),
         32 => value.to_string(),
-        _ if value > i128::from(i32::MAX) => format!("{value}UL"),
+        _ if value > i128::from(i32::MAX) => format!("{value}ULL"),
         _ => value.to_string(),
     }
 }
 
 /// A value of `__int128` or `unsigned __int128`, which C has no literal
-/// for: a `long` literal when the value fits one (it converts), else built
+/// for: a `long long` literal when the value fits one (it converts), else built
 /// from its two 64-bit halves.
 fn wide_literal(ty: IntType, bits: u128) -> String {
     // `value_of` gives an `i128`, which an `unsigned __int128` may not fit.
@@ -43,7 +45,7 @@ fn wide_literal(ty: IntType, bits: u128) -> String {
         false => i64::try_from(bits).ok(),
     };
     if let Some(small) = small {
-        return int_literal(IntType::LONG, u128::from(small as u64));
+        return int_literal(IntType::LONG_LONG, u128::from(small as u64));
     }
     let name = if ty.signed {
         "__int128"
@@ -150,10 +152,10 @@ mod tests {
         assert_eq!(int_literal(IntType::INT, (-5i32 as u32).into()), "-5");
         assert_eq!(int_literal(IntType::INT, i32::MAX as u128), "2147483647");
         assert_eq!(
-            int_literal(IntType::LONG, (i64::MIN as u64).into()),
-            "(-9223372036854775807L - 1)"
+            int_literal(IntType::LONG_LONG, (i64::MIN as u64).into()),
+            "(-9223372036854775807LL - 1)"
         );
-        assert_eq!(int_literal(IntType::LONG, (-1i64 as u64).into()), "-1");
+        assert_eq!(int_literal(IntType::LONG_LONG, (-1i64 as u64).into()), "-1");
         assert_eq!(int_literal(IntType::CHAR, 0x80), "-128");
         assert_eq!(int_literal(IntType::SHORT, 0x8000), "-32768");
     }
@@ -163,8 +165,8 @@ mod tests {
         assert_eq!(int_literal(IntType::UINT, u32::MAX.into()), "4294967295U");
         assert_eq!(int_literal(IntType::UINT, 7), "7");
         assert_eq!(
-            int_literal(IntType::ULONG, u64::MAX.into()),
-            "18446744073709551615UL"
+            int_literal(IntType::ULONG_LONG, u64::MAX.into()),
+            "18446744073709551615ULL"
         );
         assert_eq!(int_literal(IntType::UCHAR, 255), "255");
         assert_eq!(int_literal(IntType::BOOL, 1), "1");

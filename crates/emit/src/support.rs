@@ -6,7 +6,7 @@ use crate::framework::Framework;
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
-use ir::{FuncId, Type};
+use ir::{DataModel, FuncId, Type};
 
 /// The driver-side names of one stub's script.
 pub struct StubNames {
@@ -38,17 +38,26 @@ pub struct SourceRef {
     pub defines: Vec<(String, String)>,
     /// Absolute directories the source's includes need (`-I`).
     pub include_dirs: Vec<String>,
+    /// The data model the source was analysed for: the drivers are built
+    /// with `-m32` under ILP32.
+    pub data_model: DataModel,
 }
 
 impl SourceRef {
-    /// `cc [-I DIR]... path/to/FILE -o BINARY -lm`.
+    /// `cc [-m32] [-I DIR]... path/to/FILE -o BINARY -lm`.
     pub fn build_command(&self, file: &str, binary: &str) -> String {
-        let dirs: String = self
-            .include_dirs
-            .iter()
-            .map(|d| format!("-I{d} "))
-            .collect();
-        format!("cc {dirs}path/to/{file} -o {binary} -lm")
+        format!("cc {}path/to/{file} -o {binary} -lm", self.compiler_flags())
+    }
+
+    /// The compiler flags the generated files need, each followed by a
+    /// space: `-m32` for ILP32, the include directories.
+    pub fn compiler_flags(&self) -> String {
+        let model = match self.data_model {
+            DataModel::Lp64 => None,
+            DataModel::Ilp32 => Some(format!("{} ", self.data_model.gcc_flag())),
+        };
+        let dirs = self.include_dirs.iter().map(|d| format!("-I{d} "));
+        model.into_iter().chain(dirs).collect()
     }
 
     /// The defines, the allocation wrappers when wanted, then the `#include`
@@ -57,6 +66,13 @@ impl SourceRef {
     pub fn include(&self, out: &mut CodeWriter, unit: &Unit, wrappers: Wrappers) {
         for (name, value) in &self.defines {
             out.line(&format!("#define {name} {value}"));
+        }
+        if self.data_model == DataModel::Ilp32 {
+            // The tests' values and layouts are those of i386: built
+            // another way, the driver would test another program.
+            out.line(
+                "_Static_assert(sizeof(long) == 4 && sizeof(void *) == 4, \"cairn generated this driver for the ILP32 data model: build it with -m32\");",
+            );
         }
         if let Wrappers::Counting { initial_fill } = wrappers {
             out.text(ALLOCATION_WRAPPERS);

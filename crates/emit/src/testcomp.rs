@@ -21,8 +21,13 @@ use testcase::{FindingKind, FunctionReport, Inputs, Value};
 /// The functions whose results are a Test-Comp program's inputs.
 pub const NONDET_PREFIX: &str = "__VERIFIER_nondet_";
 
-/// The data model of the suites cairn writes: x86-64, LP64.
-pub const ARCHITECTURE: &str = "64bit";
+/// How metadata.xml names a data model (TestCov's `-64` or `-32`).
+fn architecture(model: ir::DataModel) -> &'static str {
+    match model {
+        ir::DataModel::Lp64 => "64bit",
+        ir::DataModel::Ilp32 => "32bit",
+    }
+}
 
 /// The folder of the zip that holds the suite's files.
 const SUITE_FOLDER: &str = "test-suite";
@@ -130,7 +135,7 @@ pub fn test_suite(
         ));
     }
     let mut suite = TestSuite {
-        metadata: metadata_xml(config),
+        metadata: metadata_xml(config, program.data_model),
         tests: Vec::new(),
         notes: Vec::new(),
     };
@@ -217,7 +222,14 @@ fn input_value(program: &Program, func: FuncId, value: &Value) -> Result<InputVa
         Value::Float { kind, bits } => float_text(*kind, *bits).ok_or_else(unwritable)?,
         _ => return Err(unwritable()),
     };
+    // The IR's name is the width's: a 32-bit `long` (ILP32) would be `int`.
+    let named_by_function = match function.name.strip_prefix(NONDET_PREFIX) {
+        Some("long") => Some("long".to_string()),
+        Some("ulong") => Some("unsigned long".to_string()),
+        _ => None,
+    };
     let type_name = match &function.sig.ret {
+        _ if named_by_function.is_some() => named_by_function,
         ty @ (Type::Int(_) | Type::Float(_)) => ctype::type_name(program, ty).ok(),
         _ => None,
     }
@@ -246,7 +258,7 @@ fn float_text(kind: FloatKind, bits: u64) -> Option<String> {
     }
 }
 
-fn metadata_xml(config: &SuiteConfig) -> String {
+fn metadata_xml(config: &SuiteConfig, model: ir::DataModel) -> String {
     let fields = [
         ("sourcecodelang", "C".to_string()),
         ("producer", config.producer.clone()),
@@ -254,7 +266,7 @@ fn metadata_xml(config: &SuiteConfig) -> String {
         ("programfile", config.program_file.display().to_string()),
         ("programhash", config.program_hash.clone()),
         ("entryfunction", "main".to_string()),
-        ("architecture", ARCHITECTURE.to_string()),
+        ("architecture", architecture(model).to_string()),
         ("creationtime", config.creation_time.clone()),
     ];
     let mut xml = format!("{XML_DECLARATION}\n{METADATA_DOCTYPE}\n<test-metadata>\n");
@@ -351,6 +363,7 @@ mod tests {
                 declared("read_line", Type::Int(IntType::INT)),
             ],
             strings: vec![],
+            data_model: ir::DataModel::Lp64,
         }
     }
 
@@ -454,6 +467,28 @@ mod tests {
             ["-5", "-1", "-2147483648", "1", "0x1.8p+0"]
         );
         assert!(case.xml.contains("<input type=\"char\">-1</input>"));
+    }
+
+    #[test]
+    fn an_ilp32_suite_says_32bit_and_types_a_32_bit_long_as_long() {
+        let mut program = program();
+        program.data_model = ir::DataModel::Ilp32;
+        program
+            .functions
+            .push(declared("__VERIFIER_nondet_long", Type::Int(IntType::INT)));
+        let nondet_long = FuncId(program.functions.len() as u32 - 1);
+        let calls = [(nondet_long, int(IntType::INT, i64::from(i32::MAX)))];
+        let report = FunctionReport {
+            tests: vec![test(inputs(&calls))],
+            ..FunctionReport::empty(&program, MAIN)
+        };
+        let suite = test_suite(&program, &report, &config()).expect("a suite");
+        assert!(suite
+            .metadata
+            .contains("<architecture>32bit</architecture>"));
+        assert!(suite.tests[0]
+            .xml
+            .contains("<input type=\"long\">2147483647</input>"));
     }
 
     #[test]

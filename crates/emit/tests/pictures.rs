@@ -50,6 +50,7 @@ fn program() -> Program {
         globals: vec![],
         functions: vec![],
         strings: vec![],
+        data_model: ir::DataModel::Lp64,
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

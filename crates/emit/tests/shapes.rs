@@ -339,7 +339,10 @@ fn program() -> Program {
             function(
                 "first_or_zero",
                 int(),
-                &[("a", Type::ptr(int())), ("n", Type::Int(IntType::ULONG))],
+                &[
+                    ("a", Type::ptr(int())),
+                    ("n", Type::Int(IntType::ULONG_LONG)),
+                ],
                 vec![],
             ),
             function("counter", int(), &[], vec![read(COUNT)]),
@@ -353,6 +356,7 @@ fn program() -> Program {
             ),
         ],
         strings: vec![],
+        data_model: ir::DataModel::Lp64,
     }
 }
 
@@ -511,7 +515,7 @@ fn reports() -> Vec<FunctionReport> {
         args: vec![
             to(0, 0),
             Value::Int {
-                ty: IntType::ULONG,
+                ty: IntType::ULONG_LONG,
                 bits: 0,
             },
         ],

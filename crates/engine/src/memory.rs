@@ -201,6 +201,7 @@ pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
         target,
         offset: bv_u(offset as u64 as u128, 64),
     };
+    let pointer_bytes = program.data_model.pointer_bytes();
     for item in items {
         let value = match &item.value {
             ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
@@ -208,10 +209,12 @@ pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
                 let width = Type::Float(*kind).scalar_bits().unwrap_or(64);
                 int_cells(&bv_u(u128::from(*bits), width))
             }
-            ConstValue::Null => ptr_cells(PtrVal::to(Target::Null)),
-            ConstValue::GlobalAddr(g, off) => ptr_cells(at(Target::Global(*g), *off)),
-            ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f))),
-            ConstValue::StrAddr(s, off) => ptr_cells(at(Target::Str(*s), *off)),
+            ConstValue::Null => ptr_cells(PtrVal::to(Target::Null), pointer_bytes),
+            ConstValue::GlobalAddr(g, off) => {
+                ptr_cells(at(Target::Global(*g), *off), pointer_bytes)
+            }
+            ConstValue::FuncAddr(f) => ptr_cells(PtrVal::to(Target::Func(*f)), pointer_bytes),
+            ConstValue::StrAddr(s, off) => ptr_cells(at(Target::Str(*s), *off), pointer_bytes),
         };
         for (k, cell) in value.into_iter().enumerate() {
             if let Some(slot) = cells.get_mut(item.offset as usize + k) {
@@ -337,6 +340,7 @@ mod tests {
             globals: vec![],
             functions: vec![],
             strings: vec![],
+            data_model: ir::DataModel::Lp64,
         };
         let object = stack_object(&[1, 2]);
         assert_eq!(

@@ -224,9 +224,13 @@ mod tests {
 
     /// A frontier of states numbered 1..=n, state `k` having run `lengths[k-1]` blocks.
     fn frontier(lengths: &[u64]) -> (Frontier, Vec<StateId>) {
-        let program = front::compile_preprocessed("int f(void) { return 0; }".into(), "t.c")
-            .expect("compiles")
-            .program;
+        let program = front::compile_preprocessed(
+            "int f(void) { return 0; }".into(),
+            "t.c",
+            ir::DataModel::Lp64,
+        )
+        .expect("compiles")
+        .program;
         let mut frontier = Frontier::default();
         let mut ids = Vec::new();
         for (k, length) in lengths.iter().enumerate() {

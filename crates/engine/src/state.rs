@@ -102,8 +102,9 @@ impl Object {
 
     /// Writes `value` over the object's first bytes (a local holding a
     /// parameter), without marking them written by the path.
-    pub fn set_start(&mut self, value: &SymVal) {
-        for (slot, cell) in self.cells.iter_mut().zip(crate::value::value_cells(value)) {
+    pub fn set_start(&mut self, value: &SymVal, pointer_bytes: u64) {
+        let cells = crate::value::value_cells(value, pointer_bytes);
+        for (slot, cell) in self.cells.iter_mut().zip(cells) {
             *slot = cell;
         }
     }

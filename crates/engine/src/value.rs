@@ -246,9 +246,10 @@ pub fn int_cells(v: &BV) -> Vec<Cell> {
         .collect()
 }
 
-pub fn ptr_cells(p: PtrVal) -> Vec<Cell> {
+/// The cells of a pointer stored in `bytes` bytes (the data model's size).
+pub fn ptr_cells(p: PtrVal, bytes: u64) -> Vec<Cell> {
     let shared = Rc::new(p);
-    (0..8)
+    (0..bytes as u32)
         .map(|idx| Cell::Ptr {
             ptr: shared.clone(),
             idx,
@@ -256,11 +257,11 @@ pub fn ptr_cells(p: PtrVal) -> Vec<Cell> {
         .collect()
 }
 
-/// The cells of any value.
-pub fn value_cells(v: &SymVal) -> Vec<Cell> {
+/// The cells of any value; a pointer takes `pointer_bytes`.
+pub fn value_cells(v: &SymVal, pointer_bytes: u64) -> Vec<Cell> {
     match v {
         SymVal::Int(bv) => int_cells(bv),
-        SymVal::Ptr(p) => ptr_cells(p.clone()),
+        SymVal::Ptr(p) => ptr_cells(p.clone(), pointer_bytes),
         SymVal::Bytes(cells) => cells.as_ref().clone(),
     }
 }
@@ -306,15 +307,15 @@ pub fn cells_to_int(cells: &[Cell]) -> Modelled<BV> {
     acc.ok_or_else(|| Unsupported("a read of zero bytes".into()))
 }
 
-/// Reassembles a pointer from 8 cells: the bytes of one stored pointer, or
-/// numeric bytes (an integer, NULL when 0).
+/// Reassembles a pointer from the cells of a pointer-sized read: the bytes
+/// of one stored pointer, or numeric bytes (an integer, NULL when 0), whose
+/// offset is widened to 64 bits as an unsigned address.
 pub fn cells_to_ptr(cells: &[Cell]) -> Modelled<PtrVal> {
     if let Some(Cell::Ptr { ptr, .. }) = cells.first() {
-        let whole = cells.len() == 8
-            && cells.iter().enumerate().all(|(i, c)| match c {
-                Cell::Ptr { ptr: p, idx } => *idx as usize == i && Rc::ptr_eq(p, ptr),
-                Cell::Byte { .. } => false,
-            });
+        let whole = cells.iter().enumerate().all(|(i, c)| match c {
+            Cell::Ptr { ptr: p, idx } => *idx as usize == i && Rc::ptr_eq(p, ptr),
+            Cell::Byte { .. } => false,
+        });
         if whole {
             return Ok(ptr.as_ref().clone());
         }
@@ -322,7 +323,7 @@ pub fn cells_to_ptr(cells: &[Cell]) -> Modelled<PtrVal> {
     let bits = cells_to_int(cells)?;
     Ok(PtrVal {
         target: Target::Null,
-        offset: bits,
+        offset: resize(&bits, 64, false),
     })
 }
 
@@ -384,13 +385,27 @@ mod tests {
     }
 
     #[test]
+    fn a_32_bit_pointer_comes_back_whole_or_as_an_unsigned_address() {
+        let p = PtrVal {
+            target: Target::Null,
+            offset: bv_u(0xffff_fff0, 64),
+        };
+        let cells = ptr_cells(p, 4);
+        assert_eq!(cells.len(), 4);
+        let back = cells_to_ptr(&cells).unwrap();
+        assert_eq!(concrete(&back.offset), Some(0xffff_fff0));
+        let numeric = cells_to_ptr(&int_cells(&bv_u(0x8000_0000, 32))).unwrap();
+        assert_eq!(concrete(&numeric.offset), Some(0x8000_0000));
+    }
+
+    #[test]
     fn whole_values_come_back_from_their_cells() {
         let x = BV::new_const("y", 32);
         let cells = int_cells(&x);
         assert!(cells_to_int(&cells).unwrap() == x);
         let p = PtrVal::to(Target::Null);
         assert!(matches!(
-            cells_to_ptr(&ptr_cells(p)).unwrap().target,
+            cells_to_ptr(&ptr_cells(p, 8)).unwrap().target,
             Target::Null
         ));
         assert!(matches!(

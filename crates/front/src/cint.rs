@@ -1,8 +1,8 @@
-//! The integer rules of C on x86-64 Linux (LP64): literal types, character
-//! constants, string literals, promotions, the usual arithmetic conversions
-//! and constant folding with the exact wrap-around of each type.
+//! The integer rules of C on x86 Linux (LP64 or ILP32): literal types,
+//! character constants, string literals, promotions, the usual arithmetic
+//! conversions and constant folding with the exact wrap-around of each type.
 
-use ir::{BinOp, IntType, UnOp};
+use ir::{BinOp, DataModel, IntType, UnOp};
 use lang_c::ast::{Integer, IntegerBase, IntegerSize};
 
 /// The integer promotions: every type narrower than `int` (and `_Bool`) becomes `int`.
@@ -27,14 +27,16 @@ pub(crate) fn usual_arithmetic(a: IntType, b: IntType) -> IntType {
     if unsigned.bits >= signed.bits {
         unsigned
     } else {
-        // On LP64 a wider signed type always holds every value of the narrower unsigned one.
+        // A wider signed type holds every value of the narrower unsigned
+        // one; by width alone, `unsigned int` against a 32-bit `long` is
+        // `unsigned long` (ILP32), as C ranks them.
         signed
     }
 }
 
 /// The type and value of an integer literal (C11 6.4.4.1, with gcc's choice
-/// of `unsigned long` for a decimal literal too large for `long`).
-pub(crate) fn literal(lit: &Integer) -> Result<(IntType, u128), String> {
+/// of `unsigned long long` for a decimal literal too large for `long long`).
+pub(crate) fn literal(lit: &Integer, model: DataModel) -> Result<(IntType, u128), String> {
     if lit.suffix.imaginary {
         return Err("unsupported: imaginary constant".into());
     }
@@ -54,22 +56,29 @@ pub(crate) fn literal(lit: &Integer) -> Result<(IntType, u128), String> {
     if value > u128::from(u64::MAX) {
         return Err(format!("integer constant `{}` is too large", lit.number));
     }
-    let decimal = matches!(lit.base, IntegerBase::Decimal);
-    let long_suffix = lit.suffix.size != IntegerSize::Int;
-    let candidates: &[IntType] = match (lit.suffix.unsigned, long_suffix, decimal) {
-        (false, false, true) => &[IntType::INT, IntType::LONG, IntType::ULONG],
-        (false, false, false) => &[IntType::INT, IntType::UINT, IntType::LONG, IntType::ULONG],
-        (false, true, true) => &[IntType::LONG, IntType::ULONG],
-        (false, true, false) => &[IntType::LONG, IntType::ULONG],
-        (true, false, _) => &[IntType::UINT, IntType::ULONG],
-        (true, true, _) => &[IntType::ULONG],
+    // By rank: int, long, long long, each signed then unsigned.
+    let ranks = [
+        (IntType::INT, IntType::UINT),
+        (model.long(), model.ulong()),
+        (IntType::LONG_LONG, IntType::ULONG_LONG),
+    ];
+    let first_rank = match lit.suffix.size {
+        IntegerSize::Int => 0,
+        IntegerSize::Long => 1,
+        IntegerSize::LongLong => 2,
     };
-    let fits = |t: &&IntType| value as i128 <= t.range().1;
-    let ty = candidates
+    // A decimal literal without `u` takes only signed types (C11 6.4.4.1).
+    let signed_only = matches!(lit.base, IntegerBase::Decimal) && !lit.suffix.unsigned;
+    let fits = |t: &IntType| value as i128 <= t.range().1;
+    let ty = ranks[first_rank..]
         .iter()
+        .flat_map(|&(signed, unsigned)| {
+            let signed = (!lit.suffix.unsigned).then_some(signed);
+            let unsigned = (!signed_only).then_some(unsigned);
+            signed.into_iter().chain(unsigned)
+        })
         .find(fits)
-        .copied()
-        .unwrap_or(IntType::ULONG);
+        .unwrap_or(IntType::ULONG_LONG);
     Ok((ty, value))
 }
 
@@ -359,18 +368,41 @@ mod tests {
     use super::*;
     use lang_c::ast::IntegerSuffix;
 
-    fn lit(number: &str, base: IntegerBase, unsigned: bool, size: IntegerSize) -> (IntType, u128) {
+    fn lit_for(
+        model: DataModel,
+        number: &str,
+        base: IntegerBase,
+        unsigned: bool,
+        size: IntegerSize,
+    ) -> (IntType, u128) {
         let suffix = IntegerSuffix {
             size,
             unsigned,
             imaginary: false,
         };
-        literal(&Integer {
+        let integer = Integer {
             base,
             number: number.into(),
             suffix,
-        })
-        .unwrap()
+        };
+        literal(&integer, model).unwrap()
+    }
+
+    fn lit(number: &str, base: IntegerBase, unsigned: bool, size: IntegerSize) -> (IntType, u128) {
+        lit_for(DataModel::Lp64, number, base, unsigned, size)
+    }
+
+    #[test]
+    fn literal_types_under_ilp32_rank_long_as_32_bits() {
+        use IntegerBase::*;
+        use IntegerSize::*;
+        let lit = |n, base, unsigned, size| lit_for(DataModel::Ilp32, n, base, unsigned, size).0;
+        assert_eq!(lit("2147483648", Decimal, false, Int), IntType::LONG_LONG);
+        assert_eq!(lit("80000000", Hexadecimal, false, Long), IntType::UINT);
+        assert_eq!(lit("1", Decimal, false, Long), IntType::INT);
+        assert_eq!(lit("4294967295", Decimal, true, Long), IntType::UINT);
+        assert_eq!(lit("4294967296", Decimal, true, Long), IntType::ULONG_LONG);
+        assert_eq!(lit("1", Decimal, false, LongLong), IntType::LONG_LONG);
     }
 
     #[test]
@@ -378,20 +410,23 @@ mod tests {
         use IntegerBase::*;
         use IntegerSize::*;
         assert_eq!(lit("2147483647", Decimal, false, Int).0, IntType::INT);
-        assert_eq!(lit("2147483648", Decimal, false, Int).0, IntType::LONG);
+        assert_eq!(lit("2147483648", Decimal, false, Int).0, IntType::LONG_LONG);
         assert_eq!(lit("80000000", Hexadecimal, false, Int).0, IntType::UINT);
-        assert_eq!(lit("100000000", Hexadecimal, false, Int).0, IntType::LONG);
+        assert_eq!(
+            lit("100000000", Hexadecimal, false, Int).0,
+            IntType::LONG_LONG
+        );
         assert_eq!(
             lit("8000000000000000", Hexadecimal, false, Int).0,
-            IntType::ULONG
+            IntType::ULONG_LONG
         );
         assert_eq!(
             lit("9223372036854775808", Decimal, false, Int).0,
-            IntType::ULONG
+            IntType::ULONG_LONG
         );
         assert_eq!(lit("1", Decimal, true, Int).0, IntType::UINT);
-        assert_eq!(lit("1", Decimal, false, Long).0, IntType::LONG);
-        assert_eq!(lit("1", Decimal, true, LongLong).0, IntType::ULONG);
+        assert_eq!(lit("1", Decimal, false, Long).0, IntType::LONG_LONG);
+        assert_eq!(lit("1", Decimal, true, LongLong).0, IntType::ULONG_LONG);
         assert_eq!(lit("17", Octal, false, Int), (IntType::INT, 15));
     }
 
@@ -444,20 +479,20 @@ mod tests {
         assert_eq!(promote(IntType::UINT), IntType::UINT);
         assert_eq!(usual_arithmetic(IntType::INT, IntType::UINT), IntType::UINT);
         assert_eq!(
-            usual_arithmetic(IntType::LONG, IntType::UINT),
-            IntType::LONG
+            usual_arithmetic(IntType::LONG_LONG, IntType::UINT),
+            IntType::LONG_LONG
         );
         assert_eq!(
-            usual_arithmetic(IntType::ULONG, IntType::LONG),
-            IntType::ULONG
+            usual_arithmetic(IntType::ULONG_LONG, IntType::LONG_LONG),
+            IntType::ULONG_LONG
         );
         assert_eq!(
             usual_arithmetic(IntType::SHORT, IntType::USHORT),
             IntType::INT
         );
         assert_eq!(
-            usual_arithmetic(IntType::CHAR, IntType::LONG),
-            IntType::LONG
+            usual_arithmetic(IntType::CHAR, IntType::LONG_LONG),
+            IntType::LONG_LONG
         );
     }
 
@@ -482,7 +517,7 @@ mod tests {
         assert_eq!(fold_binary(BinOp::Rem, i, 1, i, 0), None);
         assert_eq!(convert(IntType::INT, IntType::UCHAR, 0x1ff), 0xff);
         assert_eq!(
-            convert(IntType::CHAR, IntType::LONG, 0xff),
+            convert(IntType::CHAR, IntType::LONG_LONG, 0xff),
             u128::from(u64::MAX)
         );
         assert_eq!(convert(IntType::INT, IntType::BOOL, 4), 1);

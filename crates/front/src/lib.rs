@@ -114,6 +114,9 @@ pub struct FrontConfig {
     pub defines: Vec<String>,
     /// Directory holding a `compile_commands.json` to take flags from.
     pub compile_commands_dir: Option<PathBuf>,
+    /// The target's data model: preprocessing (`-m32`), integer widths
+    /// and layouts follow it.
+    pub data_model: ir::DataModel,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,7 +192,8 @@ pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnos
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
-    let output = run_on_worker(text, path.display().to_string(), source).and_then(verified)?;
+    let output = run_on_worker(text, path.display().to_string(), source, config.data_model)
+        .and_then(verified)?;
     // Items the parser could not read are cut and the rest is analysed,
     // unless the compiler rejects the file too: then it is the file's error.
     let syntax_error = output
@@ -204,9 +208,14 @@ pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnos
     Ok(output)
 }
 
-/// Parses and lowers already preprocessed text whose main file is `main_file`.
-pub fn compile_preprocessed(text: String, main_file: &str) -> Result<FrontOutput, Diagnostic> {
-    run_on_worker(text, main_file.to_string(), None).and_then(verified)
+/// Parses and lowers already preprocessed text whose main file is
+/// `main_file`, for the data model the text was preprocessed for.
+pub fn compile_preprocessed(
+    text: String,
+    main_file: &str,
+    data_model: ir::DataModel,
+) -> Result<FrontOutput, Diagnostic> {
+    run_on_worker(text, main_file.to_string(), None, data_model).and_then(verified)
 }
 
 /// Runs [`ir::verify`] on what the lowering produced (one linear walk). The
@@ -234,6 +243,7 @@ fn run_on_worker(
     text: String,
     main_file: String,
     source: Option<String>,
+    data_model: ir::DataModel,
 ) -> Result<FrontOutput, Diagnostic> {
     let fallback_file = main_file.clone();
     let internal = move |what: &str| Diagnostic {
@@ -248,7 +258,7 @@ fn run_on_worker(
         .stack_size(WORKER_STACK)
         .spawn(move || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                parse_and_lower(text, &main_file, source.as_deref())
+                parse_and_lower(text, &main_file, source.as_deref(), data_model)
             }))
         });
     match worker {
@@ -264,6 +274,7 @@ fn parse_and_lower(
     text: String,
     main_file: &str,
     source: Option<&str>,
+    data_model: ir::DataModel,
 ) -> Result<FrontOutput, Diagnostic> {
     let rewritten = gnu::rewrite(&text);
     let lines = linemap::LineMap::new(&text, main_file, source).with_edits(rewritten.edits);
@@ -302,7 +313,7 @@ fn parse_and_lower(
         };
         cut.push((item.function, diagnostic));
     };
-    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut);
+    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut, data_model);
     Ok(FrontOutput {
         program: lowered.program,
         excluded: lowered.excluded,
@@ -317,7 +328,8 @@ mod tests {
     #[test]
     fn invalid_ir_is_an_internal_error_at_the_broken_terminator() {
         let text = "int f(int a)\n{\n    return a;\n}\n";
-        let mut output = compile_preprocessed(text.into(), "t.c").expect("valid C");
+        let mut output =
+            compile_preprocessed(text.into(), "t.c", ir::DataModel::Lp64).expect("valid C");
         let body = output.program.functions[0].body.as_mut().expect("a body");
         let last = body.blocks.len() - 1;
         body.blocks[last].term = ir::Terminator::Goto(ir::BlockId(99));

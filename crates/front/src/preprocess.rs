@@ -52,6 +52,8 @@ fn compiler(
     };
     let mut cmd = Command::new(cc);
     cmd.arg(mode);
+    // `<limits.h>`, `size_t` and `__SIZEOF_LONG__` must be the target's.
+    cmd.arg(config.data_model.gcc_flag());
     // glibc's <ctype.h> macros index a locale table through
     // `__ctype_b_loc()`; without them `isdigit(c)` stays a call, which the
     // engine models for the C locale (the driver, built without this

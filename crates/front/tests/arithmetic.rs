@@ -17,8 +17,8 @@ const TYPES: [(&str, IntType); 9] = [
     ("unsigned short", IntType::USHORT),
     ("int", IntType::INT),
     ("unsigned", IntType::UINT),
-    ("long", IntType::LONG),
-    ("unsigned long", IntType::ULONG),
+    ("long", IntType::LONG_LONG),
+    ("unsigned long", IntType::ULONG_LONG),
 ];
 const INPUTS: [[i64; 3]; 6] = [
     [0, 0, 0],

@@ -2,36 +2,45 @@
 //! program sets each member of each struct to all ones through a union with
 //! `unsigned char[]` and prints the bytes, with the struct's size and
 //! alignment; the front end's layout must give the same lines. The structs
-//! are hand-picked cases plus random ones (fixed seed).
+//! are hand-picked cases plus random ones (fixed seed), in both data models
+//! (`gcc -m64` and `-m32`).
 
-use ir::{Layout, Type};
+use ir::{DataModel, Layout, Type};
 use std::fmt::Write;
 
-const INT_TYPES: [(&str, u16); 9] = [
-    ("_Bool", 1),
-    ("signed char", 8),
-    ("unsigned char", 8),
-    ("short", 16),
-    ("unsigned short", 16),
-    ("int", 32),
-    ("unsigned", 32),
-    ("long", 64),
-    ("unsigned long", 64),
-];
+/// Member types and their widths in bits: `long` is the data model's.
+fn int_types(model: DataModel) -> [(&'static str, u16); 11] {
+    let long = model.long().bits;
+    [
+        ("_Bool", 1),
+        ("signed char", 8),
+        ("unsigned char", 8),
+        ("short", 16),
+        ("unsigned short", 16),
+        ("int", 32),
+        ("unsigned", 32),
+        ("long", long),
+        ("unsigned long", long),
+        ("long long", 64),
+        ("unsigned long long", 64),
+    ]
+}
 const RANDOM_STRUCTS: usize = 120;
 
 const HAND_PICKED: &[&str] = &[
     "struct H0 { char a; int b : 3; int c : 30; }",
     "struct H1 { char a; int : 0; char b; }",
-    "struct H2 { char a; long : 0; char b; }",
-    "struct H3 { unsigned a : 31; unsigned b : 2; unsigned long c : 40; short d; }",
-    "struct H4 { char a; unsigned long b : 60; char c : 5; }",
+    "struct H2 { char a; long long : 0; char b; }",
+    "struct H3 { unsigned a : 31; unsigned b : 2; unsigned long long c : 40; short d; }",
+    "struct H4 { char a; unsigned long long b : 60; char c : 5; }",
     "struct H5 { _Bool a : 1; _Bool b; unsigned : 5; signed char c : 7; }",
-    "union H6 { unsigned a : 3; long b : 33; char c; }",
-    "struct __attribute__((packed)) H7 { char a; int b : 4; long c : 61; short d; }",
+    "union H6 { unsigned a : 3; long long b : 33; char c; }",
+    "struct __attribute__((packed)) H7 { char a; int b : 4; long long c : 61; short d; }",
     "struct H8 { char a; int b : 7; unsigned c : 31; } __attribute__((packed))",
     "struct H9 { char a : 1; int : 0; char b : 2; }",
     "struct H10 { char a; int : 4; char b; }",
+    "struct H11 { char a; long long b; char c; long long d : 40; }",
+    "struct H12 { short a; unsigned long long b : 33; char c; }",
 ];
 
 struct Lcg(u64);
@@ -47,11 +56,12 @@ impl Lcg {
 }
 
 /// A random struct (or union) with the given tag, possibly packed.
-fn random_struct(rng: &mut Lcg, tag: &str) -> String {
+fn random_struct(rng: &mut Lcg, tag: &str, model: DataModel) -> String {
     let keyword = if rng.below(8) == 0 { "union" } else { "struct" };
     let mut body = String::new();
+    let types = int_types(model);
     for m in 0..1 + rng.below(7) {
-        let (ty, bits) = INT_TYPES[rng.below(INT_TYPES.len() as u64) as usize];
+        let (ty, bits) = types[rng.below(types.len() as u64) as usize];
         let width = rng.below(u64::from(bits) + 1);
         // The first member is named: C wants a named member.
         match rng.below(10) {
@@ -139,6 +149,15 @@ fn our_lines(program: &ir::Program, tag: &str) -> String {
 
 #[test]
 fn bit_field_and_packed_layouts_match_gcc() {
+    compare_with_gcc(DataModel::Lp64);
+}
+
+#[test]
+fn bit_field_and_packed_layouts_match_gcc_under_ilp32() {
+    compare_with_gcc(DataModel::Ilp32);
+}
+
+fn compare_with_gcc(model: DataModel) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut rng = Lcg(2026);
     let mut definitions: Vec<(String, String)> = HAND_PICKED
@@ -148,7 +167,7 @@ fn bit_field_and_packed_layouts_match_gcc() {
         .collect();
     for i in 0..RANDOM_STRUCTS {
         let tag = format!("R{i}");
-        definitions.push((tag.clone(), random_struct(&mut rng, &tag)));
+        definitions.push((tag.clone(), random_struct(&mut rng, &tag, model)));
     }
     let mut source = String::from("#include <stdio.h>\n#include <string.h>\n");
     let mut main = String::from("int main(void) {\n");
@@ -171,7 +190,7 @@ fn bit_field_and_packed_layouts_match_gcc() {
     std::fs::write(&src, &source).expect("probe written");
     let bin = dir.path().join("probe");
     let built = std::process::Command::new("cc")
-        .args(["-w", "-o"])
+        .args(["-w", model.gcc_flag(), "-o"])
         .arg(&bin)
         .arg(&src)
         .status();
@@ -187,7 +206,11 @@ fn bit_field_and_packed_layouts_match_gcc() {
         .expect("probe runs");
     let gcc = String::from_utf8_lossy(&output.stdout).into_owned();
 
-    let out = front::compile(&src, &front::FrontConfig::default()).expect("probe lowers");
+    let config = front::FrontConfig {
+        data_model: model,
+        ..front::FrontConfig::default()
+    };
+    let out = front::compile(&src, &config).expect("probe lowers");
     assert!(out.excluded.is_empty(), "{:?}", out.excluded);
     let ours: String = definitions
         .iter()

@@ -42,7 +42,7 @@ fn mutated_inputs_never_panic() {
             };
             let mutant = format!("{}{}{}", &text[..start], replacement, &text[end..]);
             mutants += 1;
-            if let Err(d) = front::compile_preprocessed(mutant, "mutant.c") {
+            if let Err(d) = front::compile_preprocessed(mutant, "mutant.c", ir::DataModel::Lp64) {
                 assert!(
                     !d.message.contains("internal error"),
                     "{}: token {k}: {d}",

@@ -22,5 +22,6 @@ pub use params::checks_null;
 pub use program::*;
 pub use state::written_globals;
 pub use types::{
-    BitField, Field, FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type,
+    BitField, DataModel, Field, FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef,
+    StructId, Type,
 };

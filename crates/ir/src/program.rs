@@ -1,6 +1,6 @@
 //! The program: functions made of basic blocks over side-effect-free expressions.
 
-use crate::types::{FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
+use crate::types::{DataModel, FloatKind, FnSig, IntType, Layout, StructDef, StructId, Type};
 
 macro_rules! entity {
     ($(#[$m:meta])* $name:ident, $prefix:literal) => {
@@ -80,11 +80,16 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// String literal objects, each with its terminating NUL byte included.
     pub strings: Vec<Vec<u8>>,
+    /// What the sizes, layouts and integer types above were computed for.
+    pub data_model: DataModel,
 }
 
 impl Layout for Program {
     fn struct_def(&self, id: StructId) -> &StructDef {
         &self.structs[id.0 as usize]
+    }
+    fn data_model(&self) -> DataModel {
+        self.data_model
     }
 }
 
@@ -387,9 +392,12 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// Operands already converted to a common type (for shifts: each promoted).
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `ptr + index * sizeof(*ptr)`; `index` is a signed 64-bit integer.
+    /// `ptr + index * sizeof(*ptr)`; `index` is a signed 64-bit integer in
+    /// both data models (offsets are 64-bit: the front end widens the C
+    /// index, as the engine keeps offsets).
     PtrAdd(Box<Expr>, Box<Expr>),
-    /// `(a - b) / sizeof(*a)` as `long`.
+    /// `(a - b) / sizeof(*a)` as a 64-bit `long long` in both data models;
+    /// the front end converts it to `ptrdiff_t`.
     PtrDiff(Box<Expr>, Box<Expr>),
     /// Conversion to `ty` (integer <-> integer, integer <-> pointer, pointer <-> pointer,
     /// integer <-> floating, floating <-> floating).

@@ -1,4 +1,5 @@
-//! C types with their exact x86-64 System V sizes, alignments and layouts.
+//! C types with their exact sizes, alignments and layouts as gcc computes
+//! them for x86 Linux: x86-64 System V (LP64) or i386 System V (ILP32).
 
 use std::fmt;
 
@@ -31,8 +32,10 @@ impl IntType {
     pub const USHORT: IntType = IntType::new(16, false);
     pub const INT: IntType = IntType::new(32, true);
     pub const UINT: IntType = IntType::new(32, false);
-    pub const LONG: IntType = IntType::new(64, true);
-    pub const ULONG: IntType = IntType::new(64, false);
+    /// `long long`, 64 bits in both data models (`long` is
+    /// [`DataModel::long`]).
+    pub const LONG_LONG: IntType = IntType::new(64, true);
+    pub const ULONG_LONG: IntType = IntType::new(64, false);
 
     pub const fn new(bits: u16, signed: bool) -> Self {
         IntType {
@@ -94,13 +97,67 @@ impl fmt::Display for IntType {
     }
 }
 
+/// The data model a program is compiled for (`gcc -m64` or `-m32`): the
+/// widths of `long` and pointers, and the alignments of the i386 ABI.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum DataModel {
+    /// x86-64: `long` and pointers 64 bits.
+    #[default]
+    Lp64,
+    /// i386: `int`, `long` and pointers 32 bits; `long long`, `double` and
+    /// `long double` 4-byte aligned inside structs.
+    Ilp32,
+}
+
+impl DataModel {
+    /// The name users give it (`--data-model NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Lp64 => "lp64",
+            DataModel::Ilp32 => "ilp32",
+        }
+    }
+    /// The gcc option that compiles for it.
+    pub fn gcc_flag(self) -> &'static str {
+        match self {
+            DataModel::Lp64 => "-m64",
+            DataModel::Ilp32 => "-m32",
+        }
+    }
+    pub fn pointer_bytes(self) -> u64 {
+        match self {
+            DataModel::Lp64 => 8,
+            DataModel::Ilp32 => 4,
+        }
+    }
+    /// `long`; also `ptrdiff_t` and `intptr_t`.
+    pub fn long(self) -> IntType {
+        IntType::new(self.pointer_bytes() as u16 * 8, true)
+    }
+    /// `unsigned long`; also `size_t` and `uintptr_t`.
+    pub fn ulong(self) -> IntType {
+        IntType::new(self.pointer_bytes() as u16 * 8, false)
+    }
+    /// The largest alignment of a scalar inside a struct: the i386 ABI
+    /// aligns 8-byte `long long` and `double` on 4 bytes.
+    fn max_scalar_align(self) -> u64 {
+        match self {
+            DataModel::Lp64 => 16,
+            DataModel::Ilp32 => 4,
+        }
+    }
+}
+
 /// Floating-point kinds: `float` and `double` are IEEE 754 binary32 and
 /// binary64 as SSE computes them; `long double` is only stored and copied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FloatKind {
     F32,
     F64,
-    /// `long double`: 80-bit x87, stored in 16 bytes.
+    /// `long double`: 80-bit x87, stored in 16 bytes (12 under ILP32).
     F80,
 }
 
@@ -273,6 +330,7 @@ impl StructDef {
 /// Layout questions that need the struct table.
 pub trait Layout {
     fn struct_def(&self, id: StructId) -> &StructDef;
+    fn data_model(&self) -> DataModel;
 
     fn size_of(&self, ty: &Type) -> u64 {
         match ty {
@@ -280,20 +338,27 @@ pub trait Layout {
             Type::Int(i) => i.bytes(),
             Type::Float(FloatKind::F32) => 4,
             Type::Float(FloatKind::F64) => 8,
-            Type::Float(FloatKind::F80) => 16,
-            Type::Pointer(_) => 8,
+            Type::Float(FloatKind::F80) => match self.data_model() {
+                DataModel::Lp64 => 16,
+                DataModel::Ilp32 => 12,
+            },
+            Type::Pointer(_) => self.data_model().pointer_bytes(),
             Type::Array(elem, n) => self.size_of(elem) * n.unwrap_or(0),
             Type::Struct(id) => self.struct_def(*id).size,
             Type::Function(_) => 1,
         }
     }
 
+    /// The alignment C11's `_Alignof` gives, which is also a member's in a
+    /// struct.
     fn align_of(&self, ty: &Type) -> u64 {
         match ty {
             Type::Array(elem, _) => self.align_of(elem),
             Type::Struct(id) => self.struct_def(*id).align,
             Type::Void | Type::Function(_) => 1,
-            other => self.size_of(other),
+            other => self
+                .size_of(other)
+                .min(self.data_model().max_scalar_align()),
         }
     }
 
@@ -307,10 +372,10 @@ pub trait Layout {
         self.lay_out_members(members, is_union, Packing::Natural)
     }
 
-    /// Lays out members, bit-fields included, as gcc does on x86-64 (System
-    /// V): a bit-field takes the next bits unless it would straddle a
-    /// boundary of its declared type's alignment (then it starts at that
-    /// boundary); a zero-width one moves to such a boundary; a named
+    /// Lays out members, bit-fields included, as gcc does on x86 (System
+    /// V, the data model's alignments): a bit-field takes the next bits
+    /// unless it would span more units of its declared type's alignment
+    /// than the type has (then it starts at the next such unit); a zero-width one moves to such a boundary; a named
     /// bit-field gives the struct its type's alignment, an unnamed one none.
     /// Returns (fields with offsets, size, align).
     fn lay_out_members(
@@ -341,9 +406,13 @@ pub trait Layout {
                     (start.next_multiple_of(zero_width_align * 8), 0, None)
                 }
                 Some(width) => {
+                    // gcc: a bit-field may not span more units of its
+                    // type's alignment than the type itself does (one on
+                    // x86-64; two for an i386 `long long`, 4-byte aligned).
                     let unit = type_align * 8;
                     let width = u64::from(width);
-                    let straddles = start / unit != (start + width - 1) / unit;
+                    let units_of_type = (self.size_of(&member.ty) * 8 / unit).max(1);
+                    let straddles = (start % unit + width).div_ceil(unit) > units_of_type;
                     let at = if straddles && packing == Packing::Natural {
                         start.next_multiple_of(unit)
                     } else {

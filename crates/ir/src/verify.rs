@@ -223,7 +223,7 @@ impl Checker<'_> {
 
     fn expr(&self, e: &Expr) -> Result<(), VerifyError> {
         const INT: Type = Type::Int(IntType::INT);
-        const I64: Type = Type::Int(IntType::LONG);
+        const I64: Type = Type::Int(IntType::LONG_LONG);
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Null => Ok(()),
             ExprKind::Float(_) if e.ty.as_ieee_float().is_none() => {

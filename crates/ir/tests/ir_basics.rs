@@ -10,6 +10,7 @@ fn empty_program() -> Program {
         globals: vec![],
         functions: vec![],
         strings: vec![],
+        data_model: ir::DataModel::Lp64,
     }
 }
 
@@ -19,7 +20,10 @@ fn int_values_wrap_by_width_and_sign() {
     assert_eq!(IntType::UCHAR.value_of(0x1ff), 255);
     assert_eq!(IntType::INT.value_of(0x8000_0000), -2147483648);
     assert_eq!(IntType::UINT.value_of(u128::MAX), 4294967295);
-    assert_eq!(IntType::LONG.range(), (i64::MIN as i128, i64::MAX as i128));
+    assert_eq!(
+        IntType::LONG_LONG.range(),
+        (i64::MIN as i128, i64::MAX as i128)
+    );
     assert_eq!(IntType::BOOL.range(), (0, 1));
 }
 
@@ -31,7 +35,7 @@ fn struct_layout_follows_system_v() {
         ("c".to_string(), Type::Int(IntType::CHAR)),
         ("i".to_string(), Type::Int(IntType::INT)),
         ("d".to_string(), Type::Int(IntType::CHAR)),
-        ("l".to_string(), Type::Int(IntType::LONG)),
+        ("l".to_string(), Type::Int(IntType::LONG_LONG)),
     ];
     let (fields, size, align) = p.lay_out(members.clone(), false);
     let offsets: Vec<u64> = fields.iter().map(|f| f.offset).collect();
@@ -140,7 +144,7 @@ fn switch_goals_count_one_per_distinct_target_plus_default() {
 }
 
 const INT: Type = Type::Int(IntType::INT);
-const LONG: Type = Type::Int(IntType::LONG);
+const LONG: Type = Type::Int(IntType::LONG_LONG);
 
 fn int_ptr() -> Type {
     Type::ptr(INT)
@@ -217,10 +221,18 @@ fn verifier_names_the_function_and_the_broken_invariant() {
         }),
         (
             "invariant 4: operands of `+` do not have the result type",
-            |b| return_from_bb1(b, binary(BinOp::Add, x(), Expr::int(IntType::LONG, 1), INT)),
+            |b| {
+                return_from_bb1(
+                    b,
+                    binary(BinOp::Add, x(), Expr::int(IntType::LONG_LONG, 1), INT),
+                )
+            },
         ),
         ("invariant 4: comparison `<` of mismatched operands", |b| {
-            return_from_bb1(b, binary(BinOp::Lt, x(), Expr::int(IntType::LONG, 1), INT))
+            return_from_bb1(
+                b,
+                binary(BinOp::Lt, x(), Expr::int(IntType::LONG_LONG, 1), INT),
+            )
         }),
         ("invariant 4: comparison `==` does not yield int", |b| {
             return_from_bb1(b, binary(BinOp::Eq, x(), x(), LONG))

@@ -18,6 +18,10 @@ pub struct TestsFile {
     /// Absolute `-I` directories the source needs to compile.
     #[serde(default)]
     pub include_dirs: Vec<String>,
+    /// The data model the tests were generated for: under ILP32 every
+    /// generated file compiles with `-m32`.
+    #[serde(default, skip_serializing_if = "is_lp64")]
+    pub data_model: ir::DataModel,
     /// File name of the test driver inside the output directory.
     pub driver: String,
     /// The test framework the driver is written for.
@@ -32,6 +36,26 @@ pub struct TestsFile {
     pub functions: Vec<FunctionJson>,
     /// Things the drivers could not express (tests or stubs left out, and why).
     pub notes: Vec<String>,
+}
+
+fn is_lp64(model: &ir::DataModel) -> bool {
+    *model == ir::DataModel::Lp64
+}
+
+impl TestsFile {
+    /// What compiling and linking the generated files for their data model
+    /// needs: `-m32` under ILP32, nothing for the default LP64.
+    pub fn target_flags(&self) -> Vec<String> {
+        let model = (!is_lp64(&self.data_model)).then(|| self.data_model.gcc_flag().to_string());
+        model.into_iter().collect()
+    }
+
+    /// The flags every compilation of the generated files needs: the
+    /// target's, then `-I` for each include directory.
+    pub fn compiler_flags(&self) -> Vec<String> {
+        let dirs = self.include_dirs.iter().map(|d| format!("-I{d}"));
+        self.target_flags().into_iter().chain(dirs).collect()
+    }
 }
 
 /// The test framework a driver is written for (`cairn gen --framework`).

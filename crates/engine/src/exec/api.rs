@@ -383,7 +383,8 @@ pub fn reachable_nodes(
                 continue;
             };
             let at = field.offset as usize;
-            let Some(slot) = cells.get(at..at + 8) else {
+            let pointer_bytes = program.data_model.pointer_bytes() as usize;
+            let Some(slot) = cells.get(at..at + pointer_bytes) else {
                 continue;
             };
             if let Ok(ptr) = cells_to_ptr(slot) {

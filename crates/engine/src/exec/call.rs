@@ -15,7 +15,7 @@ use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
 use crate::value::{
     bv_u, cells_to_ptr, concrete, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target,
 };
-use ir::{Callee, Expr, FuncId, Place, Span, Type};
+use ir::{Callee, Expr, FuncId, Place, Program, Span, Type};
 use testcase::FindingKind;
 
 /// Deepest nesting of calls with concrete arguments only: concrete
@@ -88,6 +88,12 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let result = match self.library(st, &function.name, &values)? {
+            // Models compute `size_t` and `long` results in 64 bits; the
+            // declared type (32 bits under ILP32) keeps their low bits.
+            Model::Returns(Some(SymVal::Int(v))) => {
+                let declared = function.sig.ret.scalar_bits().unwrap_or(v.get_size());
+                Some(SymVal::Int(crate::value::resize(&v, declared, true)))
+            }
             Model::Returns(v) => v,
             Model::NotLibrary if self.program.in_system_header(function.span) => {
                 let header = header_name(self.program.file_name(function.span));
@@ -339,7 +345,9 @@ impl Machine<'_, '_> {
         };
         let object = self.materialize(&mut st, lazy)?;
         self.hooks.pointer_decided(&st, lazy, self.span);
-        let cells = crate::memory::read(st.object(object), &crate::value::bv_u(0, 64), 8)?;
+        let pointer_bytes = self.program.data_model.pointer_bytes();
+        let cells =
+            crate::memory::read(st.object(object), &crate::value::bv_u(0, 64), pointer_bytes)?;
         let value = SymVal::Ptr(cells_to_ptr(&cells)?);
         push_frame(
             self.program,
@@ -405,7 +413,7 @@ impl Machine<'_, '_> {
             if matches!(self.resolved(st, &built.target), Target::Null) {
                 return Err(Stop::Dead);
             }
-            set_param(st, param, SymVal::Ptr(built));
+            set_param(self.program, st, param, SymVal::Ptr(built));
         }
         // A call that frees what it was given destroys, it does not build.
         if let SymVal::Ptr(built) = &st.params[param] {
@@ -619,7 +627,12 @@ impl Machine<'_, '_> {
         let param = st.builds[build].param;
         if ir::checks_null(self.program, self.root, param) {
             let mut null = st.clone();
-            set_param(&mut null, param, SymVal::Ptr(PtrVal::to(Target::Null)));
+            set_param(
+                self.program,
+                &mut null,
+                param,
+                SymVal::Ptr(PtrVal::to(Target::Null)),
+            );
             next.extend(self.build_done(&null, build));
         }
         if st.builds[build].may_be_member {
@@ -678,6 +691,7 @@ impl Machine<'_, '_> {
                 for (obj, path) in api::reachable_nodes(self.program, state, member.ty) {
                     let mut child = self.fork(state);
                     set_param(
+                        self.program,
                         &mut child,
                         member.param,
                         SymVal::Ptr(PtrVal::to(Target::Object(obj))),
@@ -757,7 +771,7 @@ impl Machine<'_, '_> {
             .iter()
             .chain(&st.escaped)
             .chain(built)
-            .flat_map(|v| pointees(&value_cells(v)))
+            .flat_map(|v| pointees(&value_cells(v, self.program.data_model.pointer_bytes())))
             .collect();
         for object in &st.objects {
             if matches!(
@@ -782,9 +796,10 @@ impl Machine<'_, '_> {
 
 /// Gives parameter `param` of the function under test its value, in the
 /// state's record and in the local the function reads.
-fn set_param(st: &mut State, param: usize, value: SymVal) {
+fn set_param(program: &Program, st: &mut State, param: usize, value: SymVal) {
     let local = st.frames[0].locals[param];
-    st.object_mut(local).set_start(&value);
+    st.object_mut(local)
+        .set_start(&value, program.data_model.pointer_bytes());
     st.params[param] = value;
 }
 

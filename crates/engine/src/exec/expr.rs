@@ -1,4 +1,6 @@
-//! Expressions with bit-exact C semantics on x86-64.
+//! Expressions with bit-exact C semantics on x86 (LP64 or ILP32). Pointer
+//! offsets are 64-bit in both data models; an ILP32 address is their low
+//! 32 bits, cut where a pointer becomes an integer or is stored.
 
 use super::float;
 use super::Machine;
@@ -340,6 +342,10 @@ impl Machine<'_, '_> {
         }
     }
 
+    fn pointer_bits(&self) -> u32 {
+        8 * self.program.data_model.pointer_bytes() as u32
+    }
+
     fn cast(&mut self, st: &mut State, a: &Expr, to: &Type) -> Exec<SymVal> {
         let v = self.eval(st, a)?;
         if let (Some(from), SymVal::Int(x)) = (a.ty.as_ieee_float(), &v) {
@@ -378,14 +384,21 @@ impl Machine<'_, '_> {
                 Ok(SymVal::Int(bool_to_bv(&t, 8)))
             }
             (Type::Int(it), SymVal::Ptr(p)) => match self.decided(st, &p)? {
-                Target::Null => Ok(SymVal::Int(resize(&p.offset, u32::from(it.bits), false))),
+                // The address has the pointer's width; gcc sign-extends it
+                // into a wider integer (an i386 pointer into `long long`).
+                Target::Null => {
+                    let address = resize(&p.offset, self.pointer_bits(), false);
+                    Ok(SymVal::Int(resize(&address, u32::from(it.bits), true)))
+                }
                 _ => unsupported("a pointer converted to an integer"),
             },
             (Type::Pointer(_), SymVal::Int(x)) => {
+                // An address of the pointer's width, kept as a 64-bit offset.
                 let signed = a.ty.as_int().is_some_and(|t| t.signed);
+                let address = resize(&x, self.pointer_bits(), signed);
                 Ok(SymVal::Ptr(PtrVal {
                     target: Target::Null,
-                    offset: resize(&x, 64, signed),
+                    offset: resize(&address, 64, false),
                 }))
             }
             (Type::Pointer(_), p @ SymVal::Ptr(_)) => Ok(p),

@@ -33,7 +33,10 @@ pub fn fresh_cells(
         }
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
-            ptr_cells(PtrVal::to(Target::Lazy(lazy)))
+            ptr_cells(
+                PtrVal::to(Target::Lazy(lazy)),
+                program.data_model.pointer_bytes(),
+            )
         }
         Type::Array(elem, Some(n)) => {
             let mut cells = Vec::new();
@@ -209,7 +212,10 @@ fn forwarded_va_list(program: &Program, st: &mut State, ty: &Type) -> SymVal {
         _ => None,
     };
     if let Some(cursor) = cursor {
-        let start = ptr_cells(PtrVal::to(Target::Object(area)));
+        let start = ptr_cells(
+            PtrVal::to(Target::Object(area)),
+            program.data_model.pointer_bytes(),
+        );
         for (i, cell) in start.into_iter().enumerate() {
             tag.cells[cursor as usize + i] = cell;
         }
@@ -234,8 +240,8 @@ pub(super) fn fresh_value(program: &Program, st: &mut State, name: String, ty: &
 
 /// `value` in argument-area slots: padded to a multiple of `ir::VA_SLOT`
 /// with bytes never written (reading an `int` as a `long` reads them).
-pub(super) fn slot_cells(value: &SymVal) -> (Vec<Cell>, Vec<Written>) {
-    let mut cells = value_cells(value);
+pub(super) fn slot_cells(value: &SymVal, pointer_bytes: u64) -> (Vec<Cell>, Vec<Written>) {
+    let mut cells = value_cells(value, pointer_bytes);
     let used = cells.len();
     let padded = (used as u64).next_multiple_of(ir::VA_SLOT) as usize;
     cells.resize(padded, Cell::zero());
@@ -258,6 +264,7 @@ pub(super) fn push_frame(
     let Some(body) = &program.function(func).body else {
         return unsupported("a function without a body");
     };
+    let pointer_bytes = program.data_model.pointer_bytes();
     let mut locals = Vec::with_capacity(body.locals.len());
     for local in &body.locals {
         let size = program.size_of(&local.ty);
@@ -269,7 +276,7 @@ pub(super) fn push_frame(
         .take(program.function(func).sig.params.len())
     {
         let param = st.object_mut(locals[i]);
-        param.set_start(arg);
+        param.set_start(arg, pointer_bytes);
         // Initialized by the call: only other locals start indeterminate.
         param.written.fill(Written::Yes);
     }
@@ -277,7 +284,7 @@ pub(super) fn push_frame(
         let params = program.function(func).sig.params.len();
         let (mut cells, mut written) = (Vec::new(), Vec::new());
         for extra in args.get(params..).unwrap_or_default() {
-            let (slot, slot_written) = slot_cells(extra);
+            let (slot, slot_written) = slot_cells(extra, pointer_bytes);
             cells.extend(slot);
             written.extend(slot_written);
         }
@@ -286,7 +293,10 @@ pub(super) fn push_frame(
         let area = st.add_object(area);
         locals.push(area);
         let pointer = st.object_mut(locals[area_local.index()]);
-        pointer.set_start(&SymVal::Ptr(PtrVal::to(Target::Object(area))));
+        pointer.set_start(
+            &SymVal::Ptr(PtrVal::to(Target::Object(area))),
+            pointer_bytes,
+        );
         pointer.written.fill(Written::Yes);
     }
     st.frames.push(Frame {

@@ -432,7 +432,7 @@ impl Machine<'_, '_> {
         }
         let name = format!("va_arg{}", slot + 1);
         let value = input::fresh_value(self.program, st, name, &loc.ty);
-        let (cells, written) = input::slot_cells(&value);
+        let (cells, written) = input::slot_cells(&value, self.program.data_model.pointer_bytes());
         let area = st.object_mut(loc.obj);
         area.cells.extend(cells);
         area.written.extend(written);
@@ -460,7 +460,7 @@ impl Machine<'_, '_> {
             (Type::Int(it), SymVal::Int(v)) if it.bits % 8 != 0 => {
                 int_cells(&resize(v, 8 * n as u32, it.signed))
             }
-            _ => value_cells(value),
+            _ => value_cells(value, self.program.data_model.pointer_bytes()),
         };
         if cells.len() as u64 != n {
             return unsupported("a store whose value and place sizes differ");

@@ -8,7 +8,8 @@ use ir::Program;
 use testcase::{FunctionReport, TestCase, Value};
 
 pub fn compile(src: &str) -> Program {
-    let out = front::compile_preprocessed(src.to_string(), "test.c").expect("test source compiles");
+    let out = front::compile_preprocessed(src.to_string(), "test.c", ir::DataModel::Lp64)
+        .expect("test source compiles");
     assert!(
         out.excluded.is_empty(),
         "excluded functions: {:?}",

@@ -3,7 +3,7 @@
 
 use super::expr::{deref_place, make_binary, make_cast, make_unary, Val};
 use super::{Lowerer, R};
-use ir::{BinOp, Expr, IntType, StmtKind, Type, UnOp};
+use ir::{BinOp, DataModel, Expr, IntType, StmtKind, Type, UnOp};
 use lang_c::ast::Expression;
 use lang_c::span::Node;
 
@@ -27,17 +27,18 @@ fn arithmetic(word: &str) -> Option<BinOp> {
     }
 }
 
-/// The type a `l`/`ll` suffix names: `int`, `long` or `long long` (one size here).
-fn suffixed(suffix: &str, signed: bool) -> Option<IntType> {
-    let bits = match suffix {
-        "" => 32,
-        "l" | "ll" => 64,
+/// The type a `l`/`ll` suffix names: `int`, `long` or `long long`.
+fn suffixed(suffix: &str, signed: bool, model: DataModel) -> Option<IntType> {
+    let ty = match suffix {
+        "" => IntType::INT,
+        "l" => model.long(),
+        "ll" => IntType::LONG_LONG,
         _ => return None,
     };
-    Some(IntType::new(bits, signed))
+    Some(IntType::new(ty.bits, signed))
 }
 
-fn overflow_builtin(name: &str) -> Option<Overflow> {
+fn overflow_builtin(name: &str, model: DataModel) -> Option<Overflow> {
     let rest = name.strip_prefix("__builtin_")?;
     if let Some(op) = rest.strip_suffix("_overflow_p").and_then(arithmetic) {
         return Some(Overflow {
@@ -62,7 +63,7 @@ fn overflow_builtin(name: &str) -> Option<Overflow> {
     let (op, suffix) = rest.split_at_checked(3)?;
     Some(Overflow {
         op: arithmetic(op)?,
-        typed: Some(suffixed(suffix, signed)?),
+        typed: Some(suffixed(suffix, signed, model)?),
         predicate: false,
     })
 }
@@ -79,7 +80,7 @@ enum BitCount {
     ByteSwap,
 }
 
-fn bit_builtin(name: &str) -> Option<(BitCount, IntType)> {
+fn bit_builtin(name: &str, model: DataModel) -> Option<(BitCount, IntType)> {
     let rest = name.strip_prefix("__builtin_")?;
     if let Some(bits) = rest.strip_prefix("bswap") {
         let bits = bits.parse().ok().filter(|b| matches!(b, 16 | 32 | 64))?;
@@ -94,7 +95,7 @@ fn bit_builtin(name: &str) -> Option<(BitCount, IntType)> {
     ]
     .into_iter()
     .find_map(|(word, kind, signed)| Some((kind, rest.strip_prefix(word)?, signed)))?;
-    Some((kind, suffixed(suffix, signed)?))
+    Some((kind, suffixed(suffix, signed, model)?))
 }
 
 impl Lowerer<'_> {
@@ -106,10 +107,11 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         at: usize,
     ) -> Option<R<Val>> {
-        if let Some(overflow) = overflow_builtin(name) {
+        let model = self.program.data_model;
+        if let Some(overflow) = overflow_builtin(name, model) {
             return Some(self.overflow(name, overflow, args, at));
         }
-        if let Some((kind, ty)) = bit_builtin(name) {
+        if let Some((kind, ty)) = bit_builtin(name, model) {
             return Some(self.bit_count(name, kind, ty, args, at));
         }
         self.float_builtin(name, args, at)
@@ -293,25 +295,43 @@ fn byte_swap(x: Expr, ty: IntType) -> Expr {
 mod tests {
     use super::*;
 
+    const LP64: DataModel = DataModel::Lp64;
+
     #[test]
     fn overflow_names_give_operation_and_type() {
-        let typed = |n| overflow_builtin(n).and_then(|o| o.typed);
-        assert_eq!(typed("__builtin_saddl_overflow"), Some(IntType::LONG));
+        let typed = |n| overflow_builtin(n, LP64).and_then(|o| o.typed);
+        assert_eq!(typed("__builtin_saddl_overflow"), Some(IntType::LONG_LONG));
+        let typed_ilp32 = |n| overflow_builtin(n, DataModel::Ilp32).and_then(|o| o.typed);
+        assert_eq!(typed_ilp32("__builtin_saddl_overflow"), Some(IntType::INT));
+        assert_eq!(
+            typed_ilp32("__builtin_saddll_overflow"),
+            Some(IntType::LONG_LONG)
+        );
         assert_eq!(typed("__builtin_umul_overflow"), Some(IntType::UINT));
-        assert_eq!(typed("__builtin_usubll_overflow"), Some(IntType::ULONG));
-        assert!(overflow_builtin("__builtin_mul_overflow").is_some_and(|o| o.typed.is_none()));
-        assert!(overflow_builtin("__builtin_add_overflow_p").is_some_and(|o| o.predicate));
-        assert!(overflow_builtin("__builtin_sdiv_overflow").is_none());
-        assert!(overflow_builtin("__builtin_saddq_overflow").is_none());
+        assert_eq!(
+            typed("__builtin_usubll_overflow"),
+            Some(IntType::ULONG_LONG)
+        );
+        assert!(overflow_builtin("__builtin_mul_overflow", LP64).is_some_and(|o| o.typed.is_none()));
+        assert!(overflow_builtin("__builtin_add_overflow_p", LP64).is_some_and(|o| o.predicate));
+        assert!(overflow_builtin("__builtin_sdiv_overflow", LP64).is_none());
+        assert!(overflow_builtin("__builtin_saddq_overflow", LP64).is_none());
     }
 
     #[test]
     fn bit_names_give_operation_and_operand_type() {
-        assert!(bit_builtin("__builtin_clzll") == Some((BitCount::LeadingZeros, IntType::ULONG)));
-        assert!(bit_builtin("__builtin_ffsl") == Some((BitCount::FirstSet, IntType::LONG)));
-        assert!(bit_builtin("__builtin_parity") == Some((BitCount::Parity, IntType::UINT)));
-        assert!(bit_builtin("__builtin_bswap16") == Some((BitCount::ByteSwap, IntType::USHORT)));
-        assert!(bit_builtin("__builtin_bswap8").is_none());
-        assert!(bit_builtin("__builtin_clzx").is_none());
+        assert!(
+            bit_builtin("__builtin_clzll", LP64)
+                == Some((BitCount::LeadingZeros, IntType::ULONG_LONG))
+        );
+        assert!(
+            bit_builtin("__builtin_ffsl", LP64) == Some((BitCount::FirstSet, IntType::LONG_LONG))
+        );
+        assert!(bit_builtin("__builtin_parity", LP64) == Some((BitCount::Parity, IntType::UINT)));
+        assert!(
+            bit_builtin("__builtin_bswap16", LP64) == Some((BitCount::ByteSwap, IntType::USHORT))
+        );
+        assert!(bit_builtin("__builtin_bswap8", LP64).is_none());
+        assert!(bit_builtin("__builtin_clzx", LP64).is_none());
     }
 }

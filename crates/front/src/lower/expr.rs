@@ -5,8 +5,8 @@ use super::{Lowerer, Symbol, MAX_NESTING, R};
 use crate::cfloat::{self, FloatValue, Folded};
 use crate::cint;
 use ir::{
-    BinOp, BranchKind, Callee, Expr, ExprKind, FloatKind, FnSig, IntType, Layout, Place, PlaceBase,
-    Proj, StmtKind, Type, UnOp,
+    BinOp, BranchKind, Callee, DataModel, Expr, ExprKind, FloatKind, FnSig, IntType, Layout, Place,
+    PlaceBase, Proj, StmtKind, Type, UnOp,
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -237,7 +237,13 @@ impl<'a> Lowerer<'a> {
     /// conversion, array and function decay).
     pub(super) fn rvalue(&mut self, e: &Node<Expression>) -> R<Expr> {
         let v = self.expr(e)?;
-        self.rvalue_of(v, e.span.start)
+        let value = self.rvalue_of(v, e.span.start)?;
+        if matches!(value.ty, Type::Float(_)) && self.program.data_model == DataModel::Ilp32 {
+            // gcc -m32 computes on the x87 with excess precision, which the
+            // engine's IEEE operations (SSE's) do not model.
+            return self.unsupported(e.span.start, "floating point under the ILP32 data model");
+        }
+        Ok(value)
     }
 
     /// Lowers an expression whose value is not used.
@@ -285,7 +291,7 @@ impl<'a> Lowerer<'a> {
             Val::Place(mut place, ty) => match ty {
                 Type::Array(elem, _) => {
                     place.proj.push(Proj::Index {
-                        index: Expr::int(IntType::LONG, 0),
+                        index: Expr::int(IntType::LONG_LONG, 0),
                         elem: (*elem).clone(),
                     });
                     Ok(Expr {
@@ -435,7 +441,8 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => self.identifier(&id.node.name, at),
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => {
-                    let (t, v) = cint::literal(i).map_err(|m| self.rule_error(at, m))?;
+                    let (t, v) = cint::literal(i, self.program.data_model)
+                        .map_err(|m| self.rule_error(at, m))?;
                     Ok(Val::Value(Expr {
                         kind: ExprKind::Int(v),
                         ty: Type::Int(t),
@@ -467,11 +474,11 @@ impl<'a> Lowerer<'a> {
             Expression::SizeOfTy(s) => {
                 let ty = self.type_name(&s.node.0)?;
                 let size = self.size_of_complete(&ty, at)?;
-                Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(size))))
+                Ok(Val::Value(Expr::int(self.size_type(), i128::from(size))))
             }
             Expression::SizeOfVal(s) => {
                 if let Some(array) = self.variable_array(&s.node.0) {
-                    let bytes = Expr::load(Place::local(array.bytes), Type::Int(IntType::ULONG));
+                    let bytes = Expr::load(Place::local(array.bytes), Type::Int(self.size_type()));
                     return Ok(Val::Value(bytes));
                 }
                 let size = match &s.node.0.node {
@@ -484,12 +491,12 @@ impl<'a> Lowerer<'a> {
                         self.size_of_complete(&ty, at)?
                     }
                 };
-                Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(size))))
+                Ok(Val::Value(Expr::int(self.size_type(), i128::from(size))))
             }
             Expression::AlignOf(a) => {
                 let ty = self.type_name(&a.node.0)?;
                 Ok(Val::Value(Expr::int(
-                    IntType::ULONG,
+                    self.size_type(),
                     i128::from(self.program.align_of(&ty)),
                 )))
             }
@@ -598,10 +605,10 @@ impl<'a> Lowerer<'a> {
             Some(Symbol::Func(index)) => Ok(Val::Func(index)),
             Some(Symbol::EnumConst(v)) => {
                 // An enumerator outside `int` takes a wider type, as in gcc.
-                let ty = [IntType::INT, IntType::UINT, IntType::LONG]
+                let ty = [IntType::INT, IntType::UINT, IntType::LONG_LONG]
                     .into_iter()
                     .find(|t| (t.range().0..=t.range().1).contains(&v))
-                    .unwrap_or(IntType::ULONG);
+                    .unwrap_or(IntType::ULONG_LONG);
                 Ok(Val::Value(Expr::int(ty, v)))
             }
             Some(Symbol::Typedef(_)) => self.error(at, format!("unexpected type name `{name}`")),
@@ -972,10 +979,12 @@ impl<'a> Lowerer<'a> {
             (BinOp::Add, Type::Int(_), Type::Pointer(_)) => return Ok(self.ptr_add(b, a, false)),
             (BinOp::Sub, Type::Pointer(_), Type::Int(_)) => return Ok(self.ptr_add(a, b, true)),
             (BinOp::Sub, Type::Pointer(_), Type::Pointer(_)) => {
-                return Ok(Expr {
+                let difference = Expr {
                     kind: ExprKind::PtrDiff(Box::new(a), Box::new(b)),
-                    ty: Type::Int(IntType::LONG),
-                })
+                    ty: Type::Int(IntType::LONG_LONG),
+                };
+                let ptrdiff = Type::Int(self.program.data_model.long());
+                return Ok(make_cast(difference, &ptrdiff));
             }
             _ => {}
         }
@@ -1035,8 +1044,13 @@ impl<'a> Lowerer<'a> {
         Ok(Some(Type::Float(widest)))
     }
 
+    /// `size_t`, the type of `sizeof`, `_Alignof` and `offsetof`.
+    pub(super) fn size_type(&self) -> IntType {
+        self.program.data_model.ulong()
+    }
+
     fn ptr_add(&mut self, ptr: Expr, index: Expr, negate: bool) -> Expr {
-        let long = IntType::LONG;
+        let long = IntType::LONG_LONG;
         let mut index = make_cast(index, &Type::Int(long));
         if negate {
             index = make_unary(UnOp::Neg, index, long);
@@ -1360,7 +1374,7 @@ impl<'a> Lowerer<'a> {
                 _ => return self.error(at, "invalid offsetof designator"),
             }
         }
-        Ok(Val::Value(Expr::int(IntType::ULONG, i128::from(offset))))
+        Ok(Val::Value(Expr::int(self.size_type(), i128::from(offset))))
     }
 
     fn generic(&mut self, g: &Node<GenericSelection>, at: usize) -> R<Val> {

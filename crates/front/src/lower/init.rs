@@ -64,7 +64,7 @@ fn place_at(base: &Place, path: &[Step]) -> Place {
                 ty: ty.clone(),
             },
             Step::Index(i, elem) => Proj::Index {
-                index: Expr::int(IntType::LONG, *i as i128),
+                index: Expr::int(IntType::LONG_LONG, *i as i128),
                 elem: elem.clone(),
             },
         });
@@ -498,7 +498,7 @@ impl<'a> Lowerer<'a> {
                         let unit = units.get(i as usize).copied().unwrap_or(0);
                         let mut p = target.clone();
                         p.proj.push(Proj::Index {
-                            index: Expr::int(IntType::LONG, i as i128),
+                            index: Expr::int(IntType::LONG_LONG, i as i128),
                             elem: Type::Int(elem),
                         });
                         let value = Expr::int(elem, elem.value_of(unit));
@@ -566,13 +566,17 @@ impl<'a> Lowerer<'a> {
                         Some(ConstValue::Int(*to, cint::convert(from, *to, bits)))
                     }
                     (ConstValue::Int(_, 0), Type::Pointer(_)) => Some(ConstValue::Null),
-                    (ConstValue::Int(from, bits), Type::Pointer(_)) => Some(ConstValue::Int(
-                        IntType::ULONG,
-                        cint::convert(from, IntType::ULONG, bits),
-                    )),
+                    (ConstValue::Int(from, bits), Type::Pointer(_)) => {
+                        let address = self.program.data_model.ulong();
+                        Some(ConstValue::Int(address, cint::convert(from, address, bits)))
+                    }
                     (ConstValue::Null, Type::Int(to)) => Some(ConstValue::Int(*to, 0)),
                     (address, Type::Pointer(_)) => Some(address),
-                    (address, Type::Int(to)) if to.bits == 64 => Some(address),
+                    (address, Type::Int(to))
+                        if u64::from(to.bits) == 8 * self.program.data_model.pointer_bytes() =>
+                    {
+                        Some(address)
+                    }
                     _ => None,
                 }
             }

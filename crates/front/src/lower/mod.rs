@@ -338,6 +338,7 @@ pub(crate) fn lower_unit(
     src: &str,
     lines: &LineMap,
     cut: Vec<(Option<String>, Diagnostic)>,
+    data_model: ir::DataModel,
 ) -> Lowered {
     let program = Program {
         files: lines.files.clone(),
@@ -345,6 +346,7 @@ pub(crate) fn lower_unit(
         globals: Vec::new(),
         functions: Vec::new(),
         strings: Vec::new(),
+        data_model,
     };
     let mut l = Lowerer {
         lines,

@@ -1,7 +1,9 @@
 //! Declaration specifiers, declarators, structs, unions, enums and typedefs.
 
 use super::{Lowerer, Params, Scope, Symbol, Tag, R};
-use ir::{FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type};
+use ir::{
+    DataModel, FloatKind, FnSig, IntType, Layout, Member, Packing, StructDef, StructId, Type,
+};
 use lang_c::ast::*;
 use lang_c::span::Node;
 
@@ -166,7 +168,13 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::TypedefName(id) => {
                     named = Some(self.typedef_type(&id.node.name, at)?)
                 }
-                TypeSpecifier::TypeOf(t) if is_int128_marker(&t.node) => counts.int128 += 1,
+                TypeSpecifier::TypeOf(t) if is_int128_marker(&t.node) => {
+                    // gcc has no 128-bit integers on i386 either.
+                    if self.program.data_model == DataModel::Ilp32 {
+                        return self.unsupported(at, "__int128 under the ILP32 data model");
+                    }
+                    counts.int128 += 1
+                }
                 TypeSpecifier::TypeOf(t) => {
                     named = Some(match &t.node {
                         TypeOf::Type(tn) => self.type_name(tn)?,
@@ -188,7 +196,7 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = named {
             return Ok(t);
         }
-        counts.resolve().map_or_else(
+        counts.resolve(self.program.data_model).map_or_else(
             || self.error(specs.offset, "invalid combination of type specifiers"),
             Ok,
         )
@@ -203,8 +211,12 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// `__builtin_va_list` on x86-64: `struct __va_list_tag[1]`.
+    /// `__builtin_va_list` on x86-64: `struct __va_list_tag[1]`; on i386
+    /// a `char *` (whose use [`super::varargs`] refuses).
     fn va_list_type(&mut self) -> Type {
+        if self.program.data_model == DataModel::Ilp32 {
+            return Type::ptr(Type::Int(IntType::CHAR));
+        }
         let id = match self.va_list_struct {
             Some(id) => id,
             None => {
@@ -634,7 +646,8 @@ struct KeywordCounts {
 }
 
 impl KeywordCounts {
-    fn resolve(&self) -> Option<Type> {
+    /// The type the keywords name; `long` is the data model's.
+    fn resolve(&self, model: DataModel) -> Option<Type> {
         let unsigned = self.unsigned > 0;
         if self.signed > 0 && unsigned {
             return None;
@@ -664,10 +677,11 @@ impl KeywordCounts {
                 IntType::SHORT
             }
         } else if self.long > 0 {
-            if unsigned {
-                IntType::ULONG
-            } else {
-                IntType::LONG
+            match (self.long, unsigned) {
+                (1, false) => model.long(),
+                (1, true) => model.ulong(),
+                (_, false) => IntType::LONG_LONG,
+                (_, true) => IntType::ULONG_LONG,
             }
         } else if self.int > 0 || self.signed > 0 || unsigned {
             if unsigned {

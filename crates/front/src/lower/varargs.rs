@@ -10,7 +10,9 @@
 
 use super::expr::{deref_place, make_cast, void_value, Val};
 use super::{Lowerer, R};
-use ir::{Expr, ExprKind, FloatKind, IntType, Place, Proj, Type, VA_LIST_CURSOR, VA_SLOT};
+use ir::{
+    DataModel, Expr, ExprKind, FloatKind, IntType, Place, Proj, Type, VA_LIST_CURSOR, VA_SLOT,
+};
 use lang_c::ast::{Expression, VaArgExpression};
 use lang_c::span::Node;
 
@@ -29,6 +31,13 @@ impl Lowerer<'_> {
         args: &[Node<Expression>],
         at: usize,
     ) -> Option<R<Val>> {
+        let is_va_builtin = matches!(
+            name,
+            "__builtin_va_start" | "__builtin_va_copy" | "__builtin_va_end"
+        );
+        if is_va_builtin && self.program.data_model == DataModel::Ilp32 {
+            return Some(self.unsupported_va_list(at));
+        }
         Some(match (name, args) {
             ("__builtin_va_start", [ap, last]) => self.va_start(ap, last, at),
             ("__builtin_va_copy", [dest, src]) => self.va_copy(dest, src, at),
@@ -79,7 +88,16 @@ impl Lowerer<'_> {
     }
 
     /// `va_arg(ap, T)`: the `T` at the cursor, which then moves one slot on.
+    /// i386's `va_list` is a `char *` over 4-byte slots, which this module
+    /// does not model.
+    fn unsupported_va_list<T>(&self, at: usize) -> R<T> {
+        self.unsupported(at, "variadic arguments under the ILP32 data model")
+    }
+
     pub(super) fn va_arg(&mut self, v: &Node<VaArgExpression>, at: usize) -> R<Val> {
+        if self.program.data_model == DataModel::Ilp32 {
+            return self.unsupported_va_list(at);
+        }
         let ty = self.type_name(&v.node.type_name)?;
         match &ty {
             Type::Int(it) if it.bits < 32 => {
@@ -114,7 +132,7 @@ impl Lowerer<'_> {
         let next = Expr {
             kind: ExprKind::PtrAdd(
                 Box::new(make_cast(position, &bytes)),
-                Box::new(Expr::int(IntType::LONG, i128::from(VA_SLOT))),
+                Box::new(Expr::int(IntType::LONG_LONG, i128::from(VA_SLOT))),
             ),
             ty: bytes,
         };

@@ -11,7 +11,7 @@
 
 use super::expr::{make_binary, make_cast, Val};
 use super::{FuncDecl, Lowerer, Symbol, R};
-use ir::{BinOp, Expr, FnSig, Function, IntType, Layout, LocalId, Place, Span, StmtKind, Type};
+use ir::{BinOp, Expr, FnSig, Function, Layout, LocalId, Place, Span, StmtKind, Type};
 use lang_c::ast::{Expression, Initializer};
 use lang_c::span::Node;
 
@@ -55,7 +55,7 @@ impl Lowerer<'_> {
                 if self.pending_length.is_none() && !self.is_incomplete(elem) =>
             {
                 let count = self.rvalue(length)?;
-                let count = self.convert(count, &Type::Int(IntType::ULONG), length.span.start)?;
+                let count = self.convert(count, &Type::Int(self.size_type()), length.span.start)?;
                 let count = self.snapshot(count, at)?;
                 self.pending_length = Some(count);
                 Ok(None)
@@ -83,15 +83,15 @@ impl Lowerer<'_> {
         if initializer.is_some() {
             return self.error(at, "a variable-length array cannot be initialized");
         }
-        let size = Expr::int(IntType::ULONG, i128::from(self.program.size_of(elem)));
-        let bytes = self.temp(Type::Int(IntType::ULONG), at)?;
-        let product = make_binary(BinOp::Mul, count, size, Type::Int(IntType::ULONG));
+        let size = Expr::int(self.size_type(), i128::from(self.program.size_of(elem)));
+        let bytes = self.temp(Type::Int(self.size_type()), at)?;
+        let product = make_binary(BinOp::Mul, count, size, Type::Int(self.size_type()));
         self.assign_stmt(Place::local(bytes), product, at)?;
         let span = self.span(at);
         let pointer = self
             .builder(at)?
             .new_local(&name, Type::ptr((**elem).clone()), span);
-        let bytes_value = Expr::load(Place::local(bytes), Type::Int(IntType::ULONG));
+        let bytes_value = Expr::load(Place::local(bytes), Type::Int(self.size_type()));
         let block = self.allocate_on_stack(bytes_value, at)?;
         let first = make_cast(block, &Type::ptr((**elem).clone()));
         self.assign_stmt(Place::local(pointer), first, at)?;
@@ -133,7 +133,7 @@ impl Lowerer<'_> {
         };
         Some((|| {
             let size = self.rvalue(size)?;
-            let size = self.convert(size, &Type::Int(IntType::ULONG), at)?;
+            let size = self.convert(size, &Type::Int(self.size_type()), at)?;
             Ok(Val::Value(self.allocate_on_stack(size, at)?))
         })())
     }
@@ -152,7 +152,7 @@ impl Lowerer<'_> {
                     name: STACK_ALLOCATOR.to_string(),
                     sig: FnSig {
                         ret: Type::ptr(Type::Void),
-                        params: vec![Type::Int(IntType::ULONG)],
+                        params: vec![Type::Int(self.size_type())],
                         variadic: false,
                     },
                     is_static: false,

@@ -295,7 +295,7 @@ impl<'p> Machine<'p> {
                     ptr_of(&self.eval(frame, body, b)),
                 ) {
                     (Pointer::At(x, i), Pointer::At(y, j)) if x == y => {
-                        make_int(IntType::LONG, ((i - j) / size) as i128)
+                        make_int(IntType::LONG_LONG, ((i - j) / size) as i128)
                     }
                     other => panic!("difference of {other:?}"),
                 }

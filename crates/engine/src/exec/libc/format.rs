@@ -7,6 +7,7 @@ use super::{returns_int, Args, Fill, Model, OwnOverlap, Range};
 use crate::exec::{unsupported, Exec, Machine};
 use crate::state::State;
 use crate::value::{bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
+use ir::DataModel;
 use z3::ast::{Bool, BV};
 
 /// One element of a format string.
@@ -41,7 +42,9 @@ pub(super) struct Spec {
 const WIDEST: u64 = 4096;
 
 /// Splits a format into directives; an error names what is not modelled.
-pub(super) fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
+/// `l`, `z` and `t` name `long`, `size_t` and `ptrdiff_t`: `model`'s width.
+pub(super) fn directives(format: &[u8], model: DataModel) -> Result<Vec<Directive>, String> {
+    let long = u32::from(model.long().bits);
     let mut out = Vec::new();
     let mut rest = format;
     while let Some((&c, tail)) = rest.split_first() {
@@ -97,10 +100,10 @@ pub(super) fn directives(format: &[u8]) -> Result<Vec<Directive>, String> {
             (&b"hh"[..], 8),
             (b"h", 16),
             (b"ll", 64),
-            (b"l", 64),
-            (b"z", 64),
+            (b"l", long),
+            (b"z", long),
             (b"j", 64),
-            (b"t", 64),
+            (b"t", long),
         ] {
             if let Some(tail) = rest.strip_prefix(modifier) {
                 rest = tail;
@@ -256,7 +259,7 @@ impl Machine<'_, '_> {
         values: &[SymVal],
         strings: &mut Vec<Range>,
     ) -> Exec<Text> {
-        let directives = directives(format).or_else(unsupported)?;
+        let directives = directives(format, self.program.data_model).or_else(unsupported)?;
         let mut next = values.iter();
         let mut arguments = Vec::new();
         for d in &directives {

@@ -39,32 +39,31 @@ pub(super) struct Integer {
 }
 
 impl Integer {
-    /// The value as strtol (`signed`) or strtoul returns it in 64 bits, and
-    /// whether it is out of range (clamped, `errno` set to `ERANGE`).
-    pub fn value(&self, signed: bool) -> (BV, Bool) {
+    /// The value as strtol (`signed`) or strtoul returns it in `width` bits
+    /// (the width of its `long` or `long long`), and whether it is out of
+    /// range (clamped, `errno` set to `ERANGE`).
+    pub fn value(&self, signed: bool, width: u32) -> (BV, Bool) {
         let bits = self.magnitude.get_size();
-        let low = resize(&self.magnitude, 64, false);
+        let low = resize(&self.magnitude, width, false);
         let wrapped = self.negative.ite(&low.bvneg(), &low);
-        let overflow = if bits > 64 {
+        let overflow = if bits > width {
             self.magnitude
-                .extract(bits - 1, 64)
-                .eq(bv_u(0, bits - 64))
+                .extract(bits - 1, width)
+                .eq(bv_u(0, bits - width))
                 .not()
         } else {
             Bool::from_bool(false)
         };
         if !signed {
-            return (
-                overflow.ite(&bv_u(u128::from(u64::MAX), 64), &wrapped),
-                overflow,
-            );
+            return (overflow.ite(&bv_u(u128::MAX, width), &wrapped), overflow);
         }
-        // LONG_MIN's magnitude is 2^63, LONG_MAX 2^63 - 1: the limits and
-        // the clamped values have the same bits.
+        // LONG_MIN's magnitude is 2^(width-1), LONG_MAX one less: the
+        // limits and the clamped values have the same bits.
+        let half = 1u128 << (width - 1);
         let limit = self
             .negative
-            .ite(&bv_u(1 << 63, 64), &bv_u((1 << 63) - 1, 64));
-        if bits < 64 {
+            .ite(&bv_u(half, width), &bv_u(half - 1, width));
+        if bits < width {
             return (wrapped, Bool::from_bool(false));
         }
         let out_of_range = self.magnitude.bvugt(resize(&limit, bits, false));
@@ -305,7 +304,9 @@ impl Machine<'_, '_> {
             }
         };
         let end_object = self.optional_target(st, &endptr)?;
-        let (value, number) = self.convert(st, &nptr, base, args.name.starts_with("strtou"))?;
+        let width = self.result_width(args.name);
+        let unsigned = args.name.starts_with("strtou");
+        let (value, number) = self.convert(st, &nptr, base, unsigned, width)?;
         if let Some(obj) = end_object {
             let end = number.converted.ite(&number.end, &bv_u(0, 64));
             let loc = crate::exec::place::Loc {
@@ -323,21 +324,34 @@ impl Machine<'_, '_> {
         returns_int(value)
     }
 
-    /// `atoi`, `atol`, `atoll`: glibc's `strtol(nptr, NULL, 10)`, `errno` included.
+    /// `atoi`, `atol`, `atoll`: glibc's `strtol(nptr, NULL, 10)` (`strtoll`
+    /// for `atoll`), `errno` included, converted to the result type.
     pub(super) fn atoi(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
-        let (value, _) = self.convert(st, &args.ptr(0)?, 10, false)?;
-        let bits = if args.name == "atoi" { 32 } else { 64 };
+        let width = self.result_width(args.name);
+        let (value, _) = self.convert(st, &args.ptr(0)?, 10, false, width)?;
+        let bits = if args.name == "atoi" { 32 } else { width };
         returns_int(resize(&value, bits, true))
     }
 
+    /// The width of the `long` (or, for a name ending in `ll`, `long long`)
+    /// that a strtol-family function computes in.
+    fn result_width(&self, name: &str) -> u32 {
+        if name.ends_with("ll") {
+            64
+        } else {
+            u32::from(self.program.data_model.long().bits)
+        }
+    }
+
     /// strtol's (or strtoul's) conversion of the string at `nptr`: the
-    /// 64-bit result, `errno` set, reading past the object a finding.
+    /// result in `width` bits, `errno` set, reading past the object a finding.
     fn convert(
         &mut self,
         st: &mut State,
         nptr: &PtrVal,
         base: u32,
         unsigned: bool,
+        width: u32,
     ) -> Exec<(BV, Integer)> {
         let src = self.source(st, nptr)?;
         let syntax = Syntax {
@@ -352,7 +366,7 @@ impl Machine<'_, '_> {
             &number.read_outside,
             "read past the end of an object",
         )?;
-        let (value, out_of_range) = number.value(!unsigned);
+        let (value, out_of_range) = number.value(!unsigned, width);
         self.set_errno_if(st, &out_of_range, ERANGE)?;
         Ok((value, number))
     }

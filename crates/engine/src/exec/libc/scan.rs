@@ -150,7 +150,7 @@ impl Machine<'_, '_> {
     pub(super) fn sscanf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let input = args.ptr(0)?;
         let format = self.constant_string(st, &args.ptr(1)?)?;
-        let directives = directives(&format).or_else(unsupported)?;
+        let directives = directives(&format, self.program.data_model).or_else(unsupported)?;
         // Where conversions assign, first: an undecided pointer forks before anything changed.
         let mut targets = Vec::new();
         for d in &directives {
@@ -233,7 +233,11 @@ impl Machine<'_, '_> {
                 scan.fails_if(number.empty.clone(), true);
                 scan.fails_if(number.converted.not(), false);
                 let signed = matches!(spec.conversion, b'd' | b'i');
-                let (value, out_of_range) = number.value(signed);
+                // glibc converts with strtoll for `ll`, else strtol (32
+                // bits under ILP32), then stores the result's low bits.
+                let long = u32::from(self.program.data_model.long().bits);
+                let width = if spec.bits > long { spec.bits } else { long };
+                let (value, out_of_range) = number.value(signed, width);
                 let range_error = Bool::and(&[scan.matching.clone(), out_of_range]);
                 scan.at = number.end;
                 let value = resize(&value, spec.bits, signed);
