@@ -305,6 +305,9 @@ pub struct State {
     pub pinned: Vec<(BV, u64)>,
     /// An input object was read since the last block entry.
     pub read_input: bool,
+    /// A library scan over an input may have needed more bytes than
+    /// `max_array` gives it: infeasible arms after it are only cut.
+    pub scan_capped: bool,
     /// Input symbols this path fixed to one value each (an index into a
     /// small object forks once per feasible value): terms are read with
     /// them put in, so the rest of the path is concrete work.
@@ -351,6 +354,7 @@ impl State {
             input_symbols: Vec::new(),
             pinned: Vec::new(),
             read_input: false,
+            scan_capped: false,
             fixed: Vec::new(),
             unfixable: Vec::new(),
             allocations: 0,

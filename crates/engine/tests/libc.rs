@@ -627,3 +627,41 @@ int fits(unsigned long len, unsigned long add, unsigned long cap) {
     let fitting = test_returning(&report, 0);
     assert!((1..=100).contains(&arg(fitting, 2)), "{fitting:#?}");
 }
+
+/// `strtol` overflows only on more digits than the default `max_array` (8
+/// bytes) holds: the overflow arm is cut by that bound, never claimed
+/// infeasible, and a larger bound reaches it.
+#[test]
+fn an_overflow_needing_a_longer_string_is_cut_not_infeasible() {
+    let src = r#"
+int *__errno_location(void);
+long strtol(const char *s, char **end, int base);
+int parse(const char *s) {
+    *__errno_location() = 0;
+    long v = strtol(s, 0, 10);
+    if (*__errno_location() == 34)
+        return -1;
+    return v > 100;
+}
+"#;
+    let (program, report) = run(src, "parse");
+    let reasons: Vec<String> = report
+        .uncovered
+        .iter()
+        .map(|(goal, why)| format!("{}: {why:?}", ir::goal_key(&program, *goal)))
+        .collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        matches!(&report.uncovered[0].1, Uncovered::Budget(bound) if bound == "max_array"),
+        "{reasons:?}"
+    );
+    let longer = engine::EngineConfig {
+        max_array: 24,
+        ..config()
+    };
+    let (_, report) = run_with(src, "parse", &longer);
+    assert!(
+        report.tests.iter().any(|t| ret(t) == -1),
+        "an overflowing string"
+    );
+}

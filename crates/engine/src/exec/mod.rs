@@ -512,6 +512,10 @@ impl<'a> Machine<'_, 'a> {
             if !self.hooks.wants_arm(&st, target) {
                 continue;
             }
+            // A scan cut at an input's last byte may have decided it.
+            if st.scan_capped && !self.may(&st, &cond) {
+                self.note_cut("max_array");
+            }
             if bool_value(&cond) == Some(false) {
                 self.hooks.arm_infeasible(&st, arm, &cond);
                 continue;

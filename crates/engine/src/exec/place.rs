@@ -361,6 +361,25 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// A library scan over `objects` that may still be going when it reads
+    /// the last byte they can have (`at_last`): when one is an input, a
+    /// longer input than `max_array` allows could take the path elsewhere,
+    /// so an arm this path later finds infeasible is only cut by that bound
+    /// (`strtol` needs more digits than 8 bytes hold to overflow).
+    pub(super) fn note_scan_past_capacity(
+        &mut self,
+        st: &mut State,
+        objects: &[ObjIdx],
+        at_last: &Bool,
+    ) {
+        let input = objects
+            .iter()
+            .any(|o| matches!(st.object(*o).kind, ObjKind::Input { .. }));
+        if input && !st.scan_capped && self.may(st, at_last) {
+            st.scan_capped = true;
+        }
+    }
+
     /// Handles a possible access outside `objects`. The test chooses the length
     /// of input arrays, so when only inputs are involved a path that reads
     /// further asks for longer arrays instead of reporting a fault.

@@ -221,6 +221,9 @@ impl Machine<'_, '_> {
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for k in 0..max {
+            if k + 1 == max {
+                self.note_scan_past_capacity(st, &objects, &reached);
+            }
             let at = bv_u(u128::from(k), 64);
             let mut bytes = Vec::new();
             let mut inside = Vec::new();

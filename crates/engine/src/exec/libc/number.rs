@@ -137,10 +137,14 @@ impl Machine<'_, '_> {
         let mut used = syntax.width.map(|_| bv_u(0, 64));
         let mut outside = Vec::new();
         let mut stops = Vec::new();
-        for j in 0..=st.object(src.obj).capacity() {
+        let capacity = st.object(src.obj).capacity();
+        for j in 0..=capacity {
             let alive = phase.alive();
             if bool_value(&alive) == Some(false) {
                 break;
+            }
+            if j + 1 == capacity {
+                self.note_scan_past_capacity(st, &[src.obj], &alive);
             }
             if j == LONGEST_NUMBER {
                 if self.may(st, &alive) {
