@@ -24,7 +24,7 @@ use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use testcase::{FunctionReport, TestCase, Uncovered};
+use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
 use z3::ast::BV;
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
@@ -130,8 +130,12 @@ impl Coverage {
         if st.checking_invariant_on_exit() {
             return Some((0, 0, 0, 0, st.blocks_run));
         }
-        let carries_new =
-            self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
+        let carries_new = self.wants_entry_test
+            || st.trace.iter().any(|g| self.uncovered.contains(g))
+            || self
+                .boundaries
+                .as_ref()
+                .is_some_and(|b| b.aims_at_open(st.id));
         let nearest = st
             .frames
             .iter()
@@ -226,6 +230,18 @@ impl Hooks for Coverage {
     fn compared(&mut self, state: &State, span: Span, difference: &BV) {
         if let Some(boundaries) = &mut self.boundaries {
             boundaries.compared(state.id, span, difference);
+        }
+    }
+
+    fn wants_boundary(&mut self, _state: &State, goal: Boundary) -> bool {
+        self.boundaries
+            .as_ref()
+            .is_some_and(|b| b.wants_split(&goal))
+    }
+
+    fn boundary_forked(&mut self, child: &State, goal: Boundary) {
+        if let Some(boundaries) = &mut self.boundaries {
+            boundaries.split(child.id, goal);
         }
     }
 }
@@ -326,6 +342,7 @@ impl Objective for Coverage {
 
     fn done(&self) -> bool {
         self.uncovered.is_empty()
+            && !self.boundaries.as_ref().is_some_and(Boundaries::pursuing)
             && !self.wants_entry_test
             && !self.runs_every_path
             && self.paths_after_coverage == 0
