@@ -10,6 +10,8 @@
 //! branches). Also a random order, alone or taking turns with the default.
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
+//! Boundary goals (`boundary`) add tests on the completed paths and keep
+//! the paths split off for them running, never other paths.
 
 use crate::boundary::Boundaries;
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
