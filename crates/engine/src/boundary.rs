@@ -8,16 +8,16 @@
 //! reports (`Hooks::compared`). When a path completes, each boundary goal
 //! still open among its comparisons is asked of the solver together with the
 //! path condition: a model is a test on the same path (so it changes no
-//! branch prediction) sitting on that boundary. An edge that needs another
-//! path on (`n == 8` where `n` then counts a loop) gets one: at the
-//! comparison, a path split off with the sides at that offset, when no
-//! other path is after the goal already; such a path runs as one carrying
-//! an uncovered branch would, until the goal is covered.
+//! branch prediction) sitting on that boundary. No path is forked for them,
+//! so they cost a few queries per completed path and nothing else, and
+//! those queries stop once they have taken a quarter of the function's
+//! time budget.
 
 use crate::explore::PerState;
 use crate::state::StateId;
 use ir::Span;
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 use testcase::Boundary;
 use z3::ast::{Bool, BV};
 
@@ -27,10 +27,7 @@ const COMPARISONS_PER_PLACE: usize = 8;
 
 /// Completed paths on which a boundary goal may be asked without a test
 /// before it is given up: one no path can reach costs a few queries only.
-const TRIES_PER_GOAL: u32 = 32;
-
-/// Paths split off for one boundary goal, at most.
-const SPLITS_PER_GOAL: u32 = 4;
+const TRIES_PER_GOAL: u32 = 4;
 
 /// One comparison made on a path: its place and left minus right side.
 #[derive(Clone)]
@@ -40,66 +37,45 @@ struct Comparison {
 }
 
 /// The boundary goals of one exploration.
-#[derive(Default)]
 pub struct Boundaries {
     /// Per path: the comparisons made so far.
     made: PerState<Vec<Comparison>>,
     covered: BTreeSet<Boundary>,
     /// Per goal: the completed paths on which it was asked without a test.
     tried: BTreeMap<Boundary, u32>,
-    /// Per path: the goals it was split off to meet.
-    aims: PerState<Vec<Boundary>>,
-    /// Per goal: the paths alive that were split off to meet it.
-    pursuers: BTreeMap<Boundary, u32>,
-    /// Per goal: the paths split off to meet it so far.
-    splits: BTreeMap<Boundary, u32>,
+    /// The time their queries may take, and have taken: a path's queries
+    /// can be slow (a formatted number), and branch goals come first.
+    budget: Duration,
+    spent: Duration,
 }
 
 impl Boundaries {
+    /// Boundary goals whose queries may take `budget` in all.
+    pub fn new(budget: Duration) -> Boundaries {
+        Boundaries {
+            made: PerState::new(),
+            covered: BTreeSet::new(),
+            tried: BTreeMap::new(),
+            budget,
+            spent: Duration::ZERO,
+        }
+    }
+
+    /// Whether their queries have time left.
+    pub fn has_time(&self) -> bool {
+        self.spent < self.budget
+    }
+
+    pub fn spend(&mut self, time: Duration) {
+        self.spent += time;
+    }
+
     pub fn forked(&mut self, parent: StateId, child: StateId) {
         self.made.forked(parent, child);
-        self.aims.forked(parent, child);
-        for goal in self.aims.get_ref(child).into_iter().flatten() {
-            *self.pursuers.entry(*goal).or_default() += 1;
-        }
     }
 
     pub fn released(&mut self, state: StateId) {
         self.made.release(state);
-        for goal in self.aims.get_ref(state).into_iter().flatten() {
-            if let Some(count) = self.pursuers.get_mut(goal) {
-                *count = count.saturating_sub(1);
-            }
-        }
-        self.aims.release(state);
-    }
-
-    /// Whether a path should be split off to meet `goal`: open, no live
-    /// path after it, and not too many split off for it already.
-    pub fn wants_split(&self, goal: &Boundary) -> bool {
-        self.is_open(goal)
-            && self.pursuers.get(goal).copied().unwrap_or(0) == 0
-            && self.splits.get(goal).copied().unwrap_or(0) < SPLITS_PER_GOAL
-    }
-
-    /// `child` was split off to meet `goal`.
-    pub fn split(&mut self, child: StateId, goal: Boundary) {
-        self.aims.entry(child).push(goal);
-        *self.pursuers.entry(goal).or_default() += 1;
-        *self.splits.entry(goal).or_default() += 1;
-    }
-
-    /// Whether `state` was split off for a goal still open.
-    pub fn aims_at_open(&self, state: StateId) -> bool {
-        let aims = self.aims.get_ref(state).into_iter().flatten();
-        aims.into_iter().any(|goal| self.is_open(goal))
-    }
-
-    /// Whether a live path was split off for a goal still open.
-    pub fn pursuing(&self) -> bool {
-        self.pursuers
-            .iter()
-            .any(|(goal, count)| *count > 0 && self.is_open(goal))
     }
 
     /// Records a comparison made on `state`'s path.
@@ -185,7 +161,7 @@ mod tests {
 
     #[test]
     fn each_place_has_three_goals_until_covered() {
-        let mut boundaries = Boundaries::default();
+        let mut boundaries = Boundaries::new(Duration::MAX);
         let state = StateId(1);
         boundaries.compared(state, span(3), &symbol("x").bvsub(bv_u(10, 33)));
         boundaries.compared(state, span(4), &symbol("y"));
@@ -213,7 +189,7 @@ mod tests {
 
     #[test]
     fn a_goal_no_path_meets_is_given_up() {
-        let mut boundaries = Boundaries::default();
+        let mut boundaries = Boundaries::new(Duration::MAX);
         let goal = Boundary {
             span: span(3),
             offset: 1,
@@ -226,8 +202,16 @@ mod tests {
     }
 
     #[test]
+    fn queries_stop_when_their_time_is_spent() {
+        let mut boundaries = Boundaries::new(Duration::from_millis(10));
+        assert!(boundaries.has_time());
+        boundaries.spend(Duration::from_millis(10));
+        assert!(!boundaries.has_time());
+    }
+
+    #[test]
     fn a_fork_copies_the_comparisons_and_a_repeat_is_kept_once() {
-        let mut boundaries = Boundaries::default();
+        let mut boundaries = Boundaries::new(Duration::MAX);
         let (parent, child) = (StateId(1), StateId(2));
         let difference = symbol("x");
         boundaries.compared(parent, span(3), &difference);
@@ -239,32 +223,8 @@ mod tests {
     }
 
     #[test]
-    fn one_path_at_a_time_is_split_off_for_a_goal() {
-        let mut boundaries = Boundaries::default();
-        let goal = Boundary {
-            span: span(3),
-            offset: 0,
-        };
-        let (parent, child, grandchild) = (StateId(1), StateId(2), StateId(3));
-        assert!(boundaries.wants_split(&goal));
-        boundaries.split(child, goal);
-        assert!(!boundaries.wants_split(&goal), "a path is after it");
-        assert!(boundaries.aims_at_open(child) && !boundaries.aims_at_open(parent));
-        assert!(boundaries.pursuing());
-        boundaries.forked(child, grandchild);
-        boundaries.released(child);
-        assert!(boundaries.aims_at_open(grandchild));
-        boundaries.released(grandchild);
-        assert!(!boundaries.pursuing());
-        assert!(boundaries.wants_split(&goal), "the paths after it died");
-        let mut met = vec![goal];
-        boundaries.cover(&mut met);
-        assert!(!boundaries.wants_split(&goal));
-    }
-
-    #[test]
     fn a_loop_condition_keeps_a_bounded_number_of_comparisons() {
-        let mut boundaries = Boundaries::default();
+        let mut boundaries = Boundaries::new(Duration::MAX);
         let state = StateId(1);
         for i in 0..20 {
             boundaries.compared(state, span(3), &symbol("n").bvsub(bv_u(i, 33)));

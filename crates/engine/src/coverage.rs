@@ -10,8 +10,8 @@
 //! branches). Also a random order, alone or taking turns with the default.
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
-//! Boundary goals (`boundary`) add tests on the completed paths and keep
-//! the paths split off for them running, never other paths.
+//! Boundary goals (`boundary`) add tests on the paths it completes, and
+//! never make it run another path.
 
 use crate::boundary::Boundaries;
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
@@ -26,7 +26,7 @@ use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
+use testcase::{FunctionReport, TestCase, Uncovered};
 use z3::ast::BV;
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
@@ -132,12 +132,8 @@ impl Coverage {
         if st.checking_invariant_on_exit() {
             return Some((0, 0, 0, 0, st.blocks_run));
         }
-        let carries_new = self.wants_entry_test
-            || st.trace.iter().any(|g| self.uncovered.contains(g))
-            || self
-                .boundaries
-                .as_ref()
-                .is_some_and(|b| b.aims_at_open(st.id));
+        let carries_new =
+            self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
         let nearest = st
             .frames
             .iter()
@@ -206,10 +202,13 @@ impl Coverage {
         let mut made = false;
         for (goal, condition) in &open {
             // A test made for an earlier goal may sit on this one too.
-            if !boundaries.is_open(goal) {
+            if !boundaries.is_open(goal) || !boundaries.has_time() {
                 continue;
             }
-            match exec.solve_test_on(st, Vec::new(), Some(condition), &open) {
+            let asked = Instant::now();
+            let test = exec.solve_test_on(st, Vec::new(), Some(condition), &open);
+            boundaries.spend(asked.elapsed());
+            match test {
                 Some(mut test) => {
                     boundaries.cover(&mut test.boundaries);
                     self.tests.push(test);
@@ -232,18 +231,6 @@ impl Hooks for Coverage {
     fn compared(&mut self, state: &State, span: Span, difference: &BV) {
         if let Some(boundaries) = &mut self.boundaries {
             boundaries.compared(state.id, span, difference);
-        }
-    }
-
-    fn wants_boundary(&mut self, _state: &State, goal: Boundary) -> bool {
-        self.boundaries
-            .as_ref()
-            .is_some_and(|b| b.wants_split(&goal))
-    }
-
-    fn boundary_forked(&mut self, child: &State, goal: Boundary) {
-        if let Some(boundaries) = &mut self.boundaries {
-            boundaries.split(child.id, goal);
         }
     }
 }
@@ -344,7 +331,6 @@ impl Objective for Coverage {
 
     fn done(&self) -> bool {
         self.uncovered.is_empty()
-            && !self.boundaries.as_ref().is_some_and(Boundaries::pursuing)
             && !self.wants_entry_test
             && !self.runs_every_path
             && self.paths_after_coverage == 0
@@ -386,6 +372,9 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
         }
     }
 }
+
+/// Boundary queries take at most this fraction of the time budget.
+const BOUNDARY_SHARE: u32 = 4;
 
 /// See [`Coverage::paths_after_coverage`].
 const PATHS_AFTER_COVERAGE: u64 = 500;
@@ -550,7 +539,9 @@ pub fn explore(
         runs_every_path: goals.is_empty(),
         paths_after_coverage: 0,
         reachable: Vec::new(),
-        boundaries: config.boundary_tests.then(Boundaries::default),
+        boundaries: config
+            .boundary_tests
+            .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE)),
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     // A broken invariant may hide in static helpers, and a fault in what

@@ -2,13 +2,13 @@
 
 use super::float;
 use super::Machine;
-use super::{unsupported, Exec, Stop};
+use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{
     bool_to_bv, bv_u, concrete, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
-use testcase::{Boundary, FindingKind};
+use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
 impl Machine<'_, '_> {
@@ -205,7 +205,7 @@ impl Machine<'_, '_> {
                     let signed = a.ty.as_int().is_some_and(|t| t.signed);
                     // Operands have one type already; resizing guards a malformed input.
                     let y = resize(y, x.get_size(), b.ty.as_int().is_some_and(|t| t.signed));
-                    self.note_comparison(st, op, x, &y, signed)?;
+                    self.note_comparison(st, op, x, &y, signed);
                     compare_ints(op, x, &y, signed)
                 }
                 (SymVal::Ptr(p), SymVal::Ptr(q)) => self.compare_ptrs(st, op, p, q)?,
@@ -238,55 +238,19 @@ impl Machine<'_, '_> {
     }
 
     /// Tells the hooks of an ordered comparison of integers in the call
-    /// under test whose sides depend on the inputs (boundary goals), and
-    /// splits off a path at each edge the hooks want and the path allows:
-    /// the statement then runs again in each.
-    fn note_comparison(
-        &mut self,
-        st: &State,
-        op: BinOp,
-        x: &BV,
-        y: &BV,
-        signed: bool,
-    ) -> Exec<()> {
+    /// under test whose sides depend on the inputs (boundary goals).
+    fn note_comparison(&mut self, st: &State, op: BinOp, x: &BV, y: &BV, signed: bool) {
         if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
             || !self.runs_call_under_test(st)
         {
-            return Ok(());
+            return;
         }
         // One bit wider, the difference cannot wrap.
         let widen = |v: &BV| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
         let difference = widen(x).bvsub(widen(y));
-        if concrete(&difference).is_some() {
-            return Ok(());
+        if concrete(&difference).is_none() {
+            self.hooks.compared(st, self.span, &difference);
         }
-        self.hooks.compared(st, self.span, &difference);
-        let mut split = Vec::new();
-        for offset in Boundary::OFFSETS {
-            let goal = Boundary {
-                span: self.span,
-                offset,
-            };
-            if !self.hooks.wants_boundary(st, goal) {
-                continue;
-            }
-            let at_edge = BV::eq(
-                &difference,
-                BV::from_i64(i64::from(offset), difference.get_size()),
-            );
-            if !self.may(st, &at_edge) {
-                continue;
-            }
-            let mut child = self.fork(st);
-            self.assume(&mut child, &at_edge)?;
-            self.hooks.boundary_forked(&child, goal);
-            split.push(child);
-        }
-        if split.is_empty() {
-            return Ok(());
-        }
-        split.insert(0, self.fork(st));
-        Err(Stop::Fork(split))
     }
 
     fn arith(

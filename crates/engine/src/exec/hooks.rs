@@ -7,7 +7,6 @@ use crate::solver::ConstraintId;
 use crate::state::{State, StateId};
 use crate::value::LazyIdx;
 use ir::{Arm, BlockId, Span};
-use testcase::Boundary;
 use z3::ast::{Bool, BV};
 
 /// Events of a turn, as they happen. Every method has a do-nothing default.
@@ -45,16 +44,6 @@ pub trait Hooks {
     /// right side being `difference` (exact: one bit wider than the
     /// operands). Only comparisons whose outcome depends on the inputs.
     fn compared(&mut self, _state: &State, _span: Span, _difference: &BV) {}
-
-    /// Whether a path of its own should be split off `state` at the
-    /// comparison just reported, its sides at `goal`'s offset.
-    fn wants_boundary(&mut self, _state: &State, _goal: Boundary) -> bool {
-        false
-    }
-
-    /// `child` was split off to meet `goal` (its difference at the offset
-    /// is in its path condition).
-    fn boundary_forked(&mut self, _child: &State, _goal: Boundary) {}
 }
 
 /// For runs no search tracks.
