@@ -160,7 +160,8 @@ impl<'p> Keys<'p> {
     }
 
     /// `earlier`'s report of the function `now` describes, if its key is
-    /// the same, with its findings moved to the lines their code is on now.
+    /// the same, with its findings and its tests' boundaries moved to the
+    /// lines their code is on now.
     pub fn reuse(&self, now: &Reusable, earlier: &Earlier) -> Option<testcase::FunctionReport> {
         let then = earlier
             .keys
@@ -171,6 +172,9 @@ impl<'p> Keys<'p> {
         let mut report = earlier.reports.get(&func)?.clone();
         for finding in &mut report.findings {
             finding.span = self.moved(finding.span, then)?;
+        }
+        for boundary in report.tests.iter_mut().flat_map(|t| &mut t.boundaries) {
+            boundary.span = self.moved(boundary.span, then)?;
         }
         Some(report)
     }

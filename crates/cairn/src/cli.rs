@@ -166,6 +166,11 @@ pub struct GenArgs {
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,
+    /// Write only the tests branch coverage needs, none more at the
+    /// boundaries of comparisons (by default, a comparison such as `x <= 10`
+    /// also gets tests with x at 9, 10 and 11 where its paths allow them).
+    #[arg(long)]
+    pub no_boundary_tests: bool,
     /// Which findings the summary lists and counts.
     #[arg(long, value_enum, default_value_t = FindingsMode::Valid)]
     pub findings: FindingsMode,

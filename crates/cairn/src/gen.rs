@@ -178,6 +178,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     let engine_config = engine::EngineConfig {
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
+        boundary_tests: !args.no_boundary_tests,
         goals: match args.goals {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,

@@ -97,6 +97,8 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         search: SearchMode::Coverage,
         seed: 0,
         check_all_globals: false,
+        // A Test-Comp suite is scored on branch coverage alone.
+        no_boundary_tests: true,
         findings: FindingsMode::Valid,
         json: false,
         framework: FrameworkChoice::Plain,

@@ -81,8 +81,9 @@ fn a_rerun_explores_only_the_function_that_changed() {
     let after = recorded_reports(&out, "calc");
     for ((name, then), (same_name, now)) in before.iter().zip(&after) {
         assert_eq!(name, same_name);
-        // A reused report keeps even its timings; a new search has its own.
-        let kept = then["tests"] == now["tests"] && then["stats"] == now["stats"];
+        // A reused report keeps even its timings; a new search has its
+        // own. (Its tests' boundaries move with the code, as findings do.)
+        let kept = then["stats"] == now["stats"];
         assert_eq!(kept, name != "sign", "{name}");
     }
     // The division by zero of ratio is now two lines further down.

@@ -593,7 +593,10 @@ fn goal_comment(
         })
         .collect();
     if arms.is_empty() {
-        out.line("/* covers no branch that earlier tests missed */");
+        match edge_comment(unit, test, goals) {
+            Some(edges) => out.line(&format!("/* {} */", comment_text(&edges))),
+            None => out.line("/* covers no branch that earlier tests missed */"),
+        }
         return;
     }
     let mut listed = String::new();
@@ -612,6 +615,25 @@ fn goal_comment(
         listed.push_str(&format!(" and {} more", arms.len() - shown));
     }
     out.line(&format!("/* newly covers {} */", comment_text(&listed)));
+}
+
+/// `sits at the edge of sample.c:14 x <= 10 (both sides equal)`: the
+/// comparisons a test covering no new branch newly sits at the edge of.
+fn edge_comment(unit: &Unit, test: &TestCase, goals: &HashMap<Goal, GoalInfo>) -> Option<String> {
+    let edges: Vec<String> = test
+        .boundaries
+        .iter()
+        .map(|boundary| {
+            let file = unit.program.file_name(boundary.span);
+            let file = file.rsplit('/').next().unwrap_or(file);
+            let place = format!("{file}:{}:{}", boundary.span.line, boundary.span.col);
+            let text = crate::test_names::compared_text(boundary, goals)
+                .map(|text| format!(" {text}"))
+                .unwrap_or_default();
+            format!("{place}{text} ({})", boundary.describe())
+        })
+        .collect();
+    (!edges.is_empty()).then(|| format!("sits at the edge of {}", edges.join(", ")))
 }
 
 /// The three input steps and the stub scripts, each under a short heading.

@@ -336,6 +336,7 @@ fn test(
         checks,
         new_goals: goals.clone(),
         path_goals: goals,
+        boundaries: Vec::new(),
         allocated: Vec::new(),
         freed_inputs: Vec::new(),
     }

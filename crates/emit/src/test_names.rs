@@ -1,12 +1,14 @@
 //! Test names that say what the test shows: the function, what it returned
 //! and the condition the test decided last among those it newly covers
-//! (`test_parse_date_returns_minus_1_when_month_is_13`). Built from the
+//! (`test_parse_date_returns_minus_1_when_month_is_13`), or for a test
+//! that only sits at the edge of a comparison, that comparison
+//! (`test_limit_returns_1_just_below_x_le_10`). Built from the
 //! test case alone, so the same tests get the same names on every run; the
 //! driver makes them unique (`_2`, `_3` in test order).
 
 use ir::{Goal, GoalInfo, Type};
 use std::collections::HashMap;
-use testcase::{TestCase, Value};
+use testcase::{Boundary, TestCase, Value};
 
 /// Names longer than this lose words of their condition first.
 const LONGEST_NAME: usize = 60;
@@ -33,7 +35,9 @@ pub fn test_name(
         .or(test.new_goals.last())
         .and_then(|goal| goals.get(goal))
         .map(|info| format!("when_{}", condition_words(&info.label)));
-    let detail = decisive.or_else(|| null_arguments(function, test));
+    let detail = decisive
+        .or_else(|| edge_words(test, goals))
+        .or_else(|| null_arguments(function, test));
     let Some(detail) = detail else {
         return base + &returns;
     };
@@ -42,6 +46,31 @@ pub fn test_name(
         Some(detail) => format!("{base}{returns}_{detail}"),
         None => base + &returns,
     }
+}
+
+/// The text of the condition at `boundary`'s place (`x <= 10`), when a
+/// branch of the function is decided by it.
+pub fn compared_text(boundary: &Boundary, goals: &HashMap<Goal, GoalInfo>) -> Option<String> {
+    let info = goals
+        .values()
+        .filter(|info| info.span == boundary.span)
+        .min_by_key(|info| info.goal)?;
+    let (text, _) = info.label.rsplit_once(": ")?;
+    Some(text.to_string())
+}
+
+/// `just_below_x_le_10`, `at_edge_of_x_le_10`, `just_above_x_le_10`: the
+/// first comparison the test newly sits at the edge of, when a branch
+/// says its text.
+fn edge_words(test: &TestCase, goals: &HashMap<Goal, GoalInfo>) -> Option<String> {
+    let boundary = test.boundaries.first()?;
+    let text = compared_text(boundary, goals)?;
+    let edge = match boundary.offset {
+        0 => "at_edge_of",
+        o if o < 0 => "just_below",
+        _ => "just_above",
+    };
+    Some(format!("{edge}_{}", condition_words(&text)))
 }
 
 /// `0`, `minus_1`, `null`; nothing for values a name cannot say shortly.

@@ -400,6 +400,7 @@ mod tests {
             freed_inputs: vec![],
             new_goals: vec![],
             path_goals: vec![],
+            boundaries: vec![],
         }
     }
 

@@ -391,6 +391,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         checks,
         new_goals: vec![],
         path_goals: vec![],
+        boundaries: vec![],
         allocated: vec![],
         freed_inputs: vec![],
     };

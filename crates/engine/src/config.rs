@@ -54,6 +54,9 @@ pub struct EngineConfig {
     /// code's API, and most calls of a function with statics before the
     /// call a test checks (see `state::BuildStep::CallAgain`).
     pub max_build_calls: u32,
+    /// More tests on the paths found for branches, sitting on the boundary
+    /// of each ordered integer comparison (sides one apart and equal).
+    pub boundary_tests: bool,
 }
 
 /// How a pointer input to a struct is made.
@@ -133,6 +136,7 @@ impl Default for EngineConfig {
             invariants: Vec::new(),
             inputs: InputMode::default(),
             max_build_calls: 3,
+            boundary_tests: true,
         }
     }
 }

@@ -10,20 +10,24 @@
 //! branches). Also a random order, alone or taking turns with the default.
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
+//! Boundary goals (`boundary`) add tests on the paths it completes, and
+//! never make it run another path.
 
+use crate::boundary::Boundaries;
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{Alternatives, ConstraintId};
-use crate::state::State;
+use crate::state::{State, StateId};
 use crate::trees;
-use ir::{BlockId, Body, FuncId, Goal, Program, Terminator};
+use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 use testcase::{FunctionReport, TestCase, Uncovered};
+use z3::ast::BV;
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
 struct Distances {
@@ -115,6 +119,9 @@ struct Coverage {
     /// Goals the running state could still cover (for the reason given
     /// when its path is cut).
     reachable: Vec<Goal>,
+    /// Boundary goals (`--no-boundary-tests`: `None`): more tests on the
+    /// paths completed for branch goals, never a reason to run a path.
+    boundaries: Option<Boundaries>,
 }
 
 impl Coverage {
@@ -184,7 +191,49 @@ impl Coverage {
     }
 }
 
-impl Hooks for Coverage {}
+impl Coverage {
+    /// One test more on `st`'s completed path for each boundary goal still
+    /// open among its comparisons; true when it made any.
+    fn boundary_tests(&mut self, exec: &mut Executor, st: &State) -> bool {
+        let Some(boundaries) = &mut self.boundaries else {
+            return false;
+        };
+        let open = boundaries.open_on(st.id);
+        let mut made = false;
+        for (goal, condition) in &open {
+            // A test made for an earlier goal may sit on this one too.
+            if !boundaries.is_open(goal) || !boundaries.has_time() {
+                continue;
+            }
+            let asked = Instant::now();
+            let test = exec.solve_test_on(st, Vec::new(), Some(condition), &open);
+            boundaries.spend(asked.elapsed());
+            match test {
+                Some(mut test) => {
+                    boundaries.cover(&mut test.boundaries);
+                    self.tests.push(test);
+                    made = true;
+                }
+                None => boundaries.missed(*goal),
+            }
+        }
+        made
+    }
+}
+
+impl Hooks for Coverage {
+    fn forked(&mut self, parent: StateId, child: StateId) {
+        if let Some(boundaries) = &mut self.boundaries {
+            boundaries.forked(parent, child);
+        }
+    }
+
+    fn compared(&mut self, state: &State, span: Span, difference: &BV) {
+        if let Some(boundaries) = &mut self.boundaries {
+            boundaries.compared(state.id, span, difference);
+        }
+    }
+}
 
 impl Objective for Coverage {
     fn admit(&mut self, state: &State) -> bool {
@@ -207,18 +256,26 @@ impl Objective for Coverage {
             .filter(|g| self.uncovered.contains(g))
             .copied()
             .collect();
-        if new_goals.is_empty() && !self.wants_entry_test {
-            return false;
+        let mut progress = false;
+        if !new_goals.is_empty() || self.wants_entry_test {
+            let open = match &self.boundaries {
+                Some(boundaries) => boundaries.open_on(st.id),
+                None => Vec::new(),
+            };
+            let Some(mut test) = exec.solve_test_on(&st, new_goals, None, &open) else {
+                return false;
+            };
+            for g in &test.new_goals {
+                self.uncovered.remove(g);
+            }
+            if let Some(boundaries) = &mut self.boundaries {
+                boundaries.cover(&mut test.boundaries);
+            }
+            self.wants_entry_test = false;
+            self.tests.push(test);
+            progress = true;
         }
-        let Some(test) = exec.solve_test(&st, new_goals) else {
-            return false;
-        };
-        for g in &test.new_goals {
-            self.uncovered.remove(g);
-        }
-        self.wants_entry_test = false;
-        self.tests.push(test);
-        true
+        self.boundary_tests(exec, &st) || progress
     }
 
     fn ended(&mut self, reached: &[Goal]) {
@@ -243,6 +300,12 @@ impl Objective for Coverage {
             &ahead,
             "the paths toward it end in a finding, exit or abort first",
         );
+    }
+
+    fn released(&mut self, state: StateId) {
+        if let Some(boundaries) = &mut self.boundaries {
+            boundaries.released(state);
+        }
     }
 
     fn unsupported(&mut self, what: &str) {
@@ -309,6 +372,9 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
         }
     }
 }
+
+/// Boundary queries take at most this fraction of the time budget.
+const BOUNDARY_SHARE: u32 = 4;
 
 /// See [`Coverage::paths_after_coverage`].
 const PATHS_AFTER_COVERAGE: u64 = 500;
@@ -473,6 +539,9 @@ pub fn explore(
         runs_every_path: goals.is_empty(),
         paths_after_coverage: 0,
         reachable: Vec::new(),
+        boundaries: config
+            .boundary_tests
+            .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE)),
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     // A broken invariant may hide in static helpers, and a fault in what

@@ -182,6 +182,7 @@ pub fn test_case(
         freed_inputs,
         new_goals,
         path_goals,
+        boundaries: Vec::new(),
     }
 }
 

@@ -33,7 +33,8 @@ fn triangle_reaches_every_goal_with_correct_predictions() {
     assert_all_covered(&report);
     let mut kinds: Vec<i128> = Vec::new();
     for t in &report.tests {
-        assert!(!t.new_goals.is_empty());
+        // A test covers a new branch, or sits at a comparison's edge.
+        assert!(!t.new_goals.is_empty() || !t.boundaries.is_empty());
         let r = ret(t);
         assert_eq!(r, triangle(arg(t, 0), arg(t, 1), arg(t, 2)), "test {t:?}");
         kinds.push(r);

@@ -258,6 +258,38 @@ pub struct TestCase {
     pub new_goals: Vec<Goal>,
     /// Every goal on the test's path.
     pub path_goals: Vec<Goal>,
+    /// The comparisons this test sits on the boundary of that no earlier
+    /// test of the function sat on (apart from branch goals: a boundary
+    /// test may cover no new branch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boundaries: Vec<Boundary>,
+}
+
+/// A boundary goal: an ordered integer comparison (`<`, `<=`, `>`, `>=`)
+/// evaluated with its left side minus its right side equal to `offset`,
+/// -1, 0 or 1. A test on each of them tells `a < b` from `a <= b` and a
+/// constant from its neighbours, which covering both branches does not.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct Boundary {
+    /// Where the comparison is (the statement or condition evaluating it).
+    pub span: Span,
+    pub offset: i8,
+}
+
+impl Boundary {
+    /// The offsets asked of every comparison.
+    pub const OFFSETS: [i8; 3] = [-1, 0, 1];
+
+    /// How the two sides compare, in a person's words.
+    pub fn describe(&self) -> &'static str {
+        match self.offset {
+            0 => "both sides equal",
+            o if o < 0 => "left side one less",
+            _ => "left side one more",
+        }
+    }
 }
 
 /// The functions verification tasks call to mark an error state: reaching

@@ -6,7 +6,9 @@ use super::float;
 use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
-use crate::value::{bool_to_bv, bv_u, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target};
+use crate::value::{
+    bool_to_bv, bv_u, concrete, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target,
+};
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
@@ -205,6 +207,7 @@ impl Machine<'_, '_> {
                     let signed = a.ty.as_int().is_some_and(|t| t.signed);
                     // Operands have one type already; resizing guards a malformed input.
                     let y = resize(y, x.get_size(), b.ty.as_int().is_some_and(|t| t.signed));
+                    self.note_comparison(st, op, x, &y, signed);
                     compare_ints(op, x, &y, signed)
                 }
                 (SymVal::Ptr(p), SymVal::Ptr(q)) => self.compare_ptrs(st, op, p, q)?,
@@ -234,6 +237,22 @@ impl Machine<'_, '_> {
             _ => resize(&y, u32::from(it.bits), rhs.signed),
         };
         self.arith(st, op, &x, &y, it, rhs)
+    }
+
+    /// Tells the hooks of an ordered comparison of integers in the call
+    /// under test whose sides depend on the inputs (boundary goals).
+    fn note_comparison(&mut self, st: &State, op: BinOp, x: &BV, y: &BV, signed: bool) {
+        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+            || !self.runs_call_under_test(st)
+        {
+            return;
+        }
+        // One bit wider, the difference cannot wrap.
+        let widen = |v: &BV| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
+        let difference = widen(x).bvsub(widen(y));
+        if concrete(&difference).is_none() {
+            self.hooks.compared(st, self.span, &difference);
+        }
     }
 
     fn arith(

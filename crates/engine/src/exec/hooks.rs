@@ -7,7 +7,7 @@ use crate::solver::ConstraintId;
 use crate::state::{State, StateId};
 use crate::value::LazyIdx;
 use ir::{Arm, BlockId, Span};
-use z3::ast::Bool;
+use z3::ast::{Bool, BV};
 
 /// Events of a turn, as they happen. Every method has a do-nothing default.
 pub trait Hooks {
@@ -38,6 +38,12 @@ pub trait Hooks {
     /// An input pointer of `state` was decided (NULL, an alias or a new
     /// object) by the statement or condition at `span`.
     fn pointer_decided(&mut self, _state: &State, _lazy: LazyIdx, _span: Span) {}
+
+    /// The call under test (or a function it calls) compared two integers
+    /// with `<`, `<=`, `>` or `>=` at `span`, their left side minus their
+    /// right side being `difference` (exact: one bit wider than the
+    /// operands). Only comparisons whose outcome depends on the inputs.
+    fn compared(&mut self, _state: &State, _span: Span, _difference: &BV) {}
 }
 
 /// For runs no search tracks.

@@ -24,7 +24,7 @@ use crate::state::{ObjKind, State, StateId};
 use crate::value::{bool_value, SymVal, Unsupported};
 use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
-use testcase::{Finding, FindingKind, TestCase};
+use testcase::{Boundary, Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
@@ -327,8 +327,25 @@ impl<'a> Executor<'a> {
     /// The test of a completed path, its inputs as readable as the solver
     /// finds them quickly; `None` when the path turns out infeasible.
     pub fn solve_test(&mut self, st: &State, new_goals: Vec<Goal>) -> Option<TestCase> {
-        let model = self.solver.readable_model(&st.path, &st.input_symbols)?;
-        Some(extract::test_case(
+        self.solve_test_on(st, new_goals, None, &[])
+    }
+
+    /// [`Self::solve_test`] with `assuming` added to the path condition
+    /// (the test still takes the path); the test's `boundaries` are those
+    /// of `candidates` whose condition its inputs meet.
+    pub fn solve_test_on(
+        &mut self,
+        st: &State,
+        new_goals: Vec<Goal>,
+        assuming: Option<&Bool>,
+        candidates: &[(Boundary, Bool)],
+    ) -> Option<TestCase> {
+        let mut path = st.path.clone();
+        if let Some(condition) = assuming {
+            path.push(self.solver.intern(condition));
+        }
+        let model = self.solver.readable_model(&path, &st.input_symbols)?;
+        let mut test = extract::test_case(
             self.program,
             self.config,
             st,
@@ -336,7 +353,13 @@ impl<'a> Executor<'a> {
             self.root,
             new_goals,
             st.trace.clone(),
-        ))
+        );
+        test.boundaries = candidates
+            .iter()
+            .filter(|(_, met)| model.eval(met, true).and_then(|b| b.as_bool()) == Some(true))
+            .map(|(goal, _)| *goal)
+            .collect();
+        Some(test)
     }
 }
 
@@ -501,11 +524,8 @@ impl<'a> Machine<'_, 'a> {
         site: ir::BranchId,
         arms: Vec<(Bool, BlockId, Arm)>,
     ) -> Vec<State> {
-        // Only the call under test counts: not the calls that build its
-        // inputs or check their invariants, which the driver does not make
-        // (or makes before it).
-        let traced =
-            st.frame().func == self.root && !api::building(&st) && !st.checking_invariant();
+        // Only the conditions of the function under test itself count.
+        let traced = st.frame().func == self.root && self.runs_call_under_test(&st);
         let mut out = Vec::new();
         for (cond, target, arm) in arms {
             let cond = st.with_fixed(&cond);
@@ -543,6 +563,13 @@ impl<'a> Machine<'_, 'a> {
             out.push(next);
         }
         out
+    }
+
+    /// Whether `st` runs the call under test (or a function it calls),
+    /// not calls that build its inputs or check their invariants, which the
+    /// driver does not make (or makes before it).
+    fn runs_call_under_test(&self, st: &State) -> bool {
+        !api::building(st) && !st.checking_invariant()
     }
 
     fn body(&self, func: FuncId) -> Exec<&'a ir::Body> {

@@ -1,0 +1,79 @@
+//! End-to-end: boundary tests through the real binary. A comparison gets
+//! tests at each of its edges (its sides one apart and equal) beside the
+//! tests of its branches, the driver passes and gcc's measure agrees with
+//! every prediction; `--no-boundary-tests` writes the branch tests alone.
+
+mod common;
+
+use common::{arg, cairn, gen_checked, text};
+
+const SOURCE: &str = r#"int limit(int x)
+{
+    if (x <= 10)
+        return 1;
+    return 2;
+}
+
+/* At the edges of the type: left minus right must not wrap. */
+int extreme(long a, unsigned long b)
+{
+    if (a < -9223372036854775807L)
+        return 1;
+    if (b >= 18446744073709551615UL)
+        return 2;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_comparison_gets_a_test_at_each_of_its_edges() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_, _, out_dir) = gen_checked(dir.path(), "limit.c", SOURCE);
+    let driver = std::fs::read_to_string(out_dir.join("limit_test.c")).expect("driver");
+    for call in ["limit(9)", "limit(10)", "limit(11)"] {
+        assert!(
+            driver.contains(&format!("int result = {call};")),
+            "{call}\n{driver}"
+        );
+    }
+    assert!(
+        driver.contains("/* sits at the edge of limit.c:3:9 x <= 10 (both sides equal) */"),
+        "{driver}"
+    );
+    assert!(
+        driver.contains("test_limit_returns_1_at_edge_of_x_le_10"),
+        "{driver}"
+    );
+    // At the lowest long and the highest unsigned long, one edge is out
+    // of the type: the others are tested, and nothing wraps round.
+    for call in [
+        "extreme((-9223372036854775807L - 1), ",
+        "extreme(-9223372036854775807, ",
+        "extreme(-9223372036854775806, ",
+        ", 18446744073709551614UL);",
+        ", 18446744073709551615UL);",
+    ] {
+        assert!(driver.contains(call), "{call}\n{driver}");
+    }
+}
+
+#[test]
+fn without_boundary_tests_only_branches_are_tested() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("limit.c");
+    std::fs::write(&src, SOURCE).expect("write source");
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        arg(&src),
+        "-o",
+        arg(&out_dir),
+        "-f",
+        "limit",
+        "--no-boundary-tests",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let driver = std::fs::read_to_string(out_dir.join("limit_test.c")).expect("driver");
+    assert_eq!(driver.matches("int result = limit(").count(), 2, "{driver}");
+    assert!(!driver.contains("sits at the edge"), "{driver}");
+}
