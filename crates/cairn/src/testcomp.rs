@@ -103,6 +103,7 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         hard_goals: HardGoalsMode::Off,
         search: SearchMode::Coverage,
         seed: 0,
+        no_cheap_inputs: false,
         check_all_globals: false,
         findings: FindingsMode::Valid,
         json: false,

@@ -45,6 +45,7 @@
 //!   stub whose results are test inputs. `errno` is 0 when the call starts.
 //! - Checks of an input object start with `Step::Index(element)`.
 
+mod cheap;
 mod config;
 mod coverage;
 mod dependencies;

@@ -9,7 +9,15 @@ use std::path::{Path, PathBuf};
 /// The executor's core and what it is built on.
 const CORE: &[&str] = &["value", "solver", "state", "memory", "exec"];
 /// The searches and their loop.
-const SEARCH: &[&str] = &["explore", "searchers", "coverage", "trees", "reach", "path"];
+const SEARCH: &[&str] = &[
+    "explore",
+    "searchers",
+    "cheap",
+    "coverage",
+    "trees",
+    "reach",
+    "path",
+];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("engine sources") {

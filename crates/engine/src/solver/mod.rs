@@ -6,11 +6,15 @@
 //!   slicing -> cache -> counterexample -> near_zero_first -> float_candidates
 //!     -> time_limit -> [dump] -> z3_backend
 //!
+//! In concrete mode (`concrete`, set by a search with an input-value
+//! oracle) questions about paths are answered by evaluation instead.
+//!
 //! Each layer answers a query itself or passes it on, perhaps changed.
 //! Besides, a watchdog thread (`interrupt`) cuts short the check in
 //! progress once the search is cancelled or past its deadline.
 
 mod cache;
+mod concrete;
 mod counterexample;
 mod dump;
 mod float_candidates;
@@ -25,9 +29,11 @@ mod testing;
 mod time_limit;
 mod z3_backend;
 
+pub use concrete::ValueOracle;
 pub use interrupt::StopWhen;
 pub use store::ConstraintId;
 
+use concrete::Assignment;
 use interrupt::{Checks, Watchdog};
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::collections::HashSet;
@@ -135,6 +141,8 @@ pub struct PathSolver {
     /// Feasibility checks answer from the cache only, unknown counting as
     /// feasible: a bounded execution tree defers them to one disjunction.
     deferred: bool,
+    /// Concrete mode: the input values questions are answered under.
+    concrete: Option<Assignment>,
 }
 
 /// The answer to a disjunction of path conditions ([`PathSolver::any_alternative`]).
@@ -159,6 +167,7 @@ impl PathSolver {
             counts: testcase::SolverCounts::default(),
             gave_up: false,
             deferred: false,
+            concrete: None,
         }
     }
 
@@ -183,6 +192,38 @@ impl PathSolver {
             gave_up: &mut self.gave_up,
         };
         self.chain.solve(query, &mut cx)
+    }
+
+    /// Answers every question about paths under the input values `oracle`
+    /// chooses (concrete mode), until [`Self::leave_concrete_mode`].
+    pub fn enter_concrete_mode(&mut self, oracle: Box<dyn ValueOracle>) {
+        self.concrete = Some(Assignment::new(oracle));
+    }
+
+    /// Leaves concrete mode, forgetting every constraint and answer so far
+    /// (no state of the phase may live on): the symbolic search then asks
+    /// what it would have asked without the phase, and Z3's answers depend
+    /// on the order in which constraints were interned.
+    pub fn leave_concrete_mode(&mut self) {
+        self.concrete = None;
+        self.store = ConstraintStore::default();
+        self.chain = chain(&self.options, &self.checks);
+    }
+
+    /// In concrete mode, whether `key` holds under the input values.
+    fn holds_concretely(&mut self, key: &[ConstraintId]) -> Option<bool> {
+        let values = self.concrete.as_mut()?;
+        Some(values.all_hold(&self.store, key))
+    }
+
+    /// In concrete mode, a model of `key` (the input values, when it holds
+    /// under them); `None` outside it.
+    fn concrete_model(&mut self, key: &[ConstraintId]) -> Option<Option<Model>> {
+        if !self.holds_concretely(key)? {
+            return Some(None);
+        }
+        let values = self.concrete.as_ref()?.as_formula(&self.store);
+        Some(self.model_of(&[], Some(&values), Effort::Full))
     }
 
     /// Defers feasibility checks (see the `deferred` field) until called with false.
@@ -256,6 +297,9 @@ impl PathSolver {
     /// or through others, can make it unsatisfiable, and only they are asked.
     pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
         let (key, added) = self.key(path, extra);
+        if let Some(holds) = self.holds_concretely(&key) {
+            return holds;
+        }
         let answer = self.ask(&Query {
             constraints: &key,
             added,
@@ -277,6 +321,9 @@ impl PathSolver {
     /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
     pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
         let (key, _) = self.key(path, extra);
+        if let Some(model) = self.concrete_model(&key) {
+            return model;
+        }
         self.model_of(&key, None, Effort::Full)
     }
 
@@ -332,6 +379,9 @@ impl PathSolver {
         // Most questions asked here (can this fault happen?) are answered no,
         // and a first model is often readable already: one query settles both.
         let (key, _) = self.key(path, None);
+        if let Some(model) = self.concrete_model(&key) {
+            return model;
+        }
         let first = self.model_of(&key, None, Effort::Full)?;
         if inputs.is_empty() {
             return Some(first);
