@@ -11,13 +11,13 @@
 //! Values: zero, small numbers, the code's constants and their neighbours,
 //! numbers between two neighbouring constants (the ranges the code's
 //! comparisons tell apart) or near one (within its magnitude), numbers of a
-//! random magnitude, any number of the width. A lazy
-//! input pointer's choice (NULL, an alias, a new object) is the random
-//! order's pick among the states the choice forked.
+//! random magnitude, any number of the width. Among the states a choice
+//! forked, the fewest building calls and failing allocations come first,
+//! then a seeded pick (a lazy input pointer's NULL, alias or new object).
 
 use crate::exec::{Executor, Hooks};
-use crate::explore::{self, Budget, Objective};
-use crate::searchers::{RandomOrder, SplitMix64};
+use crate::explore::{self, Budget, Objective, Searcher};
+use crate::searchers::{BestFirst, SplitMix64, Ties};
 use crate::solver::{ConstraintId, ValueOracle};
 use crate::state::{State, StateId};
 use crate::value::LazyIdx;
@@ -43,6 +43,11 @@ pub struct Plan {
     /// Stop after this many candidates in a row covered nothing new, or
     /// more when progress came late: twice as many as it took to come.
     pub patience: u64,
+    /// Statements all candidates together may run: the bound that stops a
+    /// phase of slow candidates the same way on every run and machine.
+    pub statements: u64,
+    /// Only a safety net: a phase stopped by it may stop elsewhere on
+    /// another run (as any search stopped by its time budget).
     pub deadline: Instant,
 }
 
@@ -74,6 +79,7 @@ pub fn try_candidates<O: Objective>(
     let mut patience = plan.patience;
     while tried.candidates < plan.most
         && fruitless < patience
+        && tried.statements < plan.statements
         && Instant::now() < plan.deadline
         && !cancelled()
         && !objective.done()
@@ -96,7 +102,7 @@ pub fn try_candidates<O: Objective>(
         let ending = explore::run(
             exec,
             &mut one_path,
-            &mut RandomOrder::new(seed),
+            &mut candidate_order(seed),
             &budget,
             vec![initial],
         );
@@ -112,6 +118,24 @@ pub fn try_candidates<O: Objective>(
     exec.solver.leave_concrete_mode();
     exec.max_iterations = search_bound;
     tried
+}
+
+/// The order among the states a candidate's choices forked: fewest calls
+/// building its inputs and fewest failing allocations first (as the
+/// coverage order's short constructions: the plainest test of a goal),
+/// then a pick seeded by `seed` (which shape of a lazy input pointer).
+fn candidate_order<O>(seed: u64) -> impl Searcher<O> {
+    BestFirst::new(
+        move |st: &State, _: &O| {
+            Some((
+                st.build_calls(),
+                st.failing_allocations.len(),
+                mix(seed, st.id.0),
+            ))
+        },
+        Ties::Oldest,
+        false,
+    )
 }
 
 /// The seed of candidate `number`.

@@ -316,11 +316,13 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
 }
 
 /// The cheap phase before the symbolic search: at most this many
-/// candidates, stopping after [`CHEAP_PATIENCE`] in a row covered nothing
-/// new (see [`Plan::patience`]), within this fraction of the time budget.
+/// candidates and statements, stopping after [`CHEAP_PATIENCE`] in a row
+/// covered nothing new (see [`Plan::patience`]); within this fraction of
+/// the time budget, should candidates be slow.
 const CHEAP_CANDIDATES: u64 = 1024;
 const CHEAP_PATIENCE: u64 = 128;
-const CHEAP_SHARE: u32 = 40;
+const CHEAP_STATEMENTS: u64 = 100_000;
+const CHEAP_SHARE: u32 = 4;
 /// The cheap phase for the goals left after a query timed out: the rest of
 /// the time, stopping after this many fruitless candidates in a row.
 const CLOSING_CANDIDATES: u64 = 4096;
@@ -515,8 +517,14 @@ pub fn explore(
         coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
     }
     // A function without goals gets one test, whose inputs the solver
-    // makes readable: no candidate has anything to cover.
-    let cheap_inputs = config.cheap_inputs && !goals.is_empty();
+    // makes readable: no candidate has anything to cover. Pointer
+    // parameters are shapes the symbolic search forks over in full (an
+    // alias may hold a finding, the smallest shape makes the plainest
+    // test) and buffers random bytes rarely parse: candidates sample
+    // numbers only.
+    let takes_pointers =
+        (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
+    let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
     let mut cheap_tried = Tried::default();
@@ -526,6 +534,7 @@ pub fn explore(
             first: 0,
             most: CHEAP_CANDIDATES,
             patience: CHEAP_PATIENCE,
+            statements: CHEAP_STATEMENTS,
             deadline: deadline.min(start + config.max_time / CHEAP_SHARE),
         };
         cheap_tried = cover_cheaply(
@@ -591,6 +600,7 @@ pub fn explore(
             first: cheap_tried.candidates,
             most: CLOSING_CANDIDATES,
             patience: CLOSING_PATIENCE,
+            statements: u64::MAX,
             deadline,
         };
         let closing = cover_cheaply(

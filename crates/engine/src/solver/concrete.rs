@@ -1,15 +1,17 @@
 //! Concrete mode (issue 11, cheap inputs first): while an input-value
 //! oracle is set, every input symbol has one value, asked of the oracle
-//! when a constraint first mentions it, and a question about a path is
+//! when a constraint first mentions it, and whether a path is feasible is
 //! answered by evaluating its constraints under those values (substituted,
 //! then simplified to a constant) instead of a Z3 check. A branch then has
-//! exactly one arm: the executor follows the one path of those inputs.
+//! exactly one arm: the executor follows the one path of those inputs. A
+//! model of a path the values satisfy is the values; of one they do not (a
+//! possible fault on the candidate's path), the solver's, as without the mode.
 //!
 //! A constraint that does not simplify to a constant counts as false: the
 //! mode only ever finds paths, it never proves one infeasible.
 
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use z3::ast::{Ast, Bool, BV};
 
 /// Chooses the value of each input symbol in concrete mode.
@@ -25,6 +27,13 @@ pub(super) struct Assignment {
     /// By symbol number: the model of a test lists them in that order.
     values: BTreeMap<SymbolId, BV>,
     holds: HashMap<ConstraintId, bool>,
+    /// The negations of the conditions the values refuted: decisions the
+    /// executor took without a constraint (the other way being
+    /// "infeasible"), which a model the solver finds must respect too.
+    refuted: Vec<Bool>,
+    /// The sets of constraints the values fail that the solver was asked
+    /// about (a possible fault on a candidate's path): once each.
+    asked: HashSet<Vec<ConstraintId>>,
 }
 
 impl Assignment {
@@ -33,12 +42,51 @@ impl Assignment {
             oracle,
             values: BTreeMap::new(),
             holds: HashMap::new(),
+            refuted: Vec::new(),
+            asked: HashSet::new(),
         }
     }
 
     /// Whether every constraint of `ids` holds under the values.
     pub(super) fn all_hold(&mut self, store: &ConstraintStore, ids: &[ConstraintId]) -> bool {
         ids.iter().all(|id| self.holds(store, *id))
+    }
+
+    /// Whether the path `key` holds with `added`, its newest constraint,
+    /// noting `added` as refuted when only it fails.
+    pub(super) fn holds_with(
+        &mut self,
+        store: &ConstraintStore,
+        key: &[ConstraintId],
+        added: Option<ConstraintId>,
+    ) -> bool {
+        if self.all_hold(store, key) {
+            return true;
+        }
+        if let Some(added) = added {
+            let rest: Vec<ConstraintId> = key.iter().copied().filter(|c| *c != added).collect();
+            if self.all_hold(store, &rest) {
+                self.refuted.push(store.constraint(added).not());
+            }
+        }
+        false
+    }
+
+    /// Whether the solver is to be asked about `key`, which the values fail:
+    /// only the first time the same constraints fail (the same possible
+    /// fault on the same path), as the symbolic search would ask once.
+    pub(super) fn first_ask(&mut self, store: &ConstraintStore, key: &[ConstraintId]) -> bool {
+        let failing: Vec<ConstraintId> = key
+            .iter()
+            .copied()
+            .filter(|c| !self.holds(store, *c))
+            .collect();
+        self.asked.insert(failing)
+    }
+
+    /// Every decision the values made: [`Self::refuted`].
+    pub(super) fn decisions(&self) -> Bool {
+        Bool::and(&self.refuted)
     }
 
     fn holds(&mut self, store: &ConstraintStore, id: ConstraintId) -> bool {

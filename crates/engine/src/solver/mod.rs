@@ -47,6 +47,11 @@ use z3::Model;
 /// or a first try near zero.
 const WISH_LIMIT: Duration = Duration::from_millis(500);
 
+/// Longest time spent, in concrete mode, on a model of a path the values
+/// do not satisfy (can this fault happen on the candidate's path?): a
+/// candidate is to stay cheap; the symbolic search asks in full.
+const CONCRETE_ASK_LIMIT: Duration = Duration::from_millis(5);
+
 /// A value the test chooses, with the signedness of its C type: a small
 /// unsigned value is near zero from above, never a wrapped-around negative.
 #[derive(Clone, Debug)]
@@ -210,20 +215,58 @@ impl PathSolver {
         self.chain = chain(&self.options, &self.checks);
     }
 
-    /// In concrete mode, whether `key` holds under the input values.
-    fn holds_concretely(&mut self, key: &[ConstraintId]) -> Option<bool> {
+    /// In concrete mode, whether `key` holds under the input values
+    /// (`added` its newest constraint, noted as refuted when only it fails).
+    fn holds_concretely(
+        &mut self,
+        key: &[ConstraintId],
+        added: Option<ConstraintId>,
+    ) -> Option<bool> {
         let values = self.concrete.as_mut()?;
-        Some(values.all_hold(&self.store, key))
+        Some(values.holds_with(&self.store, key, added))
     }
 
-    /// In concrete mode, a model of `key` (the input values, when it holds
-    /// under them); `None` outside it.
-    fn concrete_model(&mut self, key: &[ConstraintId]) -> Option<Option<Model>> {
-        if !self.holds_concretely(key)? {
-            return Some(None);
+    /// In concrete mode, the decisions the values made, which a model the
+    /// solver finds must respect (it then follows the candidate's path).
+    fn concrete_decisions(&self) -> Option<Bool> {
+        Some(self.concrete.as_ref()?.decisions())
+    }
+
+    /// The effort of a question asked in full outside concrete mode.
+    fn full_effort(&self) -> Effort {
+        match self.concrete {
+            Some(_) => Effort::Within(CONCRETE_ASK_LIMIT),
+            None => Effort::Full,
+        }
+    }
+
+    /// `wish` and, in concrete mode, the decisions the values made.
+    fn with_decisions(&self, wish: Bool) -> Bool {
+        match self.concrete_decisions() {
+            Some(decisions) => Bool::and(&[wish, decisions]),
+            None => wish,
+        }
+    }
+
+    /// In concrete mode, when `key` holds under the input values, they are
+    /// its model. When it does not (a fault the candidate does not hit),
+    /// `None`: the caller asks the solver, as the symbolic search would on
+    /// this path, so that no finding is lost to a goal a candidate covered.
+    fn concrete_model(&mut self, key: &[ConstraintId]) -> Option<Model> {
+        if !self.holds_concretely(key, None)? {
+            return None;
         }
         let values = self.concrete.as_ref()?.as_formula(&self.store);
-        Some(self.model_of(&[], Some(&values), Effort::Full))
+        self.model_of(&[], Some(&values), Effort::Full)
+    }
+
+    /// Whether the solver is to be asked for a model of `key` (always
+    /// outside concrete mode; see `Assignment::first_ask` in it).
+    fn worth_asking(&mut self, key: &[ConstraintId]) -> bool {
+        match self.concrete.as_mut() {
+            Some(values) => values.first_ask(&self.store, key),
+            None => true,
+        }
     }
 
     /// Defers feasibility checks (see the `deferred` field) until called with false.
@@ -297,7 +340,7 @@ impl PathSolver {
     /// or through others, can make it unsatisfiable, and only they are asked.
     pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
         let (key, added) = self.key(path, extra);
-        if let Some(holds) = self.holds_concretely(&key) {
+        if let Some(holds) = self.holds_concretely(&key, added) {
             return holds;
         }
         let answer = self.ask(&Query {
@@ -322,9 +365,13 @@ impl PathSolver {
     pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
         let (key, _) = self.key(path, extra);
         if let Some(model) = self.concrete_model(&key) {
-            return model;
+            return Some(model);
         }
-        self.model_of(&key, None, Effort::Full)
+        if !self.worth_asking(&key) {
+            return None;
+        }
+        let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
+        self.model_of(&key, decisions.as_ref(), effort)
     }
 
     fn model_of(
@@ -379,10 +426,18 @@ impl PathSolver {
         // Most questions asked here (can this fault happen?) are answered no,
         // and a first model is often readable already: one query settles both.
         let (key, _) = self.key(path, None);
-        if let Some(model) = self.concrete_model(&key) {
-            return model;
-        }
-        let first = self.model_of(&key, None, Effort::Full)?;
+        // In concrete mode a candidate's values come first, made readable
+        // below where the solver does so quickly.
+        let first = match self.concrete_model(&key) {
+            Some(values) => values,
+            None => {
+                if !self.worth_asking(&key) {
+                    return None;
+                }
+                let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
+                self.model_of(&key, decisions.as_ref(), effort)?
+            }
+        };
         if inputs.is_empty() {
             return Some(first);
         }
@@ -428,9 +483,16 @@ impl PathSolver {
                 .collect();
             (!each.is_empty()).then(|| Bool::and(&each))
         };
+        let preferred = self.with_decisions(preferred);
         self.model_of(&key, Some(&preferred), wish)
-            .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
-            .or_else(|| self.model_of(&key, Some(&readable_floats()?), wish))
+            .or_else(|| {
+                let moderate = self.with_decisions(small(30_000));
+                self.model_of(&key, Some(&moderate), wish)
+            })
+            .or_else(|| {
+                let floats = self.with_decisions(readable_floats()?);
+                self.model_of(&key, Some(&floats), wish)
+            })
             .or(Some(first))
     }
 }
