@@ -159,10 +159,14 @@ pub struct GenArgs {
     /// The order in which the search runs the paths it has started.
     #[arg(long, value_enum, default_value_t = SearchMode::Coverage)]
     pub search: SearchMode,
-    /// Seed of the random choices of `--search random` and `mixed`: the same
-    /// seed gives the same tests.
+    /// Seed of the random choices of `--search random` and `mixed` and of
+    /// the sampled inputs: the same seed gives the same tests.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Skip the sampled inputs tried before the symbolic search (and for
+    /// goals whose solver query timed out): the solver then finds every test.
+    #[arg(long)]
+    pub no_cheap_inputs: bool,
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,

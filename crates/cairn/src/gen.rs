@@ -193,6 +193,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             SearchMode::Mixed => engine::SearchOrder::CoverageAndRandom,
         },
         seed: args.seed,
+        cheap_inputs: !args.no_cheap_inputs,
         cancel: Some(interruption.cancel.clone()),
         ..engine_config(&args.budgets)?
     };

@@ -96,6 +96,7 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         hard_goals: HardGoalsMode::Off,
         search: SearchMode::Coverage,
         seed: 0,
+        no_cheap_inputs: false,
         check_all_globals: false,
         // A Test-Comp suite is scored on branch coverage alone.
         no_boundary_tests: true,

@@ -383,6 +383,7 @@ fn report(func: FuncId, tests: Vec<TestCase>, program: &Program) -> FunctionRepo
             statements: 63,
             elapsed: Duration::from_millis(12),
             solver: Default::default(),
+            cheap: Default::default(),
         },
     }
 }

@@ -140,6 +140,9 @@ pub fn function_json(
             answered_by_cache: report.stats.solver.from_cache,
             answered_by_last_model: report.stats.solver.from_last_model,
             solver_ms: millis(report.stats.solver.z3_time),
+            cheap_candidates: report.stats.cheap.candidates,
+            cheap_tests: report.stats.cheap.tests,
+            cheap_goals: report.stats.cheap.goals,
         },
     }
 }

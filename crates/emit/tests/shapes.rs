@@ -407,6 +407,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
             statements: 0,
             elapsed: Duration::ZERO,
             solver: Default::default(),
+            cheap: Default::default(),
         },
     }
 }

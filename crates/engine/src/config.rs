@@ -37,8 +37,13 @@ pub struct EngineConfig {
     /// The order in which the coverage search runs waiting path states.
     pub search: SearchOrder,
     /// Seed of the random choices of [`SearchOrder::Random`] and
-    /// [`SearchOrder::CoverageAndRandom`]: the same seed gives the same tests.
+    /// [`SearchOrder::CoverageAndRandom`] and of the cheap phase's
+    /// candidates: the same seed gives the same tests.
     pub seed: u64,
+    /// Before the symbolic search (and for the goals it leaves after a
+    /// query timed out), run concrete candidate inputs, no solver asked
+    /// per branch, and keep those covering new goals as tests (`cheap`).
+    pub cheap_inputs: bool,
     /// Set from outside (e.g. on Ctrl-C) to stop the search at its next
     /// turn, keeping what it found.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -131,6 +136,7 @@ impl Default for EngineConfig {
             hard_goals: HardGoalStrategy::Off,
             search: SearchOrder::Coverage,
             seed: 0,
+            cheap_inputs: true,
             cancel: None,
             dump_queries: None,
             invariants: Vec::new(),

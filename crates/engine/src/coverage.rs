@@ -12,8 +12,13 @@
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
 //! Boundary goals (`boundary`) add tests on the paths it completes, and
 //! never make it run another path.
+//!
+//! Before it, and for the goals it leaves when a query timed out, concrete
+//! candidate inputs (`cheap`) cover what random inputs hit easily, the
+//! solver asked nothing per branch; the symbolic search gets what they leave.
 
 use crate::boundary::Boundaries;
+use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks, ProgramFacts};
@@ -195,6 +200,11 @@ impl Coverage {
     /// One test more on `st`'s completed path for each boundary goal still
     /// open among its comparisons; true when it made any.
     fn boundary_tests(&mut self, exec: &mut Executor, st: &State) -> bool {
+        // A candidate's values answer every question: asking them for a
+        // boundary would only count as a miss and give the goal up.
+        if exec.solver.in_concrete_mode() {
+            return false;
+        }
         let Some(boundaries) = &mut self.boundaries else {
             return false;
         };
@@ -376,6 +386,37 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
 /// Boundary queries take at most this fraction of the time budget.
 const BOUNDARY_SHARE: u32 = 4;
 
+/// The cheap phase before the symbolic search: at most this many
+/// candidates and statements, stopping after [`CHEAP_PATIENCE`] in a row
+/// covered nothing new (see [`Plan::patience`]); within this fraction of
+/// the time budget, should candidates be slow.
+const CHEAP_CANDIDATES: u64 = 1024;
+const CHEAP_PATIENCE: u64 = 128;
+const CHEAP_STATEMENTS: u64 = 100_000;
+const CHEAP_SHARE: u32 = 4;
+/// The cheap phase for the goals left after a query timed out: the rest of
+/// the time, stopping after this many fruitless candidates in a row.
+const CLOSING_CANDIDATES: u64 = 4096;
+const CLOSING_PATIENCE: u64 = 512;
+
+/// Runs a phase of candidates for `coverage`, adding what they ran to
+/// `ending` and the tests they made to `counts`.
+fn cover_cheaply(
+    exec: &mut Executor,
+    coverage: &mut Coverage,
+    constants: &std::sync::Arc<[i128]>,
+    plan: Plan,
+    counts: &mut testcase::CheapCounts,
+) -> Tried {
+    let before = coverage.tests.len();
+    let tried = cheap::try_candidates(exec, coverage, constants, plan);
+    let made = &coverage.tests[before..];
+    counts.candidates += tried.candidates;
+    counts.tests += made.len() as u64;
+    counts.goals += made.iter().map(|t| t.new_goals.len() as u64).sum::<u64>();
+    tried
+}
+
 /// See [`Coverage::paths_after_coverage`].
 const PATHS_AFTER_COVERAGE: u64 = 500;
 
@@ -549,6 +590,35 @@ pub fn explore(
     if exec.checks_invariants_on_exit() || exec.calls_earlier() {
         coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
     }
+    // A function without goals gets one test, whose inputs the solver
+    // makes readable: no candidate has anything to cover. Pointer
+    // parameters are shapes the symbolic search forks over in full (an
+    // alias may hold a finding, the smallest shape makes the plainest
+    // test) and buffers random bytes rarely parse: candidates sample
+    // numbers only.
+    let takes_pointers =
+        (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
+    let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
+    let constants = cheap::constants(program, func);
+    let mut cheap_counts = testcase::CheapCounts::default();
+    let mut cheap_tried = Tried::default();
+    if cheap_inputs {
+        let plan = Plan {
+            seed: config.seed,
+            first: 0,
+            most: CHEAP_CANDIDATES,
+            patience: CHEAP_PATIENCE,
+            statements: CHEAP_STATEMENTS,
+            deadline: deadline.min(start + config.max_time / CHEAP_SHARE),
+        };
+        cheap_tried = cover_cheaply(
+            &mut exec,
+            &mut coverage,
+            &constants,
+            plan,
+            &mut cheap_counts,
+        );
+    }
     let initial = match exec.initial_state() {
         Ok(st) => vec![st],
         Err(what) => {
@@ -574,6 +644,8 @@ pub fn explore(
         &budget,
         initial,
     );
+    ending.paths += cheap_tried.paths;
+    ending.statements += cheap_tried.statements;
     // A stalled search hands the rest of the time to the hard-goal phase:
     // for the goals it leaves, time was the budget.
     let budget_hit = ending.stopped_by.map(|bound| match bound {
@@ -594,6 +666,26 @@ pub fn explore(
             .copied()
             .collect();
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
+    }
+    // A goal whose query timed out may still be hit by a sampled input.
+    if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
+        let plan = Plan {
+            seed: config.seed,
+            first: cheap_tried.candidates,
+            most: CLOSING_CANDIDATES,
+            patience: CLOSING_PATIENCE,
+            statements: u64::MAX,
+            deadline,
+        };
+        let closing = cover_cheaply(
+            &mut exec,
+            &mut coverage,
+            &constants,
+            plan,
+            &mut cheap_counts,
+        );
+        ending.paths += closing.paths;
+        ending.statements += closing.statements;
     }
     let solver_gave_up = exec.solver.gave_up;
     // Every goal on a test's path is covered, targeted or not.
@@ -616,6 +708,7 @@ pub fn explore(
         report.uncovered.push((*g, reason));
     }
     report.stats = ending.stats(&exec, start);
+    report.stats.cheap = cheap_counts;
     report.tests = coverage.tests;
     report.findings = exec.findings;
     report

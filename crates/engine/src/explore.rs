@@ -165,6 +165,7 @@ impl Ending {
             statements: self.statements,
             elapsed: start.elapsed(),
             solver: exec.solver.counts,
+            cheap: testcase::CheapCounts::default(),
         }
     }
 

@@ -46,6 +46,7 @@
 //! - Checks of an input object start with `Step::Index(element)`.
 
 mod boundary;
+mod cheap;
 mod config;
 mod coverage;
 mod dependencies;

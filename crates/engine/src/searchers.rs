@@ -144,10 +144,14 @@ impl<O: ?Sized> Searcher<O> for RandomOrder {
 }
 
 /// Sebastiano Vigna's SplitMix64: small, fast, and the same on every platform.
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -156,7 +160,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..n` (n > 0), without the bias of a plain remainder.
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         let zone = u64::MAX - u64::MAX % n;
         loop {
             let x = self.next();

@@ -13,6 +13,7 @@ const SEARCH: &[&str] = &[
     "explore",
     "searchers",
     "boundary",
+    "cheap",
     "coverage",
     "trees",
     "reach",

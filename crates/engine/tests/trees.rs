@@ -8,9 +8,11 @@ use common::*;
 use engine::{EngineConfig, HardGoalStrategy};
 use testcase::FunctionReport;
 
+/// One symbolic path (sampled candidates would cover what the trees are for).
 fn one_path(hard_goals: HardGoalStrategy) -> EngineConfig {
     EngineConfig {
         max_paths: 1,
+        cheap_inputs: false,
         hard_goals,
         ..config()
     }

@@ -267,4 +267,13 @@ pub struct StatsJson {
     /// Time spent in Z3 checks.
     #[serde(default)]
     pub solver_ms: u64,
+    /// Concrete candidate inputs the cheap phase ran (no solver asked per branch).
+    #[serde(default)]
+    pub cheap_candidates: u64,
+    /// Of the tests, those the cheap phase found.
+    #[serde(default)]
+    pub cheap_tests: u64,
+    /// Goals those tests covered first.
+    #[serde(default)]
+    pub cheap_goals: u64,
 }

@@ -504,6 +504,20 @@ pub struct Stats {
     pub elapsed: Duration,
     #[serde(default)]
     pub solver: SolverCounts,
+    #[serde(default)]
+    pub cheap: CheapCounts,
+}
+
+/// What the cheap phase (concrete candidate inputs, no solver asked per
+/// branch) did for a function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CheapCounts {
+    /// Candidate inputs run.
+    pub candidates: u64,
+    /// Tests kept from them.
+    pub tests: u64,
+    /// Goals those tests covered first.
+    pub goals: u64,
 }
 
 /// How the solver's layers answered the questions of a search.

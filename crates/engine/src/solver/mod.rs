@@ -6,11 +6,15 @@
 //!   slicing -> cache -> counterexample -> near_zero_first -> float_candidates
 //!     -> time_limit -> [dump] -> z3_backend
 //!
+//! In concrete mode (`concrete`, set by a search with an input-value
+//! oracle) questions about paths are answered by evaluation instead.
+//!
 //! Each layer answers a query itself or passes it on, perhaps changed.
 //! Besides, a watchdog thread (`interrupt`) cuts short the check in
 //! progress once the search is cancelled or past its deadline.
 
 mod cache;
+mod concrete;
 mod counterexample;
 mod dump;
 mod float_candidates;
@@ -26,9 +30,11 @@ mod testing;
 mod time_limit;
 mod z3_backend;
 
+pub use concrete::ValueOracle;
 pub use interrupt::StopWhen;
 pub use store::ConstraintId;
 
+use concrete::Assignment;
 use interrupt::{Checks, Watchdog};
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::collections::HashSet;
@@ -41,6 +47,11 @@ use z3::Model;
 /// Longest time spent on a wish: a more readable model than the first one,
 /// or a first try near zero.
 const WISH_LIMIT: Duration = Duration::from_millis(500);
+
+/// Longest time spent, in concrete mode, on a model of a path the values
+/// do not satisfy (can this fault happen on the candidate's path?): a
+/// candidate is to stay cheap; the symbolic search asks in full.
+const CONCRETE_ASK_LIMIT: Duration = Duration::from_millis(5);
 
 /// A value the test chooses, with the signedness of its C type: a small
 /// unsigned value is near zero from above, never a wrapped-around negative.
@@ -136,6 +147,8 @@ pub struct PathSolver {
     /// Feasibility checks answer from the cache only, unknown counting as
     /// feasible: a bounded execution tree defers them to one disjunction.
     deferred: bool,
+    /// Concrete mode: the input values questions are answered under.
+    concrete: Option<Assignment>,
 }
 
 /// The answer to a disjunction of path conditions ([`PathSolver::any_alternative`]).
@@ -160,6 +173,7 @@ impl PathSolver {
             counts: testcase::SolverCounts::default(),
             gave_up: false,
             deferred: false,
+            concrete: None,
         }
     }
 
@@ -184,6 +198,81 @@ impl PathSolver {
             gave_up: &mut self.gave_up,
         };
         self.chain.solve(query, &mut cx)
+    }
+
+    /// Answers every question about paths under the input values `oracle`
+    /// chooses (concrete mode), until [`Self::leave_concrete_mode`].
+    pub fn enter_concrete_mode(&mut self, oracle: Box<dyn ValueOracle>) {
+        self.concrete = Some(Assignment::new(oracle));
+    }
+
+    /// Whether questions are answered under chosen input values.
+    pub fn in_concrete_mode(&self) -> bool {
+        self.concrete.is_some()
+    }
+
+    /// Leaves concrete mode, forgetting every constraint and answer so far
+    /// (no state of the phase may live on): the symbolic search then asks
+    /// what it would have asked without the phase, and Z3's answers depend
+    /// on the order in which constraints were interned.
+    pub fn leave_concrete_mode(&mut self) {
+        self.concrete = None;
+        self.store = ConstraintStore::default();
+        self.chain = chain(&self.options, &self.checks);
+    }
+
+    /// In concrete mode, whether `key` holds under the input values
+    /// (`added` its newest constraint, noted as refuted when only it fails).
+    fn holds_concretely(
+        &mut self,
+        key: &[ConstraintId],
+        added: Option<ConstraintId>,
+    ) -> Option<bool> {
+        let values = self.concrete.as_mut()?;
+        Some(values.holds_with(&self.store, key, added))
+    }
+
+    /// In concrete mode, the decisions the values made, which a model the
+    /// solver finds must respect (it then follows the candidate's path).
+    fn concrete_decisions(&self) -> Option<Bool> {
+        Some(self.concrete.as_ref()?.decisions())
+    }
+
+    /// The effort of a question asked in full outside concrete mode.
+    fn full_effort(&self) -> Effort {
+        match self.concrete {
+            Some(_) => Effort::Within(CONCRETE_ASK_LIMIT),
+            None => Effort::Full,
+        }
+    }
+
+    /// `wish` and, in concrete mode, the decisions the values made.
+    fn with_decisions(&self, wish: Bool) -> Bool {
+        match self.concrete_decisions() {
+            Some(decisions) => Bool::and(&[wish, decisions]),
+            None => wish,
+        }
+    }
+
+    /// In concrete mode, when `key` holds under the input values, they are
+    /// its model. When it does not (a fault the candidate does not hit),
+    /// `None`: the caller asks the solver, as the symbolic search would on
+    /// this path, so that no finding is lost to a goal a candidate covered.
+    fn concrete_model(&mut self, key: &[ConstraintId]) -> Option<Model> {
+        if !self.holds_concretely(key, None)? {
+            return None;
+        }
+        let values = self.concrete.as_ref()?.as_formula(&self.store);
+        self.model_of(&[], Some(&values), Effort::Full)
+    }
+
+    /// Whether the solver is to be asked for a model of `key` (always
+    /// outside concrete mode; see `Assignment::first_ask` in it).
+    fn worth_asking(&mut self, key: &[ConstraintId]) -> bool {
+        match self.concrete.as_mut() {
+            Some(values) => values.first_ask(&self.store, key),
+            None => true,
+        }
     }
 
     /// Defers feasibility checks (see the `deferred` field) until called with false.
@@ -257,6 +346,9 @@ impl PathSolver {
     /// or through others, can make it unsatisfiable, and only they are asked.
     pub fn feasible(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> bool {
         let (key, added) = self.key(path, extra);
+        if let Some(holds) = self.holds_concretely(&key, added) {
+            return holds;
+        }
         let answer = self.ask(&Query {
             constraints: &key,
             added,
@@ -278,7 +370,14 @@ impl PathSolver {
     /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
     pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
         let (key, _) = self.key(path, extra);
-        self.model_of(&key, None, Effort::Full)
+        if let Some(model) = self.concrete_model(&key) {
+            return Some(model);
+        }
+        if !self.worth_asking(&key) {
+            return None;
+        }
+        let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
+        self.model_of(&key, decisions.as_ref(), effort)
     }
 
     fn model_of(
@@ -333,7 +432,18 @@ impl PathSolver {
         // Most questions asked here (can this fault happen?) are answered no,
         // and a first model is often readable already: one query settles both.
         let (key, _) = self.key(path, None);
-        let first = self.model_of(&key, None, Effort::Full)?;
+        // In concrete mode a candidate's values come first, made readable
+        // below where the solver does so quickly.
+        let first = match self.concrete_model(&key) {
+            Some(values) => values,
+            None => {
+                if !self.worth_asking(&key) {
+                    return None;
+                }
+                let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
+                self.model_of(&key, decisions.as_ref(), effort)?
+            }
+        };
         if inputs.is_empty() {
             return Some(first);
         }
@@ -379,9 +489,16 @@ impl PathSolver {
                 .collect();
             (!each.is_empty()).then(|| Bool::and(&each))
         };
+        let preferred = self.with_decisions(preferred);
         self.model_of(&key, Some(&preferred), wish)
-            .or_else(|| self.model_of(&key, Some(&small(30_000)), wish))
-            .or_else(|| self.model_of(&key, Some(&readable_floats()?), wish))
+            .or_else(|| {
+                let moderate = self.with_decisions(small(30_000));
+                self.model_of(&key, Some(&moderate), wish)
+            })
+            .or_else(|| {
+                let floats = self.with_decisions(readable_floats()?);
+                self.model_of(&key, Some(&floats), wish)
+            })
             .or(Some(first))
     }
 }

@@ -1,0 +1,172 @@
+//! Concrete mode (issue 11, cheap inputs first): while an input-value
+//! oracle is set, every input symbol has one value, asked of the oracle
+//! when a constraint first mentions it, and whether a path is feasible is
+//! answered by evaluating its constraints under those values (substituted,
+//! then simplified to a constant) instead of a Z3 check. A branch then has
+//! exactly one arm: the executor follows the one path of those inputs. A
+//! model of a path the values satisfy is the values; of one they do not (a
+//! possible fault on the candidate's path), the solver's, as without the mode.
+//!
+//! A constraint that does not simplify to a constant counts as false: the
+//! mode only ever finds paths, it never proves one infeasible.
+
+use super::store::{ConstraintId, ConstraintStore, SymbolId};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use z3::ast::{Ast, Bool, BV};
+
+/// Chooses the value of each input symbol in concrete mode.
+pub trait ValueOracle {
+    /// Bits for a new input symbol `bits` wide; `float` when the code reads
+    /// them as a `float` or `double`.
+    fn value(&mut self, bits: u32, float: bool) -> u128;
+}
+
+/// The values chosen so far, and which constraints they satisfy.
+pub(super) struct Assignment {
+    oracle: Box<dyn ValueOracle>,
+    /// By symbol number: the model of a test lists them in that order.
+    values: BTreeMap<SymbolId, BV>,
+    holds: HashMap<ConstraintId, bool>,
+    /// The negations of the conditions the values refuted: decisions the
+    /// executor took without a constraint (the other way being
+    /// "infeasible"), which a model the solver finds must respect too.
+    refuted: Vec<Bool>,
+    /// The sets of constraints the values fail that the solver was asked
+    /// about (a possible fault on a candidate's path): once each.
+    asked: HashSet<Vec<ConstraintId>>,
+}
+
+impl Assignment {
+    pub(super) fn new(oracle: Box<dyn ValueOracle>) -> Assignment {
+        Assignment {
+            oracle,
+            values: BTreeMap::new(),
+            holds: HashMap::new(),
+            refuted: Vec::new(),
+            asked: HashSet::new(),
+        }
+    }
+
+    /// Whether every constraint of `ids` holds under the values.
+    pub(super) fn all_hold(&mut self, store: &ConstraintStore, ids: &[ConstraintId]) -> bool {
+        ids.iter().all(|id| self.holds(store, *id))
+    }
+
+    /// Whether the path `key` holds with `added`, its newest constraint,
+    /// noting `added` as refuted when only it fails.
+    pub(super) fn holds_with(
+        &mut self,
+        store: &ConstraintStore,
+        key: &[ConstraintId],
+        added: Option<ConstraintId>,
+    ) -> bool {
+        if self.all_hold(store, key) {
+            return true;
+        }
+        if let Some(added) = added {
+            let rest: Vec<ConstraintId> = key.iter().copied().filter(|c| *c != added).collect();
+            if self.all_hold(store, &rest) {
+                self.refuted.push(store.constraint(added).not());
+            }
+        }
+        false
+    }
+
+    /// Whether the solver is to be asked about `key`, which the values fail:
+    /// only the first time the same constraints fail (the same possible
+    /// fault on the same path), as the symbolic search would ask once.
+    pub(super) fn first_ask(&mut self, store: &ConstraintStore, key: &[ConstraintId]) -> bool {
+        let failing: Vec<ConstraintId> = key
+            .iter()
+            .copied()
+            .filter(|c| !self.holds(store, *c))
+            .collect();
+        self.asked.insert(failing)
+    }
+
+    /// Every decision the values made: [`Self::refuted`].
+    pub(super) fn decisions(&self) -> Bool {
+        Bool::and(&self.refuted)
+    }
+
+    fn holds(&mut self, store: &ConstraintStore, id: ConstraintId) -> bool {
+        if let Some(known) = self.holds.get(&id) {
+            return *known;
+        }
+        for n in store.symbols(id) {
+            if !self.values.contains_key(n) {
+                let bits = store.symbol(*n).get_size();
+                let value = self.oracle.value(bits, store.is_float_symbol(*n));
+                self.values.insert(*n, crate::value::bv_u(value, bits));
+            }
+        }
+        let pairs: Vec<(&BV, &BV)> = store
+            .symbols(id)
+            .iter()
+            .filter_map(|n| Some((store.symbol(*n), self.values.get(n)?)))
+            .collect();
+        let value = store.constraint(id).substitute(&pairs).simplify().as_bool() == Some(true);
+        self.holds.insert(id, value);
+        value
+    }
+
+    /// The values as one formula, whose only model (on these symbols) they are.
+    pub(super) fn as_formula(&self, store: &ConstraintStore) -> Bool {
+        let equalities: Vec<Bool> = self
+            .values
+            .iter()
+            .map(|(n, value)| store.symbol(*n).eq(value))
+            .collect();
+        Bool::and(&equalities)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gives the values listed, in turn.
+    struct Listed(Vec<u128>);
+
+    impl ValueOracle for Listed {
+        fn value(&mut self, _bits: u32, _float: bool) -> u128 {
+            self.0.remove(0)
+        }
+    }
+
+    #[test]
+    fn evaluates_nonlinear_constraints_under_the_values() {
+        let mut store = ConstraintStore::default();
+        let x = BV::new_const("x", 32);
+        let cube = x.bvmul(&x).bvmul(&x);
+        let root = store.intern(&cube.eq(BV::from_u64(8, 32)));
+        let positive = store.intern(&x.bvsgt(BV::from_u64(0, 32)));
+        let mut two = Assignment::new(Box::new(Listed(vec![2])));
+        assert!(two.all_hold(&store, &[root, positive]));
+        let mut three = Assignment::new(Box::new(Listed(vec![3])));
+        assert!(!three.all_hold(&store, &[positive, root]));
+        assert!(three.all_hold(&store, &[positive]));
+    }
+
+    #[test]
+    fn asks_the_oracle_once_per_symbol() {
+        let mut store = ConstraintStore::default();
+        let x = BV::new_const("x", 8);
+        let y = BV::new_const("y", 8);
+        let first = store.intern(&x.bvult(BV::from_u64(4, 8)));
+        let second = store.intern(&y.bvugt(&x));
+        // One value each for x and y; a third request would panic.
+        let mut values = Assignment::new(Box::new(Listed(vec![1, 5])));
+        assert!(values.all_hold(&store, &[first, second]));
+        let formula = values.as_formula(&store);
+        let under = |a: u64, b: u64| {
+            let (a, b) = (BV::from_u64(a, 8), BV::from_u64(b, 8));
+            formula
+                .substitute(&[(&x, &a), (&y, &b)])
+                .simplify()
+                .as_bool()
+        };
+        assert_eq!(under(1, 5), Some(true));
+        assert_eq!(under(2, 5), Some(false));
+    }
+}
