@@ -47,11 +47,11 @@ fn a_comparison_gets_a_test_at_each_of_its_edges() {
     // At the lowest long and the highest unsigned long, one edge is out
     // of the type: the others are tested, and nothing wraps round.
     for call in [
-        "extreme((-9223372036854775807L - 1), ",
+        "extreme((-9223372036854775807LL - 1), ",
         "extreme(-9223372036854775807, ",
         "extreme(-9223372036854775806, ",
-        ", 18446744073709551614UL);",
-        ", 18446744073709551615UL);",
+        ", 18446744073709551614ULL);",
+        ", 18446744073709551615ULL);",
     ] {
         assert!(driver.contains(call), "{call}\n{driver}");
     }

@@ -41,6 +41,8 @@ pub struct Boundaries {
     /// Per path: the comparisons made so far.
     made: PerState<Vec<Comparison>>,
     covered: BTreeSet<Boundary>,
+    /// Every goal of the comparisons any path made.
+    seen: BTreeSet<Boundary>,
     /// Per goal: the completed paths on which it was asked without a test.
     tried: BTreeMap<Boundary, u32>,
     /// The time their queries may take, and have taken: a path's queries
@@ -55,6 +57,7 @@ impl Boundaries {
         Boundaries {
             made: PerState::new(),
             covered: BTreeSet::new(),
+            seen: BTreeSet::new(),
             tried: BTreeMap::new(),
             budget,
             spent: Duration::ZERO,
@@ -92,6 +95,13 @@ impl Boundaries {
             span,
             difference: difference.clone(),
         });
+        self.seen
+            .extend(Boundary::OFFSETS.map(|offset| Boundary { span, offset }));
+    }
+
+    /// Whether a goal of a comparison some path made is still open.
+    pub fn any_open(&self) -> bool {
+        self.seen.iter().any(|goal| self.is_open(goal))
     }
 
     /// The goals still open among the comparisons of `state`'s path, each

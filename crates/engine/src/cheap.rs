@@ -26,7 +26,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
-use z3::ast::Bool;
+use z3::ast::{Bool, BV};
 
 /// Loop iterations a candidate's path may make: a random bound of a loop
 /// would otherwise spin to the search's bound on every candidate.
@@ -60,7 +60,7 @@ pub struct Tried {
 }
 
 /// Runs candidates for `objective` (one path each, in concrete mode) as
-/// `plan` says, stopping early once `objective` is done.
+/// `plan` says, stopping early once `objective` wants no more.
 pub fn try_candidates<O: Objective>(
     exec: &mut Executor,
     objective: &mut O,
@@ -82,7 +82,7 @@ pub fn try_candidates<O: Objective>(
         && tried.statements < plan.statements
         && Instant::now() < plan.deadline
         && !cancelled()
-        && !objective.done()
+        && objective.wants_candidates()
     {
         let number = plan.first + tried.candidates;
         tried.candidates += 1;
@@ -276,6 +276,9 @@ impl<O: Objective> Hooks for OnePath<'_, O> {
     }
     fn pointer_decided(&mut self, state: &State, lazy: LazyIdx, span: Span) {
         self.inner.pointer_decided(state, lazy, span)
+    }
+    fn compared(&mut self, state: &State, span: Span, difference: &BV) {
+        self.inner.compared(state, span, difference)
     }
 }
 

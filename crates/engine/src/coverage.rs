@@ -200,11 +200,9 @@ impl Coverage {
     /// One test more on `st`'s completed path for each boundary goal still
     /// open among its comparisons; true when it made any.
     fn boundary_tests(&mut self, exec: &mut Executor, st: &State) -> bool {
-        // A candidate's values answer every question: asking them for a
-        // boundary would only count as a miss and give the goal up.
-        if exec.solver.in_concrete_mode() {
-            return false;
-        }
+        // A candidate's values answer for its path: one that misses an
+        // edge says nothing of the path's other inputs.
+        let candidate = exec.solver.in_concrete_mode();
         let Some(boundaries) = &mut self.boundaries else {
             return false;
         };
@@ -224,7 +222,8 @@ impl Coverage {
                     self.tests.push(test);
                     made = true;
                 }
-                None => boundaries.missed(*goal),
+                None if !candidate => boundaries.missed(*goal),
+                None => {}
             }
         }
         made
@@ -337,6 +336,10 @@ impl Objective for Coverage {
                 *reason = Uncovered::Budget(bound.to_string());
             }
         }
+    }
+
+    fn wants_candidates(&self) -> bool {
+        !self.done() || self.boundaries.as_ref().is_some_and(Boundaries::any_open)
     }
 
     fn done(&self) -> bool {

@@ -116,6 +116,11 @@ pub trait Objective: Hooks {
     fn done(&self) -> bool {
         false
     }
+    /// Whether more concrete candidate inputs could help (`cheap`): goals
+    /// no test reached, or others only a candidate's values can meet.
+    fn wants_candidates(&self) -> bool {
+        !self.done()
+    }
 }
 
 /// The limits of one run of the loop.
