@@ -5,6 +5,7 @@
 //! are hand-picked cases plus random ones (fixed seed), in both data models
 //! (`gcc -m64` and `-m32`).
 
+mod probe;
 use ir::{DataModel, Layout, Type};
 use std::fmt::Write;
 
@@ -186,31 +187,9 @@ fn compare_with_gcc(model: DataModel) {
     }
     main.push_str("  return 0;\n}\n");
     source.push_str(&main);
-    let src = dir.path().join("probe.c");
-    std::fs::write(&src, &source).expect("probe written");
-    let bin = dir.path().join("probe");
-    let built = std::process::Command::new("cc")
-        .args(["-w", model.gcc_flag(), "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .status();
-    match built {
-        Err(_) => {
-            eprintln!("note: no cc; skipping the layout comparison");
-            return;
-        }
-        Ok(status) => assert!(status.success(), "the probe must build:\n{source}"),
-    }
-    let output = std::process::Command::new(&bin)
-        .output()
-        .expect("probe runs");
-    let gcc = String::from_utf8_lossy(&output.stdout).into_owned();
-
-    let config = front::FrontConfig {
-        data_model: model,
-        ..front::FrontConfig::default()
+    let Some((gcc, out)) = probe::run_with_gcc(dir.path(), &source, model) else {
+        return;
     };
-    let out = front::compile(&src, &config).expect("probe lowers");
     assert!(out.excluded.is_empty(), "{:?}", out.excluded);
     let ours: String = definitions
         .iter()

@@ -4,6 +4,7 @@
 //! same lines. Under ILP32 (i386 System V) `long` and pointers are 4 bytes
 //! and `long long`, `double` and `long double` are 4-byte aligned in structs.
 
+mod probe;
 use ir::{DataModel, IntType, Type};
 use std::fmt::Write;
 
@@ -76,31 +77,9 @@ fn probe_source() -> (String, Vec<(String, usize)>) {
 fn compare_with_gcc(model: DataModel) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let (source, tags) = probe_source();
-    let src = dir.path().join("probe.c");
-    std::fs::write(&src, &source).expect("probe written");
-    let bin = dir.path().join("probe");
-    let built = std::process::Command::new("cc")
-        .args(["-w", model.gcc_flag(), "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .status();
-    match built {
-        Err(_) => {
-            eprintln!("note: no cc; skipping the layout comparison");
-            return;
-        }
-        Ok(status) => assert!(status.success(), "the probe must build:\n{source}"),
-    }
-    let output = std::process::Command::new(&bin)
-        .output()
-        .expect("probe runs");
-    let gcc = String::from_utf8_lossy(&output.stdout).into_owned();
-
-    let config = front::FrontConfig {
-        data_model: model,
-        ..front::FrontConfig::default()
+    let Some((gcc, out)) = probe::run_with_gcc(dir.path(), &source, model) else {
+        return;
     };
-    let out = front::compile(&src, &config).expect("probe lowers");
     let mut ours = String::new();
     for (tag, members) in &tags {
         let def = out
