@@ -8,7 +8,7 @@ mod common;
 #[path = "../../../tests/schemas/sarif_validator.rs"]
 mod sarif_validator;
 
-use common::{arg, corpus, text};
+use common::{arg, cairn_in, corpus, text};
 use quick_xml::events::Event;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -373,13 +373,4 @@ fn the_html_report_shows_coverage_tests_and_findings_and_renders_in_chromium() {
             bytes.len()
         );
     }
-}
-
-/// Runs cairn with `args` in the directory `dir`.
-fn cairn_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run cairn")
 }

@@ -2,29 +2,31 @@
 
 mod common;
 
-use common::{arg, cairn, corpus, outputs, text};
+use common::{arg, cairn, cairn_in, corpus, outputs, text};
 use std::path::{Path, PathBuf};
 
 /// Files whose tests are the same from run to run (no solver time limit
-/// picks their values).
-fn sources() -> Vec<PathBuf> {
-    vec![
-        corpus("heap", "dlist.c"),
-        corpus("heap", "slist.c"),
-        corpus("scalar", "triangle.c"),
-    ]
+/// picks their values), as given from the repository's root: a shard is
+/// chosen by a hash of the path as given, the same in every checkout.
+const SOURCES: [&str; 3] = [
+    "tests/corpus/heap/dlist.c",
+    "tests/corpus/heap/slist.c",
+    "tests/corpus/scalar/triangle.c",
+];
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `cairn ARGS SOURCES -o OUT`, which must succeed; its stdout with OUT
-/// spelled `OUT`.
+/// `cairn ARGS SOURCES -o OUT` from the repository's root, which must
+/// succeed; its stdout with OUT spelled `OUT`.
 fn succeed(args: &[&str], out: &Path) -> String {
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["-o", arg(out)]);
-    let sources = sources();
     if args[0] == "gen" {
-        all.extend(sources.iter().map(|s| arg(s)));
+        all.extend(SOURCES);
     }
-    let run = cairn(&all);
+    let run = cairn_in(&repository(), &all);
     assert!(run.status.success(), "{args:?}: {}", text(&run.stderr));
     text(&run.stdout).replace(arg(out), "OUT")
 }
@@ -77,7 +79,10 @@ fn a_missing_or_repeated_shard_is_refused_before_writing() {
         succeed(&["gen", "--shard", &shard], &path(&format!("shard{k}")));
     }
     let out = path("merged");
-    let missing = cairn(&["merge", arg(&path("shard1")), "-o", arg(&out)]);
+    let missing = cairn_in(
+        &repository(),
+        &["merge", arg(&path("shard1")), "-o", arg(&out)],
+    );
     assert_eq!(missing.status.code(), Some(2));
     assert!(
         text(&missing.stderr).contains("shards missing"),
@@ -85,14 +90,17 @@ fn a_missing_or_repeated_shard_is_refused_before_writing() {
         text(&missing.stderr)
     );
     let shard1 = path("shard1");
-    let repeated = cairn(&[
-        "merge",
-        arg(&shard1),
-        arg(&shard1),
-        arg(&path("shard2")),
-        "-o",
-        arg(&out),
-    ]);
+    let repeated = cairn_in(
+        &repository(),
+        &[
+            "merge",
+            arg(&shard1),
+            arg(&shard1),
+            arg(&path("shard2")),
+            "-o",
+            arg(&out),
+        ],
+    );
     assert_eq!(repeated.status.code(), Some(2));
     assert!(
         text(&repeated.stderr).contains("same shard given twice"),

@@ -13,6 +13,15 @@ pub fn cairn(args: &[&str]) -> Output {
         .expect("run cairn")
 }
 
+/// Runs cairn with `args` in the directory `dir`.
+pub fn cairn_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run cairn")
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
