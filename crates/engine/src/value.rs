@@ -189,6 +189,28 @@ pub fn bool_value(b: &Bool) -> Option<bool> {
 }
 
 /// C truth value `b ? 1 : 0` in `bits` bits.
+/// Whether the signed product of `x` and `y` fits their width. Z3
+/// 4.8.12's own predicates (`bvsmul_noovfl`) are wrong when one operand is
+/// negative (they call -1 * 3 an overflow in 3 bits, in models and in
+/// `simplify` alike), so the product of the magnitudes is bounded instead:
+/// at most 2^(n-1) - 1 for a positive result, 2^(n-1) for a negative one.
+pub fn signed_mul_fits(x: &BV, y: &BV) -> Bool {
+    let bits = x.get_size();
+    let zero = bv_u(0, bits);
+    let (x_negative, y_negative) = (x.bvslt(&zero), y.bvslt(&zero));
+    let x_magnitude = x_negative.ite(&x.bvneg(), x);
+    let y_magnitude = y_negative.ite(&y.bvneg(), y);
+    // 2^(n-1) as an unsigned n-bit number: the widest (129 bits) exceeds u128.
+    let half = bv_u(1, bits).bvshl(bv_u(u128::from(bits - 1), bits));
+    let most = x_negative
+        .xor(&y_negative)
+        .ite(&half, &half.bvsub(bv_u(1, bits)));
+    Bool::and(&[
+        x_magnitude.bvmul_no_overflow(&y_magnitude, false),
+        x_magnitude.bvmul(&y_magnitude).bvule(&most),
+    ])
+}
+
 pub fn bool_to_bv(b: &Bool, bits: u32) -> BV {
     b.ite(&bv_u(1, bits), &bv_u(0, bits))
 }
@@ -355,6 +377,29 @@ pub fn signed_bits(v: &BV) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn signed_products_fit_exactly_when_the_product_is_in_range() {
+        // Made in at most 128 bits, then sign-extended to `bits`.
+        let fits = |x: i128, y: i128, bits: u32| {
+            let narrow = bits.min(128);
+            let value = |v: i128| resize(&bv_u(v as u128, 128).extract(narrow - 1, 0), bits, true);
+            bool_value(&signed_mul_fits(&value(x), &value(y)))
+        };
+        // 3 bits hold -4..=3.
+        assert_eq!(fits(-1, 3, 3), Some(true));
+        assert_eq!(fits(-2, 2, 3), Some(true));
+        assert_eq!(fits(-4, 1, 3), Some(true));
+        assert_eq!(fits(-4, -1, 3), Some(false));
+        assert_eq!(fits(2, 2, 3), Some(false));
+        assert_eq!(fits(-3, -1, 3), Some(true));
+        assert_eq!(fits(0, -4, 3), Some(true));
+        // gnu.c's scaled_offset: -1 * 4294967295 in 65 bits.
+        assert_eq!(fits(-1, 4_294_967_295, 65), Some(true));
+        assert_eq!(fits(i128::from(i64::MIN), 2, 64), Some(false));
+        assert_eq!(fits(-(1 << 100), 1 << 27, 129), Some(true));
+        assert_eq!(fits(1 << 100, 1 << 28, 129), Some(false));
+    }
 
     #[test]
     fn resize_truncates_and_extends_by_source_signedness() {

@@ -7,7 +7,8 @@ use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{
-    bool_to_bv, bv_u, concrete, is_nonzero, resize, signed_bits, PtrVal, SymVal, Target,
+    bool_to_bv, bv_u, concrete, is_nonzero, resize, signed_bits, signed_mul_fits, PtrVal, SymVal,
+    Target,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
@@ -285,7 +286,7 @@ impl Machine<'_, '_> {
             }
             BinOp::Mul => {
                 if signed && signed_bits(x) + signed_bits(y) > bits {
-                    let ok = Bool::and(&[x.bvmul_no_overflow(y, true), x.bvmul_no_underflow(y)]);
+                    let ok = signed_mul_fits(x, y);
                     self.check_fault(st, overflow, &ok.not(), "signed multiplication overflows")?;
                 }
                 x.bvmul(y)
@@ -465,9 +466,7 @@ pub fn compare_ints(op: BinOp, x: &BV, y: &BV, signed: bool) -> Bool {
         (BinOp::Ge, true) => x.bvsge(y),
         (BinOp::Ge, false) => x.bvuge(y),
         (BinOp::MulOverflows, false) => x.bvmul_no_overflow(y, false).not(),
-        (BinOp::MulOverflows, true) => {
-            Bool::and(&[x.bvmul_no_overflow(y, true), x.bvmul_no_underflow(y)]).not()
-        }
+        (BinOp::MulOverflows, true) => signed_mul_fits(x, y).not(),
         _ => Bool::from_bool(false),
     }
 }
