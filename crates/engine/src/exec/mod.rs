@@ -532,16 +532,15 @@ impl<'a> Machine<'_, 'a> {
             if !self.hooks.wants_arm(&st, target) {
                 continue;
             }
-            // A scan cut at an input's last byte may have decided it.
-            if st.scan_capped && !self.may(&st, &cond) {
-                self.note_cut("max_array");
-            }
-            if bool_value(&cond) == Some(false) {
-                self.hooks.arm_infeasible(&st, arm, &cond);
-                continue;
-            }
-            if !self.may(&st, &cond) {
-                self.note_limit_cut(&st, &cond);
+            let constant_false = bool_value(&cond) == Some(false);
+            if constant_false || !self.may(&st, &cond) {
+                if !constant_false {
+                    self.note_limit_cut(&st, &cond);
+                }
+                // A scan cut at an input's last byte may have decided it.
+                if st.scan_capped {
+                    self.note_cut("max_array");
+                }
                 self.hooks.arm_infeasible(&st, arm, &cond);
                 continue;
             }

@@ -533,23 +533,14 @@ impl Machine<'_, '_> {
         if !moves_pointer && !holds_pointer {
             return Ok(loc.off.clone());
         }
-        let mut offsets = Vec::new();
-        let mut excluded = Vec::new();
-        while offsets.len() < MAX_PINNED_OFFSETS {
-            let mut path = st.path.clone();
-            if !excluded.is_empty() {
-                path.push(self.solver.intern(&Bool::and(&excluded)));
-            }
-            let Some(model) = self.solver.model(&path, None) else {
-                break;
-            };
-            let at = crate::extract::eval_bits(&model, &loc.off) as u64;
-            excluded.push(loc.off.eq(bv_u(u128::from(at), 64)).not());
-            offsets.push(at);
-        }
-        if offsets.len() == MAX_PINNED_OFFSETS {
+        let Some(choices) =
+            self.feasible_values(st, std::slice::from_ref(&loc.off), MAX_PINNED_OFFSETS - 1)
+        else {
             return unsupported("a pointer access at a symbolic offset with many possible values");
-        }
+        };
+        let offsets = choices
+            .iter()
+            .filter_map(|values| memory::concrete_offset(&values[0]));
         let mut forks = Vec::new();
         for at in offsets {
             let mut next = self.fork(st);
@@ -573,28 +564,10 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let symbols = crate::solver::symbols_in(&loc.off);
-        let mut choices: Vec<Vec<BV>> = Vec::new();
-        let mut excluded = Vec::new();
-        while choices.len() <= MAX_FIXED_CHOICES {
-            let mut path = st.path.clone();
-            if !excluded.is_empty() {
-                path.push(self.solver.intern(&Bool::and(&excluded)));
-            }
-            let Some(model) = self.solver.model(&path, None) else {
-                break;
-            };
-            let values: Vec<BV> = symbols
-                .iter()
-                .map(|s| bv_u(crate::extract::eval_bits(&model, s), s.get_size()))
-                .collect();
-            let this: Vec<Bool> = symbols.iter().zip(&values).map(|(s, v)| s.eq(v)).collect();
-            excluded.push(Bool::and(&this).not());
-            choices.push(values);
-        }
-        if choices.len() > MAX_FIXED_CHOICES {
+        let Some(choices) = self.feasible_values(st, &symbols, MAX_FIXED_CHOICES) else {
             st.unfixable.push(loc.off.clone());
             return Ok(());
-        }
+        };
         let mut forks = Vec::new();
         for values in choices {
             let mut next = self.fork(st);
@@ -605,6 +578,31 @@ impl Machine<'_, '_> {
             forks.push(next);
         }
         Err(Stop::Fork(forks))
+    }
+
+    /// Every tuple of values `terms` may take together on this path, as
+    /// numbers, one solver model each; `None` when there are more than
+    /// `most`.
+    fn feasible_values(&mut self, st: &State, terms: &[BV], most: usize) -> Option<Vec<Vec<BV>>> {
+        let mut choices: Vec<Vec<BV>> = Vec::new();
+        let mut excluded = Vec::new();
+        while choices.len() <= most {
+            let mut path = st.path.clone();
+            if !excluded.is_empty() {
+                path.push(self.solver.intern(&Bool::and(&excluded)));
+            }
+            let Some(model) = self.solver.model(&path, None) else {
+                return Some(choices);
+            };
+            let values: Vec<BV> = terms
+                .iter()
+                .map(|t| bv_u(crate::extract::eval_bits(&model, t), t.get_size()))
+                .collect();
+            let these: Vec<Bool> = terms.iter().zip(&values).map(|(t, v)| t.eq(v)).collect();
+            excluded.push(Bool::and(&these).not());
+            choices.push(values);
+        }
+        None
     }
 
     /// C truth of a scalar value (`!= 0`; for pointers `!= NULL`).
