@@ -16,13 +16,6 @@ use ir::{
 use lang_c::ast::{Expression, VaArgExpression};
 use lang_c::span::Node;
 
-fn load(place: Place, ty: Type) -> Expr {
-    Expr {
-        kind: ExprKind::Load(Box::new(place)),
-        ty,
-    }
-}
-
 impl Lowerer<'_> {
     /// `va_start`, `va_copy` and `va_end`; `None` for any other name.
     pub(super) fn va_builtin(
@@ -74,7 +67,7 @@ impl Lowerer<'_> {
         };
         let cursor = self.va_cursor(ap)?;
         self.discard(last)?;
-        let start = load(Place::local(area), Type::ptr(Type::Void));
+        let start = Expr::load(Place::local(area), Type::ptr(Type::Void));
         self.assign_stmt(cursor, start, at)?;
         Ok(void_value())
     }
@@ -83,7 +76,7 @@ impl Lowerer<'_> {
         let dest = self.va_list_tag(dest)?;
         let src = self.va_list_tag(src)?;
         let tag = src.ty.pointee().cloned().unwrap_or(Type::Void);
-        self.assign_stmt(deref_place(dest), load(deref_place(src), tag), at)?;
+        self.assign_stmt(deref_place(dest), Expr::load(deref_place(src), tag), at)?;
         Ok(void_value())
     }
 
@@ -121,9 +114,9 @@ impl Lowerer<'_> {
             }
         }
         let cursor = self.va_cursor(&v.node.va_list)?;
-        let position = load(cursor.clone(), Type::ptr(Type::Void));
+        let position = Expr::load(cursor.clone(), Type::ptr(Type::Void));
         let value = self.temp(ty.clone(), at)?;
-        let read = load(
+        let read = Expr::load(
             deref_place(make_cast(position.clone(), &Type::ptr(ty.clone()))),
             ty.clone(),
         );
@@ -137,6 +130,6 @@ impl Lowerer<'_> {
             ty: bytes,
         };
         self.assign_stmt(cursor, make_cast(next, &Type::ptr(Type::Void)), at)?;
-        Ok(Val::Value(load(Place::local(value), ty)))
+        Ok(Val::Value(Expr::load(Place::local(value), ty)))
     }
 }
