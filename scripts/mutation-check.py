@@ -7,7 +7,10 @@ comparison or arithmetic operator swapped, && and || swapped, a constant
 plus or minus one, a condition negated, a statement deleted, a returned
 value replaced by 0) is compiled into the same driver and run. A mutant is
 killed when the driver fails (a test fails, crashes or hangs); it survives
-when every test passes. Mutants that do not compile are not counted.
+when every test passes. Mutants that do not compile are not counted, nor
+are mutants that gcc -O2 compiles to the same assembly as the original
+(trivial compiler equivalence: no test can tell them apart); the score is
+over the others, and those equivalents are listed apart.
 
     scripts/mutation-check.py [--max-mutants N] [--max-time S] FILE.c...
 
@@ -156,6 +159,15 @@ def executed_lines(work, stem):
     return lines
 
 
+def optimized_assembly(work, source):
+    """gcc -O2's assembly of `source`, without the lines that name the file
+    or the compiler, or None when it does not compile."""
+    built = run(["gcc", "-std=gnu11", "-O2", "-w", "-S", "-o", "-", source], work, 120)
+    if built is None or built.returncode != 0:
+        return None
+    return [ln for ln in built.stdout.splitlines() if not ln.startswith(("\t.file", "\t.ident"))]
+
+
 def check_file(path, cairn, max_mutants, max_time):
     stem = os.path.splitext(os.path.basename(path))[0]
     work = tempfile.mkdtemp(prefix="cairn-mutants.")
@@ -185,12 +197,16 @@ def check_file(path, cairn, max_mutants, max_time):
         if len(candidates) > max_mutants:
             step = len(candidates) / max_mutants
             candidates = [candidates[int(k * step)] for k in range(max_mutants)]
-        killed, survivors, stillborn = 0, [], 0
+        original_assembly = optimized_assembly(work, source)
+        killed, survivors, stillborn, equivalents = 0, [], 0, []
         for number, new, what in candidates:
             mutant = list(original)
             mutant[number - 1] = new
             with open(source, "w") as f:
                 f.write("\n".join(mutant))
+            if original_assembly is not None and optimized_assembly(work, source) == original_assembly:
+                equivalents.append(f"{stem}.c:{number}: {what}: {new.strip()}")
+                continue
             build = run(["gcc", "-std=gnu11", "-O0", "-w", f"out/{stem}_test.c", "-o", "mutant",
                          "-lm"], work, 120)
             if build is None or build.returncode != 0:
@@ -204,7 +220,7 @@ def check_file(path, cairn, max_mutants, max_time):
         with open(source, "w") as f:
             f.write("\n".join(original))
         return {"file": stem, "mutants": killed + len(survivors), "killed": killed,
-                "stillborn": stillborn, "survivors": survivors}
+                "stillborn": stillborn, "survivors": survivors, "equivalents": equivalents}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -221,9 +237,10 @@ def main():
         sys.exit(f"no cairn binary at {cairn}: run cargo build --release or set CAIRN")
     cairn = os.path.abspath(cairn)
     total_mutants = total_killed = 0
-    all_survivors = []
-    print(f"| {'file':<12} | {'mutants':>7} | {'killed':>6} | {'score':>5} | {'not compiled':>12} |")
-    print(f"|{'-' * 14}|{'-' * 9}|{'-' * 8}|{'-' * 7}|{'-' * 14}|")
+    all_survivors, all_equivalents = [], []
+    print(f"| {'file':<12} | {'mutants':>7} | {'killed':>6} | {'score':>5} | {'not compiled':>12} "
+          f"| {'equivalent':>10} |")
+    print(f"|{'-' * 14}|{'-' * 9}|{'-' * 8}|{'-' * 7}|{'-' * 14}|{'-' * 12}|")
     for path in args.files:
         r = check_file(path, cairn, args.max_mutants, args.max_time)
         if "error" in r:
@@ -231,17 +248,20 @@ def main():
             continue
         score = r["killed"] / r["mutants"] if r["mutants"] else 1.0
         print(f"| {r['file']:<12} | {r['mutants']:>7} | {r['killed']:>6} | {score:>5.2f} | "
-              f"{r['stillborn']:>12} |", flush=True)
+              f"{r['stillborn']:>12} | {len(r['equivalents']):>10} |", flush=True)
         total_mutants += r["mutants"]
         total_killed += r["killed"]
         all_survivors += r["survivors"]
+        all_equivalents += r["equivalents"]
     if total_mutants:
         print(f"\ntotal: {total_killed} of {total_mutants} mutants killed "
               f"({total_killed / total_mutants:.2f})")
-    if all_survivors:
-        print("\nsurvivors:")
-        for s in all_survivors:
-            print("  " + s)
+    for title, listed in (("survivors", all_survivors),
+                          ("equivalent (same gcc -O2 assembly as the original)", all_equivalents)):
+        if listed:
+            print(f"\n{title}:")
+            for s in listed:
+                print("  " + s)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{arg, cairn, gen_checked, text};
+use common::{arg, cairn, driver_catches, gen_checked, text};
 
 const SOURCE: &str = r#"int limit(int x)
 {
@@ -76,4 +76,36 @@ fn without_boundary_tests_only_branches_are_tested() {
     let driver = std::fs::read_to_string(out_dir.join("limit_test.c")).expect("driver");
     assert_eq!(driver.matches("int result = limit(").count(), 2, "{driver}");
     assert!(!driver.contains("sits at the edge"), "{driver}");
+}
+
+/// Tested at x = 1001 with y = 0, `x > 1000` is masked: `y < 2` returns -1
+/// too. The edge needs y in range, as on the paths past the condition.
+const CHAIN: &str = r#"int is_factorization(int x, int y, int z)
+{
+    if (x < 2 || x > 1000 || y < 2 || y > 1000)
+        return -1;
+    if (x * y == z)
+        return 1;
+    return 0;
+}
+"#;
+
+#[test]
+fn an_edge_inside_a_chain_is_tested_where_the_rest_lets_it_decide() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_, _, out_dir) = gen_checked(dir.path(), "factor.c", CHAIN);
+    let source = dir.path().join("factor.c");
+    let condition = "if (x < 2 || x > 1000 || y < 2 || y > 1000)";
+    for (was, mutant) in [
+        ("x > 1000", "x > 1001"),
+        ("x > 1000", "x >= 1000"),
+        ("x < 2", "x <= 2"),
+        ("y > 1000", "y > 1001"),
+    ] {
+        let changed = condition.replace(was, mutant);
+        assert!(
+            driver_catches(&out_dir, &source, (condition, &changed)),
+            "{changed} passes every test"
+        );
+    }
 }

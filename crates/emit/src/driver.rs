@@ -263,6 +263,9 @@ fn write_test(
 
     let returns = f.sig.ret != Type::Void;
     let result = scope.fresh("result");
+    if unit.tracks_frees {
+        out.line("cairn_forget_frees();");
+    }
     if returns {
         out.line(&format!(
             "{} = {};",
@@ -341,6 +344,9 @@ fn write_test(
         }
         written.push((lvalue, check));
     }
+    if unit.tracks_frees {
+        check_frees(&mut out, test, &code.objects, (framework, &failures));
+    }
     let unreached = free_everything(&mut out, test, &code.objects);
     if framework::counts_failures(framework) {
         out.line(&format!("return {failures} != 0;"));
@@ -369,6 +375,31 @@ fn write_test(
         checks: written,
         unreached,
     })
+}
+
+/// Whether the call freed each input object, as the engine says: a
+/// missing or an extra `free` is a change the other checks may not see.
+fn check_frees(
+    out: &mut CodeWriter,
+    test: &TestCase,
+    objects: &HeapNames,
+    (framework, failures): (Framework, &str),
+) {
+    for (i, object) in objects.inputs().iter().enumerate() {
+        let Some(input) = test.inputs.objects.get(i) else {
+            continue;
+        };
+        let freed = test.freed_inputs.contains(&ObjectId(i as u32));
+        let expected = if freed { "1" } else { "0" };
+        let assertion = Assertion::Signed {
+            actual: &format!("cairn_was_freed({}, {expected})", object.c_name),
+            expected: expected.to_string(),
+        };
+        let what = format!("whether the call freed {} (1: yes) is", input.name);
+        out.line(&framework::check_statement(
+            framework, failures, &what, &assertion,
+        ));
+    }
 }
 
 /// A check reads a freed input object or expects a pointer into one.

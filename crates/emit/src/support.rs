@@ -87,6 +87,10 @@ impl SourceRef {
                 out.line(&format!("#define {name} cairn_{name}"));
             }
         }
+        if unit.tracks_frees {
+            out.text(FREE_TRACKING);
+            out.line("#define free cairn_free");
+        }
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
         }
@@ -96,6 +100,10 @@ impl SourceRef {
         }
         if wrappers != Wrappers::None {
             out.text(UNWRAP);
+        }
+        if unit.tracks_frees {
+            out.line("#undef free");
+            out.line("void free(void *object);");
         }
         out.blank();
         if unit.uses_errno {
@@ -206,6 +214,39 @@ __attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size
     return object;
 }
 
+"#;
+
+/// The code under test frees through this wrapper, which remembers the
+/// blocks (the driver's own frees, after the source, are not counted).
+const FREE_TRACKING: &str = r#"
+/* The code under test frees through this wrapper: a test checks which of
+ * its input objects the call freed (cairn_forget_frees right before it). */
+static void *cairn_freed[256];
+static __SIZE_TYPE__ cairn_freed_count;
+
+__attribute__((unused)) static void cairn_forget_frees(void)
+{
+    cairn_freed_count = 0;
+}
+
+static void cairn_free(void *object)
+{
+    if (object != (void *)0 && cairn_freed_count < sizeof cairn_freed / sizeof cairn_freed[0])
+        cairn_freed[cairn_freed_count++] = object;
+    __builtin_free(object);
+}
+
+/* 1 when the call freed `object`, 0 when not; 1 too (no verdict) when it
+ * freed more blocks than are remembered. */
+__attribute__((unused)) static int cairn_was_freed(const void *object, int expected)
+{
+    if (cairn_freed_count == sizeof cairn_freed / sizeof cairn_freed[0])
+        return expected;
+    for (__SIZE_TYPE__ i = 0; i < cairn_freed_count; i++)
+        if (cairn_freed[i] == object)
+            return 1;
+    return 0;
+}
 "#;
 
 /// After the source: the real functions again, declared in case the

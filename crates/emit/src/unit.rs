@@ -47,6 +47,10 @@ pub struct Unit<'a> {
     pub uses_errno: bool,
     /// The code calls `malloc` or `realloc`, whose new bytes the drivers fill.
     pub allocates_uninitialized: bool,
+    /// The code calls `free` and not `realloc`: the drivers check which
+    /// input objects the call freed (a `realloc` may release a block
+    /// without calling `free`, or keep it where it was).
+    pub tracks_frees: bool,
     /// Every file-scope identifier of the source: generated locals must not
     /// shadow them. Made once: every test's scope starts from it.
     pub reserved_names: HashSet<String>,
@@ -81,6 +85,7 @@ impl<'a> Unit<'a> {
             renames_main,
             uses_errno: calls("__errno_location"),
             allocates_uninitialized: calls("malloc") || calls("realloc"),
+            tracks_frees: calls("free") && !calls("realloc"),
             reserved_names,
         }
     }

@@ -20,9 +20,9 @@ use crate::explore::{self, Budget, Objective, Searcher};
 use crate::searchers::{BestFirst, SplitMix64, Ties};
 use crate::solver::{ConstraintId, ValueOracle};
 use crate::state::{State, StateId};
-use crate::value::LazyIdx;
+use crate::value::{bv_u, LazyIdx};
 use ir::{Arm, BlockId, ExprKind, FuncId, Goal, Program, Span, Terminator, Type};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -87,28 +87,21 @@ pub fn try_candidates<O: Objective>(
         let number = plan.first + tried.candidates;
         tried.candidates += 1;
         let seed = mix(plan.seed, number);
-        exec.solver.enter_concrete_mode(Box::new(Sampler {
+        let sampler = Sampler {
             random: SplitMix64::new(seed),
             constants: Arc::clone(constants),
-        }));
-        let Ok(initial) = exec.initial_state() else {
+        };
+        let Some(progress) = run_candidate(
+            exec,
+            objective,
+            Box::new(sampler),
+            (seed, false),
+            (&budget, None),
+            &mut tried,
+        ) else {
             break;
         };
-        let mut one_path = OnePath {
-            inner: objective,
-            finished: false,
-            progress: false,
-        };
-        let ending = explore::run(
-            exec,
-            &mut one_path,
-            &mut candidate_order(seed),
-            &budget,
-            vec![initial],
-        );
-        tried.paths += ending.paths;
-        tried.statements += ending.statements;
-        if one_path.progress {
+        if progress {
             fruitless = 0;
             patience = patience.max(2 * tried.candidates);
         } else {
@@ -118,6 +111,83 @@ pub fn try_candidates<O: Objective>(
     exec.solver.leave_concrete_mode();
     exec.max_iterations = search_bound;
     tried
+}
+
+/// Runs an input the solver chose (a value per input symbol, 0 for
+/// symbols it does not name) for `objective`, one path in concrete mode:
+/// what such an input does is learnt by running it.
+pub fn replay<O: Objective>(
+    exec: &mut Executor,
+    objective: &mut O,
+    values: HashMap<BV, u128>,
+    seed: u64,
+    deadline: Instant,
+) -> Tried {
+    let mut tried = Tried {
+        candidates: 1,
+        ..Tried::default()
+    };
+    let search_bound = exec.max_iterations;
+    exec.max_iterations = search_bound.min(CANDIDATE_ITERATIONS);
+    let budget = Budget {
+        max_paths: 1,
+        ..Budget::until(deadline, exec.config)
+    };
+    // Pinned on the path, every value stays in the test, also of inputs
+    // the path never reads otherwise: they are what the flip is about.
+    let pinned: Vec<Bool> = values
+        .iter()
+        .map(|(symbol, value)| symbol.eq(bv_u(*value, symbol.get_size())))
+        .collect();
+    let pinned = Bool::and(&pinned);
+    let replayed = Box::new(Replayed(values));
+    run_candidate(
+        exec,
+        objective,
+        replayed,
+        (seed, true),
+        (&budget, Some(&pinned)),
+        &mut tried,
+    );
+    exec.solver.leave_concrete_mode();
+    exec.max_iterations = search_bound;
+    tried
+}
+
+/// Runs one candidate whose input values `oracle` gives, adding what it
+/// ran to `tried`: whether it made progress for `objective`, `None` when
+/// no run can start. `seed` orders the states its choices fork; with
+/// `whole_path`, its path runs to the end whatever `objective` wants; it
+/// starts assuming `assumed`.
+fn run_candidate<O: Objective>(
+    exec: &mut Executor,
+    objective: &mut O,
+    oracle: Box<dyn ValueOracle>,
+    (seed, whole_path): (u64, bool),
+    (budget, assumed): (&Budget, Option<&Bool>),
+    tried: &mut Tried,
+) -> Option<bool> {
+    exec.solver.enter_concrete_mode(oracle);
+    let mut initial = exec.initial_state().ok()?;
+    if let Some(assumed) = assumed {
+        initial.path.push(exec.solver.intern(assumed));
+    }
+    let mut one_path = OnePath {
+        inner: objective,
+        whole_path,
+        finished: false,
+        progress: false,
+    };
+    let ending = explore::run(
+        exec,
+        &mut one_path,
+        &mut candidate_order(seed),
+        budget,
+        vec![initial],
+    );
+    tried.paths += ending.paths;
+    tried.statements += ending.statements;
+    Some(one_path.progress)
 }
 
 /// The order among the states a candidate's choices forked: fewest calls
@@ -233,7 +303,8 @@ impl Sampler {
 }
 
 impl ValueOracle for Sampler {
-    fn value(&mut self, bits: u32, float: bool) -> u128 {
+    fn value(&mut self, symbol: &BV, float: bool) -> u128 {
+        let bits = symbol.get_size();
         let number = self.number(bits);
         let value = match (float, bits) {
             (true, 32) => u128::from((number as f32).to_bits()),
@@ -248,11 +319,22 @@ impl ValueOracle for Sampler {
     }
 }
 
+/// The values of an input the solver chose.
+struct Replayed(HashMap<BV, u128>);
+
+impl ValueOracle for Replayed {
+    fn value(&mut self, symbol: &BV, _float: bool) -> u128 {
+        self.0.get(symbol).copied().unwrap_or(0)
+    }
+}
+
 /// Runs one path for an objective: done once a path completes or ends;
 /// what cut or stopped the others says nothing about the goals (a
 /// candidate is one input among many), so only completed paths reach it.
 struct OnePath<'o, O> {
     inner: &'o mut O,
+    /// Run the path to its end, even where `inner` would drop it.
+    whole_path: bool,
     finished: bool,
     /// The completed path was progress for the objective (a new test).
     progress: bool,
@@ -284,10 +366,10 @@ impl<O: Objective> Hooks for OnePath<'_, O> {
 
 impl<O: Objective> Objective for OnePath<'_, O> {
     fn admit(&mut self, state: &State) -> bool {
-        self.inner.admit(state)
+        self.whole_path || self.inner.admit(state)
     }
     fn keeps(&self, state: &State) -> bool {
-        self.inner.keeps(state)
+        self.whole_path || self.inner.keeps(state)
     }
     fn selected(&mut self, state: &State) {
         self.inner.selected(state)
@@ -304,7 +386,7 @@ impl<O: Objective> Objective for OnePath<'_, O> {
         self.inner.released(state)
     }
     fn done(&self) -> bool {
-        self.finished || self.inner.done()
+        self.finished || (!self.whole_path && self.inner.done())
     }
 }
 
@@ -323,7 +405,8 @@ mod tests {
     fn values_fit_their_width_and_repeat_with_the_seed() {
         let draw = |bits| {
             let mut s = sampler(&[-1000, 1000]);
-            (0..200).map(|_| s.value(bits, false)).collect::<Vec<_>>()
+            let x = BV::new_const("x", bits);
+            (0..200).map(|_| s.value(&x, false)).collect::<Vec<_>>()
         };
         assert_eq!(draw(32), draw(32));
         assert!(draw(8).iter().all(|v| *v < 256));
@@ -333,7 +416,8 @@ mod tests {
     #[test]
     fn values_come_near_the_constants_and_zero() {
         let mut s = sampler(&[1900, 2100]);
-        let values: Vec<i32> = (0..400).map(|_| s.value(32, false) as u32 as i32).collect();
+        let x = BV::new_const("x", 32);
+        let values: Vec<i32> = (0..400).map(|_| s.value(&x, false) as u32 as i32).collect();
         let between = values.iter().filter(|v| (1900..=2100).contains(*v)).count();
         assert!(between >= 40, "{between} of 400 in the code's range");
         assert!(values.contains(&0));
@@ -345,7 +429,7 @@ mod tests {
     fn float_values_are_numbers() {
         let mut s = sampler(&[3]);
         for _ in 0..100 {
-            let bits = s.value(64, true) as u64;
+            let bits = s.value(&BV::new_const("d", 64), true) as u64;
             assert!(f64::from_bits(bits).is_finite());
         }
     }

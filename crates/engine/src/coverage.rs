@@ -17,7 +17,7 @@
 //! candidate inputs (`cheap`) cover what random inputs hit easily, the
 //! solver asked nothing per branch; the symbolic search gets what they leave.
 
-use crate::boundary::Boundaries;
+use crate::boundary::{Boundaries, BoundaryGoal, Flip};
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
@@ -31,8 +31,8 @@ use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use testcase::{FunctionReport, TestCase, Uncovered};
-use z3::ast::BV;
+use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
+use z3::ast::{Bool, BV};
 
 /// Shortest distance (in CFG edges) from every block to the block deciding each goal.
 struct Distances {
@@ -127,6 +127,8 @@ struct Coverage {
     /// Boundary goals (`--no-boundary-tests`: `None`): more tests on the
     /// paths completed for branch goals, never a reason to run a path.
     boundaries: Option<Boundaries>,
+    /// While a flipped input runs: the way out its boundary goals count for.
+    running_flipped: Option<Option<Span>>,
 }
 
 impl Coverage {
@@ -197,16 +199,26 @@ impl Coverage {
 }
 
 impl Coverage {
+    /// The way out of `st`'s completed path that its boundary goals count
+    /// for: where it returned, or, for a flipped input being run, the way
+    /// out of the path whose other conditions it meets.
+    fn exit_of(&self, st: &State) -> Option<Span> {
+        self.running_flipped.unwrap_or(st.returned_at)
+    }
+
     /// One test more on `st`'s completed path for each boundary goal still
-    /// open among its comparisons; true when it made any.
+    /// open among its comparisons; true when it made any. A goal the path
+    /// rules out is asked flipped, its input kept to run after the search.
     fn boundary_tests(&mut self, exec: &mut Executor, st: &State) -> bool {
         // A candidate's values answer for its path: one that misses an
         // edge says nothing of the path's other inputs.
         let candidate = exec.solver.in_concrete_mode();
+        let exit = self.exit_of(st);
         let Some(boundaries) = &mut self.boundaries else {
             return false;
         };
-        let open = boundaries.open_on(st.id);
+        let open = boundaries.open_on(st.id, exit);
+        let sat_on = boundaries_of(&open);
         let mut made = false;
         for (goal, condition) in &open {
             // A test made for an earlier goal may sit on this one too.
@@ -214,19 +226,79 @@ impl Coverage {
                 continue;
             }
             let asked = Instant::now();
-            let test = exec.solve_test_on(st, Vec::new(), Some(condition), &open);
+            let test = exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on);
             boundaries.spend(asked.elapsed());
             match test {
                 Some(mut test) => {
-                    boundaries.cover(&mut test.boundaries);
+                    boundaries.cover(&mut test.boundaries, exit);
                     self.tests.push(test);
                     made = true;
                 }
-                None if !candidate => boundaries.missed(*goal),
-                None => {}
+                None => {
+                    if !candidate {
+                        boundaries.missed(*goal);
+                    }
+                    if let Some(flip) = boundaries.flip(st.id, goal, st.path.len()) {
+                        let conditions = flipped_conditions(exec, st, flip);
+                        boundaries.flipped(*goal, conditions, st.input_symbols.clone());
+                    }
+                }
             }
         }
         made
+    }
+}
+
+/// The boundaries of `goals`, each with its condition.
+fn boundaries_of(goals: &[(BoundaryGoal, Bool)]) -> Vec<(Boundary, Bool)> {
+    goals
+        .iter()
+        .map(|(goal, condition)| (goal.boundary, condition.clone()))
+        .collect()
+}
+
+/// The conditions of `st`'s path, but for the branch `flip` replaces by
+/// its boundary: as terms, which outlive the constraints of a candidate.
+fn flipped_conditions(exec: &Executor, st: &State, flip: Flip) -> Vec<Bool> {
+    let before = &st.path[..flip.path_len];
+    let after = &st.path[flip.path_len + 1..];
+    let kept = before
+        .iter()
+        .chain(after)
+        .map(|id| exec.solver.constraint(*id));
+    kept.chain([flip.condition]).collect()
+}
+
+/// Asks each flipped boundary left (until `deadline`) and runs its input:
+/// what it does is a test when it sits on a boundary goal still open.
+fn run_flips(exec: &mut Executor, coverage: &mut Coverage, deadline: Instant, ending: &mut Ending) {
+    let Some(pending) = coverage.boundaries.as_mut().map(Boundaries::take_flipped) else {
+        return;
+    };
+    // The count bounds them the same way on every run and machine; the
+    // deadline is only a safety net.
+    for flip in pending.into_iter().take(MOST_FLIPS) {
+        if Instant::now() >= deadline || exec.solver.must_stop() {
+            break;
+        }
+        let path: Vec<ConstraintId> = (flip.conditions.iter())
+            .map(|c| exec.solver.intern(c))
+            .collect();
+        let Some(model) = exec
+            .solver
+            .readable_model_apart_from_values(&path, &flip.inputs)
+        else {
+            continue;
+        };
+        let values = flip.inputs.iter().filter_map(|input| {
+            let value = model.eval(&input.value, true)?;
+            Some((input.value.clone(), crate::value::concrete(&value)?))
+        });
+        coverage.running_flipped = Some(flip.exit);
+        let ran = cheap::replay(exec, coverage, values.collect(), exec.config.seed, deadline);
+        coverage.running_flipped = None;
+        ending.paths += ran.paths;
+        ending.statements += ran.statements;
     }
 }
 
@@ -239,7 +311,7 @@ impl Hooks for Coverage {
 
     fn compared(&mut self, state: &State, span: Span, difference: &BV) {
         if let Some(boundaries) = &mut self.boundaries {
-            boundaries.compared(state.id, span, difference);
+            boundaries.compared(state.id, span, difference, state.path.len());
         }
     }
 }
@@ -267,8 +339,9 @@ impl Objective for Coverage {
             .collect();
         let mut progress = false;
         if !new_goals.is_empty() || self.wants_entry_test {
+            let exit = self.exit_of(&st);
             let open = match &self.boundaries {
-                Some(boundaries) => boundaries.open_on(st.id),
+                Some(boundaries) => boundaries_of(&boundaries.open_on(st.id, exit)),
                 None => Vec::new(),
             };
             let Some(mut test) = exec.solve_test_on(&st, new_goals, None, &open) else {
@@ -278,7 +351,7 @@ impl Objective for Coverage {
                 self.uncovered.remove(g);
             }
             if let Some(boundaries) = &mut self.boundaries {
-                boundaries.cover(&mut test.boundaries);
+                boundaries.cover(&mut test.boundaries, exit);
             }
             self.wants_entry_test = false;
             self.tests.push(test);
@@ -388,6 +461,8 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
 
 /// Boundary queries take at most this fraction of the time budget.
 const BOUNDARY_SHARE: u32 = 4;
+/// Flipped boundaries asked after the search, at most.
+const MOST_FLIPS: usize = 48;
 
 /// The cheap phase before the symbolic search: at most this many
 /// candidates and statements, stopping after [`CHEAP_PATIENCE`] in a row
@@ -583,9 +658,8 @@ pub fn explore(
         runs_every_path: goals.is_empty(),
         paths_after_coverage: 0,
         reachable: Vec::new(),
-        boundaries: config
-            .boundary_tests
-            .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE)),
+        boundaries: None,
+        running_flipped: None,
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     // A broken invariant may hide in static helpers, and a fault in what
@@ -602,6 +676,9 @@ pub fn explore(
     let takes_pointers =
         (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
     let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
+    coverage.boundaries = config
+        .boundary_tests
+        .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE, !takes_pointers));
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
     let mut cheap_tried = Tried::default();
@@ -670,6 +747,8 @@ pub fn explore(
             .collect();
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
+    let flips_until = deadline.min(Instant::now() + config.max_time / BOUNDARY_SHARE);
+    run_flips(&mut exec, &mut coverage, flips_until, &mut ending);
     // A goal whose query timed out may still be hit by a sampled input.
     if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {

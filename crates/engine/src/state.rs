@@ -293,6 +293,9 @@ pub struct State {
     /// may be kept there, so it is not leaked.
     pub escaped: Vec<SymVal>,
     pub ret: Option<SymVal>,
+    /// Where the function under test returned (its `return` statement or
+    /// closing brace): which way out the path took.
+    pub returned_at: Option<Span>,
     /// Largest number of extra entries into one block of one frame (loop iterations).
     pub loop_level: u32,
     pub blocks_run: u64,
@@ -348,6 +351,7 @@ impl State {
             fresh_statics: Vec::new(),
             escaped: Vec::new(),
             ret: None,
+            returned_at: None,
             loop_level: 0,
             blocks_run: 0,
             fresh: 0,

@@ -114,3 +114,24 @@ fn without_timings(json: &[u8]) -> Vec<u8> {
     clear(&mut value);
     value.to_string().into_bytes()
 }
+
+/// Whether the driver `out_dir/<stem>_test.c`, built against `source` with
+/// `line` replaced by `mutant` (a changed copy of the code it tests),
+/// fails: the regression its checks must catch. The source is restored.
+pub fn driver_catches(out_dir: &Path, source: &Path, (line, mutant): (&str, &str)) -> bool {
+    let original = std::fs::read_to_string(source).expect("read source");
+    assert!(original.contains(line), "{line} not in the source");
+    std::fs::write(source, original.replacen(line, mutant, 1)).expect("write mutant");
+    let stem = source.file_stem().and_then(|s| s.to_str()).expect("stem");
+    let binary = out_dir.join("mutant");
+    let built = Command::new("gcc")
+        .args(["-std=gnu11", "-w", "-o", arg(&binary)])
+        .arg(out_dir.join(format!("{stem}_test.c")))
+        .arg("-lm")
+        .output()
+        .expect("run gcc");
+    std::fs::write(source, original).expect("restore source");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let ran = Command::new(&binary).output().expect("run driver");
+    !ran.status.success()
+}

@@ -196,6 +196,7 @@ impl Machine<'_, '_> {
         }
         if st.frames.is_empty() {
             st.ret = value;
+            st.returned_at = Some(self.span);
             self.report_leaks(st);
             let returned_at = self.span;
             return self.check_invariant_on_exit(st, 0, returned_at);

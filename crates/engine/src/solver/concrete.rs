@@ -16,9 +16,9 @@ use z3::ast::{Ast, Bool, BV};
 
 /// Chooses the value of each input symbol in concrete mode.
 pub trait ValueOracle {
-    /// Bits for a new input symbol `bits` wide; `float` when the code reads
-    /// them as a `float` or `double`.
-    fn value(&mut self, bits: u32, float: bool) -> u128;
+    /// Bits for the input symbol `symbol`, met for the first time; `float`
+    /// when the code reads them as a `float` or `double`.
+    fn value(&mut self, symbol: &BV, float: bool) -> u128;
 }
 
 /// The values chosen so far, and which constraints they satisfy.
@@ -95,9 +95,10 @@ impl Assignment {
         }
         for n in store.symbols(id) {
             if !self.values.contains_key(n) {
-                let bits = store.symbol(*n).get_size();
-                let value = self.oracle.value(bits, store.is_float_symbol(*n));
-                self.values.insert(*n, crate::value::bv_u(value, bits));
+                let symbol = store.symbol(*n);
+                let value = self.oracle.value(symbol, store.is_float_symbol(*n));
+                self.values
+                    .insert(*n, crate::value::bv_u(value, symbol.get_size()));
             }
         }
         let pairs: Vec<(&BV, &BV)> = store
@@ -129,7 +130,7 @@ mod tests {
     struct Listed(Vec<u128>);
 
     impl ValueOracle for Listed {
-        fn value(&mut self, _bits: u32, _float: bool) -> u128 {
+        fn value(&mut self, _symbol: &BV, _float: bool) -> u128 {
             self.0.remove(0)
         }
     }

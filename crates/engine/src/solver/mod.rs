@@ -147,6 +147,9 @@ pub struct PathSolver {
     /// Feasibility checks answer from the cache only, unknown counting as
     /// feasible: a bounded execution tree defers them to one disjunction.
     deferred: bool,
+    /// Set while answering a question that may go unanswered: the most
+    /// time any of its checks may take.
+    effort_cap: Option<Duration>,
     /// Concrete mode: the input values questions are answered under.
     concrete: Option<Assignment>,
 }
@@ -173,6 +176,7 @@ impl PathSolver {
             counts: testcase::SolverCounts::default(),
             gave_up: false,
             deferred: false,
+            effort_cap: None,
             concrete: None,
         }
     }
@@ -240,9 +244,10 @@ impl PathSolver {
 
     /// The effort of a question asked in full outside concrete mode.
     fn full_effort(&self) -> Effort {
-        match self.concrete {
-            Some(_) => Effort::Within(CONCRETE_ASK_LIMIT),
-            None => Effort::Full,
+        match (self.effort_cap, &self.concrete) {
+            (Some(cap), _) => Effort::Within(cap),
+            (None, Some(_)) => Effort::Within(CONCRETE_ASK_LIMIT),
+            (None, None) => Effort::Full,
         }
     }
 
@@ -418,6 +423,28 @@ impl PathSolver {
     /// then answers nothing.
     pub fn must_stop(&self) -> bool {
         self.options.stop.now()
+    }
+
+    /// The condition `id` stands for.
+    pub fn constraint(&self, id: ConstraintId) -> Bool {
+        self.store.constraint(id).clone()
+    }
+
+    /// [`Self::readable_model`] asked of the solver even in concrete mode,
+    /// whatever a candidate's values and decisions, each check within
+    /// [`WISH_LIMIT`]: for inputs that leave the path, which are run to
+    /// learn what they do, and are only worth a short question.
+    pub fn readable_model_apart_from_values(
+        &mut self,
+        path: &[ConstraintId],
+        inputs: &[InputSymbol],
+    ) -> Option<Model> {
+        let values = self.concrete.take();
+        self.effort_cap = Some(WISH_LIMIT);
+        let model = self.readable_model(path, inputs);
+        self.effort_cap = None;
+        self.concrete = values;
+        model
     }
 
     /// A model of `path` whose `inputs` are small where possible (readable
