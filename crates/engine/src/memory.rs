@@ -8,6 +8,7 @@ use crate::value::{
     Modelled, PtrVal, Target, Word,
 };
 use ir::{ConstValue, GlobalId, Init, Layout, Program, Type};
+use std::borrow::Cow;
 use z3::ast::{Ast, Bool, BV};
 
 /// Largest object a symbolic offset may address: the case split grows with the size.
@@ -55,19 +56,24 @@ pub fn in_bounds(program: &ir::Program, object: &Object, off: &Word, n: u64) -> 
     ])
 }
 
-/// Reads `n` bytes at `off`. The caller has established that the access is in bounds.
-pub fn read(object: &Object, off: &Word, n: u64) -> Modelled<Vec<Cell>> {
+/// Reads `n` bytes at `off`: at a known offset, the object's own cells.
+/// The caller has established that the access is in bounds.
+pub fn read<'o>(object: &'o Object, off: &Word, n: u64) -> Modelled<Cow<'o, [Cell]>> {
     let cap = object.capacity();
     if let Some(o) = concrete_offset(off) {
         let end = o.saturating_add(n).min(cap);
         let start = o.min(end);
-        let mut cells: Vec<Cell> = object.cells[start as usize..end as usize].to_vec();
+        let cells = &object.cells[start as usize..end as usize];
+        if cells.len() as u64 == n {
+            return Ok(Cow::Borrowed(cells));
+        }
         // Beyond the capacity only on an infeasible path; keep the length right.
+        let mut cells = cells.to_vec();
         cells.resize(n as usize, Cell::zero());
-        return Ok(cells);
+        return Ok(Cow::Owned(cells));
     }
     if n > cap {
-        return Ok(vec![Cell::zero(); n as usize]);
+        return Ok(Cow::Owned(vec![Cell::zero(); n as usize]));
     }
     if cap > SYMBOLIC_ACCESS_LIMIT {
         return unsupported("a symbolic offset into an object larger than 64 KiB");
@@ -81,7 +87,7 @@ pub fn read(object: &Object, off: &Word, n: u64) -> Modelled<Vec<Cell>> {
             Some(rest) => off.eq(Word::known(u128::from(start), 64)).ite(&here, &rest),
         });
     }
-    Ok(value.map(|v| int_cells(&v)).unwrap_or_default())
+    Ok(Cow::Owned(value.map(|v| int_cells(&v)).unwrap_or_default()))
 }
 
 /// Writes `cells` at `off`. The caller has established that the access is in bounds.

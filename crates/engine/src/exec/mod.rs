@@ -531,31 +531,28 @@ impl<'a> Machine<'_, 'a> {
     ) -> Vec<State> {
         // Only the conditions of the function under test itself count.
         let traced = st.frame().func == self.root && self.runs_call_under_test(&st);
+        let arms: Vec<(Cond, BlockId, Arm)> = arms
+            .into_iter()
+            .map(|(cond, target, arm)| (st.with_fixed(&cond), target, arm))
+            .collect();
         let mut out = Vec::new();
-        let last = arms.len().saturating_sub(1);
         let mut parent = Some(st);
-        for (i, (cond, target, arm)) in arms.into_iter().enumerate() {
+        for (i, (cond, target, arm)) in arms.iter().enumerate() {
             let Some(st) = parent.as_ref() else {
                 break;
             };
-            let cond = st.with_fixed(&cond);
-            if !self.hooks.wants_arm(st, target) {
+            if !self.hooks.wants_arm(st, *target) || !self.arm_feasible(st, cond, *arm) {
                 continue;
             }
-            let constant_false = cond_value(&cond) == Some(false);
-            if constant_false || !self.may(st, &cond) {
-                if !constant_false {
-                    self.note_limit_cut(st, &cond);
+            // Later arms known false need only the hooks of `st`: told now,
+            // this arm takes the state itself instead of a copy.
+            let later = &arms[i + 1..];
+            let mut next = if later.iter().all(|(c, ..)| matches!(c, Cond::Known(false))) {
+                for (cond, target, arm) in later {
+                    if self.hooks.wants_arm(st, *target) {
+                        self.arm_feasible(st, cond, *arm);
+                    }
                 }
-                // A scan cut at an input's last byte may have decided it.
-                if st.scan_capped {
-                    self.note_cut("max_array");
-                }
-                self.hooks.arm_infeasible(st, arm, &cond.term());
-                continue;
-            }
-            // The last arm takes the state itself: a copy would be dropped.
-            let mut next = if i == last {
                 let Some(own) = parent.take() else {
                     break;
                 };
@@ -563,23 +560,41 @@ impl<'a> Machine<'_, 'a> {
             } else {
                 self.fork(st)
             };
-            let Ok(constraint) = self.assume_constraint(&mut next, &cond) else {
+            let Ok(constraint) = self.assume_constraint(&mut next, cond) else {
                 continue;
             };
-            self.hooks.arm_taken(&next, arm, constraint);
+            self.hooks.arm_taken(&next, *arm, constraint);
             let goal = Goal {
                 func: self.root,
                 site,
-                arm,
+                arm: *arm,
             };
             // Once per goal: a loop spinning on a cyclic input would grow it without bound.
             if traced && !next.trace.contains(&goal) {
                 next.trace.push(goal);
             }
-            self.enter_block(&mut next, target);
+            self.enter_block(&mut next, *target);
             out.push(next);
         }
         out
+    }
+
+    /// Whether the arm of `cond` may be taken from `st`; when not, tells the
+    /// hooks, and notes a bound that cut it.
+    fn arm_feasible(&mut self, st: &State, cond: &Cond, arm: Arm) -> bool {
+        let constant_false = cond_value(cond) == Some(false);
+        if !constant_false && self.may(st, cond) {
+            return true;
+        }
+        if !constant_false {
+            self.note_limit_cut(st, cond);
+        }
+        // A scan cut at an input's last byte may have decided it.
+        if st.scan_capped {
+            self.note_cut("max_array");
+        }
+        self.hooks.arm_infeasible(st, arm, &cond.term());
+        false
     }
 
     /// Whether `st` runs the call under test (or a function it calls),

@@ -431,7 +431,7 @@ impl Machine<'_, '_> {
                 Ok(SymVal::Int(resize(&cells_to_int(&cells)?, bits, false)))
             }
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
-            _ => Ok(SymVal::Bytes(Rc::new(cells))),
+            _ => Ok(SymVal::Bytes(Rc::new(cells.into_owned()))),
         }
     }
 

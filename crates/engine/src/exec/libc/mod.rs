@@ -340,7 +340,7 @@ impl Machine<'_, '_> {
                     let inside = memory::in_bounds(self.program, st.object(*obj), off, count);
                     let outside = inside.not();
                     self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
-                    memory::read(st.object(*obj), off, stored)?
+                    memory::read(st.object(*obj), off, stored)?.into_owned()
                 }
                 (None, Fill::Byte(b)) => vec![
                     Cell::Byte {
