@@ -9,7 +9,7 @@ use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
 
 mod word;
-pub use word::{constant_term, Cond, Substitute, Word};
+pub use word::{bv_u, Cond, Substitute, Word};
 
 /// Index of a memory object in a path state's `objects`.
 pub type ObjIdx = u32;
@@ -117,11 +117,6 @@ pub fn ieee_value(bits: &BV, kind: FloatKind) -> Float {
             .expect("Z3 builds a conversion of well-sorted terms"),
         )
     }
-}
-
-/// A bit-vector constant of `bits` bits holding the low bits of `v`.
-pub fn bv_u(v: u128, bits: u32) -> BV {
-    constant_term(v, bits)
 }
 
 thread_local! {

@@ -58,7 +58,7 @@ fn fits_signed(value: i128, width: u32) -> bool {
 }
 
 /// A bit-vector term of `width` bits holding the low bits of `v`.
-pub fn constant_term(v: u128, width: u32) -> BV {
+pub fn bv_u(v: u128, width: u32) -> BV {
     if width <= 64 {
         BV::from_u64((v & mask(width)) as u64, width)
     } else {
@@ -104,7 +104,7 @@ impl Word {
                 width,
             }
         } else {
-            Word::Term(constant_term(v, width))
+            Word::Term(bv_u(v, width))
         }
     }
 
@@ -118,7 +118,7 @@ impl Word {
     /// The word as a Z3 term (made here for a known number).
     pub fn term(&self) -> BV {
         match self {
-            Word::Known { bits, width } => constant_term(*bits, *width),
+            Word::Known { bits, width } => bv_u(*bits, *width),
             Word::Term(t) => t.clone(),
         }
     }
@@ -429,15 +429,15 @@ impl Word {
             },
             |x, y| {
                 let bits = x.get_size();
-                let zero = constant_term(0, bits);
+                let zero = bv_u(0, bits);
                 let (x_negative, y_negative) = (x.bvslt(&zero), y.bvslt(&zero));
                 let x_magnitude = x_negative.ite(&x.bvneg(), x);
                 let y_magnitude = y_negative.ite(&y.bvneg(), y);
                 // 2^(n-1) as an unsigned n-bit number: the widest (129 bits) exceeds u128.
-                let half = constant_term(1, bits).bvshl(constant_term(u128::from(bits - 1), bits));
+                let half = bv_u(1, bits).bvshl(bv_u(u128::from(bits - 1), bits));
                 let most = x_negative
                     .xor(&y_negative)
-                    .ite(&half, &half.bvsub(constant_term(1, bits)));
+                    .ite(&half, &half.bvsub(bv_u(1, bits)));
                 Bool::and(&[
                     x_magnitude.bvmul_no_overflow(&y_magnitude, false),
                     x_magnitude.bvmul(&y_magnitude).bvule(&most),
@@ -546,18 +546,6 @@ impl Substitute for Cond {
             Cond::Known(_) => self.clone(),
             Cond::Term(t) => Cond::from(t.substitute(pairs).simplify()),
         }
-    }
-}
-
-impl Substitute for BV {
-    fn substituted(&self, pairs: &[(&BV, &BV)]) -> BV {
-        self.substitute(pairs).simplify()
-    }
-}
-
-impl Substitute for Bool {
-    fn substituted(&self, pairs: &[(&BV, &BV)]) -> Bool {
-        self.substitute(pairs).simplify()
     }
 }
 
