@@ -6,7 +6,7 @@ use crate::config::EngineConfig;
 use crate::memory::initial_cells;
 use crate::state::{Build, ObjKind, State, Written};
 use crate::value::{
-    bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+    bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
@@ -198,7 +198,7 @@ impl<'a> Solved<'a> {
         let mut next = 0u32;
         for (idx, object) in st.objects.iter().enumerate() {
             if let ObjKind::Input { len, is_string, .. } = &object.kind {
-                let chosen = eval_bits(model, len) as u64;
+                let chosen = eval_term(model, len) as u64;
                 // An object only ever used at its first element needs no more.
                 let len = if object.indexed || *is_string {
                     chosen.clamp(1, config.max_array.max(1))
@@ -865,7 +865,7 @@ fn field_bytes(program: &Program, field: &ir::Field) -> std::ops::Range<usize> {
     field.offset as usize..(field.offset + size) as usize
 }
 
-fn int_value(model: &Model, bv: &BV, ty: &Type) -> Value {
+fn int_value(model: &Model, bv: &Word, ty: &Type) -> Value {
     match (ty, ty.as_ieee_float()) {
         (Type::Int(it), _) => Value::Int {
             ty: *it,
@@ -879,11 +879,19 @@ fn int_value(model: &Model, bv: &BV, ty: &Type) -> Value {
     }
 }
 
+/// The model's value of a word (unconstrained parts are 0).
+pub fn eval_bits(model: &Model, word: &Word) -> u128 {
+    match word {
+        Word::Known { bits, .. } => *bits,
+        Word::Term(term) => eval_term(model, term),
+    }
+}
+
 /// The model's value of a bit-vector term (unconstrained parts are 0).
-pub fn eval_bits(model: &Model, bv: &BV) -> u128 {
+pub fn eval_term(model: &Model, term: &BV) -> u128 {
     model
-        .eval(bv, true)
-        .and_then(|v| crate::value::concrete(&v))
+        .eval(term, true)
+        .and_then(|v| crate::value::concrete_term(&v))
         .unwrap_or(0)
 }
 

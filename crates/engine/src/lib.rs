@@ -4,10 +4,11 @@
 //! (the `testcase` crate) is plain solved data.
 //!
 //! Map, in dependency order (each module uses only those above it):
-//! - `value`: symbolic terms and byte cells; `solver`: the chain of solver
-//!   layers over Z3; `state`: one path's state (frames, copy-on-write memory
-//!   objects, lazy input pointers, path condition); `memory`: byte-precise
-//!   reads and writes of one object; `extract`: models to plain tests.
+//! - `value`: words (known numbers or Z3 terms), conditions and byte cells;
+//!   `solver`: the chain of solver layers over Z3; `state`: one path's state
+//!   (frames, copy-on-write memory objects, lazy input pointers, path
+//!   condition); `memory`: byte-precise reads and writes of one object;
+//!   `extract`: models to plain tests.
 //! - `exec`: the executor (statements, expressions, calls, library models,
 //!   heap, inputs); reports events to the search driving it through `Hooks`.
 //! - `explore`: the one exploration loop, the `Searcher` (state order) and

@@ -4,87 +4,94 @@
 
 use crate::state::{ObjKind, Object, Written};
 use crate::value::{
-    bv_u, cell_byte, cells_to_int, concrete, int_cells, ptr_cells, unsupported, Cell, Modelled,
-    PtrVal, Target,
+    bv_u, cell_byte, cells_to_int, concrete, int_cells, ptr_cells, unsupported, Cell, Cond,
+    Modelled, PtrVal, Target, Word,
 };
 use ir::{ConstValue, GlobalId, Init, Layout, Program, Type};
+use std::borrow::Cow;
 use z3::ast::{Ast, Bool, BV};
 
 /// Largest object a symbolic offset may address: the case split grows with the size.
 const SYMBOLIC_ACCESS_LIMIT: u64 = 64 << 10;
 
 /// The offset as a concrete number, when it is one.
-pub fn concrete_offset(off: &BV) -> Option<u64> {
+pub fn concrete_offset(off: &Word) -> Option<u64> {
     concrete(off).map(|v| v as u64)
 }
 
-/// The object's size in bytes (64-bit term): symbolic for input arrays of a
+/// The object's size in bytes (64 bits): symbolic for input arrays of a
 /// length the test chooses and allocations of a symbolic size.
-pub fn size(program: &ir::Program, object: &Object) -> BV {
+pub fn size(program: &ir::Program, object: &Object) -> Word {
     match &object.kind {
-        ObjKind::Input { elem, len, .. } => len.bvmul(bv_u(u128::from(program.size_of(elem)), 64)),
+        ObjKind::Input { elem, len, .. } => {
+            Word::from(len.clone()).bvmul(Word::known(u128::from(program.size_of(elem)), 64))
+        }
         ObjKind::Heap { size, .. } | ObjKind::StackBlock { size } => size.clone(),
-        _ => bv_u(u128::from(object.capacity()), 64),
+        _ => Word::known(u128::from(object.capacity()), 64),
     }
 }
 
 /// The bytes an access may use: `0 <= off` and `off + n <= size` (signed 64-bit).
-pub fn in_bounds(program: &ir::Program, object: &Object, off: &BV, n: u64) -> Bool {
+pub fn in_bounds(program: &ir::Program, object: &Object, off: &Word, n: u64) -> Cond {
     if let (ObjKind::Input { elem, len, .. }, Some(o)) = (&object.kind, concrete_offset(off)) {
         // Needs `len` elements reaching byte `o + n`: a comparison, not a
         // 64-bit multiplication for the solver. Every input has one element.
         let esz = program.size_of(elem).max(1);
         return match o.checked_add(n).map(|end| end.div_ceil(esz)) {
-            Some(elems) if (o as i64) >= 0 && elems <= 1 => Bool::from_bool(true),
-            Some(elems) if (o as i64) >= 0 => len.bvuge(bv_u(u128::from(elems), 64)),
-            _ => Bool::from_bool(false),
+            Some(elems) if (o as i64) >= 0 && elems <= 1 => Cond::Known(true),
+            Some(elems) if (o as i64) >= 0 => Cond::from(len.bvuge(bv_u(u128::from(elems), 64))),
+            _ => Cond::Known(false),
         };
     }
     let limit = size(program, object);
     if let (Some(o), Some(l)) = (concrete_offset(off), concrete(&limit)) {
         let ok = (o as i64) >= 0 && o.checked_add(n).is_some_and(|end| u128::from(end) <= l);
-        return Bool::from_bool(ok);
+        return Cond::Known(ok);
     }
-    let zero = bv_u(0, 64);
-    let last_start = limit.bvsub(bv_u(u128::from(n), 64));
-    Bool::and(&[
-        off.bvsge(&zero),
-        off.bvsle(&last_start),
-        limit.bvsge(bv_u(u128::from(n), 64)),
+    let bytes = Word::known(u128::from(n), 64);
+    Cond::and(&[
+        off.bvsge(Word::known(0, 64)),
+        off.bvsle(limit.bvsub(&bytes)),
+        limit.bvsge(&bytes),
     ])
 }
 
-/// Reads `n` bytes at `off`. The caller has established that the access is in bounds.
-pub fn read(object: &Object, off: &BV, n: u64) -> Modelled<Vec<Cell>> {
+/// Reads `n` bytes at `off`: at a known offset, the object's own cells.
+/// The caller has established that the access is in bounds.
+pub fn read<'o>(object: &'o Object, off: &Word, n: u64) -> Modelled<Cow<'o, [Cell]>> {
     let cap = object.capacity();
     if let Some(o) = concrete_offset(off) {
         let end = o.saturating_add(n).min(cap);
         let start = o.min(end);
-        let mut cells: Vec<Cell> = object.cells[start as usize..end as usize].to_vec();
+        let cells = &object.cells[start as usize..end as usize];
+        if cells.len() as u64 == n {
+            return Ok(Cow::Borrowed(cells));
+        }
         // Beyond the capacity only on an infeasible path; keep the length right.
+        let mut cells = cells.to_vec();
         cells.resize(n as usize, Cell::zero());
-        return Ok(cells);
+        return Ok(Cow::Owned(cells));
     }
     if n > cap {
-        return Ok(vec![Cell::zero(); n as usize]);
+        return Ok(Cow::Owned(vec![Cell::zero(); n as usize]));
     }
     if cap > SYMBOLIC_ACCESS_LIMIT {
         return unsupported("a symbolic offset into an object larger than 64 KiB");
     }
     // Case split at the value level: whole stored values come back unchanged.
-    let mut value: Option<BV> = None;
+    let mut value: Option<Word> = None;
     for start in (0..=cap - n).rev() {
         let here = cells_to_int(&object.cells[start as usize..(start + n) as usize])?;
         value = Some(match value {
             None => here,
-            Some(rest) => off.eq(bv_u(u128::from(start), 64)).ite(&here, &rest),
+            Some(rest) => off.eq(Word::known(u128::from(start), 64)).ite(&here, &rest),
         });
     }
-    Ok(value.map(|v| int_cells(&v)).unwrap_or_default())
+    Ok(Cow::Owned(value.map(|v| int_cells(&v)).unwrap_or_default()))
 }
 
 /// Writes `cells` at `off`. The caller has established that the access is in bounds.
-pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
+pub fn write(object: &mut Object, off: &Word, cells: &[Cell]) -> Modelled<()> {
     write_when(object, off, cells, None)
 }
 
@@ -92,9 +99,9 @@ pub fn write(object: &mut Object, off: &BV, cells: &[Cell]) -> Modelled<()> {
 /// byte is written under the condition that the write reaches it.
 pub fn write_when(
     object: &mut Object,
-    off: &BV,
+    off: &Word,
     cells: &[Cell],
-    when: Option<&Bool>,
+    when: Option<&Cond>,
 ) -> Modelled<()> {
     let cap = object.capacity() as usize;
     let n = cells.len();
@@ -112,7 +119,7 @@ pub fn write_when(
                 Some(cond) => {
                     let byte = cond.ite(&cell_byte(cell)?, &cell_byte(&object.cells[at])?);
                     object.cells[at] = Cell::Byte { src: byte, idx: 0 };
-                    object.written[at] = object.written[at].or_if(cond.clone());
+                    object.written[at] = object.written[at].or_if(cond.term());
                 }
             }
         }
@@ -124,7 +131,11 @@ pub fn write_when(
     if cap > SYMBOLIC_ACCESS_LIMIT as usize {
         return unsupported("a symbolic offset into an object larger than 64 KiB");
     }
-    let bytes: Vec<BV> = cells.iter().map(cell_byte).collect::<Modelled<_>>()?;
+    let off = &off.term();
+    let bytes: Vec<BV> = cells
+        .iter()
+        .map(|cell| cell_byte(cell).map(|byte| byte.term()))
+        .collect::<Modelled<_>>()?;
     for k in 0..cap {
         let mut cell: Option<BV> = None;
         let mut reached = Vec::new();
@@ -134,13 +145,13 @@ pub fn write_when(
             }
             let old = match cell.take() {
                 Some(c) => c,
-                None => cell_byte(&object.cells[k])?,
+                None => cell_byte(&object.cells[k])?.term(),
             };
             let here = off.eq(bv_u((k - j) as u128, 64));
             // An earlier write at the same place is dead only when this
             // one surely happens there.
             let (here, old) = match when {
-                Some(cond) => (Bool::and(&[cond.clone(), here]), old),
+                Some(cond) => (Bool::and(&[cond.term(), here]), old),
                 None => {
                     let old = without_writes_at(&here, &old, OVERWRITE_DEPTH);
                     (here, old)
@@ -150,7 +161,10 @@ pub fn write_when(
             reached.push(here);
         }
         if let Some(new) = cell {
-            object.cells[k] = Cell::Byte { src: new, idx: 0 };
+            object.cells[k] = Cell::Byte {
+                src: Word::Term(new),
+                idx: 0,
+            };
             object.written[k] = object.written[k].or_if(Bool::or(&reached));
         }
     }
@@ -199,15 +213,15 @@ pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
     };
     let at = |target: Target, offset: i64| PtrVal {
         target,
-        offset: bv_u(offset as u64 as u128, 64),
+        offset: Word::known(offset as u64 as u128, 64),
     };
     let pointer_bytes = program.data_model.pointer_bytes();
     for item in items {
         let value = match &item.value {
-            ConstValue::Int(it, bits) => int_cells(&bv_u(*bits, u32::from(it.bits))),
+            ConstValue::Int(it, bits) => int_cells(&Word::known(*bits, u32::from(it.bits))),
             ConstValue::Float(kind, bits) => {
                 let width = Type::Float(*kind).scalar_bits().unwrap_or(64);
-                int_cells(&bv_u(u128::from(*bits), width))
+                int_cells(&Word::known(u128::from(*bits), width))
             }
             ConstValue::Null => ptr_cells(PtrVal::to(Target::Null), pointer_bytes),
             ConstValue::GlobalAddr(g, off) => {
@@ -228,74 +242,84 @@ pub fn initial_cells(program: &Program, id: GlobalId) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::{bv_u, cells_to_int, concrete, int_cells};
+    use crate::value::{cells_to_int, concrete, int_cells};
     use z3::{SatResult, Solver};
 
     fn stack_object(values: &[u32]) -> Object {
         let cells = values
             .iter()
-            .flat_map(|v| int_cells(&bv_u(u128::from(*v), 32)))
+            .flat_map(|v| int_cells(&Word::known(u128::from(*v), 32)))
             .collect();
         Object::new(ObjKind::Stack, cells)
     }
 
+    /// `premise` implies `conclusion`.
+    fn implies(premise: &Cond, conclusion: &Cond) -> Cond {
+        Cond::from(premise.term().implies(conclusion.term()))
+    }
+
     /// Is `claim` true for every value of the free symbols?
-    fn valid(claim: &Bool) -> bool {
+    fn valid(claim: &Cond) -> bool {
         let solver = Solver::new();
-        solver.assert(claim.not());
+        solver.assert(claim.term().not());
         solver.check() == SatResult::Unsat
     }
 
     #[test]
     fn concrete_reads_return_stored_values_unchanged() {
         let object = stack_object(&[7, 0xdead_beef]);
-        let v = cells_to_int(&read(&object, &bv_u(4, 64), 4).unwrap()).unwrap();
+        let v = cells_to_int(&read(&object, &Word::known(4, 64), 4).unwrap()).unwrap();
         assert_eq!(concrete(&v), Some(0xdead_beef));
-        let byte = cells_to_int(&read(&object, &bv_u(5, 64), 1).unwrap()).unwrap();
+        let byte = cells_to_int(&read(&object, &Word::known(5, 64), 1).unwrap()).unwrap();
         assert_eq!(concrete(&byte), Some(0xbe));
     }
 
     #[test]
     fn symbolic_read_is_exact_for_every_index() {
         let object = stack_object(&[10, 20, 30]);
-        let i = BV::new_const("i", 64);
-        let off = i.bvmul(bv_u(4, 64));
+        let i = Word::Term(BV::new_const("i", 64));
+        let off = i.bvmul(Word::known(4, 64));
         let v = cells_to_int(&read(&object, &off, 4).unwrap()).unwrap();
         for (k, expected) in [(0u128, 10u128), (1, 20), (2, 30)] {
-            assert!(valid(&i.eq(bv_u(k, 64)).implies(v.eq(bv_u(expected, 32)))));
+            assert!(valid(&implies(
+                &i.eq(Word::known(k, 64)),
+                &v.eq(Word::known(expected, 32))
+            )));
         }
     }
 
     #[test]
     fn symbolic_write_changes_exactly_the_chosen_element() {
         let mut object = stack_object(&[1, 2, 3]);
-        let i = BV::new_const("j", 64);
+        let i = Word::Term(BV::new_const("j", 64));
         write(
             &mut object,
-            &i.bvmul(bv_u(4, 64)),
-            &int_cells(&bv_u(99, 32)),
+            &i.bvmul(Word::known(4, 64)),
+            &int_cells(&Word::known(99, 32)),
         )
         .unwrap();
         assert_only_element_i_is(&object, &i, 99);
         for (k, written) in object.written.iter().enumerate() {
-            let start = bv_u((k / 4 * 4) as u128, 64);
-            assert!(valid(
-                &written.condition().eq(i.bvmul(bv_u(4, 64)).eq(&start))
-            ));
+            let start = Word::known((k / 4 * 4) as u128, 64);
+            assert!(valid(&Cond::from(
+                written
+                    .condition()
+                    .eq(i.bvmul(Word::known(4, 64)).eq(&start).term())
+            )));
         }
     }
 
     /// Element `i` of the object `[1, 2, 3]` of ints now holds `value`, and
     /// the others kept theirs, for every `i` whose offset stays in the object
     /// (the executor assumes that before writing).
-    fn assert_only_element_i_is(object: &Object, i: &BV, value: u128) {
-        let in_object = i.bvult(bv_u(3, 64));
+    fn assert_only_element_i_is(object: &Object, i: &Word, value: u128) {
+        let in_object = i.bvult(Word::known(3, 64));
         for k in 0..3u128 {
-            let v = cells_to_int(&read(object, &bv_u(k * 4, 64), 4).unwrap()).unwrap();
-            let chosen = i.eq(bv_u(k, 64));
-            assert!(valid(&chosen.implies(v.eq(bv_u(value, 32)))));
-            let other = Bool::and(&[in_object.clone(), chosen.not()]);
-            assert!(valid(&other.implies(v.eq(bv_u(k + 1, 32)))));
+            let v = cells_to_int(&read(object, &Word::known(k * 4, 64), 4).unwrap()).unwrap();
+            let chosen = i.eq(Word::known(k, 64));
+            assert!(valid(&implies(&chosen, &v.eq(Word::known(value, 32)))));
+            let other = Cond::and(&[in_object.clone(), chosen.not()]);
+            assert!(valid(&implies(&other, &v.eq(Word::known(k + 1, 32)))));
         }
     }
 
@@ -315,15 +339,18 @@ mod tests {
     #[test]
     fn repeated_writes_at_one_symbolic_offset_stay_small_and_exact() {
         let mut object = stack_object(&[1, 2, 3]);
-        let i = BV::new_const("k", 64);
-        let off = i.bvmul(bv_u(4, 64));
+        let i = Word::Term(BV::new_const("k", 64));
+        let off = i.bvmul(Word::known(4, 64));
         for v in 0..50u128 {
-            write(&mut object, &off, &int_cells(&bv_u(v + 10, 32))).unwrap();
+            write(&mut object, &off, &int_cells(&Word::known(v + 10, 32))).unwrap();
         }
         assert_only_element_i_is(&object, &i, 59);
         for cell in &object.cells {
             let Cell::Byte { src, .. } = cell else {
                 panic!("integer bytes")
+            };
+            let Word::Term(src) = src else {
+                panic!("a term")
             };
             assert!(
                 ite_depth(src) <= 4,
@@ -344,15 +371,21 @@ mod tests {
         };
         let object = stack_object(&[1, 2]);
         assert_eq!(
-            in_bounds(&program, &object, &bv_u(4, 64), 4).as_bool(),
+            in_bounds(&program, &object, &Word::known(4, 64), 4)
+                .term()
+                .as_bool(),
             Some(true)
         );
         assert_eq!(
-            in_bounds(&program, &object, &bv_u(5, 64), 4).as_bool(),
+            in_bounds(&program, &object, &Word::known(5, 64), 4)
+                .term()
+                .as_bool(),
             Some(false)
         );
         assert_eq!(
-            in_bounds(&program, &object, &bv_u(u128::from(u64::MAX), 64), 1).as_bool(),
+            in_bounds(&program, &object, &Word::known(u128::from(u64::MAX), 64), 1)
+                .term()
+                .as_bool(),
             Some(false)
         );
     }

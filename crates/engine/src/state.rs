@@ -2,7 +2,7 @@
 //! forks), lazy input pointers, path condition and the trace of goals.
 
 use crate::solver::{ConstraintId, InputSymbol};
-use crate::value::{Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{Cell, LazyIdx, ObjIdx, PtrVal, Substitute, SymVal, Target, Word};
 use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Span, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
@@ -33,11 +33,11 @@ pub enum ObjKind {
         freed: bool,
         /// Size in bytes (64-bit term): symbolic for `malloc(n)` of a
         /// symbolic `n`, the object's cells then covering its largest value.
-        size: BV,
+        size: Word,
     },
     /// A block of a frame sized at run time: a variable-length array, or
     /// what `alloca` returns.
-    StackBlock { size: BV },
+    StackBlock { size: Word },
     /// glibc's `errno`, which `__errno_location()` points to.
     Errno,
 }
@@ -305,7 +305,7 @@ pub struct State {
     pub input_symbols: Vec<InputSymbol>,
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
-    pub pinned: Vec<(BV, u64)>,
+    pub pinned: Vec<(Word, u64)>,
     /// An input object was read since the last block entry.
     pub read_input: bool,
     /// A library scan over an input may have needed more bytes than
@@ -316,7 +316,7 @@ pub struct State {
     /// them put in, so the rest of the path is concrete work.
     pub fixed: Vec<(BV, BV)>,
     /// Offsets into small objects whose symbols have too many values to fix.
-    pub unfixable: Vec<BV>,
+    pub unfixable: Vec<Word>,
     /// Allocation calls made so far on this path (malloc, calloc, realloc,
     /// strdup, strndup).
     pub allocations: u32,
@@ -368,12 +368,12 @@ impl State {
     }
 
     /// `term` with the symbols this path fixed put in, simplified.
-    pub fn with_fixed<T: z3::ast::Ast + Clone>(&self, term: &T) -> T {
+    pub fn with_fixed<T: Substitute>(&self, value: &T) -> T {
         if self.fixed.is_empty() {
-            return term.clone();
+            return value.clone();
         }
         let pairs: Vec<(&BV, &BV)> = self.fixed.iter().map(|(s, v)| (s, v)).collect();
-        term.substitute(&pairs).simplify()
+        value.substituted(&pairs)
     }
 
     pub fn add_object(&mut self, object: Object) -> ObjIdx {
@@ -388,7 +388,7 @@ impl State {
     /// Decides the lazy pointer `lazy` as pointing `base` bytes into
     /// `object`: every copy of it, wherever the state holds one, becomes a
     /// pointer into `object` (a lazy's resolution has no offset of its own).
-    pub fn point_lazy_into(&mut self, lazy: LazyIdx, object: ObjIdx, base: &BV) {
+    pub fn point_lazy_into(&mut self, lazy: LazyIdx, object: ObjIdx, base: &Word) {
         let mut redirect = LazyRedirect {
             lazy,
             object,
@@ -487,14 +487,14 @@ impl State {
 
     /// A fresh input symbol of `bits` bits named after `base`, of a signed
     /// type or not (see [`InputSymbol`]).
-    pub fn fresh_input(&mut self, base: &str, bits: u32, signed: bool) -> BV {
+    pub fn fresh_input(&mut self, base: &str, bits: u32, signed: bool) -> Word {
         let name = self.symbol_name(base);
         let symbol = BV::new_const(name, bits);
         self.input_symbols.push(InputSymbol {
             value: symbol.clone(),
             signed,
         });
-        symbol
+        Word::Term(symbol)
     }
 
     /// A unique symbol name along this path.
@@ -530,7 +530,7 @@ impl State {
 struct LazyRedirect<'b> {
     lazy: LazyIdx,
     object: ObjIdx,
-    base: &'b BV,
+    base: &'b Word,
     /// Each pointer rewritten and its new value: the bytes of one stored
     /// pointer share it, and must share the new one.
     done: Vec<(Rc<PtrVal>, Rc<PtrVal>)>,

@@ -1,5 +1,5 @@
-//! Symbolic values: Z3 bit-vectors for integers, (target, offset) pairs for
-//! pointers, and byte cells for memory contents and aggregates.
+//! Values: words (known numbers or Z3 bit-vectors) for integers, (target,
+//! offset) pairs for pointers, and byte cells for memory contents and aggregates.
 
 use ir::{FloatKind, FuncId, GlobalId, StringId};
 use std::cell::RefCell;
@@ -7,6 +7,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
+
+mod word;
+pub use word::{bv_u, Cond, Substitute, Word};
 
 /// Index of a memory object in a path state's `objects`.
 pub type ObjIdx = u32;
@@ -31,14 +34,14 @@ pub enum Target {
 pub struct PtrVal {
     pub target: Target,
     /// Byte offset from the start of the target, 64 bits.
-    pub offset: BV,
+    pub offset: Word,
 }
 
 impl PtrVal {
     pub fn to(target: Target) -> PtrVal {
         PtrVal {
             target,
-            offset: bv_u(0, 64),
+            offset: Word::known(0, 64),
         }
     }
 }
@@ -48,7 +51,7 @@ impl PtrVal {
 pub enum Cell {
     /// Byte `idx` (little-endian) of `src`, whose width is a multiple of 8.
     /// Keeping whole values lets a read of the same bytes get `src` back unchanged.
-    Byte { src: BV, idx: u32 },
+    Byte { src: Word, idx: u32 },
     /// Byte `idx` of a stored pointer.
     Ptr { ptr: Rc<PtrVal>, idx: u32 },
 }
@@ -56,7 +59,7 @@ pub enum Cell {
 impl Cell {
     pub fn zero() -> Cell {
         Cell::Byte {
-            src: bv_u(0, 8),
+            src: Word::known(0, 8),
             idx: 0,
         }
     }
@@ -65,7 +68,7 @@ impl Cell {
 /// The value of an expression.
 #[derive(Clone, Debug)]
 pub enum SymVal {
-    Int(BV),
+    Int(Word),
     Ptr(PtrVal),
     /// A struct, union or array value as its exact bytes.
     Bytes(Rc<Vec<Cell>>),
@@ -98,7 +101,7 @@ pub fn ieee_value(bits: &BV, kind: FloatKind) -> Float {
     }
     // A value of the type has its width; resizing only guards a malformed input.
     let width = if kind == FloatKind::F32 { 32 } else { 64 };
-    let bits = &resize(bits, width, false);
+    let bits = &resize(&Word::Term(bits.clone()), width, false).term();
     let context = bits.get_ctx();
     let sort = float_sort(kind);
     // SAFETY: the context, term and sort are live; the bit-vector has the
@@ -113,21 +116,6 @@ pub fn ieee_value(bits: &BV, kind: FloatKind) -> Float {
             )
             .expect("Z3 builds a conversion of well-sorted terms"),
         )
-    }
-}
-
-/// A bit-vector constant of `bits` bits holding the low bits of `v`.
-pub fn bv_u(v: u128, bits: u32) -> BV {
-    if bits <= 64 {
-        let masked = if bits == 64 {
-            v as u64
-        } else {
-            (v as u64) & ((1u64 << bits) - 1)
-        };
-        BV::from_u64(masked, bits)
-    } else {
-        let high = BV::from_u64((v >> 64) as u64, bits - 64);
-        high.concat(BV::from_u64(v as u64, 64))
     }
 }
 
@@ -146,13 +134,21 @@ thread_local! {
 
 /// Records that `bits` encodes `value` (any NaN encoding for a NaN, which
 /// SMT-LIB's floating-point theory has only one of) and returns `bits`.
-pub fn computed_bits(bits: BV, value: &Float) -> BV {
+pub fn computed_bits(bits: BV, value: &Float) -> Word {
     FLOAT_OF_BITS.with(|m| m.borrow_mut().insert(bits.clone(), value.clone()));
-    bits
+    Word::from(bits)
+}
+
+/// The numeric value of `v` when it is known or its term simplifies to a constant.
+pub fn concrete(v: &Word) -> Option<u128> {
+    match v {
+        Word::Known { bits, .. } => Some(*bits),
+        Word::Term(term) => concrete_term(term),
+    }
 }
 
 /// The numeric value of `v` when it simplifies to a constant.
-pub fn concrete(v: &BV) -> Option<u128> {
+pub fn concrete_term(v: &BV) -> Option<u128> {
     let bits = v.get_size();
     if bits <= 64 {
         if let Some(n) = v.as_u64() {
@@ -175,6 +171,14 @@ pub fn concrete(v: &BV) -> Option<u128> {
     value
 }
 
+/// The truth value of `c` when it is known or its term simplifies to a constant.
+pub fn cond_value(c: &Cond) -> Option<bool> {
+    match c {
+        Cond::Known(known) => Some(*known),
+        Cond::Term(term) => bool_value(term),
+    }
+}
+
 /// The truth value of `b` when it simplifies to a constant.
 pub fn bool_value(b: &Bool) -> Option<bool> {
     if let Some(known) = b.as_bool() {
@@ -189,38 +193,16 @@ pub fn bool_value(b: &Bool) -> Option<bool> {
 }
 
 /// C truth value `b ? 1 : 0` in `bits` bits.
-/// Whether the signed product of `x` and `y` fits their width. Z3
-/// 4.8.12's own predicates (`bvsmul_noovfl`) are wrong when one operand is
-/// negative (they call -1 * 3 an overflow in 3 bits, in models and in
-/// `simplify` alike), so the product of the magnitudes is bounded instead:
-/// at most 2^(n-1) - 1 for a positive result, 2^(n-1) for a negative one.
-pub fn signed_mul_fits(x: &BV, y: &BV) -> Bool {
-    let bits = x.get_size();
-    let zero = bv_u(0, bits);
-    let (x_negative, y_negative) = (x.bvslt(&zero), y.bvslt(&zero));
-    let x_magnitude = x_negative.ite(&x.bvneg(), x);
-    let y_magnitude = y_negative.ite(&y.bvneg(), y);
-    // 2^(n-1) as an unsigned n-bit number: the widest (129 bits) exceeds u128.
-    let half = bv_u(1, bits).bvshl(bv_u(u128::from(bits - 1), bits));
-    let most = x_negative
-        .xor(&y_negative)
-        .ite(&half, &half.bvsub(bv_u(1, bits)));
-    Bool::and(&[
-        x_magnitude.bvmul_no_overflow(&y_magnitude, false),
-        x_magnitude.bvmul(&y_magnitude).bvule(&most),
-    ])
+pub fn bool_to_bv(b: &Cond, bits: u32) -> Word {
+    b.ite(&Word::known(1, bits), &Word::known(0, bits))
 }
 
-pub fn bool_to_bv(b: &Bool, bits: u32) -> BV {
-    b.ite(&bv_u(1, bits), &bv_u(0, bits))
-}
-
-pub fn is_nonzero(v: &BV) -> Bool {
-    v.eq(bv_u(0, v.get_size())).not()
+pub fn is_nonzero(v: &Word) -> Cond {
+    v.eq(Word::known(0, v.get_size())).not()
 }
 
 /// Resizes an integer: truncation, or sign/zero extension by the source signedness.
-pub fn resize(v: &BV, to_bits: u32, source_signed: bool) -> BV {
+pub fn resize(v: &Word, to_bits: u32, source_signed: bool) -> Word {
     let from = v.get_size();
     if to_bits == from {
         v.clone()
@@ -235,7 +217,7 @@ pub fn resize(v: &BV, to_bits: u32, source_signed: bool) -> BV {
 
 /// A bit-field's value read from the integer of its storage bytes (see
 /// [`ir::BitField`]), sign- or zero-extended to `to_bits`.
-pub fn bit_field_get(storage: &BV, bits: ir::BitField, to_bits: u32, signed: bool) -> BV {
+pub fn bit_field_get(storage: &Word, bits: ir::BitField, to_bits: u32, signed: bool) -> Word {
     let low = u32::from(bits.shift);
     let field = storage.extract(low + u32::from(bits.width) - 1, low);
     resize(&field, to_bits, signed)
@@ -243,7 +225,7 @@ pub fn bit_field_get(storage: &BV, bits: ir::BitField, to_bits: u32, signed: boo
 
 /// The integer of a bit-field's storage bytes with the field's bits
 /// replaced by the low bits of `value`: the other bits are kept.
-pub fn bit_field_put(storage: &BV, bits: ir::BitField, value: &BV) -> BV {
+pub fn bit_field_put(storage: &Word, bits: ir::BitField, value: &Word) -> Word {
     let low = u32::from(bits.shift);
     let high = low + u32::from(bits.width);
     let mut result = resize(value, u32::from(bits.width), false);
@@ -259,7 +241,7 @@ pub fn bit_field_put(storage: &BV, bits: ir::BitField, value: &BV) -> BV {
 }
 
 /// The cells of an integer value, least significant byte first.
-pub fn int_cells(v: &BV) -> Vec<Cell> {
+pub fn int_cells(v: &Word) -> Vec<Cell> {
     (0..v.get_size() / 8)
         .map(|idx| Cell::Byte {
             src: v.clone(),
@@ -289,7 +271,7 @@ pub fn value_cells(v: &SymVal, pointer_bytes: u64) -> Vec<Cell> {
 }
 
 /// The 8-bit term of one cell; pointer bytes are numeric only for NULL.
-pub fn cell_byte(cell: &Cell) -> Modelled<BV> {
+pub fn cell_byte(cell: &Cell) -> Modelled<Word> {
     match cell {
         Cell::Byte { src, idx } => {
             if src.get_size() == 8 {
@@ -307,7 +289,7 @@ pub fn cell_byte(cell: &Cell) -> Modelled<BV> {
 
 /// Reassembles an integer from little-endian cells, returning a whole stored
 /// value unchanged when the cells are exactly its bytes.
-pub fn cells_to_int(cells: &[Cell]) -> Modelled<BV> {
+pub fn cells_to_int(cells: &[Cell]) -> Modelled<Word> {
     if let Some(Cell::Byte { src, .. }) = cells.first() {
         let whole = src.get_size() as usize == cells.len() * 8
             && cells.iter().enumerate().all(|(i, c)| match c {
@@ -318,7 +300,7 @@ pub fn cells_to_int(cells: &[Cell]) -> Modelled<BV> {
             return Ok(src.clone());
         }
     }
-    let mut acc: Option<BV> = None;
+    let mut acc: Option<Word> = None;
     for cell in cells.iter().rev() {
         let byte = cell_byte(cell)?;
         acc = Some(match acc {
@@ -353,7 +335,7 @@ pub fn cells_to_ptr(cells: &[Cell]) -> Modelled<PtrVal> {
 /// constants, the source width for sign/zero extensions, else its width.
 /// Lets overflow checks skip operations that cannot overflow (e.g. products
 /// of values widened from `int` to `long long`), which the solver finds hard.
-pub fn signed_bits(v: &BV) -> u32 {
+pub fn signed_bits(v: &Word) -> u32 {
     let width = v.get_size();
     if let Some(n) = concrete(v) {
         let value = if width < 128 && (n >> (width - 1)) & 1 == 1 {
@@ -363,6 +345,9 @@ pub fn signed_bits(v: &BV) -> u32 {
         };
         return 129 - value.leading_zeros().min(128);
     }
+    let Word::Term(v) = v else {
+        return width;
+    };
     let Ok(decl) = v.safe_decl() else {
         return width;
     };
@@ -383,8 +368,12 @@ mod tests {
         // Made in at most 128 bits, then sign-extended to `bits`.
         let fits = |x: i128, y: i128, bits: u32| {
             let narrow = bits.min(128);
-            let value = |v: i128| resize(&bv_u(v as u128, 128).extract(narrow - 1, 0), bits, true);
-            bool_value(&signed_mul_fits(&value(x), &value(y)))
+            let value = |v: i128| resize(&Word::known(v as u128, narrow), bits, true);
+            let symbolic = |v: i128| Word::Term(value(v).term());
+            let native = cond_value(&value(x).signed_mul_fits(&value(y)));
+            let by_z3 = cond_value(&symbolic(x).signed_mul_fits(&symbolic(y)));
+            assert_eq!(native, by_z3, "{x} * {y} in {bits} bits");
+            by_z3
         };
         // 3 bits hold -4..=3.
         assert_eq!(fits(-1, 3, 3), Some(true));
@@ -403,11 +392,11 @@ mod tests {
 
     #[test]
     fn resize_truncates_and_extends_by_source_signedness() {
-        let minus_two = bv_u(0xfe, 8);
+        let minus_two = Word::known(0xfe, 8);
         assert_eq!(concrete(&resize(&minus_two, 32, true)), Some(0xffff_fffe));
         assert_eq!(concrete(&resize(&minus_two, 32, false)), Some(0xfe));
         assert_eq!(
-            concrete(&resize(&bv_u(0x1234_5678, 32), 16, true)),
+            concrete(&resize(&Word::known(0x1234_5678, 32), 16, true)),
             Some(0x5678)
         );
     }
@@ -415,15 +404,19 @@ mod tests {
     #[test]
     fn wide_constants_round_trip() {
         let v = (1u128 << 100) | 0xabc;
-        assert_eq!(concrete(&bv_u(v, 128)), Some(v));
+        assert_eq!(concrete_term(&bv_u(v, 128)), Some(v));
     }
 
     #[test]
     fn signed_bits_bounds_operands() {
-        assert_eq!(signed_bits(&bv_u(0, 32)), 1);
-        assert_eq!(signed_bits(&bv_u(127, 32)), 8);
-        assert_eq!(signed_bits(&bv_u(0xffff_ff80, 32)), 8, "-128 needs 8 bits");
-        let x = BV::new_const("x", 32);
+        assert_eq!(signed_bits(&Word::known(0, 32)), 1);
+        assert_eq!(signed_bits(&Word::known(127, 32)), 8);
+        assert_eq!(
+            signed_bits(&Word::known(0xffff_ff80, 32)),
+            8,
+            "-128 needs 8 bits"
+        );
+        let x = Word::Term(BV::new_const("x", 32));
         assert_eq!(signed_bits(&x.sign_ext(32)), 32);
         assert_eq!(signed_bits(&x.zero_ext(32)), 33);
         assert_eq!(signed_bits(&x), 32);
@@ -433,19 +426,19 @@ mod tests {
     fn a_32_bit_pointer_comes_back_whole_or_as_an_unsigned_address() {
         let p = PtrVal {
             target: Target::Null,
-            offset: bv_u(0xffff_fff0, 64),
+            offset: Word::known(0xffff_fff0, 64),
         };
         let cells = ptr_cells(p, 4);
         assert_eq!(cells.len(), 4);
         let back = cells_to_ptr(&cells).unwrap();
         assert_eq!(concrete(&back.offset), Some(0xffff_fff0));
-        let numeric = cells_to_ptr(&int_cells(&bv_u(0x8000_0000, 32))).unwrap();
+        let numeric = cells_to_ptr(&int_cells(&Word::known(0x8000_0000, 32))).unwrap();
         assert_eq!(concrete(&numeric.offset), Some(0x8000_0000));
     }
 
     #[test]
     fn whole_values_come_back_from_their_cells() {
-        let x = BV::new_const("y", 32);
+        let x = Word::Term(BV::new_const("y", 32));
         let cells = int_cells(&x);
         assert!(cells_to_int(&cells).unwrap() == x);
         let p = PtrVal::to(Target::Null);
@@ -454,7 +447,9 @@ mod tests {
             Target::Null
         ));
         assert!(matches!(
-            cells_to_ptr(&int_cells(&bv_u(0, 64))).unwrap().target,
+            cells_to_ptr(&int_cells(&Word::known(0, 64)))
+                .unwrap()
+                .target,
             Target::Null
         ));
     }

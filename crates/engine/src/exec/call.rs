@@ -13,7 +13,7 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
 use crate::value::{
-    bv_u, cells_to_ptr, concrete, value_cells, Cell, ObjIdx, PtrVal, SymVal, Target,
+    cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{Callee, Expr, FuncId, Place, Program, Span, Type};
 use testcase::FindingKind;
@@ -148,7 +148,7 @@ impl Machine<'_, '_> {
         let Some(SymVal::Int(cond)) = values.first() else {
             return unsupported(format!("the argument of `{ASSUME_FUNCTION}`"));
         };
-        let holds = cond.eq(bv_u(0, cond.get_size())).not();
+        let holds = cond.eq(Word::known(0, cond.get_size())).not();
         if !self.may(st, &holds) {
             return Err(Stop::Dead);
         }
@@ -232,7 +232,7 @@ impl Machine<'_, '_> {
             }
             (ReturnTo::Place(place), Some(v)) => Some((place, v)),
             (ReturnTo::Assumption, Some(SymVal::Int(v))) => {
-                let zero = crate::value::bv_u(0, v.get_size());
+                let zero = Word::known(0, v.get_size());
                 return self.assume(st, &v.eq(&zero).not());
             }
             (ReturnTo::BuildCheck { predicate, build }, Some(SymVal::Int(v))) => {
@@ -306,7 +306,7 @@ impl Machine<'_, '_> {
     fn note_broken_invariant(
         &mut self,
         st: &State,
-        broken: &z3::ast::Bool,
+        broken: &Cond,
         message: &str,
         call: testcase::InvariantCall,
         at: Span,
@@ -347,8 +347,7 @@ impl Machine<'_, '_> {
         let object = self.materialize(&mut st, lazy)?;
         self.hooks.pointer_decided(&st, lazy, self.span);
         let pointer_bytes = self.program.data_model.pointer_bytes();
-        let cells =
-            crate::memory::read(st.object(object), &crate::value::bv_u(0, 64), pointer_bytes)?;
+        let cells = crate::memory::read(st.object(object), &Word::known(0, 64), pointer_bytes)?;
         let value = SymVal::Ptr(cells_to_ptr(&cells)?);
         push_frame(
             self.program,
@@ -374,7 +373,7 @@ impl Machine<'_, '_> {
         let Some(SymVal::Int(v)) = value else {
             return unsupported("an invariant without a result");
         };
-        let broken = v.eq(crate::value::bv_u(0, v.get_size()));
+        let broken = v.eq(Word::known(0, v.get_size()));
         let name = &self.program.function(predicate).name;
         let message = format!("the call leaves `{name}` false on parameter {}", param + 1);
         let call = testcase::InvariantCall {
@@ -509,9 +508,9 @@ impl Machine<'_, '_> {
         st: &mut State,
         predicate: FuncId,
         build: usize,
-        value: &z3::ast::BV,
+        value: &Word,
     ) -> Exec<()> {
-        let zero = crate::value::bv_u(0, value.get_size());
+        let zero = Word::known(0, value.get_size());
         let broken = value.eq(&zero);
         let b = &st.builds[build];
         let mut calls: Vec<&str> = b.calls[1..]

@@ -7,26 +7,27 @@ use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{
-    bool_to_bv, bv_u, concrete, is_nonzero, resize, signed_bits, signed_mul_fits, PtrVal, SymVal,
-    Target,
+    bool_to_bv, concrete, is_nonzero, resize, signed_bits, Cond, PtrVal, SymVal, Target, Word,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
-use z3::ast::{Bool, BV};
 
 impl Machine<'_, '_> {
     pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
         match &e.kind {
             ExprKind::Int(bits) => match &e.ty {
-                Type::Int(it) => Ok(SymVal::Int(bv_u(*bits, u32::from(it.bits)))),
+                Type::Int(it) => Ok(SymVal::Int(Word::known(*bits, u32::from(it.bits)))),
                 Type::Pointer(_) => Ok(SymVal::Ptr(PtrVal {
                     target: Target::Null,
-                    offset: bv_u(*bits, 64),
+                    offset: Word::known(*bits, 64),
                 })),
                 _ => unsupported("an integer constant of non-integer type"),
             },
             ExprKind::Float(bits) => match e.ty.as_ieee_float() {
-                Some(kind) => Ok(SymVal::Int(bv_u(u128::from(*bits), float::width(kind)))),
+                Some(kind) => Ok(SymVal::Int(Word::known(
+                    u128::from(*bits),
+                    float::width(kind),
+                ))),
                 None => unsupported("a floating constant of a type other than float or double"),
             },
             ExprKind::Null => Ok(SymVal::Ptr(PtrVal::to(Target::Null))),
@@ -63,7 +64,7 @@ impl Machine<'_, '_> {
                 let diff = pa
                     .offset
                     .bvsub(&pb.offset)
-                    .bvsdiv(bv_u(u128::from(size), 64));
+                    .bvsdiv(Word::known(u128::from(size), 64));
                 let bits = e.ty.as_int().map(|t| u32::from(t.bits)).unwrap_or(64);
                 Ok(SymVal::Int(resize(&diff, bits, true)))
             }
@@ -71,7 +72,7 @@ impl Machine<'_, '_> {
         }
     }
 
-    pub fn eval_int(&mut self, st: &mut State, e: &Expr) -> Exec<BV> {
+    pub fn eval_int(&mut self, st: &mut State, e: &Expr) -> Exec<Word> {
         match self.eval(st, e)? {
             SymVal::Int(v) => Ok(v),
             _ => unsupported("a non-integer where an integer is needed"),
@@ -128,7 +129,7 @@ impl Machine<'_, '_> {
         match op {
             UnOp::Neg => {
                 if ty.as_int().is_some_and(|t| t.signed) {
-                    let min = bv_u(1u128 << (x.get_size() - 1), x.get_size());
+                    let min = Word::known(1u128 << (x.get_size() - 1), x.get_size());
                     self.check_fault(
                         st,
                         FindingKind::SignedOverflow,
@@ -151,12 +152,12 @@ impl Machine<'_, '_> {
                 self.check_fault(
                     st,
                     FindingKind::InvalidBuiltinArgument,
-                    &x.eq(bv_u(0, width)),
+                    &x.eq(Word::known(0, width)),
                     &format!("{name} of 0 (undefined)"),
                 )?;
                 // The first one bit from the counted end decides; 0 has none
                 // and gets `width`, never used since it is a finding above.
-                let mut count = bv_u(u128::from(width), width);
+                let mut count = Word::known(u128::from(width), width);
                 let positions: Vec<u32> = if op == UnOp::LeadingZeros {
                     (0..width).collect()
                 } else {
@@ -168,8 +169,8 @@ impl Machine<'_, '_> {
                     } else {
                         bit
                     };
-                    let set = x.extract(bit, bit).eq(bv_u(1, 1));
-                    count = set.ite(&bv_u(u128::from(zeros), width), &count);
+                    let set = x.extract(bit, bit).eq(Word::known(1, 1));
+                    count = set.ite(&Word::known(u128::from(zeros), width), &count);
                 }
                 Ok(SymVal::Int(count))
             }
@@ -178,7 +179,7 @@ impl Machine<'_, '_> {
                 let ones = (0..width)
                     .map(|bit| x.extract(bit, bit).zero_ext(width - 1))
                     .reduce(|sum, b| sum.bvadd(&b))
-                    .unwrap_or_else(|| bv_u(0, width));
+                    .unwrap_or_else(|| Word::known(0, width));
                 Ok(SymVal::Int(ones))
             }
         }
@@ -242,17 +243,17 @@ impl Machine<'_, '_> {
 
     /// Tells the hooks of an ordered comparison of integers in the call
     /// under test whose sides depend on the inputs (boundary goals).
-    fn note_comparison(&mut self, st: &State, op: BinOp, x: &BV, y: &BV, signed: bool) {
+    fn note_comparison(&mut self, st: &State, op: BinOp, x: &Word, y: &Word, signed: bool) {
         if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
             || !self.runs_call_under_test(st)
         {
             return;
         }
         // One bit wider, the difference cannot wrap.
-        let widen = |v: &BV| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
+        let widen = |v: &Word| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
         let difference = widen(x).bvsub(widen(y));
         if concrete(&difference).is_none() {
-            self.hooks.compared(st, self.span, &difference);
+            self.hooks.compared(st, self.span, &difference.term());
         }
     }
 
@@ -260,33 +261,33 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         op: BinOp,
-        x: &BV,
-        y: &BV,
+        x: &Word,
+        y: &Word,
         it: IntType,
         rhs: IntType,
     ) -> Exec<SymVal> {
         let bits = x.get_size();
-        let zero = bv_u(0, bits);
+        let zero = Word::known(0, bits);
         let signed = it.signed;
         let overflow = FindingKind::SignedOverflow;
         let result = match op {
             BinOp::Add => {
                 if signed && may_overflow_sum(x, y) {
-                    let ok = Bool::and(&[x.bvadd_no_overflow(y, true), x.bvadd_no_underflow(y)]);
+                    let ok = x.signed_add_fits(y);
                     self.check_fault(st, overflow, &ok.not(), "signed addition overflows")?;
                 }
                 x.bvadd(y)
             }
             BinOp::Sub => {
                 if signed && may_overflow_sum(x, y) {
-                    let ok = Bool::and(&[x.bvsub_no_overflow(y), x.bvsub_no_underflow(y, true)]);
+                    let ok = x.signed_sub_fits(y);
                     self.check_fault(st, overflow, &ok.not(), "signed subtraction overflows")?;
                 }
                 x.bvsub(y)
             }
             BinOp::Mul => {
                 if signed && signed_bits(x) + signed_bits(y) > bits {
-                    let ok = signed_mul_fits(x, y);
+                    let ok = x.signed_mul_fits(y);
                     self.check_fault(st, overflow, &ok.not(), "signed multiplication overflows")?;
                 }
                 x.bvmul(y)
@@ -304,9 +305,9 @@ impl Machine<'_, '_> {
                     &format!("{what} by zero"),
                 )?;
                 if signed {
-                    let min = bv_u(1u128 << (bits - 1), bits);
-                    let minus_one = bv_u(u128::MAX, bits);
-                    let bad = Bool::and(&[x.eq(&min), y.eq(&minus_one)]);
+                    let min = Word::known(1u128 << (bits - 1), bits);
+                    let minus_one = Word::known(u128::MAX, bits);
+                    let bad = Cond::and(&[x.eq(&min), y.eq(&minus_one)]);
                     self.check_fault(
                         st,
                         overflow,
@@ -323,9 +324,9 @@ impl Machine<'_, '_> {
             }
             BinOp::Shl | BinOp::Shr => {
                 let amount_bits = y.get_size();
-                let width = bv_u(u128::from(bits), amount_bits);
+                let width = Word::known(u128::from(bits), amount_bits);
                 let out_of_range = if rhs.signed {
-                    Bool::or(&[y.bvslt(bv_u(0, amount_bits)), y.bvsge(&width)])
+                    Cond::or(&[y.bvslt(Word::known(0, amount_bits)), y.bvsge(&width)])
                 } else {
                     y.bvuge(&width)
                 };
@@ -350,14 +351,14 @@ impl Machine<'_, '_> {
         Ok(SymVal::Int(result))
     }
 
-    fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Bool> {
+    fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Cond> {
         let (tp, tq) = self.decided_pair(st, p, q)?;
         if tp == tq {
             return Ok(compare_ints(op, &p.offset, &q.offset, false));
         }
         match op {
-            BinOp::Eq => Ok(Bool::from_bool(false)),
-            BinOp::Ne => Ok(Bool::from_bool(true)),
+            BinOp::Eq => Ok(Cond::Known(false)),
+            BinOp::Ne => Ok(Cond::Known(true)),
             _ => unsupported("ordering of pointers into different objects"),
         }
     }
@@ -445,7 +446,7 @@ fn c_int_name(it: IntType) -> String {
     }
 }
 
-fn may_overflow_sum(x: &BV, y: &BV) -> bool {
+fn may_overflow_sum(x: &Word, y: &Word) -> bool {
     signed_bits(x).max(signed_bits(y)) + 1 > x.get_size()
 }
 
@@ -453,7 +454,7 @@ fn int_bits(ty: &Type) -> u32 {
     ty.as_int().map(|t| u32::from(t.bits)).unwrap_or(32)
 }
 
-pub fn compare_ints(op: BinOp, x: &BV, y: &BV, signed: bool) -> Bool {
+pub fn compare_ints(op: BinOp, x: &Word, y: &Word, signed: bool) -> Cond {
     match (op, signed) {
         (BinOp::Eq, _) => x.eq(y),
         (BinOp::Ne, _) => x.eq(y).not(),
@@ -465,8 +466,8 @@ pub fn compare_ints(op: BinOp, x: &BV, y: &BV, signed: bool) -> Bool {
         (BinOp::Gt, false) => x.bvugt(y),
         (BinOp::Ge, true) => x.bvsge(y),
         (BinOp::Ge, false) => x.bvuge(y),
-        (BinOp::MulOverflows, false) => x.bvmul_no_overflow(y, false).not(),
-        (BinOp::MulOverflows, true) => signed_mul_fits(x, y).not(),
-        _ => Bool::from_bool(false),
+        (BinOp::MulOverflows, false) => x.unsigned_mul_fits(y).not(),
+        (BinOp::MulOverflows, true) => x.signed_mul_fits(y).not(),
+        _ => Cond::Known(false),
     }
 }

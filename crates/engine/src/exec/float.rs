@@ -12,7 +12,7 @@ use z3::ast::RoundingMode;
 use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
 
-use crate::value::{bv_u, computed_bits, ieee_value as value};
+use crate::value::{bv_u, computed_bits, ieee_value as value, Cond, Word};
 
 fn sort(kind: FloatKind) -> Sort {
     crate::value::float_sort(kind)
@@ -57,7 +57,8 @@ fn propagate_nan(operands: &[&BV], kind: FloatKind, result: BV) -> BV {
 }
 
 /// `a op b` for `+ - * /`.
-pub fn arithmetic(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<BV> {
+pub fn arithmetic(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Word> {
+    let (a, b) = (&a.term(), &b.term());
     let (x, y, rounding) = (value(a, kind), value(b, kind), nearest_even());
     let result = match op {
         BinOp::Add => x.add_with_rounding_mode(&y, &rounding),
@@ -73,9 +74,10 @@ pub fn arithmetic(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<BV> {
 
 /// A comparison with IEEE semantics: NaN is unordered (only `!=` holds)
 /// and `-0 == +0`.
-pub fn compare(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<Bool> {
+pub fn compare(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Cond> {
+    let (a, b) = (&a.term(), &b.term());
     let (x, y) = (value(a, kind), value(b, kind));
-    Some(match op {
+    Some(Cond::from(match op {
         BinOp::Eq => x.eq_fpa(&y),
         BinOp::Ne => x.eq_fpa(&y).not(),
         BinOp::Lt => x.lt(&y),
@@ -83,32 +85,35 @@ pub fn compare(op: BinOp, a: &BV, b: &BV, kind: FloatKind) -> Option<Bool> {
         BinOp::Gt => x.gt(&y),
         BinOp::Ge => x.ge(&y),
         _ => return None,
-    })
+    }))
 }
 
 /// `-a` flips the sign bit, NaN included (`xorps`).
-pub fn negate(a: &BV, kind: FloatKind) -> BV {
+pub fn negate(a: &Word, kind: FloatKind) -> Word {
+    let a = &a.term();
     let bits = a.bvxor(bv_u(sign_bit(kind), width(kind)));
     computed_bits(bits, &value(a, kind).unary_neg())
 }
 
 /// `fabs(a)` clears the sign bit, NaN included (`andps`).
-pub fn absolute(a: &BV, kind: FloatKind) -> BV {
+pub fn absolute(a: &Word, kind: FloatKind) -> Word {
+    let a = &a.term();
     let bits = a.bvand(bv_u(!sign_bit(kind), width(kind)));
     computed_bits(bits, &value(a, kind).unary_abs())
 }
 
 /// gcc's `__builtin_signbit` as an `int`: 1 for a negative double, the bit
 /// in place (`0x80000000`) for a negative float.
-pub fn sign_of(a: &BV, kind: FloatKind) -> BV {
+pub fn sign_of(a: &Word, kind: FloatKind) -> Word {
     match kind {
-        FloatKind::F32 => a.bvand(bv_u(sign_bit(kind), 32)),
+        FloatKind::F32 => a.bvand(Word::known(sign_bit(kind), 32)),
         _ => a.extract(63, 63).zero_ext(31),
     }
 }
 
 /// An integer (`signed` or not) converted to `kind`, rounded to nearest.
-pub fn from_integer(a: &BV, signed: bool, kind: FloatKind) -> BV {
+pub fn from_integer(a: &Word, signed: bool, kind: FloatKind) -> Word {
+    let a = &a.term();
     let context = a.get_ctx();
     let (rounding, sort) = (nearest_even(), sort(kind));
     let make = if signed {
@@ -135,14 +140,15 @@ pub fn from_integer(a: &BV, signed: bool, kind: FloatKind) -> BV {
 /// A value converted to an integer type by truncation, and when that is
 /// defined: the truncated value lies in the type's range (never for NaN or
 /// an infinity). `_Bool` is `a != 0`, always defined.
-pub fn to_integer(a: &BV, kind: FloatKind, to: IntType) -> (BV, Bool) {
+pub fn to_integer(a: &Word, kind: FloatKind, to: IntType) -> (Word, Cond) {
+    let a = &a.term();
     let x = value(a, kind);
     let bits = u32::from(to.bits);
     if to.is_bool {
         let zero = x.is_zero();
         return (
-            zero.ite(&bv_u(0, bits), &bv_u(1, bits)),
-            Bool::from_bool(true),
+            Word::from(zero.ite(&bv_u(0, bits), &bv_u(1, bits))),
+            Cond::Known(true),
         );
     }
     let truncated = x.round_to_integral_with_rounding_mode(&RoundingMode::round_towards_zero());
@@ -162,16 +168,17 @@ pub fn to_integer(a: &BV, kind: FloatKind, to: IntType) -> (BV, Bool) {
     } else {
         x.to_ubv_with_rounding_mode(&towards_zero, bits)
     };
-    (converted, defined)
+    (Word::from(converted), Cond::from(defined))
 }
 
 /// A value converted between `float` and `double`: widening is exact,
 /// narrowing rounds to nearest; a NaN keeps its sign and top fraction bits
 /// and becomes quiet (`cvtss2sd`, `cvtsd2ss`).
-pub fn convert(a: &BV, from: FloatKind, to: FloatKind) -> BV {
+pub fn convert(a: &Word, from: FloatKind, to: FloatKind) -> Word {
     if from == to {
         return a.clone();
     }
+    let a = &a.term();
     let converted = value(a, from).to_fp_with_rounding_mode(&nearest_even(), &sort(to));
     let (from_fraction, to_fraction) = (ir::float::layout(from).1, ir::float::layout(to).1);
     let fraction = a.extract(from_fraction - 1, 0);
@@ -205,7 +212,8 @@ pub enum MathUnary {
 
 /// `op(a)` exactly as glibc computes it (all five are exact or correctly
 /// rounded in glibc, so the IEEE operation is glibc's result).
-pub fn math_unary(op: MathUnary, a: &BV, kind: FloatKind) -> BV {
+pub fn math_unary(op: MathUnary, a: &Word, kind: FloatKind) -> Word {
+    let a = &a.term();
     let x = value(a, kind);
     let result = match op {
         MathUnary::Sqrt => x.sqrt_with_rounding_mode(&nearest_even()),
@@ -230,7 +238,8 @@ pub fn math_unary(op: MathUnary, a: &BV, kind: FloatKind) -> BV {
 /// the second when they compare equal (`fmin(-0, +0)` is `+0`), the other
 /// one when one is a quiet NaN, and the first NaN made quiet when both are
 /// NaN or one is signalling.
-pub fn min_max(maximum: bool, a: &BV, b: &BV, kind: FloatKind) -> BV {
+pub fn min_max(maximum: bool, a: &Word, b: &Word, kind: FloatKind) -> Word {
+    let (a, b) = (&a.term(), &b.term());
     let (x, y) = (value(a, kind), value(b, kind));
     let first = if maximum { x.gt(&y) } else { x.lt(&y) };
     let ordered = first.ite(a, b);
@@ -244,7 +253,7 @@ pub fn min_max(maximum: bool, a: &BV, b: &BV, kind: FloatKind) -> BV {
         signalling(b, &y),
         Bool::and(&[x.is_nan(), y.is_nan()]),
     ]);
-    propagates.ite(&propagate_nan(&[a, b], kind, a.clone()), &one_nan)
+    Word::from(propagates.ite(&propagate_nan(&[a, b], kind, a.clone()), &one_nan))
 }
 
 #[cfg(test)]
@@ -253,7 +262,8 @@ mod tests {
     use z3::{SatResult, Solver};
 
     /// The only value `term` may take, by asking the solver twice.
-    fn only_value(term: &BV) -> u64 {
+    fn only_value(word: &Word) -> u64 {
+        let term = &word.term();
         let solver = Solver::new();
         assert_eq!(solver.check(), SatResult::Sat);
         let model = solver.get_model().expect("model");
@@ -266,12 +276,12 @@ mod tests {
         v
     }
 
-    fn double(v: f64) -> BV {
-        bv_u(u128::from(v.to_bits()), 64)
+    fn double(v: f64) -> Word {
+        Word::known(u128::from(v.to_bits()), 64)
     }
 
-    fn single(v: f32) -> BV {
-        bv_u(u128::from(v.to_bits()), 32)
+    fn single(v: f32) -> Word {
+        Word::known(u128::from(v.to_bits()), 32)
     }
 
     #[test]
@@ -308,12 +318,12 @@ mod tests {
         )
         .expect("op");
         assert_eq!(only_value(&invalid), 0xfff8_0000_0000_0000);
-        let signalling = bv_u(0x7ff0_0000_0000_0001, 64);
+        let signalling = Word::known(0x7ff0_0000_0000_0001, 64);
         let propagated =
             arithmetic(BinOp::Mul, &double(2.0), &signalling, FloatKind::F64).expect("op");
         assert_eq!(only_value(&propagated), 0x7ff8_0000_0000_0001);
         let narrowed = convert(
-            &bv_u(0xfff8_0000_2000_0000, 64),
+            &Word::known(0xfff8_0000_2000_0000, 64),
             FloatKind::F64,
             FloatKind::F32,
         );
@@ -325,34 +335,42 @@ mod tests {
         let nan = double(f64::NAN);
         for op in [BinOp::Eq, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge] {
             let c = compare(op, &nan, &nan, FloatKind::F64).expect("comparison");
-            assert_eq!(c.simplify().as_bool(), Some(false));
+            assert_eq!(c.term().simplify().as_bool(), Some(false));
         }
         let ne = compare(BinOp::Ne, &nan, &nan, FloatKind::F64).expect("comparison");
-        assert_eq!(ne.simplify().as_bool(), Some(true));
+        assert_eq!(ne.term().simplify().as_bool(), Some(true));
         let zeros = compare(BinOp::Eq, &double(-0.0), &double(0.0), FloatKind::F64).expect("cmp");
-        assert_eq!(zeros.simplify().as_bool(), Some(true));
+        assert_eq!(zeros.term().simplify().as_bool(), Some(true));
     }
 
     #[test]
     fn conversions_round_and_say_when_undefined() {
-        let big = bv_u(u128::from(u64::MAX), 64);
+        let big = Word::known(u128::from(u64::MAX), 64);
         assert_eq!(
             only_value(&from_integer(&big, false, FloatKind::F64)),
             (u64::MAX as f64).to_bits()
         );
         assert_eq!(
-            only_value(&from_integer(&bv_u(16_777_217, 32), true, FloatKind::F32)),
+            only_value(&from_integer(
+                &Word::known(16_777_217, 32),
+                true,
+                FloatKind::F32
+            )),
             u64::from(16_777_216f32.to_bits())
         );
         let (value, defined) = to_integer(&double(-2.9), FloatKind::F64, IntType::INT);
         assert_eq!(only_value(&value), u64::from((-2i32) as u32));
-        assert_eq!(defined.simplify().as_bool(), Some(true));
+        assert_eq!(defined.term().simplify().as_bool(), Some(true));
         for outside in [2147483648.0, -2147483649.0, f64::NAN, f64::INFINITY] {
             let (_, defined) = to_integer(&double(outside), FloatKind::F64, IntType::INT);
-            assert_eq!(defined.simplify().as_bool(), Some(false), "{outside}");
+            assert_eq!(
+                defined.term().simplify().as_bool(),
+                Some(false),
+                "{outside}"
+            );
         }
         let (_, defined) = to_integer(&double(-0.9), FloatKind::F64, IntType::UINT);
-        assert_eq!(defined.simplify().as_bool(), Some(true));
+        assert_eq!(defined.term().simplify().as_bool(), Some(true));
         let narrowed = convert(&double(0.1), FloatKind::F64, FloatKind::F32);
         assert_eq!(only_value(&narrowed), u64::from(0.1f32.to_bits()));
     }

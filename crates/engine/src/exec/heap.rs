@@ -11,7 +11,7 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory::{self, zero_cells};
 use crate::state::{ObjKind, Object, State, Written};
-use crate::value::{bv_u, cell_byte, is_nonzero, Cell, ObjIdx, PtrVal, SymVal, Target};
+use crate::value::{cell_byte, is_nonzero, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word};
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
@@ -25,7 +25,7 @@ const CONCRETE_ALLOCATION_LIMIT: u64 = 1 << 20;
 
 impl Machine<'_, '_> {
     /// `malloc(size)`, or `calloc` when `zeroed` (`size` is the product).
-    pub fn allocate(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<Model> {
+    pub fn allocate(&mut self, st: &mut State, size: &Word, zeroed: bool) -> Exec<Model> {
         let failed = self.count_allocation(st);
         let allocated = self
             .new_heap_object(st, size, zeroed)
@@ -38,7 +38,7 @@ impl Machine<'_, '_> {
     pub fn allocate_filled(
         &mut self,
         st: &mut State,
-        size: &BV,
+        size: &Word,
         fill: impl FnOnce(&mut Self, &mut State, PtrVal) -> Exec<()>,
     ) -> Exec<Model> {
         let failed = self.count_allocation(st);
@@ -56,7 +56,7 @@ impl Machine<'_, '_> {
     /// the old contents up to the smaller size, the old object freed, or as
     /// glibc does for a size of 0, the old object freed and NULL returned.
     /// A failing call returns NULL and leaves the old object alone.
-    pub fn reallocate(&mut self, st: &mut State, ptr: &PtrVal, size: &BV) -> Exec<Model> {
+    pub fn reallocate(&mut self, st: &mut State, ptr: &PtrVal, size: &Word) -> Exec<Model> {
         let old = match self.resolved(st, &ptr.target) {
             Target::Null => None,
             Target::Lazy(l) => return Err(self.decide(st, l)),
@@ -94,8 +94,8 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `size` is 0 on this path, forking (nonzero first) when both may hold.
-    fn size_is_zero(&mut self, st: &State, size: &BV) -> Exec<bool> {
-        let zero = size.eq(bv_u(0, 64));
+    fn size_is_zero(&mut self, st: &State, size: &Word) -> Exec<bool> {
+        let zero = size.eq(Word::known(0, 64));
         match (self.may(st, &zero.not()), self.may(st, &zero)) {
             (true, false) => Ok(false),
             (false, true) => Ok(true),
@@ -139,7 +139,7 @@ impl Machine<'_, '_> {
     /// Faults of handing object `obj` (through a pointer `offset` bytes in)
     /// back to the allocator: freed already, not from the allocator, or not
     /// the start of its block.
-    fn check_release(&mut self, st: &mut State, obj: ObjIdx, offset: &BV, by: &str) -> Exec<()> {
+    fn check_release(&mut self, st: &mut State, obj: ObjIdx, offset: &Word, by: &str) -> Exec<()> {
         match st.object(obj).kind {
             ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
                 return self.freed_fault(
@@ -215,7 +215,7 @@ impl Machine<'_, '_> {
     }
 
     /// A fresh heap object of `size` bytes, zero-filled or indeterminate.
-    fn new_heap_object(&mut self, st: &mut State, size: &BV, zeroed: bool) -> Exec<ObjIdx> {
+    fn new_heap_object(&mut self, st: &mut State, size: &Word, zeroed: bool) -> Exec<ObjIdx> {
         let kind = ObjKind::Heap {
             freed: false,
             size: size.clone(),
@@ -226,7 +226,7 @@ impl Machine<'_, '_> {
     /// `__builtin_alloca(size)`, which a variable-length array is made
     /// with: a block of the calling frame that never fails, is never
     /// freed, and starts indeterminate.
-    pub fn allocate_on_stack(&mut self, st: &mut State, size: &BV) -> Exec<Model> {
+    pub fn allocate_on_stack(&mut self, st: &mut State, size: &Word) -> Exec<Model> {
         let kind = ObjKind::StackBlock { size: size.clone() };
         let obj = self.new_sized_object(st, size, false, kind)?;
         Ok(Model::Returns(Some(SymVal::Ptr(PtrVal::to(
@@ -239,7 +239,7 @@ impl Machine<'_, '_> {
     fn new_sized_object(
         &mut self,
         st: &mut State,
-        size: &BV,
+        size: &Word,
         zeroed: bool,
         kind: ObjKind,
     ) -> Exec<ObjIdx> {
@@ -251,7 +251,7 @@ impl Machine<'_, '_> {
             let name = st.symbol_name("malloc");
             (0..capacity)
                 .map(|_| Cell::Byte {
-                    src: BV::new_const(name.clone(), 8),
+                    src: Word::Term(BV::new_const(name.clone(), 8)),
                     idx: 0,
                 })
                 .collect()
@@ -266,14 +266,14 @@ impl Machine<'_, '_> {
     /// Bytes to model for an allocation of `size`: the size itself, or for
     /// a symbolic size the largest value it may take on this path. Sizes
     /// beyond [`SYMBOLIC_ALLOCATION_LIMIT`] are cut as a budget.
-    fn allocation_capacity(&mut self, st: &mut State, size: &BV) -> Exec<u64> {
+    fn allocation_capacity(&mut self, st: &mut State, size: &Word) -> Exec<u64> {
         // Building an input through the API, one size the path allows
         // stands for all: the search over sizes belongs to the call under test.
         if Self::concrete_u64(size).is_none() && api::building(st) {
             let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
             let chosen = crate::extract::eval_bits(&model, size);
-            self.assume_limit(st, &size.eq(bv_u(chosen, 64)), "build_sizes")?;
-            return self.allocation_capacity(st, &bv_u(chosen, 64));
+            self.assume_limit(st, &size.eq(Word::known(chosen, 64)), "build_sizes")?;
+            return self.allocation_capacity(st, &Word::known(chosen, 64));
         }
         if let Some(n) = Self::concrete_u64(size) {
             if n > CONCRETE_ALLOCATION_LIMIT {
@@ -281,7 +281,7 @@ impl Machine<'_, '_> {
             }
             return Ok(n);
         }
-        let beyond = size.bvugt(bv_u(u128::from(SYMBOLIC_ALLOCATION_LIMIT), 64));
+        let beyond = size.bvugt(Word::known(u128::from(SYMBOLIC_ALLOCATION_LIMIT), 64));
         if self.may(st, &beyond) {
             if !self.may(st, &beyond.not()) {
                 return Err(Stop::Budget(SYMBOLIC_ALLOCATION_BUDGET));
@@ -292,7 +292,7 @@ impl Machine<'_, '_> {
         let (mut low, mut high) = (0, SYMBOLIC_ALLOCATION_LIMIT);
         while low < high {
             let mid = low + (high - low).div_ceil(2);
-            if self.may(st, &size.bvuge(bv_u(u128::from(mid), 64))) {
+            if self.may(st, &size.bvuge(Word::known(u128::from(mid), 64))) {
                 low = mid;
             } else {
                 high = mid - 1;
@@ -308,7 +308,7 @@ impl Machine<'_, '_> {
         st: &mut State,
         from: ObjIdx,
         to: ObjIdx,
-        new_size: &BV,
+        new_size: &Word,
     ) -> Exec<()> {
         let old_size = memory::size(self.program, st.object(from));
         let kept = if !self.may(st, &new_size.bvult(&old_size)) {
@@ -334,10 +334,11 @@ impl Machine<'_, '_> {
                 Some(_) => (source.cells[k].clone(), was_written),
                 // Symbolic: byte by byte, the old one where `k < kept`.
                 None => {
-                    let copied = bv_u(k as u128, 64).bvult(&kept);
+                    let copied = Word::known(k as u128, 64).bvult(&kept);
                     let byte =
                         copied.ite(&cell_byte(&source.cells[k])?, &cell_byte(&target.cells[k])?);
-                    let written = Written::No.or_if(Bool::and(&[copied, was_written.condition()]));
+                    let written =
+                        Written::No.or_if(Bool::and(&[copied.term(), was_written.condition()]));
                     (Cell::Byte { src: byte, idx: 0 }, written)
                 }
             };
@@ -413,7 +414,7 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         obj: ObjIdx,
-        off: &BV,
+        off: &Word,
         n: u64,
         access: Access,
     ) -> Exec<()> {
@@ -438,7 +439,9 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let message = what;
-        let all_written = Bool::and(&written.iter().map(Written::condition).collect::<Vec<_>>());
+        let all_written = Cond::from(Bool::and(
+            &written.iter().map(Written::condition).collect::<Vec<_>>(),
+        ));
         // A read that is surely of such bytes ends the path at the finding.
         if !self.may(st, &all_written) {
             return self.fault(st, FindingKind::UninitializedRead, message);

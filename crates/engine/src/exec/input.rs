@@ -9,8 +9,8 @@ use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{
-    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, LazyIdx,
-    ObjIdx, PtrVal, SymVal, Target,
+    bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, Cond,
+    LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
@@ -461,7 +461,7 @@ impl Machine<'_, '_> {
         for (now, start) in cells.iter().zip(&initial) {
             same.push(cell_byte(now)?.eq(cell_byte(start)?));
         }
-        self.assume_limit(st, &Bool::and(&same), bound)?;
+        self.assume_limit(st, &Cond::and(&same), bound)?;
         st.fresh_statics.push(id);
         let obj = st.add_object(Object::new(
             ObjKind::Global {
@@ -482,7 +482,7 @@ impl Machine<'_, '_> {
         let cells = bytes
             .iter()
             .map(|b| Cell::Byte {
-                src: bv_u(u128::from(*b), 8),
+                src: Word::known(u128::from(*b), 8),
                 idx: 0,
             })
             .collect();
@@ -539,18 +539,19 @@ impl Machine<'_, '_> {
         }
         let len = BV::new_const(st.symbol_name(&format!("len({path})")), 64);
         let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);
-        self.assume(st, &len.bvuge(bv_u(1, 64)))?;
-        self.assume_limit(st, &len.bvule(bv_u(u128::from(max), 64)), "max_array")?;
+        self.assume(st, &Cond::from(len.bvuge(bv_u(1, 64))))?;
+        let within_max = Cond::from(len.bvule(bv_u(u128::from(max), 64)));
+        self.assume_limit(st, &within_max, "max_array")?;
         if is_string {
             let mut terminated = Vec::new();
             for k in 0..max {
                 let byte = crate::value::cell_byte(&cells[k as usize])?;
                 terminated.push(
                     len.eq(bv_u(u128::from(k + 1), 64))
-                        .implies(byte.eq(bv_u(0, 8))),
+                        .implies(byte.term().eq(bv_u(0, 8))),
                 );
             }
-            self.assume(st, &Bool::and(&terminated))?;
+            self.assume(st, &Cond::from(Bool::and(&terminated)))?;
         }
         let kind = ObjKind::Input {
             origin: lazy,

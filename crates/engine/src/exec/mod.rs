@@ -21,7 +21,7 @@ use crate::config::{EngineConfig, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{ObjKind, State, StateId};
-use crate::value::{bool_value, SymVal, Unsupported};
+use crate::value::{cond_value, Cond, SymVal, Unsupported, Word};
 use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
 use testcase::{Boundary, Finding, FindingKind, TestCase};
@@ -414,10 +414,15 @@ impl<'a> Machine<'_, 'a> {
     /// A copy of `st` to continue on another choice: a new identity, whose
     /// history the hooks copy from `st`'s.
     fn fork(&mut self, st: &State) -> State {
-        let mut child = st.clone();
-        child.id = self.ex.fresh_id();
-        self.hooks.forked(st.id, child.id);
-        child
+        self.fork_owned(st.clone())
+    }
+
+    /// [`Self::fork`] of a state no longer needed as it is: no copy.
+    fn fork_owned(&mut self, mut st: State) -> State {
+        let parent = st.id;
+        st.id = self.ex.fresh_id();
+        self.hooks.forked(parent, st.id);
+        st
     }
 
     /// Enters `block` in the top frame of `st`, telling the hooks first.
@@ -491,17 +496,17 @@ impl<'a> Machine<'_, 'a> {
                     _ => return unsupported("switch on a non-integer"),
                 };
                 let bits = v.get_size();
-                let mut arms: Vec<(Bool, BlockId, Arm)> = Vec::new();
+                let mut arms: Vec<(Cond, BlockId, Arm)> = Vec::new();
                 let mut none_matches = Vec::new();
                 for (n, (case, target)) in cases.iter().enumerate() {
-                    let hit = v.eq(crate::value::bv_u(*case as u128, bits));
+                    let hit = v.eq(Word::known(*case as u128, bits));
                     none_matches.push(hit.not());
                     match arms.iter_mut().find(|a| a.1 == *target) {
-                        Some(arm) => arm.0 = Bool::or(&[arm.0.clone(), hit]),
+                        Some(arm) => arm.0 = Cond::or(&[arm.0.clone(), hit]),
                         None => arms.push((hit, *target, Arm::Case(n as u32))),
                     }
                 }
-                arms.push((Bool::and(&none_matches), *default, Arm::Default));
+                arms.push((Cond::and(&none_matches), *default, Arm::Default));
                 Ok(self.fork_arms(st, *site, arms))
             }
             Terminator::Return(value) => {
@@ -522,46 +527,74 @@ impl<'a> Machine<'_, 'a> {
         &mut self,
         st: State,
         site: ir::BranchId,
-        arms: Vec<(Bool, BlockId, Arm)>,
+        arms: Vec<(Cond, BlockId, Arm)>,
     ) -> Vec<State> {
         // Only the conditions of the function under test itself count.
         let traced = st.frame().func == self.root && self.runs_call_under_test(&st);
+        let arms: Vec<(Cond, BlockId, Arm)> = arms
+            .into_iter()
+            .map(|(cond, target, arm)| (st.with_fixed(&cond), target, arm))
+            .collect();
         let mut out = Vec::new();
-        for (cond, target, arm) in arms {
-            let cond = st.with_fixed(&cond);
-            if !self.hooks.wants_arm(&st, target) {
+        let mut parent = Some(st);
+        for (i, (cond, target, arm)) in arms.iter().enumerate() {
+            let Some(st) = parent.as_ref() else {
+                break;
+            };
+            if !self.hooks.wants_arm(st, *target) || !self.arm_feasible(st, cond, *arm) {
                 continue;
             }
-            let constant_false = bool_value(&cond) == Some(false);
-            if constant_false || !self.may(&st, &cond) {
-                if !constant_false {
-                    self.note_limit_cut(&st, &cond);
+            // Later arms known false need only the hooks of `st`: told now,
+            // this arm takes the state itself instead of a copy.
+            let later = &arms[i + 1..];
+            let mut next = if later.iter().all(|(c, ..)| matches!(c, Cond::Known(false))) {
+                for (cond, target, arm) in later {
+                    if self.hooks.wants_arm(st, *target) {
+                        self.arm_feasible(st, cond, *arm);
+                    }
                 }
-                // A scan cut at an input's last byte may have decided it.
-                if st.scan_capped {
-                    self.note_cut("max_array");
-                }
-                self.hooks.arm_infeasible(&st, arm, &cond);
-                continue;
-            }
-            let mut next = self.fork(&st);
-            let Ok(constraint) = self.assume_constraint(&mut next, &cond) else {
+                let Some(own) = parent.take() else {
+                    break;
+                };
+                self.fork_owned(own)
+            } else {
+                self.fork(st)
+            };
+            let Ok(constraint) = self.assume_constraint(&mut next, cond) else {
                 continue;
             };
-            self.hooks.arm_taken(&next, arm, constraint);
+            self.hooks.arm_taken(&next, *arm, constraint);
             let goal = Goal {
                 func: self.root,
                 site,
-                arm,
+                arm: *arm,
             };
             // Once per goal: a loop spinning on a cyclic input would grow it without bound.
             if traced && !next.trace.contains(&goal) {
                 next.trace.push(goal);
             }
-            self.enter_block(&mut next, target);
+            self.enter_block(&mut next, *target);
             out.push(next);
         }
         out
+    }
+
+    /// Whether the arm of `cond` may be taken from `st`; when not, tells the
+    /// hooks, and notes a bound that cut it.
+    fn arm_feasible(&mut self, st: &State, cond: &Cond, arm: Arm) -> bool {
+        let constant_false = cond_value(cond) == Some(false);
+        if !constant_false && self.may(st, cond) {
+            return true;
+        }
+        if !constant_false {
+            self.note_limit_cut(st, cond);
+        }
+        // A scan cut at an input's last byte may have decided it.
+        if st.scan_capped {
+            self.note_cut("max_array");
+        }
+        self.hooks.arm_infeasible(st, arm, &cond.term());
+        false
     }
 
     /// Whether `st` runs the call under test (or a function it calls),
@@ -579,28 +612,28 @@ impl<'a> Machine<'_, 'a> {
     }
 
     /// Can `cond` hold on this path?
-    fn may(&mut self, st: &State, cond: &Bool) -> bool {
+    fn may(&mut self, st: &State, cond: &Cond) -> bool {
         let cond = &st.with_fixed(cond);
-        match bool_value(cond) {
+        match cond_value(cond) {
             Some(known) => known && self.solver.feasible(&st.path, None),
-            None => self.solver.feasible(&st.path, Some(cond)),
+            None => self.solver.feasible(&st.path, Some(&cond.term())),
         }
     }
 
     /// Adds `cond` to the path condition (without a solver call).
-    fn assume(&mut self, st: &mut State, cond: &Bool) -> Exec<()> {
+    fn assume(&mut self, st: &mut State, cond: &Cond) -> Exec<()> {
         self.assume_constraint(st, cond).map(|_| ())
     }
 
     /// [`Self::assume`], also giving the constraint added (`None` when
     /// `cond` is constant).
-    fn assume_constraint(&mut self, st: &mut State, cond: &Bool) -> Exec<Option<ConstraintId>> {
+    fn assume_constraint(&mut self, st: &mut State, cond: &Cond) -> Exec<Option<ConstraintId>> {
         let cond = &st.with_fixed(cond);
-        match bool_value(cond) {
+        match cond_value(cond) {
             Some(true) => Ok(None),
             Some(false) => Err(Stop::Dead),
             None => {
-                let id = self.solver.intern(cond);
+                let id = self.solver.intern(&cond.term());
                 if !st.path.contains(&id) {
                     st.path.push(id);
                 }
@@ -611,7 +644,7 @@ impl<'a> Machine<'_, 'a> {
 
     /// Adds `cond`, a bound rather than the program's semantics, to the
     /// path condition (see [`State::limits`]).
-    fn assume_limit(&mut self, st: &mut State, cond: &Bool, bound: &'static str) -> Exec<()> {
+    fn assume_limit(&mut self, st: &mut State, cond: &Cond, bound: &'static str) -> Exec<()> {
         if let Some(id) = self.assume_constraint(st, cond)? {
             st.limits.push((id, bound));
         }
@@ -620,7 +653,7 @@ impl<'a> Machine<'_, 'a> {
 
     /// When `cond` is infeasible here but would not be without the path's
     /// bounds, the bound cut this turn: goals behind it are not disproved.
-    fn note_limit_cut(&mut self, st: &State, cond: &Bool) {
+    fn note_limit_cut(&mut self, st: &State, cond: &Cond) {
         let Some((_, bound)) = st.limits.first() else {
             return;
         };
@@ -633,7 +666,7 @@ impl<'a> Machine<'_, 'a> {
             .filter(|c| !st.limits.iter().any(|(l, _)| l == *c))
             .copied()
             .collect();
-        if self.solver.feasible(&unbounded, Some(cond)) {
+        if self.solver.feasible(&unbounded, Some(&cond.term())) {
             self.cut = Some(bound);
         }
     }
@@ -649,7 +682,7 @@ impl<'a> Machine<'_, 'a> {
         &mut self,
         st: &mut State,
         kind: FindingKind,
-        fault: &Bool,
+        fault: &Cond,
         message: &str,
     ) -> Exec<()> {
         self.note_fault(st, kind, fault, message);
@@ -658,13 +691,13 @@ impl<'a> Machine<'_, 'a> {
 
     /// Reports a finding when `fault` can hold here (once per kind and
     /// site), leaving the path as it is; true when it reported one.
-    fn note_fault(&mut self, st: &State, kind: FindingKind, fault: &Bool, message: &str) -> bool {
+    fn note_fault(&mut self, st: &State, kind: FindingKind, fault: &Cond, message: &str) -> bool {
         let fault = &st.with_fixed(fault);
-        if bool_value(fault) == Some(false) || self.reported.contains(&(kind, self.span)) {
+        if cond_value(fault) == Some(false) || self.reported.contains(&(kind, self.span)) {
             return false;
         }
         let mut path = st.path.clone();
-        path.push(self.solver.intern(fault));
+        path.push(self.solver.intern(&fault.term()));
         match self.solver.readable_model(&path, &st.input_symbols) {
             Some(model) => self.record(st, kind, message, &model),
             None => false,

@@ -7,13 +7,14 @@ use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::value::{
-    bit_field_get, bit_field_put, bv_u, cells_to_int, cells_to_ptr, concrete, int_cells,
-    is_nonzero, resize, value_cells, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target,
+    bit_field_get, bit_field_put, bv_u, cells_to_int, cells_to_ptr, concrete, concrete_term,
+    int_cells, is_nonzero, resize, value_cells, Cell, Cond, LazyIdx, ObjIdx, PtrVal, SymVal,
+    Target, Word,
 };
 use ir::{BitField, Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
 use testcase::FindingKind;
-use z3::ast::{Ast, Bool, BV};
+use z3::ast::{Bool, BV};
 
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
@@ -41,7 +42,7 @@ fn has_pointer(program: &ir::Program, ty: &Type) -> bool {
 /// for a bit-field (`bits`) the field of declared type `ty` there.
 pub struct Loc {
     pub obj: ObjIdx,
-    pub off: BV,
+    pub off: Word,
     pub ty: Type,
     pub bits: Option<BitField>,
 }
@@ -92,7 +93,7 @@ impl Machine<'_, '_> {
                     let Some(field) = def.fields.get(*index as usize) else {
                         return unsupported("member index out of range");
                     };
-                    ptr.offset = ptr.offset.bvadd(bv_u(u128::from(field.offset), 64));
+                    ptr.offset = ptr.offset.bvadd(Word::known(u128::from(field.offset), 64));
                     bits = field.bits;
                     ty = field_ty.clone();
                 }
@@ -113,21 +114,22 @@ impl Machine<'_, '_> {
     pub fn scaled_index(
         &mut self,
         st: &mut State,
-        index: &BV,
+        index: &Word,
         signed: bool,
         size: u64,
-    ) -> Exec<BV> {
+    ) -> Exec<Word> {
         let wide = resize(index, 64, signed);
-        let size = bv_u(u128::from(size), 64);
+        let size = Word::known(u128::from(size), 64);
         if index.get_size() >= 64 && concrete(index).is_none() {
             // Z3's own predicate, which also leaves out a negative index
-            // (see `value::signed_mul_fits`); the exact bound made two
+            // (see `Word::signed_mul_fits`); the exact bound made two
             // explorations lose paths (heap_ops, memory tests): to look at.
+            let (wide, size) = (wide.term(), size.term());
             let no_wrap = Bool::and(&[
                 wide.bvmul_no_overflow(&size, true),
                 wide.bvmul_no_underflow(&size),
             ]);
-            self.assume(st, &no_wrap)?;
+            self.assume(st, &Cond::Term(no_wrap))?;
         }
         Ok(wide.bvmul(&size))
     }
@@ -284,14 +286,14 @@ impl Machine<'_, '_> {
         let ObjKind::Input { elem, len, .. } = &st.object(obj).kind else {
             return None;
         };
-        let elem_size = bv_u(u128::from(self.program.size_of(elem)), 64);
-        let len = len.clone();
+        let elem_size = Word::known(u128::from(self.program.size_of(elem)), 64);
+        let len = Word::from(len.clone());
         let mut next = self.fork(st);
-        let index = BV::new_const(
+        let index = Word::Term(BV::new_const(
             next.symbol_name(&format!("index({})", next.lazies[lazy as usize].path)),
             64,
-        );
-        let within = Bool::and(&[index.bvuge(bv_u(1, 64)), index.bvule(&len)]);
+        ));
+        let within = Cond::and(&[index.bvuge(Word::known(1, 64)), index.bvule(&len)]);
         self.assume(&mut next, &within).ok()?;
         next.point_lazy_into(lazy, obj, &index.bvmul(&elem_size));
         Some(next)
@@ -319,11 +321,11 @@ impl Machine<'_, '_> {
     }
 
     /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
-    fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &BV, n: u64) -> Exec<()> {
+    fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &Word, n: u64) -> Exec<()> {
         let beyond_first = self.note_extent(st, obj, off, Some(n));
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
         if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {
-            self.note_capacity_cut(st, obj, off, &bv_u(u128::from(n), 64));
+            self.note_capacity_cut(st, obj, off, &Word::known(u128::from(n), 64));
         }
         self.bounds_fault(st, &[obj], &inside.not(), "access outside its object")
     }
@@ -335,7 +337,7 @@ impl Machine<'_, '_> {
         &self,
         st: &mut State,
         obj: ObjIdx,
-        off: &BV,
+        off: &Word,
         n: Option<u64>,
     ) -> bool {
         let object = st.object(obj);
@@ -355,10 +357,10 @@ impl Machine<'_, '_> {
 
     /// Remembers when an input array longer than `max_array` would let this
     /// access go on: goals behind it are then cut by that budget, not infeasible.
-    pub(super) fn note_capacity_cut(&mut self, st: &State, obj: ObjIdx, off: &BV, n: &BV) {
-        let cap = bv_u(u128::from(st.object(obj).capacity()), 64);
+    pub(super) fn note_capacity_cut(&mut self, st: &State, obj: ObjIdx, off: &Word, n: &Word) {
+        let cap = Word::known(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(n);
-        let beyond = Bool::and(&[off.bvsge(bv_u(0, 64)), end.bvsgt(&cap)]);
+        let beyond = Cond::and(&[off.bvsge(Word::known(0, 64)), end.bvsgt(&cap)]);
         if self.cut.is_none() && self.may(st, &beyond) {
             self.cut = Some("max_array");
         }
@@ -373,7 +375,7 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         objects: &[ObjIdx],
-        at_last: &Bool,
+        at_last: &Cond,
     ) {
         let input = objects
             .iter()
@@ -390,7 +392,7 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         objects: &[ObjIdx],
-        fault: &Bool,
+        fault: &Cond,
         message: &str,
     ) -> Exec<()> {
         if objects
@@ -429,7 +431,7 @@ impl Machine<'_, '_> {
                 Ok(SymVal::Int(resize(&cells_to_int(&cells)?, bits, false)))
             }
             Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
-            _ => Ok(SymVal::Bytes(Rc::new(cells))),
+            _ => Ok(SymVal::Bytes(Rc::new(cells.into_owned()))),
         }
     }
 
@@ -439,7 +441,7 @@ impl Machine<'_, '_> {
     /// passes as many as its path reads, at most `max_array`.
     fn choose_extra_argument(&mut self, st: &mut State, loc: &Loc) -> Exec<()> {
         let chosen = st.va_args.len() as u64;
-        let Some(offset) = loc.off.simplify().as_u64() else {
+        let Some(offset) = memory::concrete_offset(&loc.off) else {
             return unsupported("a read of the variadic arguments at a symbolic position");
         };
         let slot = offset / ir::VA_SLOT;
@@ -505,7 +507,7 @@ impl Machine<'_, '_> {
         loc: &Loc,
         bits: BitField,
         access: Access,
-    ) -> Exec<BV> {
+    ) -> Exec<Word> {
         let n = bits.storage_bytes();
         self.check_access(st, loc.obj, &loc.off, n)?;
         self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
@@ -517,12 +519,12 @@ impl Machine<'_, '_> {
     /// The offset to access: itself, unless it is symbolic and pointers are
     /// involved (they cannot be merged into one term), in which case the path
     /// forks once per feasible offset, each fork remembering its choice.
-    fn settle(&mut self, st: &mut State, loc: &Loc, moves_pointer: bool) -> Exec<BV> {
+    fn settle(&mut self, st: &mut State, loc: &Loc, moves_pointer: bool) -> Exec<Word> {
         if memory::concrete_offset(&loc.off).is_some() {
             return Ok(loc.off.clone());
         }
         if let Some((_, at)) = st.pinned.iter().find(|(term, _)| *term == loc.off) {
-            return Ok(bv_u(u128::from(*at), 64));
+            return Ok(Word::known(u128::from(*at), 64));
         }
         self.fix_index_into_small_object(st, loc)?;
         let holds_pointer = st
@@ -533,18 +535,17 @@ impl Machine<'_, '_> {
         if !moves_pointer && !holds_pointer {
             return Ok(loc.off.clone());
         }
-        let Some(choices) =
-            self.feasible_values(st, std::slice::from_ref(&loc.off), MAX_PINNED_OFFSETS - 1)
+        let Some(choices) = self.feasible_values(st, &[loc.off.term()], MAX_PINNED_OFFSETS - 1)
         else {
             return unsupported("a pointer access at a symbolic offset with many possible values");
         };
         let offsets = choices
             .iter()
-            .filter_map(|values| memory::concrete_offset(&values[0]));
+            .filter_map(|values| concrete_term(&values[0]).map(|v| v as u64));
         let mut forks = Vec::new();
         for at in offsets {
             let mut next = self.fork(st);
-            self.assume(&mut next, &loc.off.eq(bv_u(u128::from(at), 64)))?;
+            self.assume(&mut next, &loc.off.eq(Word::known(u128::from(at), 64)))?;
             next.pinned.push((loc.off.clone(), at));
             forks.push(next);
         }
@@ -563,7 +564,7 @@ impl Machine<'_, '_> {
         if !small || st.unfixable.contains(&loc.off) {
             return Ok(());
         }
-        let symbols = crate::solver::symbols_in(&loc.off);
+        let symbols = crate::solver::symbols_in(&loc.off.term());
         let Some(choices) = self.feasible_values(st, &symbols, MAX_FIXED_CHOICES) else {
             st.unfixable.push(loc.off.clone());
             return Ok(());
@@ -572,7 +573,7 @@ impl Machine<'_, '_> {
         for values in choices {
             let mut next = self.fork(st);
             for (symbol, value) in symbols.iter().zip(values) {
-                self.assume(&mut next, &symbol.eq(&value))?;
+                self.assume(&mut next, &Cond::from(symbol.eq(&value)))?;
                 next.fixed.push((symbol.clone(), value));
             }
             forks.push(next);
@@ -596,7 +597,7 @@ impl Machine<'_, '_> {
             };
             let values: Vec<BV> = terms
                 .iter()
-                .map(|t| bv_u(crate::extract::eval_bits(&model, t), t.get_size()))
+                .map(|t| bv_u(crate::extract::eval_term(&model, t), t.get_size()))
                 .collect();
             let these: Vec<Bool> = terms.iter().zip(&values).map(|(t, v)| t.eq(v)).collect();
             excluded.push(Bool::and(&these).not());
@@ -606,20 +607,20 @@ impl Machine<'_, '_> {
     }
 
     /// C truth of a scalar value (`!= 0`; for pointers `!= NULL`).
-    pub fn truth(&mut self, st: &mut State, v: &SymVal) -> Exec<Bool> {
+    pub fn truth(&mut self, st: &mut State, v: &SymVal) -> Exec<Cond> {
         match v {
             SymVal::Int(bv) => Ok(is_nonzero(bv)),
             SymVal::Ptr(p) => match self.resolved(st, &p.target) {
                 Target::Null => Ok(is_nonzero(&p.offset)),
                 Target::Lazy(l) => Err(self.decide(st, l)),
-                _ => Ok(Bool::from_bool(true)),
+                _ => Ok(Cond::Known(true)),
             },
             SymVal::Bytes(_) => unsupported("an aggregate used as a condition"),
         }
     }
 
     /// A concrete length or count, when the value is one.
-    pub fn concrete_u64(v: &BV) -> Option<u64> {
+    pub fn concrete_u64(v: &Word) -> Option<u64> {
         concrete(v).and_then(|x| u64::try_from(x).ok())
     }
 }

@@ -10,7 +10,7 @@
 
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::{ConstraintStore, SymbolId};
-use crate::value::{bv_u, concrete};
+use crate::value::{bv_u, concrete_term};
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, BV};
 
@@ -105,7 +105,7 @@ fn constant_values(store: &ConstraintStore, query: &Query) -> Vec<f64> {
         .float_constants(query.constraints)
         .iter()
         .filter_map(|c| {
-            let bits = concrete(c)?;
+            let bits = concrete_term(c)?;
             match c.get_size() {
                 32 => Some(f64::from(f32::from_bits(bits as u32))),
                 64 => Some(f64::from_bits(bits as u64)),

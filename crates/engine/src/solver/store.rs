@@ -171,7 +171,7 @@ fn scan(term: &Bool) -> Scanned {
         }
         if term.is_const() {
             if let Some(bv) = term.as_bv() {
-                if crate::value::concrete(&bv).is_none() {
+                if crate::value::concrete_term(&bv).is_none() {
                     found.symbols.push(bv);
                 }
             }
@@ -183,7 +183,7 @@ fn scan(term: &Bool) -> Scanned {
         if let (Ok(K::FpaToFp), [bits]) = (&kind, children.as_slice()) {
             found.floating = true;
             if let Some(bits) = bits.as_bv() {
-                if crate::value::concrete(&bits).is_some() {
+                if crate::value::concrete_term(&bits).is_some() {
                     if !found.float_constants.contains(&bits) {
                         found.float_constants.push(bits);
                     }
@@ -211,7 +211,11 @@ fn scan(term: &Bool) -> Scanned {
         if multiplies && !found.nonlinear {
             let unknown_operands = children
                 .iter()
-                .filter(|c| c.as_bv().and_then(|b| crate::value::concrete(&b)).is_none())
+                .filter(|c| {
+                    c.as_bv()
+                        .and_then(|b| crate::value::concrete_term(&b))
+                        .is_none()
+                })
                 .count();
             found.nonlinear = unknown_operands >= 2;
         }

@@ -1,22 +1,21 @@
 //! `<ctype.h>` in the C locale: the classes of a character, and the case
 //! conversions, as glibc's tables answer them.
 
-use crate::value::{bool_value, bv_u};
-use z3::ast::{Bool, BV};
+use crate::value::{cond_value, Cond, Word};
 
 /// `toupper` or `tolower` (`name`) of the `int` `c`.
-pub(super) fn change_case(name: &str, c: &BV) -> BV {
+pub(super) fn change_case(name: &str, c: &Word) -> Word {
     let converted = if name == "toupper" {
         to_upper(c)
     } else {
         to_lower(c)
     };
     // glibc's table gives a negative `char` (not EOF) its unsigned value.
-    let negative_char = Bool::and(&[
-        c.bvsge(bv_u((-128i32) as u32 as u128, 32)),
-        c.bvsle(bv_u((-2i32) as u32 as u128, 32)),
+    let negative_char = Cond::and(&[
+        c.bvsge(Word::known((-128i32) as u32 as u128, 32)),
+        c.bvsle(Word::known((-2i32) as u32 as u128, 32)),
     ]);
-    negative_char.ite(&c.bvadd(bv_u(256, 32)), &converted)
+    negative_char.ite(&c.bvadd(Word::known(256, 32)), &converted)
 }
 
 /// A character class of `<ctype.h>` in the C locale.
@@ -81,54 +80,54 @@ impl CharClass {
 
     /// Whether the character `c` is in the class.
     pub(super) fn contains(self, c: u8) -> bool {
-        bool_value(&self.holds(&bv_u(u128::from(c), 8))) == Some(true)
+        cond_value(&self.holds(&Word::known(u128::from(c), 8))) == Some(true)
     }
 
     /// Whether `c` (a character of any width, as a signed value) is in the class.
-    pub(super) fn holds(self, c: &BV) -> Bool {
+    pub(super) fn holds(self, c: &Word) -> Cond {
         let upper = || between(c, b'A', b'Z');
         let lower = || between(c, b'a', b'z');
         let digit = || between(c, b'0', b'9');
-        let alnum = || Bool::or(&[upper(), lower(), digit()]);
+        let alnum = || Cond::or(&[upper(), lower(), digit()]);
         let graph = || between(c, b'!', b'~');
         match self {
             CharClass::Upper => upper(),
             CharClass::Lower => lower(),
-            CharClass::Alpha => Bool::or(&[upper(), lower()]),
+            CharClass::Alpha => Cond::or(&[upper(), lower()]),
             CharClass::Digit => digit(),
             CharClass::Xdigit => {
-                Bool::or(&[digit(), between(c, b'a', b'f'), between(c, b'A', b'F')])
+                Cond::or(&[digit(), between(c, b'a', b'f'), between(c, b'A', b'F')])
             }
-            CharClass::Space => Bool::or(&[is_char(c, b' '), between(c, 9, 13)]),
+            CharClass::Space => Cond::or(&[is_char(c, b' '), between(c, 9, 13)]),
             CharClass::Print => between(c, b' ', b'~'),
             CharClass::Graph => graph(),
-            CharClass::Blank => Bool::or(&[is_char(c, b' '), is_char(c, b'\t')]),
-            CharClass::Cntrl => Bool::or(&[between(c, 0, 31), is_char(c, 127)]),
-            CharClass::Punct => Bool::and(&[graph(), alnum().not()]),
+            CharClass::Blank => Cond::or(&[is_char(c, b' '), is_char(c, b'\t')]),
+            CharClass::Cntrl => Cond::or(&[between(c, 0, 31), is_char(c, 127)]),
+            CharClass::Punct => Cond::and(&[graph(), alnum().not()]),
             CharClass::Alnum => alnum(),
         }
     }
 }
 
 /// `lo <= c <= hi`, `c` a signed character or `int`.
-fn between(c: &BV, lo: u8, hi: u8) -> Bool {
+fn between(c: &Word, lo: u8, hi: u8) -> Cond {
     let bits = c.get_size();
-    Bool::and(&[
-        c.bvsge(bv_u(lo.into(), bits)),
-        c.bvsle(bv_u(hi.into(), bits)),
+    Cond::and(&[
+        c.bvsge(Word::known(lo.into(), bits)),
+        c.bvsle(Word::known(hi.into(), bits)),
     ])
 }
 
-pub(super) fn is_char(c: &BV, ch: u8) -> Bool {
-    c.eq(bv_u(ch.into(), c.get_size()))
+pub(super) fn is_char(c: &Word, ch: u8) -> Cond {
+    c.eq(Word::known(ch.into(), c.get_size()))
 }
 
-fn to_upper(c: &BV) -> BV {
+fn to_upper(c: &Word) -> Word {
     let bits = c.get_size();
-    between(c, b'a', b'z').ite(&c.bvsub(bv_u(32, bits)), c)
+    between(c, b'a', b'z').ite(&c.bvsub(Word::known(32, bits)), c)
 }
 
-pub(super) fn to_lower(c: &BV) -> BV {
+pub(super) fn to_lower(c: &Word) -> Word {
     let bits = c.get_size();
-    between(c, b'A', b'Z').ite(&c.bvadd(bv_u(32, bits)), c)
+    between(c, b'A', b'Z').ite(&c.bvadd(Word::known(32, bits)), c)
 }

@@ -6,9 +6,9 @@ use super::scan::ScanSet;
 use super::{returns_int, Args, Fill, Model, OwnOverlap, Range};
 use crate::exec::{unsupported, Exec, Machine};
 use crate::state::State;
-use crate::value::{bv_u, cell_byte, concrete, resize, PtrVal, SymVal, Target};
+use crate::value::{cell_byte, concrete, resize, Cond, PtrVal, SymVal, Target, Word};
 use ir::DataModel;
-use z3::ast::{Bool, BV};
+use z3::ast::BV;
 
 /// One element of a format string.
 pub(super) enum Directive {
@@ -130,23 +130,23 @@ pub(super) fn directives(format: &[u8], model: DataModel) -> Result<Vec<Directiv
 /// (64 bits); `bytes.len()` is the most there may be.
 #[derive(Clone)]
 struct Text {
-    bytes: Vec<BV>,
-    len: BV,
+    bytes: Vec<Word>,
+    len: Word,
 }
 
 impl Text {
     fn literal(s: &[u8]) -> Text {
         Text {
-            bytes: s.iter().map(|b| bv_u(u128::from(*b), 8)).collect(),
-            len: bv_u(s.len() as u128, 64),
+            bytes: s.iter().map(|b| Word::known(u128::from(*b), 8)).collect(),
+            len: Word::known(s.len() as u128, 64),
         }
     }
 
     /// `count` times `byte`, at most `most`.
-    fn repeat(byte: u8, count: &BV, most: u64) -> Text {
+    fn repeat(byte: u8, count: &Word, most: u64) -> Text {
         let most = concrete(count).map_or(most, |n| (n as u64).min(most));
         Text {
-            bytes: vec![bv_u(u128::from(byte), 8); most as usize],
+            bytes: vec![Word::known(u128::from(byte), 8); most as usize],
             len: count.clone(),
         }
     }
@@ -159,22 +159,26 @@ impl Text {
             bytes.extend(next.bytes.iter().cloned());
             return Text {
                 bytes,
-                len: next.len.bvadd(bv_u(n as u128, 64)),
+                len: next.len.bvadd(Word::known(n as u128, 64)),
             };
         }
         let (own, more) = (self.bytes.len(), next.bytes.len());
         let mut bytes = Vec::with_capacity(own + more);
         for p in 0..own + more {
             // Byte `p` is `next`'s byte `p - len` once past this text.
-            let mut from_next = bv_u(0, 8);
+            let mut from_next = Word::known(0, 8);
             for q in p.saturating_sub(own)..=p.min(more.saturating_sub(1)) {
                 if q < more {
-                    let here = self.len.eq(bv_u((p - q) as u128, 64));
+                    let here = self.len.eq(Word::known((p - q) as u128, 64));
                     from_next = here.ite(&next.bytes[q], &from_next);
                 }
             }
-            let mine = self.bytes.get(p).cloned().unwrap_or_else(|| bv_u(0, 8));
-            let inside = bv_u(p as u128, 64).bvult(&self.len);
+            let mine = self
+                .bytes
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| Word::known(0, 8));
+            let inside = Word::known(p as u128, 64).bvult(&self.len);
             bytes.push(inside.ite(&mine, &from_next));
         }
         Text {
@@ -189,8 +193,11 @@ impl Text {
         let Some(width) = width else {
             return self;
         };
-        let w = bv_u(u128::from(width), 64);
-        let missing = self.len.bvult(&w).ite(&w.bvsub(&self.len), &bv_u(0, 64));
+        let w = Word::known(u128::from(width), 64);
+        let missing = self
+            .len
+            .bvult(&w)
+            .ite(&w.bvsub(&self.len), &Word::known(0, 64));
         let fill = Text::repeat(b' ', &missing, width);
         if left {
             self.then(&fill)
@@ -224,18 +231,18 @@ impl Machine<'_, '_> {
             let kept = match &limit {
                 None => text.len.clone(),
                 Some(n) => {
-                    let last = n.bvsub(bv_u(1, 64));
+                    let last = n.bvsub(Word::known(1, 64));
                     text.len.bvult(n).ite(&text.len, &last)
                 }
             };
             let mut bytes = text.bytes.clone();
-            bytes.push(bv_u(0, 8));
+            bytes.push(Word::known(0, 8));
             let bytes = terminated(bytes, &kept);
             let count = match &limit {
                 Some(n) => n
-                    .eq(bv_u(0, 64))
-                    .ite(&bv_u(0, 64), &kept.bvadd(bv_u(1, 64))),
-                None => kept.bvadd(bv_u(1, 64)),
+                    .eq(Word::known(0, 64))
+                    .ite(&Word::known(0, 64), &kept.bvadd(Word::known(1, 64))),
+                None => kept.bvadd(Word::known(1, 64)),
             };
             let written = Range {
                 obj: self.deref(st, &dst)?,
@@ -316,9 +323,9 @@ impl Machine<'_, '_> {
                 let v = resize(v, spec.bits, signed);
                 let bits = spec.bits;
                 let negative = if signed {
-                    v.bvslt(bv_u(0, bits))
+                    v.bvslt(Word::known(0, bits))
                 } else {
-                    Bool::from_bool(false)
+                    Cond::Known(false)
                 };
                 let magnitude = negative.ite(&v.bvneg(), &v);
                 let digits = self.digits(st, &magnitude, spec.conversion)?;
@@ -326,16 +333,20 @@ impl Machine<'_, '_> {
                 let shown = if spec.plus { b'+' } else { b' ' };
                 let shows_sign = signed && (spec.plus || spec.blank);
                 let sign = Text {
-                    bytes: vec![
-                        negative.ite(&bv_u(u128::from(b'-'), 8), &bv_u(u128::from(shown), 8))
-                    ],
-                    len: negative.ite(&bv_u(1, 64), &bv_u(u128::from(shows_sign), 64)),
+                    bytes: vec![negative.ite(
+                        &Word::known(u128::from(b'-'), 8),
+                        &Word::known(u128::from(shown), 8),
+                    )],
+                    len: negative.ite(
+                        &Word::known(1, 64),
+                        &Word::known(u128::from(shows_sign), 64),
+                    ),
                 };
                 let width = spec.width.unwrap_or(0);
                 if spec.zeros && !spec.left && width > 0 {
                     let body = sign.len.bvadd(&digits.len);
-                    let w = bv_u(u128::from(width), 64);
-                    let missing = body.bvult(&w).ite(&w.bvsub(&body), &bv_u(0, 64));
+                    let w = Word::known(u128::from(width), 64);
+                    let missing = body.bvult(&w).ite(&w.bvsub(&body), &Word::known(0, 64));
                     let zeros = Text::repeat(b'0', &missing, width);
                     return Ok(sign.then(&zeros).then(&digits));
                 }
@@ -343,7 +354,7 @@ impl Machine<'_, '_> {
             }
             (b'c', SymVal::Int(v)) => Ok(Text {
                 bytes: vec![v.extract(7, 0)],
-                len: bv_u(1, 64),
+                len: Word::known(1, 64),
             }
             .padded(spec.width, spec.left)),
             (b's', SymVal::Ptr(p)) => {
@@ -354,13 +365,13 @@ impl Machine<'_, '_> {
                         _ => Text::literal(b"(null)"),
                     }
                 } else {
-                    let limit = spec.precision.map(|n| bv_u(u128::from(n), 64));
+                    let limit = spec.precision.map(|n| Word::known(u128::from(n), 64));
                     let len = self.string_length(st, p, limit)?;
                     let src = self.source(st, p)?;
                     strings.push(Range {
                         obj: src.obj,
                         start: p.offset.clone(),
-                        len: len.bvadd(bv_u(1, 64)),
+                        len: len.bvadd(Word::known(1, 64)),
                     });
                     let most = st
                         .object(src.obj)
@@ -368,7 +379,7 @@ impl Machine<'_, '_> {
                         .min(spec.precision.unwrap_or(u64::MAX));
                     let mut bytes = Vec::new();
                     for k in 0..most {
-                        bytes.push(src.byte(st, &bv_u(u128::from(k), 64))?);
+                        bytes.push(src.byte(st, &Word::known(u128::from(k), 64))?);
                     }
                     Text { bytes, len }
                 };
@@ -385,7 +396,7 @@ impl Machine<'_, '_> {
     /// The digits of the unsigned `magnitude`, most significant first, in
     /// decimal (`d`, `i`, `u`) or hexadecimal (`x`, `X`). Symbolic decimal
     /// digits are new symbols tied to the value by one linear equation.
-    fn digits(&mut self, st: &mut State, magnitude: &BV, conversion: u8) -> Exec<Text> {
+    fn digits(&mut self, st: &mut State, magnitude: &Word, conversion: u8) -> Exec<Text> {
         let bits = magnitude.get_size();
         let hex = matches!(conversion, b'x' | b'X');
         let letter = if conversion == b'X' { b'A' } else { b'a' };
@@ -398,7 +409,7 @@ impl Machine<'_, '_> {
             return Ok(Text::literal(text.as_bytes()));
         }
         // Least significant first.
-        let digits: Vec<BV> = if hex {
+        let digits: Vec<Word> = if hex {
             (0..bits / 4)
                 .map(|i| magnitude.extract(4 * i + 3, 4 * i).zero_ext(4))
                 .collect()
@@ -409,44 +420,47 @@ impl Machine<'_, '_> {
                 32 => 10,
                 _ => 20,
             };
-            let digits: Vec<BV> = (0..count)
-                .map(|_| BV::new_const(st.symbol_name("digit"), 8))
+            let digits: Vec<Word> = (0..count)
+                .map(|_| Word::Term(BV::new_const(st.symbol_name("digit"), 8)))
                 .collect();
             // 72 bits hold 9 * 10^19 and any sum of such terms here.
-            let mut sum = bv_u(0, 72);
+            let mut sum = Word::known(0, 72);
             let mut power: u128 = 1;
             let mut small = Vec::new();
             for d in &digits {
-                small.push(d.bvule(bv_u(9, 8)));
-                sum = sum.bvadd(d.zero_ext(64).bvmul(bv_u(power, 72)));
+                small.push(d.bvule(Word::known(9, 8)));
+                sum = sum.bvadd(d.zero_ext(64).bvmul(Word::known(power, 72)));
                 power *= 10;
             }
             small.push(magnitude.zero_ext(72 - bits).eq(&sum));
-            self.assume(st, &Bool::and(&small))?;
+            self.assume(st, &Cond::and(&small))?;
             digits
         };
-        let shown = |d: &BV| {
+        let shown = |d: &Word| {
             if hex {
-                d.bvult(bv_u(10, 8)).ite(
-                    &d.bvadd(bv_u(u128::from(b'0'), 8)),
-                    &d.bvadd(bv_u(u128::from(letter - 10), 8)),
+                d.bvult(Word::known(10, 8)).ite(
+                    &d.bvadd(Word::known(u128::from(b'0'), 8)),
+                    &d.bvadd(Word::known(u128::from(letter - 10), 8)),
                 )
             } else {
-                d.bvadd(bv_u(u128::from(b'0'), 8))
+                d.bvadd(Word::known(u128::from(b'0'), 8))
             }
         };
         let most = digits.len();
-        let mut len = bv_u(1, 64);
+        let mut len = Word::known(1, 64);
         for (i, d) in digits.iter().enumerate().skip(1) {
-            len = d.eq(bv_u(0, 8)).not().ite(&bv_u(i as u128 + 1, 64), &len);
+            len = d
+                .eq(Word::known(0, 8))
+                .not()
+                .ite(&Word::known(i as u128 + 1, 64), &len);
         }
         // Byte `p` shows digit `len - 1 - p`.
         let bytes = (0..most)
             .map(|p| {
-                let mut byte = bv_u(0, 8);
+                let mut byte = Word::known(0, 8);
                 for n in p + 1..=most {
                     byte = len
-                        .eq(bv_u(n as u128, 64))
+                        .eq(Word::known(n as u128, 64))
                         .ite(&shown(&digits[n - 1 - p]), &byte);
                 }
                 byte
@@ -474,10 +488,14 @@ impl Machine<'_, '_> {
 }
 
 /// The first `len` of `bytes`, then NUL bytes.
-pub(super) fn terminated(bytes: Vec<BV>, len: &BV) -> Vec<BV> {
+pub(super) fn terminated(bytes: Vec<Word>, len: &Word) -> Vec<Word> {
     bytes
         .into_iter()
         .enumerate()
-        .map(|(p, byte)| bv_u(p as u128, 64).bvult(len).ite(&byte, &bv_u(0, 8)))
+        .map(|(p, byte)| {
+            Word::known(p as u128, 64)
+                .bvult(len)
+                .ite(&byte, &Word::known(0, 8))
+        })
         .collect()
 }

@@ -10,7 +10,7 @@ use super::super::float::{self, MathUnary};
 use super::super::{Exec, Machine};
 use super::{returns_int, Args, Model};
 use crate::state::State;
-use crate::value::bv_u;
+use crate::value::Word;
 use ir::FloatKind;
 
 /// What a math function computes.
@@ -88,7 +88,7 @@ impl Machine<'_, '_> {
                     *slot = f64::from_bits(self.concretise(st, &args.int(i)?)? as u64);
                 }
                 let result = compute(values[0], values[1]);
-                returns_int(bv_u(u128::from(result.to_bits()), 64))
+                returns_int(Word::known(u128::from(result.to_bits()), 64))
             }
         }
     }

@@ -18,12 +18,12 @@ use super::{unsupported, Exec, Stop};
 use crate::memory;
 use crate::state::{ObjKind, Object, State};
 use crate::value::{
-    bool_value, bv_u, cells_to_int, concrete, int_cells, resize, Cell, ObjIdx, PtrVal, SymVal,
-    Target,
+    cells_to_int, concrete, cond_value, int_cells, resize, Cell, Cond, ObjIdx, PtrVal, SymVal,
+    Target, Word,
 };
 use ctype::{is_char, to_lower, CharClass};
 use testcase::FindingKind;
-use z3::ast::{Bool, BV};
+use z3::ast::BV;
 
 pub enum Model {
     /// The function's result (`None` for `void`).
@@ -59,7 +59,7 @@ struct Args<'v> {
 }
 
 impl Args<'_> {
-    fn int(&self, i: usize) -> Exec<BV> {
+    fn int(&self, i: usize) -> Exec<Word> {
         match self.values.get(i) {
             Some(SymVal::Int(v)) => Ok(v.clone()),
             _ => unsupported(format!("argument {i} of `{}`", self.name)),
@@ -67,7 +67,7 @@ impl Args<'_> {
     }
 
     /// A `size_t` (or `long`) argument as 64 bits.
-    fn size(&self, i: usize) -> Exec<BV> {
+    fn size(&self, i: usize) -> Exec<Word> {
         Ok(resize(&self.int(i)?, 64, false))
     }
 
@@ -83,7 +83,7 @@ fn returns(value: SymVal) -> Exec<Model> {
     Ok(Model::Returns(Some(value)))
 }
 
-fn returns_int(value: BV) -> Exec<Model> {
+fn returns_int(value: Word) -> Exec<Model> {
     returns(SymVal::Int(value))
 }
 
@@ -112,14 +112,14 @@ impl Machine<'_, '_> {
                 Some(SymVal::Int(v)) => v.clone(),
                 _ => return unsupported(format!("the status given to `{name}`")),
             };
-            let failure = status.eq(bv_u(0, status.get_size())).not();
+            let failure = status.eq(Word::known(0, status.get_size())).not();
             let message = format!("`{name}` is called with a non-zero status");
             self.check_fault(st, FindingKind::ErrorExit, &failure, &message)?;
             // A successful exit: the driver could not run past it, so no test.
             return Err(self.end(st));
         }
         if OUTPUT_ONLY.contains(&name) {
-            let free = BV::new_const(st.symbol_name(&format!("{name}()")), 32);
+            let free = Word::Term(BV::new_const(st.symbol_name(&format!("{name}()")), 32));
             return returns_int(free);
         }
         let args = Args { name, values };
@@ -128,12 +128,16 @@ impl Machine<'_, '_> {
         }
         if let Some(class) = CharClass::named(name) {
             let c = args.int(0)?;
-            return returns_int(class.holds(&c).ite(&bv_u(class.bit(), 32), &bv_u(0, 32)));
+            return returns_int(
+                class
+                    .holds(&c)
+                    .ite(&Word::known(class.bit(), 32), &Word::known(0, 32)),
+            );
         }
         match name {
             "abs" | "labs" | "llabs" => {
                 let x = args.int(0)?;
-                let negative = x.bvslt(bv_u(0, x.get_size()));
+                let negative = x.bvslt(Word::known(0, x.get_size()));
                 returns_int(negative.ite(&x.bvneg(), &x))
             }
             "toupper" | "tolower" => returns_int(ctype::change_case(name, &args.int(0)?)),
@@ -161,7 +165,7 @@ impl Machine<'_, '_> {
             "calloc" => {
                 let (count, size) = (args.size(0)?, args.size(1)?);
                 // Paths where `count * size` overflows (calloc fails) are left out.
-                self.assume(st, &count.bvmul_no_overflow(&size, false))?;
+                self.assume(st, &count.unsigned_mul_fits(&size))?;
                 self.allocate(st, &count.bvmul(&size), true)
             }
             "free" => self.free(st, &args.ptr(0)?),
@@ -202,10 +206,10 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         ptrs: &[PtrVal],
-        limit: Option<BV>,
-        step: impl Fn(&[BV]) -> (Bool, BV),
+        limit: Option<Word>,
+        step: impl Fn(&[Word]) -> (Cond, Word),
         count: bool,
-    ) -> Exec<BV> {
+    ) -> Exec<Word> {
         let mut sources = Vec::new();
         for p in ptrs {
             sources.push(self.source(st, p)?);
@@ -217,14 +221,14 @@ impl Machine<'_, '_> {
             .min()
             .unwrap_or(0);
         // Whether the scan gets to byte `k`: it stopped at no byte before.
-        let mut reached = Bool::from_bool(true);
+        let mut reached = Cond::Known(true);
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for k in 0..max {
             if k + 1 == max {
                 self.note_scan_past_capacity(st, &objects, &reached);
             }
-            let at = bv_u(u128::from(k), 64);
+            let at = Word::known(u128::from(k), 64);
             let mut bytes = Vec::new();
             let mut inside = Vec::new();
             for source in &sources {
@@ -233,27 +237,27 @@ impl Machine<'_, '_> {
             }
             let within_limit = limit.as_ref().map(|n| at.bvult(n));
             let reading = match &within_limit {
-                Some(w) => Bool::and(&[reached.clone(), w.clone()]),
+                Some(w) => Cond::and(&[reached.clone(), w.clone()]),
                 None => reached.clone(),
             };
-            faults.push(Bool::and(&[reading, Bool::and(&inside).not()]));
+            faults.push(Cond::and(&[reading, Cond::and(&inside).not()]));
             let (end, value) = step(&bytes);
             let value = if count { at.clone() } else { value };
             let stop_here = match &within_limit {
-                Some(w) => Bool::or(&[w.not(), end.clone()]),
+                Some(w) => Cond::or(&[w.not(), end.clone()]),
                 None => end.clone(),
             };
             let value = match &within_limit {
-                Some(w) if !count => w.ite(&value, &bv_u(0, value.get_size())),
+                Some(w) if !count => w.ite(&value, &Word::known(0, value.get_size())),
                 _ => value,
             };
             stops.push((stop_here.clone(), value));
             // A certain stop (a constant string's NUL) ends the scan here.
-            if bool_value(&stop_here) == Some(true) {
-                reached = Bool::from_bool(false);
+            if cond_value(&stop_here) == Some(true) {
+                reached = Cond::Known(false);
                 break;
             }
-            reached = Bool::and(&[reached, stop_here.not()]);
+            reached = Cond::and(&[reached, stop_here.not()]);
         }
         for o in &objects {
             st.object_mut(*o).indexed = true;
@@ -262,11 +266,11 @@ impl Machine<'_, '_> {
         self.bounds_fault(
             st,
             &objects,
-            &Bool::or(&faults),
+            &Cond::or(&faults),
             "scan past the end of an object",
         )?;
         let bits = if count { 64 } else { 32 };
-        let mut result = bv_u(0, bits);
+        let mut result = Word::known(0, bits);
         for (stop, value) in stops.into_iter().rev() {
             result = stop.ite(&value, &result);
         }
@@ -274,23 +278,23 @@ impl Machine<'_, '_> {
     }
 
     /// The length of the string at `ptr`, at most `limit` (strnlen).
-    fn string_length(&mut self, st: &mut State, ptr: &PtrVal, limit: Option<BV>) -> Exec<BV> {
+    fn string_length(&mut self, st: &mut State, ptr: &PtrVal, limit: Option<Word>) -> Exec<Word> {
         self.scan(
             st,
             std::slice::from_ref(ptr),
             limit,
-            |bytes| (bytes[0].eq(bv_u(0, 8)), bv_u(0, 64)),
+            |bytes| (bytes[0].eq(Word::known(0, 8)), Word::known(0, 64)),
             true,
         )
     }
 
     /// The index of the first character from `start` that is not white space.
-    fn skip_spaces(&mut self, st: &State, src: &Source, start: &BV) -> Exec<BV> {
+    fn skip_spaces(&mut self, st: &State, src: &Source, start: &Word) -> Exec<Word> {
         let mut stops = Vec::new();
         for j in 0..=st.object(src.obj).capacity() {
-            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let at = start.bvadd(Word::known(u128::from(j), 64));
             let stop = CharClass::Space.holds(&src.byte(st, &at)?).not();
-            let certain = bool_value(&stop) == Some(true);
+            let certain = cond_value(&stop) == Some(true);
             stops.push((stop, at));
             if certain {
                 break;
@@ -305,7 +309,7 @@ impl Machine<'_, '_> {
 
     /// Writes `n` bytes from `source` at `dst`; writing or reading past an
     /// object is a finding.
-    fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &BV) -> Exec<()> {
+    fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &Word) -> Exec<()> {
         let d = self.deref(st, dst)?;
         self.check_live(st, d)?;
         if matches!(st.object(d).kind, ObjKind::Input { .. }) {
@@ -336,7 +340,7 @@ impl Machine<'_, '_> {
                     let inside = memory::in_bounds(self.program, st.object(*obj), off, count);
                     let outside = inside.not();
                     self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
-                    memory::read(st.object(*obj), off, stored)?
+                    memory::read(st.object(*obj), off, stored)?.into_owned()
                 }
                 (None, Fill::Byte(b)) => vec![
                     Cell::Byte {
@@ -367,21 +371,22 @@ impl Machine<'_, '_> {
         let mut writes_outside = Vec::new();
         let mut reads_outside = Vec::new();
         for k in 0..cap {
-            let taken = bv_u(u128::from(k), 64).bvult(n);
-            let at = dst.offset.bvadd(bv_u(u128::from(k), 64));
+            let taken = Word::known(u128::from(k), 64).bvult(n);
+            let at = dst.offset.bvadd(Word::known(u128::from(k), 64));
             let inside = memory::in_bounds(self.program, st.object(d), &at, 1);
-            writes_outside.push(Bool::and(&[taken.clone(), inside.not()]));
+            writes_outside.push(Cond::and(&[taken.clone(), inside.not()]));
             let byte = match (&s, source) {
                 (Some((obj, off)), _) => {
-                    let from = off.bvadd(bv_u(u128::from(k), 64));
+                    let from = off.bvadd(Word::known(u128::from(k), 64));
                     let inside = memory::in_bounds(self.program, st.object(*obj), &from, 1);
-                    reads_outside.push(Bool::and(&[taken.clone(), inside.not()]));
+                    reads_outside.push(Cond::and(&[taken.clone(), inside.not()]));
                     cells_to_int(&memory::read(st.object(*obj), &from, 1)?)?
                 }
                 (None, Fill::Byte(b)) => b.clone(),
-                (None, Fill::Bytes(bytes)) => {
-                    bytes.get(k as usize).cloned().unwrap_or_else(|| bv_u(0, 8))
-                }
+                (None, Fill::Bytes(bytes)) => bytes
+                    .get(k as usize)
+                    .cloned()
+                    .unwrap_or_else(|| Word::known(0, 8)),
                 (None, Fill::From(_)) => return unsupported("copy without a source"),
             };
             memory::write_when(
@@ -391,19 +396,19 @@ impl Machine<'_, '_> {
                 Some(&taken),
             )?;
         }
-        writes_outside.push(bv_u(u128::from(cap), 64).bvult(n));
+        writes_outside.push(Word::known(u128::from(cap), 64).bvult(n));
         if let Some((obj, _)) = s {
             self.bounds_fault(
                 st,
                 &[obj],
-                &Bool::or(&reads_outside),
+                &Cond::or(&reads_outside),
                 "copy from past the end of an object",
             )?;
         }
         self.bounds_fault(
             st,
             &[d],
-            &Bool::or(&writes_outside),
+            &Cond::or(&writes_outside),
             "copy past the end of an object",
         )
     }
@@ -424,8 +429,8 @@ impl Machine<'_, '_> {
         if written.obj != read.obj {
             return Ok(());
         }
-        let zero = bv_u(0, 64);
-        let overlap = Bool::and(&[
+        let zero = Word::known(0, 64);
+        let overlap = Cond::and(&[
             written.len.bvugt(&zero),
             read.len.bvugt(&zero),
             written.start.bvslt(read.start.bvadd(&read.len)),
@@ -451,9 +456,9 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         dst: &PtrVal,
-        written_len: &BV,
+        written_len: &Word,
         src: &PtrVal,
-        read_len: &BV,
+        read_len: &Word,
     ) -> Exec<()> {
         let written = Range {
             obj: self.deref(st, dst)?,
@@ -472,13 +477,13 @@ impl Machine<'_, '_> {
     /// on this path, else the only feasible one. When several are feasible
     /// the path forks, and each child runs the call again with its
     /// alternative's condition on its path, before the call changed anything.
-    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Bool, T)>) -> Exec<T> {
+    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
         let mut open = Vec::new();
         for (cond, value) in alternatives {
-            match bool_value(&cond) {
+            match cond_value(&cond) {
                 Some(true) => return Ok(value),
                 Some(false) => continue,
-                None if st.path.contains(&self.solver.intern(&cond)) => return Ok(value),
+                None if st.path.contains(&self.solver.intern(&cond.term())) => return Ok(value),
                 None => open.push((cond, value)),
             }
         }
@@ -507,13 +512,13 @@ impl Machine<'_, '_> {
     /// Fixes a symbolic argument to the value the solver picks for this
     /// path, naming the cut when other values were possible (they are left
     /// unexplored).
-    fn concretise(&mut self, st: &mut State, v: &BV) -> Exec<u128> {
+    fn concretise(&mut self, st: &mut State, v: &Word) -> Exec<u128> {
         if let Some(n) = concrete(v) {
             return Ok(n);
         }
         let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
         let n = crate::extract::eval_bits(&model, v);
-        let fixed = v.eq(bv_u(n, v.get_size()));
+        let fixed = v.eq(Word::known(n, v.get_size()));
         if self.may(st, &fixed.not()) {
             self.cut.get_or_insert(CONCRETISED);
         }
@@ -527,20 +532,20 @@ impl Machine<'_, '_> {
         if let Some(obj) = st.errno {
             return obj;
         }
-        let obj = st.add_object(Object::new(ObjKind::Errno, int_cells(&bv_u(0, 32))));
+        let obj = st.add_object(Object::new(ObjKind::Errno, int_cells(&Word::known(0, 32))));
         st.errno = Some(obj);
         obj
     }
 
     /// Sets `errno` to `code` where `cond` holds.
-    fn set_errno_if(&mut self, st: &mut State, cond: &Bool, code: u128) -> Exec<()> {
-        if bool_value(cond) == Some(false) {
+    fn set_errno_if(&mut self, st: &mut State, cond: &Cond, code: u128) -> Exec<()> {
+        if cond_value(cond) == Some(false) {
             return Ok(());
         }
         let obj = self.errno_object(st);
-        let at = bv_u(0, 64);
+        let at = Word::known(0, 64);
         let old = cells_to_int(&memory::read(st.object(obj), &at, 4)?)?;
-        let new = cond.ite(&bv_u(code, 32), &old);
+        let new = cond.ite(&Word::known(code, 32), &old);
         Ok(memory::write(st.object_mut(obj), &at, &int_cells(&new))?)
     }
 
@@ -574,19 +579,19 @@ struct Source {
 
 impl Source {
     /// The byte `k` bytes past the pointer (an index maybe symbolic).
-    fn byte(&self, st: &State, k: &BV) -> Exec<BV> {
+    fn byte(&self, st: &State, k: &Word) -> Exec<Word> {
         let at = self.ptr.offset.bvadd(k);
         Ok(cells_to_int(&memory::read(st.object(self.obj), &at, 1)?)?)
     }
 
     /// Whether the byte `k` bytes past the pointer lies inside its object.
-    fn inside(&self, program: &ir::Program, st: &State, k: &BV) -> Bool {
+    fn inside(&self, program: &ir::Program, st: &State, k: &Word) -> Cond {
         let at = self.ptr.offset.bvadd(k);
         memory::in_bounds(program, st.object(self.obj), &at, 1)
     }
 
     /// The pointer `k` bytes further.
-    fn plus(&self, k: &BV) -> PtrVal {
+    fn plus(&self, k: &Word) -> PtrVal {
         PtrVal {
             target: self.ptr.target.clone(),
             offset: self.ptr.offset.bvadd(k),
@@ -597,8 +602,8 @@ impl Source {
 /// `len` bytes of object `obj` from offset `start`.
 struct Range {
     obj: ObjIdx,
-    start: BV,
-    len: BV,
+    start: Word,
+    len: Word,
 }
 
 /// What overlapping objects of the function's own are, for a call that
@@ -611,8 +616,8 @@ enum OwnOverlap {
 
 /// What a copy writes.
 enum Fill {
-    Byte(BV),
+    Byte(Word),
     From(PtrVal),
     /// The given bytes, in order.
-    Bytes(Vec<BV>),
+    Bytes(Vec<Word>),
 }

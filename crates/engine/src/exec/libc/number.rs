@@ -5,9 +5,8 @@
 use super::{is_char, returns_int, Args, CharClass, Model, Source, EINVAL, ERANGE};
 use crate::exec::{Exec, Machine};
 use crate::state::State;
-use crate::value::{bool_value, bv_u, resize, PtrVal, SymVal};
+use crate::value::{cond_value, resize, Cond, PtrVal, SymVal, Word};
 use ir::{IntType, Type};
-use z3::ast::{Bool, BV};
 
 /// How an integer is written: strtol's or scanf's rules.
 pub(super) struct Syntax {
@@ -24,47 +23,50 @@ pub(super) struct Syntax {
 pub(super) struct Integer {
     /// Index, from the source pointer, of the first character after the
     /// number (meaningful when `converted`).
-    pub end: BV,
+    pub end: Word,
     /// At least one digit was read.
-    pub converted: Bool,
+    pub converted: Cond,
     /// Only white space came before the terminating NUL (scanf's input failure).
-    pub empty: Bool,
-    pub negative: Bool,
+    pub empty: Cond,
+    pub negative: Cond,
     /// The digits' value, as wide as the digits read may need: a short
     /// number plainly fits, for the solver too. Past 64 bits it is 72 bits
     /// wide and stops growing at 2^64 (an overflow).
-    magnitude: BV,
+    magnitude: Word,
     /// A character the reader read lies outside the object.
-    pub read_outside: Bool,
+    pub read_outside: Cond,
 }
 
 impl Integer {
     /// The value as strtol (`signed`) or strtoul returns it in `width` bits
     /// (the width of its `long` or `long long`), and whether it is out of
     /// range (clamped, `errno` set to `ERANGE`).
-    pub fn value(&self, signed: bool, width: u32) -> (BV, Bool) {
+    pub fn value(&self, signed: bool, width: u32) -> (Word, Cond) {
         let bits = self.magnitude.get_size();
         let low = resize(&self.magnitude, width, false);
         let wrapped = self.negative.ite(&low.bvneg(), &low);
         let overflow = if bits > width {
             self.magnitude
                 .extract(bits - 1, width)
-                .eq(bv_u(0, bits - width))
+                .eq(Word::known(0, bits - width))
                 .not()
         } else {
-            Bool::from_bool(false)
+            Cond::Known(false)
         };
         if !signed {
-            return (overflow.ite(&bv_u(u128::MAX, width), &wrapped), overflow);
+            return (
+                overflow.ite(&Word::known(u128::MAX, width), &wrapped),
+                overflow,
+            );
         }
         // LONG_MIN's magnitude is 2^(width-1), LONG_MAX one less: the
         // limits and the clamped values have the same bits.
         let half = 1u128 << (width - 1);
         let limit = self
             .negative
-            .ite(&bv_u(half, width), &bv_u(half - 1, width));
+            .ite(&Word::known(half, width), &Word::known(half - 1, width));
         if bits < width {
-            return (wrapped, Bool::from_bool(false));
+            return (wrapped, Cond::Known(false));
         }
         let out_of_range = self.magnitude.bvugt(resize(&limit, bits, false));
         (out_of_range.ite(&limit, &wrapped), out_of_range)
@@ -82,16 +84,16 @@ const LONG_NUMBER: &str = "a number longer than 24 characters (not read further)
 /// none when the number has ended.
 struct Phase {
     /// In the leading white space (or at the first character).
-    spaces: Bool,
-    after_sign: Bool,
+    spaces: Cond,
+    after_sign: Cond,
     /// At the `x` of a `0x` prefix.
-    at_x: Bool,
-    digits: Bool,
+    at_x: Cond,
+    digits: Cond,
 }
 
 impl Phase {
-    fn alive(&self) -> Bool {
-        Bool::or(&[
+    fn alive(&self) -> Cond {
+        Cond::or(&[
             self.spaces.clone(),
             self.after_sign.clone(),
             self.at_x.clone(),
@@ -109,38 +111,38 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         src: &Source,
-        start: &BV,
+        start: &Word,
         syntax: &Syntax,
     ) -> Exec<Integer> {
         let base = match syntax.base {
             0 => self.decide_base(st, src, start, syntax)?,
             b => b,
         };
-        let room = |used: &Option<BV>, n: u64| match (syntax.width, used) {
+        let room = |used: &Option<Word>, n: u64| match (syntax.width, used) {
             (Some(w), Some(used)) => used
-                .bvadd(bv_u(u128::from(n), 64))
-                .bvule(bv_u(u128::from(w), 64)),
-            _ => Bool::from_bool(true),
+                .bvadd(Word::known(u128::from(n), 64))
+                .bvule(Word::known(u128::from(w), 64)),
+            _ => Cond::Known(true),
         };
-        let no = || Bool::from_bool(false);
+        let no = || Cond::Known(false);
         let mut phase = Phase {
-            spaces: Bool::from_bool(true),
+            spaces: Cond::Known(true),
             after_sign: no(),
             at_x: no(),
             digits: no(),
         };
         let mut negative = no();
-        let mut magnitude = bv_u(0, 1);
+        let mut magnitude = Word::known(0, 1);
         let mut converted = no();
         let mut empty = no();
         // Characters of the number so far, counted for a width only.
-        let mut used = syntax.width.map(|_| bv_u(0, 64));
+        let mut used = syntax.width.map(|_| Word::known(0, 64));
         let mut outside = Vec::new();
         let mut stops = Vec::new();
         let capacity = st.object(src.obj).capacity();
         for j in 0..=capacity {
             let alive = phase.alive();
-            if bool_value(&alive) == Some(false) {
+            if cond_value(&alive) == Some(false) {
                 break;
             }
             if j + 1 == capacity {
@@ -153,58 +155,58 @@ impl Machine<'_, '_> {
                 }
                 break;
             }
-            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let at = start.bvadd(Word::known(u128::from(j), 64));
             let c = src.byte(st, &at)?;
-            outside.push(Bool::and(&[
+            outside.push(Cond::and(&[
                 alive.clone(),
                 src.inside(self.program, st, &at).not(),
             ]));
             let space = CharClass::Space.holds(&c);
-            let first = Bool::and(&[phase.spaces.clone(), space.not()]);
-            empty = Bool::or(&[empty, Bool::and(&[first.clone(), is_char(&c, 0)])]);
-            let sign = Bool::and(&[
+            let first = Cond::and(&[phase.spaces.clone(), space.not()]);
+            empty = Cond::or(&[empty, Cond::and(&[first.clone(), is_char(&c, 0)])]);
+            let sign = Cond::and(&[
                 first.clone(),
-                Bool::or(&[is_char(&c, b'+'), is_char(&c, b'-')]),
+                Cond::or(&[is_char(&c, b'+'), is_char(&c, b'-')]),
                 room(&used, 1),
             ]);
-            negative = sign.ite(&is_char(&c, b'-'), &negative);
+            negative = sign.ite_cond(&is_char(&c, b'-'), &negative);
             // Where a prefix or the first digit may stand.
-            let slot = Bool::or(&[Bool::and(&[first, sign.not()]), phase.after_sign.clone()]);
+            let slot = Cond::or(&[Cond::and(&[first, sign.not()]), phase.after_sign.clone()]);
             let prefix = if base == 16 {
                 let (prefix, reads_outside) =
                     self.hex_prefix(st, src, &at, syntax, room(&used, 2))?;
-                outside.push(Bool::and(&[slot.clone(), reads_outside]));
-                Bool::and(&[slot.clone(), prefix])
+                outside.push(Cond::and(&[slot.clone(), reads_outside]));
+                Cond::and(&[slot.clone(), prefix])
             } else {
                 no()
             };
-            let in_digits = Bool::or(&[Bool::and(&[slot, prefix.not()]), phase.digits.clone()]);
+            let in_digits = Cond::or(&[Cond::and(&[slot, prefix.not()]), phase.digits.clone()]);
             let value = digit_value(&c, base > 10);
-            let digit = Bool::and(&[
+            let digit = Cond::and(&[
                 in_digits,
-                value.bvult(bv_u(u128::from(base), 8)),
+                value.bvult(Word::known(u128::from(base), 8)),
                 room(&used, 1),
             ]);
             let next_magnitude = times_base_plus(&magnitude, base, &value, j + 1);
             let kept = resize(&magnitude, next_magnitude.get_size(), false);
             magnitude = digit.ite(&next_magnitude, &kept);
-            converted = Bool::or(&[converted, digit.clone(), prefix.clone()]);
+            converted = Cond::or(&[converted, digit.clone(), prefix.clone()]);
             if let Some(count) = &used {
-                let consumed = Bool::or(&[
+                let consumed = Cond::or(&[
                     sign.clone(),
                     prefix.clone(),
                     phase.at_x.clone(),
                     digit.clone(),
                 ]);
-                used = Some(consumed.ite(&count.bvadd(bv_u(1, 64)), count));
+                used = Some(consumed.ite(&count.bvadd(Word::known(1, 64)), count));
             }
             phase = Phase {
-                spaces: Bool::and(&[phase.spaces.clone(), space]),
+                spaces: Cond::and(&[phase.spaces.clone(), space]),
                 after_sign: sign,
-                digits: Bool::or(&[phase.at_x.clone(), digit]),
+                digits: Cond::or(&[phase.at_x.clone(), digit]),
                 at_x: prefix,
             };
-            stops.push((Bool::and(&[alive, phase.alive().not()]), at));
+            stops.push((Cond::and(&[alive, phase.alive().not()]), at));
         }
         let mut end = start.clone();
         for (stop, at) in stops.into_iter().rev() {
@@ -216,7 +218,7 @@ impl Machine<'_, '_> {
             empty,
             negative,
             magnitude,
-            read_outside: Bool::or(&outside),
+            read_outside: Cond::or(&outside),
         })
     }
 
@@ -228,27 +230,27 @@ impl Machine<'_, '_> {
         &self,
         st: &State,
         src: &Source,
-        at: &BV,
+        at: &Word,
         syntax: &Syntax,
-        room: Bool,
-    ) -> Exec<(Bool, Bool)> {
+        room: Cond,
+    ) -> Exec<(Cond, Cond)> {
         let zero = is_char(&src.byte(st, at)?, b'0');
-        let next = at.bvadd(bv_u(1, 64));
-        let mut outside = vec![Bool::and(&[
+        let next = at.bvadd(Word::known(1, 64));
+        let mut outside = vec![Cond::and(&[
             zero.clone(),
             src.inside(self.program, st, &next).not(),
         ])];
-        let x = is_char(&src.byte(st, &next)?.bvor(bv_u(0x20, 8)), b'x');
+        let x = is_char(&src.byte(st, &next)?.bvor(Word::known(0x20, 8)), b'x');
         let mut parts = vec![zero, x, room];
         if syntax.prefix_needs_digit {
-            let after = at.bvadd(bv_u(2, 64));
-            outside.push(Bool::and(&[
-                Bool::and(&parts),
+            let after = at.bvadd(Word::known(2, 64));
+            outside.push(Cond::and(&[
+                Cond::and(&parts),
                 src.inside(self.program, st, &after).not(),
             ]));
             parts.push(CharClass::Xdigit.holds(&src.byte(st, &after)?));
         }
-        Ok((Bool::and(&parts), Bool::or(&outside)))
+        Ok((Cond::and(&parts), Cond::or(&outside)))
     }
 
     /// The base that base 0 stands for: 16 after a `0x` prefix, 8 after
@@ -258,39 +260,39 @@ impl Machine<'_, '_> {
         &mut self,
         st: &mut State,
         src: &Source,
-        start: &BV,
+        start: &Word,
         syntax: &Syntax,
     ) -> Exec<u32> {
         let room = |used: u64| match syntax.width {
-            Some(w) => Bool::from_bool(used <= w),
-            None => Bool::from_bool(true),
+            Some(w) => Cond::Known(used <= w),
+            None => Cond::Known(true),
         };
-        let mut spaces = Bool::from_bool(true);
-        let mut after_sign = Bool::from_bool(false);
+        let mut spaces = Cond::Known(true);
+        let mut after_sign = Cond::Known(false);
         let mut hex = Vec::new();
         let mut octal = Vec::new();
         let cap = st.object(src.obj).capacity();
         for j in 0..LONGEST_NUMBER.min(cap + 1) {
-            let at = start.bvadd(bv_u(u128::from(j), 64));
+            let at = start.bvadd(Word::known(u128::from(j), 64));
             let c = src.byte(st, &at)?;
-            let first = Bool::and(&[spaces.clone(), CharClass::Space.holds(&c).not()]);
-            let sign = Bool::and(&[
+            let first = Cond::and(&[spaces.clone(), CharClass::Space.holds(&c).not()]);
+            let sign = Cond::and(&[
                 first.clone(),
-                Bool::or(&[is_char(&c, b'+'), is_char(&c, b'-')]),
+                Cond::or(&[is_char(&c, b'+'), is_char(&c, b'-')]),
                 room(1),
             ]);
             // The sign counts in a width; here `after_sign` means one was read.
-            for (slot, used) in [(Bool::and(&[first, sign.not()]), 0), (after_sign, 1)] {
+            for (slot, used) in [(Cond::and(&[first, sign.not()]), 0), (after_sign, 1)] {
                 let (prefix, _) = self.hex_prefix(st, src, &at, syntax, room(used + 2))?;
-                let zero = Bool::and(&[is_char(&c, b'0'), room(used + 1), prefix.not()]);
-                hex.push(Bool::and(&[slot.clone(), prefix]));
-                octal.push(Bool::and(&[slot, zero]));
+                let zero = Cond::and(&[is_char(&c, b'0'), room(used + 1), prefix.not()]);
+                hex.push(Cond::and(&[slot.clone(), prefix]));
+                octal.push(Cond::and(&[slot, zero]));
             }
-            spaces = Bool::and(&[spaces, CharClass::Space.holds(&c)]);
+            spaces = Cond::and(&[spaces, CharClass::Space.holds(&c)]);
             after_sign = sign;
         }
-        let (hex, octal) = (Bool::or(&hex), Bool::or(&octal));
-        let decimal = Bool::and(&[hex.not(), octal.not()]);
+        let (hex, octal) = (Cond::or(&hex), Cond::or(&octal));
+        let decimal = Cond::and(&[hex.not(), octal.not()]);
         self.choose(st, vec![(hex, 16), (octal, 8), (decimal, 10)])
     }
 
@@ -303,8 +305,8 @@ impl Machine<'_, '_> {
         let base = match u32::try_from(base) {
             Ok(b @ (0 | 2..=36)) => b,
             _ => {
-                self.set_errno_if(st, &Bool::from_bool(true), EINVAL)?;
-                return returns_int(bv_u(0, 64));
+                self.set_errno_if(st, &Cond::Known(true), EINVAL)?;
+                return returns_int(Word::known(0, 64));
             }
         };
         let end_object = self.optional_target(st, &endptr)?;
@@ -312,7 +314,7 @@ impl Machine<'_, '_> {
         let unsigned = args.name.starts_with("strtou");
         let (value, number) = self.convert(st, &nptr, base, unsigned, width)?;
         if let Some(obj) = end_object {
-            let end = number.converted.ite(&number.end, &bv_u(0, 64));
+            let end = number.converted.ite(&number.end, &Word::known(0, 64));
             let loc = crate::exec::place::Loc {
                 obj,
                 off: endptr.offset.clone(),
@@ -356,14 +358,14 @@ impl Machine<'_, '_> {
         base: u32,
         unsigned: bool,
         width: u32,
-    ) -> Exec<(BV, Integer)> {
+    ) -> Exec<(Word, Integer)> {
         let src = self.source(st, nptr)?;
         let syntax = Syntax {
             base,
             width: None,
             prefix_needs_digit: true,
         };
-        let number = self.read_integer(st, &src, &bv_u(0, 64), &syntax)?;
+        let number = self.read_integer(st, &src, &Word::known(0, 64), &syntax)?;
         self.bounds_fault(
             st,
             &[src.obj],
@@ -378,40 +380,40 @@ impl Machine<'_, '_> {
 
 /// The value of character `c` as a digit (letters from 10 when `letters`),
 /// or 255 when it is none.
-fn digit_value(c: &BV, letters: bool) -> BV {
-    let decimal = c.bvsub(bv_u(u128::from(b'0'), 8));
+fn digit_value(c: &Word, letters: bool) -> Word {
+    let decimal = c.bvsub(Word::known(u128::from(b'0'), 8));
     if !letters {
         return decimal;
     }
     let in_range = |lo: u8, hi: u8| {
-        Bool::and(&[
-            c.bvuge(bv_u(u128::from(lo), 8)),
-            c.bvule(bv_u(u128::from(hi), 8)),
+        Cond::and(&[
+            c.bvuge(Word::known(u128::from(lo), 8)),
+            c.bvule(Word::known(u128::from(hi), 8)),
         ])
     };
-    let from = |lo: u8| c.bvsub(bv_u(u128::from(lo - 10), 8));
+    let from = |lo: u8| c.bvsub(Word::known(u128::from(lo - 10), 8));
     in_range(b'0', b'9').ite(
         &decimal,
         &in_range(b'a', b'z').ite(
             &from(b'a'),
-            &in_range(b'A', b'Z').ite(&from(b'A'), &bv_u(255, 8)),
+            &in_range(b'A', b'Z').ite(&from(b'A'), &Word::known(255, 8)),
         ),
     )
 }
 
 /// `magnitude * base + digit` as wide as `digits` digits may need (see
 /// [`Integer::magnitude`]).
-fn times_base_plus(magnitude: &BV, base: u32, digit: &BV, digits: u64) -> BV {
+fn times_base_plus(magnitude: &Word, base: u32, digit: &Word, digits: u64) -> Word {
     let bits = magnitude_bits(u64::from(base), digits);
     let wide = resize(magnitude, bits, false);
     let product = wide
-        .bvmul(bv_u(u128::from(base), bits))
+        .bvmul(Word::known(u128::from(base), bits))
         .bvadd(resize(digit, bits, false));
     if bits <= 64 {
         return product;
     }
     // Past 2^64 the number has overflowed: it stays there.
-    let overflowed = bv_u(1 << 64, bits);
+    let overflowed = Word::known(1 << 64, bits);
     wide.bvuge(&overflowed).ite(&overflowed, &product)
 }
 

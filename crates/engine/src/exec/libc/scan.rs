@@ -12,9 +12,8 @@ use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
 use crate::memory;
 use crate::state::State;
-use crate::value::{bv_u, resize, PtrVal, SymVal};
+use crate::value::{resize, Cond, PtrVal, SymVal, Word};
 use ir::{IntType, Type};
-use z3::ast::{Bool, BV};
 
 /// The characters of a scanf `%[...]`: its members, or (`^`) all others.
 pub(super) struct ScanSet {
@@ -56,15 +55,15 @@ impl ScanSet {
         }
     }
 
-    fn contains(&self, c: &BV) -> Bool {
-        let member = Bool::or(
+    fn contains(&self, c: &Word) -> Cond {
+        let member = Cond::or(
             &self
                 .ranges
                 .iter()
                 .map(|&(lo, hi)| {
-                    Bool::and(&[
-                        c.bvuge(bv_u(u128::from(lo), 8)),
-                        c.bvule(bv_u(u128::from(hi), 8)),
+                    Cond::and(&[
+                        c.bvuge(Word::known(u128::from(lo), 8)),
+                        c.bvule(Word::known(u128::from(hi), 8)),
                     ])
                 })
                 .collect::<Vec<_>>(),
@@ -80,15 +79,15 @@ impl ScanSet {
 /// What a scanf conversion assigns.
 enum Assignment {
     Int {
-        value: BV,
+        value: Word,
         signed: bool,
     },
     /// `count` characters of `bytes` (a string's NUL included); `field`,
     /// the most a conversion with a width may write, must fit too (the
     /// sanitizers check the whole field, whatever the input).
     Chars {
-        bytes: Vec<BV>,
-        count: BV,
+        bytes: Vec<Word>,
+        count: Word,
         field: Option<u64>,
     },
 }
@@ -96,18 +95,18 @@ enum Assignment {
 /// scanf's progress through its input: where it is, whether every
 /// directive so far matched, and the outcomes of stopping earlier.
 struct Scanning {
-    at: BV,
-    matching: Bool,
+    at: Word,
+    matching: Cond,
     assigned: i32,
     /// Each way of stopping early, with the value sscanf then returns.
-    outcomes: Vec<(Bool, i32)>,
+    outcomes: Vec<(Cond, i32)>,
 }
 
 impl Scanning {
     fn new() -> Scanning {
         Scanning {
-            at: bv_u(0, 64),
-            matching: Bool::from_bool(true),
+            at: Word::known(0, 64),
+            matching: Cond::Known(true),
             assigned: 0,
             outcomes: Vec::new(),
         }
@@ -115,22 +114,22 @@ impl Scanning {
 
     /// Stops where `cond` holds: an input failure (the input ended: EOF
     /// when nothing was assigned yet) or a matching failure.
-    fn fails_if(&mut self, cond: Bool, input_ended: bool) {
+    fn fails_if(&mut self, cond: Cond, input_ended: bool) {
         let returns = if input_ended && self.assigned == 0 {
             -1
         } else {
             self.assigned
         };
         self.outcomes
-            .push((Bool::and(&[self.matching.clone(), cond.clone()]), returns));
-        self.matching = Bool::and(&[self.matching.clone(), cond.not()]);
+            .push((Cond::and(&[self.matching.clone(), cond.clone()]), returns));
+        self.matching = Cond::and(&[self.matching.clone(), cond.not()]);
     }
 
     /// Every way the call may end, one per value it returns: stopping
     /// early, or matching the whole format.
-    fn outcomes(mut self) -> Vec<(Bool, i32)> {
+    fn outcomes(mut self) -> Vec<(Cond, i32)> {
         self.outcomes.push((self.matching, self.assigned));
-        let mut merged: Vec<(Vec<Bool>, i32)> = Vec::new();
+        let mut merged: Vec<(Vec<Cond>, i32)> = Vec::new();
         for (cond, returns) in self.outcomes {
             match merged.iter_mut().find(|(_, r)| *r == returns) {
                 Some((conds, _)) => conds.push(cond),
@@ -139,7 +138,7 @@ impl Scanning {
         }
         merged
             .into_iter()
-            .map(|(conds, returns)| (Bool::or(&conds), returns))
+            .map(|(conds, returns)| (Cond::or(&conds), returns))
             .collect()
     }
 }
@@ -189,17 +188,17 @@ impl Machine<'_, '_> {
             skip_spaces = false;
         }
         let returned = self.choose(st, scan.outcomes())?;
-        self.set_errno_if(st, &Bool::or(&range_errors), ERANGE)?;
+        self.set_errno_if(st, &Cond::or(&range_errors), ERANGE)?;
         let read = Range {
             obj: src.obj,
             start: input.offset.clone(),
-            len: input_len.bvadd(bv_u(1, 64)),
+            len: input_len.bvadd(Word::known(1, 64)),
         };
         let done = usize::try_from(returned).unwrap_or(0);
         for (assignment, target) in assignments.into_iter().zip(targets).take(done) {
             self.assign(st, assignment, &target, &read)?;
         }
-        returns_int(bv_u(u128::from(returned as u32), 32))
+        returns_int(Word::known(u128::from(returned as u32), 32))
     }
 
     /// Reads one conversion at the scan's position: what it would assign,
@@ -211,7 +210,7 @@ impl Machine<'_, '_> {
         scan: &mut Scanning,
         spec: &Spec,
         skip_spaces: bool,
-    ) -> Exec<(Option<Assignment>, Option<Bool>)> {
+    ) -> Exec<(Option<Assignment>, Option<Cond>)> {
         match spec.conversion {
             b'%' => {
                 self.scan_char(st, src, scan, b'%', true)?;
@@ -238,7 +237,7 @@ impl Machine<'_, '_> {
                 let long = u32::from(self.program.data_model.long().bits);
                 let width = if spec.bits > long { spec.bits } else { long };
                 let (value, out_of_range) = number.value(signed, width);
-                let range_error = Bool::and(&[scan.matching.clone(), out_of_range]);
+                let range_error = Cond::and(&[scan.matching.clone(), out_of_range]);
                 scan.at = number.end;
                 let value = resize(&value, spec.bits, signed);
                 Ok((Some(Assignment::Int { value, signed }), Some(range_error)))
@@ -257,11 +256,11 @@ impl Machine<'_, '_> {
                     Some(set) => word(st, src, &start, most, |b| set.contains(b))?,
                     None => word(st, src, &start, most, |b| CharClass::Space.holds(b).not())?,
                 };
-                scan.fails_if(len.eq(bv_u(0, 64)), false);
+                scan.fails_if(len.eq(Word::known(0, 64)), false);
                 scan.at = start.bvadd(&len);
                 let chars = Assignment::Chars {
                     bytes: terminated(bytes, &len),
-                    count: len.bvadd(bv_u(1, 64)),
+                    count: len.bvadd(Word::known(1, 64)),
                     field: spec.width.map(|w| w + 1),
                 };
                 Ok((Some(chars), None))
@@ -276,13 +275,13 @@ impl Machine<'_, '_> {
                 let width = spec.width.unwrap_or(1).max(1);
                 let mut bytes = Vec::new();
                 for j in 0..width {
-                    bytes.push(src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?);
+                    bytes.push(src.byte(st, &start.bvadd(Word::known(u128::from(j), 64)))?);
                 }
-                let mut count = bv_u(u128::from(width), 64);
+                let mut count = Word::known(u128::from(width), 64);
                 for (j, byte) in bytes.iter().enumerate().rev() {
-                    count = is_char(byte, 0).ite(&bv_u(j as u128, 64), &count);
+                    count = is_char(byte, 0).ite(&Word::known(j as u128, 64), &count);
                 }
-                scan.fails_if(count.eq(bv_u(0, 64)), true);
+                scan.fails_if(count.eq(Word::known(0, 64)), true);
                 scan.at = start.bvadd(&count);
                 let chars = Assignment::Chars {
                     bytes,
@@ -309,8 +308,8 @@ impl Machine<'_, '_> {
         }
         let here = src.byte(st, &scan.at)?;
         scan.fails_if(is_char(&here, 0), true);
-        scan.fails_if(here.eq(bv_u(u128::from(c), 8)).not(), false);
-        scan.at = scan.at.bvadd(bv_u(1, 64));
+        scan.fails_if(here.eq(Word::known(u128::from(c), 8)).not(), false);
+        scan.at = scan.at.bvadd(Word::known(1, 64));
         Ok(())
     }
 
@@ -325,7 +324,7 @@ impl Machine<'_, '_> {
     ) -> Exec<()> {
         let obj = self.deref(st, target)?;
         let len = match &assignment {
-            Assignment::Int { value, .. } => bv_u(u128::from(value.get_size() / 8), 64),
+            Assignment::Int { value, .. } => Word::known(u128::from(value.get_size() / 8), 64),
             Assignment::Chars { count, .. } => count.clone(),
         };
         let written = Range {
@@ -371,20 +370,20 @@ impl Machine<'_, '_> {
 fn word(
     st: &State,
     src: &Source,
-    start: &BV,
+    start: &Word,
     most: u64,
-    wanted: impl Fn(&BV) -> Bool,
-) -> Exec<(Vec<BV>, BV)> {
+    wanted: impl Fn(&Word) -> Cond,
+) -> Exec<(Vec<Word>, Word)> {
     let mut bytes = Vec::new();
     let mut ends = Vec::new();
     for j in 0..=most {
-        let byte = src.byte(st, &start.bvadd(bv_u(u128::from(j), 64)))?;
-        ends.push(Bool::or(&[is_char(&byte, 0), wanted(&byte).not()]));
+        let byte = src.byte(st, &start.bvadd(Word::known(u128::from(j), 64)))?;
+        ends.push(Cond::or(&[is_char(&byte, 0), wanted(&byte).not()]));
         bytes.push(byte);
     }
-    let mut len = bv_u(u128::from(most), 64);
+    let mut len = Word::known(u128::from(most), 64);
     for (j, end) in ends.into_iter().enumerate().take(most as usize).rev() {
-        len = end.ite(&bv_u(j as u128, 64), &len);
+        len = end.ite(&Word::known(j as u128, 64), &len);
     }
     Ok((bytes, len))
 }

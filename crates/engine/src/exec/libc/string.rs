@@ -4,8 +4,7 @@
 use super::{returns, returns_int, to_lower, Args, Fill, Model};
 use crate::exec::{Exec, Machine};
 use crate::state::State;
-use crate::value::{bv_u, PtrVal, SymVal, Target};
-use z3::ast::Bool;
+use crate::value::{Cond, PtrVal, SymVal, Target, Word};
 
 impl Machine<'_, '_> {
     pub(super) fn strlen(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
@@ -41,7 +40,7 @@ impl Machine<'_, '_> {
                 };
                 let differ = x.eq(&y).not();
                 let end = if stops_at_nul {
-                    Bool::or(&[differ, bytes[0].eq(bv_u(0, 8))])
+                    Cond::or(&[differ, bytes[0].eq(Word::known(0, 8))])
                 } else {
                     differ
                 };
@@ -79,7 +78,7 @@ impl Machine<'_, '_> {
         } else {
             dst.clone()
         };
-        let copied = len.bvadd(bv_u(1, 64));
+        let copied = len.bvadd(Word::known(1, 64));
         self.require_copy_apart(st, &at, &copied, &src, &copied)?;
         self.copy_bytes(st, &at, &Fill::From(src), &copied)?;
         returns(SymVal::Ptr(dst))
@@ -90,7 +89,7 @@ impl Machine<'_, '_> {
         let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
         let len = self.string_length(st, &src, Some(n.clone()))?;
         self.require_copy_apart(st, &dst, &n, &src, &len)?;
-        self.copy_bytes(st, &dst, &Fill::Byte(bv_u(0, 8)), &n)?;
+        self.copy_bytes(st, &dst, &Fill::Byte(Word::known(0, 8)), &n)?;
         self.copy_bytes(st, &dst, &Fill::From(src), &len)?;
         returns(SymVal::Ptr(dst))
     }
@@ -102,13 +101,18 @@ impl Machine<'_, '_> {
         let end = self.string_length(st, &dst, None)?;
         let len = self.string_length(st, &src, Some(n))?;
         let at = self.source(st, &dst)?.plus(&end);
-        self.require_copy_apart(st, &at, &len.bvadd(bv_u(1, 64)), &src, &len)?;
+        self.require_copy_apart(st, &at, &len.bvadd(Word::known(1, 64)), &src, &len)?;
         self.copy_bytes(st, &at, &Fill::From(src), &len)?;
         let after = PtrVal {
             target: at.target.clone(),
             offset: at.offset.bvadd(&len),
         };
-        self.copy_bytes(st, &after, &Fill::Byte(bv_u(0, 8)), &bv_u(1, 64))?;
+        self.copy_bytes(
+            st,
+            &after,
+            &Fill::Byte(Word::known(0, 8)),
+            &Word::known(1, 64),
+        )?;
         returns(SymVal::Ptr(dst))
     }
 
@@ -126,7 +130,7 @@ impl Machine<'_, '_> {
                     st,
                     std::slice::from_ref(&s),
                     Some(n.clone()),
-                    |b| (b[0].eq(&c), bv_u(0, 64)),
+                    |b| (b[0].eq(&c), Word::known(0, 64)),
                     true,
                 )?;
                 (at.bvult(&n), at)
@@ -134,21 +138,26 @@ impl Machine<'_, '_> {
             "strrchr" => {
                 let len = self.string_length(st, &s, None)?;
                 let mut found = Vec::new();
-                let mut last = bv_u(0, 64);
+                let mut last = Word::known(0, 64);
                 for k in 0..st.object(source.obj).capacity() {
-                    let k = bv_u(u128::from(k), 64);
-                    let here = Bool::and(&[k.bvule(&len), source.byte(st, &k)?.eq(&c)]);
+                    let k = Word::known(u128::from(k), 64);
+                    let here = Cond::and(&[k.bvule(&len), source.byte(st, &k)?.eq(&c)]);
                     last = here.ite(&k, &last);
                     found.push(here);
                 }
-                (Bool::or(&found), last)
+                (Cond::or(&found), last)
             }
             _ => {
                 let at = self.scan(
                     st,
                     std::slice::from_ref(&s),
                     None,
-                    |b| (Bool::or(&[b[0].eq(&c), b[0].eq(bv_u(0, 8))]), bv_u(0, 64)),
+                    |b| {
+                        (
+                            Cond::or(&[b[0].eq(&c), b[0].eq(Word::known(0, 8))]),
+                            Word::known(0, 64),
+                        )
+                    },
                     true,
                 )?;
                 (source.byte(st, &at)?.eq(&c), at)
@@ -168,29 +177,30 @@ impl Machine<'_, '_> {
         let n_cap = st.object(needle.obj).capacity();
         let mut needle_bytes = Vec::new();
         for j in 0..n_cap {
-            needle_bytes.push(needle.byte(st, &bv_u(u128::from(j), 64))?);
+            needle_bytes.push(needle.byte(st, &Word::known(u128::from(j), 64))?);
         }
         let mut matches = Vec::new();
         for i in 0..h_cap {
-            let start = bv_u(u128::from(i), 64);
+            let start = Word::known(u128::from(i), 64);
             let mut conditions = vec![start.bvadd(&n_len).bvule(&h_len)];
             for (j, wanted) in needle_bytes.iter().enumerate() {
                 let j = j as u64;
-                let past_needle = bv_u(u128::from(j), 64).bvuge(&n_len);
+                let past_needle = Word::known(u128::from(j), 64).bvuge(&n_len);
                 let equal = if i + j < h_cap {
-                    hay.byte(st, &bv_u(u128::from(i + j), 64))?.eq(wanted)
+                    hay.byte(st, &Word::known(u128::from(i + j), 64))?
+                        .eq(wanted)
                 } else {
-                    Bool::from_bool(false)
+                    Cond::Known(false)
                 };
-                conditions.push(Bool::or(&[past_needle, equal]));
+                conditions.push(Cond::or(&[past_needle, equal]));
             }
-            matches.push(Bool::and(&conditions));
+            matches.push(Cond::and(&conditions));
         }
-        let mut first = bv_u(0, 64);
+        let mut first = Word::known(0, 64);
         for (i, here) in matches.iter().enumerate().rev() {
-            first = here.ite(&bv_u(i as u128, 64), &first);
+            first = here.ite(&Word::known(i as u128, 64), &first);
         }
-        self.pointer_or_null(st, &hay.plus(&first), Bool::or(&matches))
+        self.pointer_or_null(st, &hay.plus(&first), Cond::or(&matches))
     }
 
     /// `strdup`, `strndup` (at most `n` bytes): a new string allocated as
@@ -202,19 +212,24 @@ impl Machine<'_, '_> {
             _ => None,
         };
         let len = self.string_length(st, &s, limit)?;
-        let size = len.bvadd(bv_u(1, 64));
+        let size = len.bvadd(Word::known(1, 64));
         self.allocate_filled(st, &size, |m, st, copy| {
             m.copy_bytes(st, &copy, &Fill::From(s), &len)?;
             let end = PtrVal {
                 target: copy.target.clone(),
                 offset: len.clone(),
             };
-            m.copy_bytes(st, &end, &Fill::Byte(bv_u(0, 8)), &bv_u(1, 64))
+            m.copy_bytes(
+                st,
+                &end,
+                &Fill::Byte(Word::known(0, 8)),
+                &Word::known(1, 64),
+            )
         })
     }
 
     /// `at` when `found`, NULL otherwise.
-    fn pointer_or_null(&mut self, st: &mut State, at: &PtrVal, found: Bool) -> Exec<Model> {
+    fn pointer_or_null(&mut self, st: &mut State, at: &PtrVal, found: Cond) -> Exec<Model> {
         let result = self.choose(
             st,
             vec![
