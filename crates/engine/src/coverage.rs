@@ -292,7 +292,7 @@ fn run_flips(exec: &mut Executor, coverage: &mut Coverage, deadline: Instant, en
         };
         let values = flip.inputs.iter().filter_map(|input| {
             let value = model.eval(&input.value, true)?;
-            Some((input.value.clone(), crate::value::concrete(&value)?))
+            Some((input.value.clone(), crate::value::concrete_term(&value)?))
         });
         coverage.running_flipped = Some(flip.exit);
         let ran = cheap::replay(exec, coverage, values.collect(), exec.config.seed, deadline);
