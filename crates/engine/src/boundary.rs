@@ -161,10 +161,12 @@ impl Boundaries {
     /// any way out yet (the ways out come with the paths the search
     /// completes anyway: they do not keep it going).
     pub fn any_open(&self) -> bool {
-        self.seen.iter().any(|boundary| {
-            let on_any_exit = (self.covered.iter()).any(|goal| goal.boundary == *boundary);
-            !on_any_exit
-        })
+        self.seen.iter().any(|boundary| !self.tested_on_any_exit(boundary))
+    }
+
+    /// Whether some test sits on `boundary`, whichever way out it took.
+    pub fn tested_on_any_exit(&self, boundary: &Boundary) -> bool {
+        self.covered.iter().any(|goal| goal.boundary == *boundary)
     }
 
     /// The goals still open among the comparisons of `state`'s path, out

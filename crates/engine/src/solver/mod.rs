@@ -425,6 +425,14 @@ impl PathSolver {
         self.options.stop.now()
     }
 
+    /// In concrete mode, whether the candidate's values meet `condition`
+    /// (`None` outside it): a question the solver is not asked.
+    pub fn values_meet(&mut self, condition: &Bool) -> Option<bool> {
+        let id = self.intern(condition);
+        let values = self.concrete.as_mut()?;
+        Some(values.all_hold(&self.store, &[id]))
+    }
+
     /// The condition `id` stands for.
     pub fn constraint(&self, id: ConstraintId) -> Bool {
         self.store.constraint(id).clone()
