@@ -161,7 +161,9 @@ impl Boundaries {
     /// any way out yet (the ways out come with the paths the search
     /// completes anyway: they do not keep it going).
     pub fn any_open(&self) -> bool {
-        self.seen.iter().any(|boundary| !self.tested_on_any_exit(boundary))
+        self.seen
+            .iter()
+            .any(|boundary| !self.tested_on_any_exit(boundary))
     }
 
     /// Whether some test sits on `boundary`, whichever way out it took.
