@@ -113,13 +113,14 @@ pub fn try_candidates<O: Objective>(
     tried
 }
 
-/// Runs an input the solver chose (a value per input symbol, 0 for
-/// symbols it does not name) for `objective`, one path in concrete mode:
-/// what such an input does is learnt by running it.
+/// Runs an input the solver chose (a value per input symbol, in the
+/// order the path met them; 0 for symbols it does not name) for
+/// `objective`, one path in concrete mode: what such an input does is
+/// learnt by running it.
 pub fn replay<O: Objective>(
     exec: &mut Executor,
     objective: &mut O,
-    values: HashMap<BV, u128>,
+    values: Vec<(BV, u128)>,
     seed: u64,
     deadline: Instant,
 ) -> Tried {
@@ -140,7 +141,7 @@ pub fn replay<O: Objective>(
         .map(|(symbol, value)| symbol.eq(bv_u(*value, symbol.get_size())))
         .collect();
     let pinned = Bool::and(&pinned);
-    let replayed = Box::new(Replayed(values));
+    let replayed = Box::new(Replayed(values.into_iter().collect()));
     run_candidate(
         exec,
         objective,

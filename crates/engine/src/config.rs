@@ -62,6 +62,11 @@ pub struct EngineConfig {
     /// More tests on the paths found for branches, sitting on the boundary
     /// of each ordered integer comparison (sides one apart and equal).
     pub boundary_tests: bool,
+    /// Boundary tests also where the path's own branch rules the edge out,
+    /// asked with the rest of its conditions and run after the search
+    /// (`boundary::Flip`). Off by default: which of them the time allows
+    /// still varies between runs.
+    pub flipped_boundaries: bool,
 }
 
 /// How a pointer input to a struct is made.
@@ -143,6 +148,7 @@ impl Default for EngineConfig {
             inputs: InputMode::default(),
             max_build_calls: 3,
             boundary_tests: true,
+            flipped_boundaries: false,
         }
     }
 }

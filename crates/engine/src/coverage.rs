@@ -24,7 +24,7 @@ use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
-use crate::solver::{Alternatives, ConstraintId};
+use crate::solver::{Alternatives, ConstraintId, PathSolver};
 use crate::state::{State, StateId};
 use crate::trees;
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
@@ -214,6 +214,9 @@ impl Coverage {
         // edge says nothing of the path's other inputs.
         let candidate = exec.solver.in_concrete_mode();
         let exit = self.exit_of(st);
+        // A flipped input's values are its test: the goals they meet need
+        // no question, so no clock decides which it gets.
+        let flipped = self.running_flipped.is_some();
         let Some(boundaries) = &mut self.boundaries else {
             return false;
         };
@@ -222,16 +225,15 @@ impl Coverage {
         let mut made = false;
         for (goal, condition) in &open {
             // A test made for an earlier goal may sit on this one too.
-            if !boundaries.is_open(goal) || !boundaries.has_time() {
+            if !boundaries.is_open(goal) || !(flipped || boundaries.has_time()) {
                 continue;
             }
             // On another way out, a candidate only counts where its own
             // values sit: a question per candidate and exit would take the
             // time of the first test of each boundary.
             let asked = Instant::now();
-            let test = if boundaries.tested_on_any_exit(&goal.boundary)
-                && exec.solver.values_meet(condition) == Some(false)
-            {
+            let values_only = flipped || boundaries.tested_on_any_exit(&goal.boundary);
+            let test = if values_only && exec.solver.values_meet(condition) == Some(false) {
                 None
             } else {
                 exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on)
@@ -278,33 +280,39 @@ fn flipped_conditions(exec: &Executor, st: &State, flip: Flip) -> Vec<Bool> {
     kept.chain([flip.condition]).collect()
 }
 
-/// Asks each flipped boundary left (until `deadline`) and runs its input:
+/// Asks each flipped boundary left (until `until`, within the function's
+/// `deadline`, which alone sets how long a query may take) and runs its input:
 /// what it does is a test when it sits on a boundary goal still open.
-fn run_flips(exec: &mut Executor, coverage: &mut Coverage, deadline: Instant, ending: &mut Ending) {
+fn run_flips(
+    exec: &mut Executor,
+    coverage: &mut Coverage,
+    (until, deadline): (Instant, Instant),
+    ending: &mut Ending,
+) {
     let Some(pending) = coverage.boundaries.as_mut().map(Boundaries::take_flipped) else {
         return;
     };
     // The count bounds them the same way on every run and machine; the
     // deadline is only a safety net.
     for flip in pending.into_iter().take(MOST_FLIPS) {
-        if Instant::now() >= deadline || exec.solver.must_stop() {
+        if Instant::now() >= until || exec.solver.must_stop() {
             break;
         }
-        let path: Vec<ConstraintId> = (flip.conditions.iter())
-            .map(|c| exec.solver.intern(c))
-            .collect();
-        let Some(model) = exec
-            .solver
-            .readable_model_apart_from_values(&path, &flip.inputs)
-        else {
+        // Asked of a solver of its own: an incremental solver's answers
+        // depend on what it was asked before, which a flip must not.
+        let mut own = PathSolver::for_config(exec.config, deadline);
+        let path: Vec<ConstraintId> = (flip.conditions.iter()).map(|c| own.intern(c)).collect();
+        let Some(model) = own.readable_model_apart_from_values(&path, &flip.inputs) else {
             continue;
         };
-        let values = flip.inputs.iter().filter_map(|input| {
-            let value = model.eval(&input.value, true)?;
-            Some((input.value.clone(), crate::value::concrete_term(&value)?))
-        });
+        let values: Vec<(BV, u128)> = (flip.inputs.iter())
+            .filter_map(|input| {
+                let value = model.eval(&input.value, true)?;
+                Some((input.value.clone(), crate::value::concrete_term(&value)?))
+            })
+            .collect();
         coverage.running_flipped = Some(flip.exit);
-        let ran = cheap::replay(exec, coverage, values.collect(), exec.config.seed, deadline);
+        let ran = cheap::replay(exec, coverage, values, exec.config.seed, until);
         coverage.running_flipped = None;
         ending.paths += ran.paths;
         ending.statements += ran.statements;
@@ -685,9 +693,10 @@ pub fn explore(
     let takes_pointers =
         (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
     let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
-    coverage.boundaries = config
-        .boundary_tests
-        .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE, !takes_pointers));
+    coverage.boundaries = config.boundary_tests.then(|| {
+        let flips = config.flipped_boundaries && !takes_pointers;
+        Boundaries::new(config.max_time / BOUNDARY_SHARE, flips)
+    });
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
     let mut cheap_tried = Tried::default();
@@ -757,7 +766,12 @@ pub fn explore(
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
     let flips_until = deadline.min(Instant::now() + config.max_time / BOUNDARY_SHARE);
-    run_flips(&mut exec, &mut coverage, flips_until, &mut ending);
+    run_flips(
+        &mut exec,
+        &mut coverage,
+        (flips_until, deadline),
+        &mut ending,
+    );
     // A goal whose query timed out may still be hit by a sampled input.
     if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {
