@@ -302,7 +302,7 @@ fn run_flips(
         // depend on what it was asked before, which a flip must not.
         let mut own = PathSolver::for_config(exec.config, deadline);
         let path: Vec<ConstraintId> = (flip.conditions.iter()).map(|c| own.intern(c)).collect();
-        let Some(model) = own.readable_model_apart_from_values(&path, &flip.inputs) else {
+        let Some(model) = own.quick_readable_model(&path, &flip.inputs) else {
             continue;
         };
         let values: Vec<(BV, u128)> = (flip.inputs.iter())

@@ -438,20 +438,16 @@ impl PathSolver {
         self.store.constraint(id).clone()
     }
 
-    /// [`Self::readable_model`] asked of the solver even in concrete mode,
-    /// whatever a candidate's values and decisions, each check within
-    /// [`WISH_LIMIT`]: for inputs that leave the path, which are run to
-    /// learn what they do, and are only worth a short question.
-    pub fn readable_model_apart_from_values(
+    /// [`Self::readable_model`] with each check within [`WISH_LIMIT`]: for
+    /// inputs only worth a short question (a flipped boundary's).
+    pub fn quick_readable_model(
         &mut self,
         path: &[ConstraintId],
         inputs: &[InputSymbol],
     ) -> Option<Model> {
-        let values = self.concrete.take();
         self.effort_cap = Some(WISH_LIMIT);
         let model = self.readable_model(path, inputs);
         self.effort_cap = None;
-        self.concrete = values;
         model
     }
 
