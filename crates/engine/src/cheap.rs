@@ -19,10 +19,11 @@ use crate::exec::{Executor, Hooks};
 use crate::explore::{self, Budget, Objective, Searcher};
 use crate::searchers::{BestFirst, SplitMix64, Ties};
 use crate::solver::{ConstraintId, ValueOracle};
+use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use crate::value::{bv_u, LazyIdx};
 use ir::{Arm, BlockId, ExprKind, FuncId, Goal, Program, Span, Terminator, Type};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -321,7 +322,7 @@ impl ValueOracle for Sampler {
 }
 
 /// The values of an input the solver chose.
-struct Replayed(HashMap<BV, u128>);
+struct Replayed(StableHashMap<BV, u128>);
 
 impl ValueOracle for Replayed {
     fn value(&mut self, symbol: &BV, _float: bool) -> u128 {

@@ -15,6 +15,7 @@
 
 use crate::config::EngineConfig;
 use crate::exec::{Executor, Hooks, Outcome};
+use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use ir::Goal;
 use std::collections::BTreeMap;
@@ -308,13 +309,13 @@ fn queue<O: Objective>(
 /// Per-state data a search tracks, keyed by [`StateId`]: a fork copies the
 /// parent's entry to the child.
 pub struct PerState<T> {
-    entries: std::collections::HashMap<StateId, T>,
+    entries: StableHashMap<StateId, T>,
 }
 
 impl<T: Clone + Default> PerState<T> {
     pub fn new() -> Self {
         PerState {
-            entries: std::collections::HashMap::new(),
+            entries: StableHashMap::default(),
         }
     }
 

@@ -4,13 +4,13 @@
 
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
+use crate::stable_hash::StableHashMap;
 use crate::state::{Build, ObjKind, State, Written};
 use crate::value::{
     bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
     Step, Stub, TestCase, Value,
@@ -39,7 +39,7 @@ struct Solved<'a> {
 /// The allocated objects reached so far, in order of first reach.
 #[derive(Default)]
 struct OutputHeap {
-    ids: HashMap<ObjIdx, AllocId>,
+    ids: StableHashMap<ObjIdx, AllocId>,
     objects: Vec<(ObjIdx, AllocatedObject)>,
 }
 

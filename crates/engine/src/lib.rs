@@ -60,6 +60,7 @@ pub mod path;
 pub mod reach;
 mod searchers;
 mod solver;
+mod stable_hash;
 mod state;
 mod trees;
 mod value;

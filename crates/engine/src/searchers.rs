@@ -2,8 +2,9 @@
 //! Each search module builds its order from these, with its own ranking.
 
 use crate::explore::{Change, Frontier, Searcher};
+use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Which of two states with equal rank runs first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub struct BestFirst<K, F> {
     ties: Ties,
     rerank: bool,
     order: BTreeMap<(Option<K>, i64), StateId>,
-    placed: HashMap<StateId, (Option<K>, i64)>,
+    placed: StableHashMap<StateId, (Option<K>, i64)>,
     queued: i64,
 }
 
@@ -36,7 +37,7 @@ impl<K: Ord + Clone, F> BestFirst<K, F> {
             ties,
             rerank,
             order: BTreeMap::new(),
-            placed: HashMap::new(),
+            placed: StableHashMap::default(),
             queued: 0,
         }
     }
@@ -100,7 +101,7 @@ impl<O: ?Sized, K: Ord + Clone, F: Fn(&State, &O) -> Option<K>> Searcher<O> for 
 /// seed and the same updates give the same choices.
 pub struct RandomOrder {
     states: Vec<StateId>,
-    position: HashMap<StateId, usize>,
+    position: StableHashMap<StateId, usize>,
     random: SplitMix64,
 }
 
@@ -108,7 +109,7 @@ impl RandomOrder {
     pub fn new(seed: u64) -> Self {
         RandomOrder {
             states: Vec::new(),
-            position: HashMap::new(),
+            position: StableHashMap::default(),
             random: SplitMix64(seed),
         }
     }

@@ -1,9 +1,9 @@
 //! Values: words (known numbers or Z3 bit-vectors) for integers, (target,
 //! offset) pairs for pointers, and byte cells for memory contents and aggregates.
 
+use crate::stable_hash::StableHashMap;
 use ir::{FloatKind, FuncId, GlobalId, StringId};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
@@ -123,13 +123,13 @@ thread_local! {
     /// Memo of [`concrete`] and [`bool_value`]: Z3's `simplify` is not cached and
     /// dominated exploration time. Each exploration runs on its own thread, so
     /// the memo lives exactly as long as the terms of one function.
-    static SIMPLIFIED_BV: RefCell<HashMap<BV, Option<u128>>> = RefCell::new(HashMap::new());
-    static SIMPLIFIED_BOOL: RefCell<HashMap<Bool, Option<bool>>> = RefCell::new(HashMap::new());
+    static SIMPLIFIED_BV: RefCell<StableHashMap<BV, Option<u128>>> = RefCell::new(StableHashMap::default());
+    static SIMPLIFIED_BOOL: RefCell<StableHashMap<Bool, Option<bool>>> = RefCell::new(StableHashMap::default());
     /// The floating value each computed `float` or `double` bit-vector
     /// encodes ([`computed_bits`]), so that the next operation reads it
     /// directly instead of converting the bits back: `to_fp(to_ieee_bv(x))`
     /// chains made Z3 take seconds on a few operations.
-    static FLOAT_OF_BITS: RefCell<HashMap<BV, Float>> = RefCell::new(HashMap::new());
+    static FLOAT_OF_BITS: RefCell<StableHashMap<BV, Float>> = RefCell::new(StableHashMap::default());
 }
 
 /// Records that `bits` encodes `value` (any NaN encoding for a NaN, which

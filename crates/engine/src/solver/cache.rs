@@ -3,19 +3,19 @@
 
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::ConstraintId;
-use std::collections::HashMap;
+use crate::stable_hash::StableHashMap;
 
 pub struct ResultCache {
     /// Satisfiability by the (sorted) constraints asked. Unknown is kept as
     /// unsatisfiable, as the engine reads it; `gave_up` records the doubt.
-    known: HashMap<Vec<ConstraintId>, bool>,
+    known: StableHashMap<Vec<ConstraintId>, bool>,
     inner: Box<dyn QuerySolver>,
 }
 
 impl ResultCache {
     pub fn new(inner: Box<dyn QuerySolver>) -> ResultCache {
         ResultCache {
-            known: HashMap::new(),
+            known: StableHashMap::default(),
             inner,
         }
     }

@@ -11,7 +11,8 @@
 //! mode only ever finds paths, it never proves one infeasible.
 
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::stable_hash::{StableHashMap, StableHashSet};
+use std::collections::BTreeMap;
 use z3::ast::{Ast, Bool, BV};
 
 /// Chooses the value of each input symbol in concrete mode.
@@ -26,14 +27,14 @@ pub(super) struct Assignment {
     oracle: Box<dyn ValueOracle>,
     /// By symbol number: the model of a test lists them in that order.
     values: BTreeMap<SymbolId, BV>,
-    holds: HashMap<ConstraintId, bool>,
+    holds: StableHashMap<ConstraintId, bool>,
     /// The negations of the conditions the values refuted: decisions the
     /// executor took without a constraint (the other way being
     /// "infeasible"), which a model the solver finds must respect too.
     refuted: Vec<Bool>,
     /// The sets of constraints the values fail that the solver was asked
     /// about (a possible fault on a candidate's path): once each.
-    asked: HashSet<Vec<ConstraintId>>,
+    asked: StableHashSet<Vec<ConstraintId>>,
 }
 
 impl Assignment {
@@ -41,9 +42,9 @@ impl Assignment {
         Assignment {
             oracle,
             values: BTreeMap::new(),
-            holds: HashMap::new(),
+            holds: StableHashMap::default(),
             refuted: Vec::new(),
-            asked: HashSet::new(),
+            asked: StableHashSet::default(),
         }
     }
 

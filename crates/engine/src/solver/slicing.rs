@@ -5,7 +5,7 @@
 
 use super::query::{Answer, Context, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
-use std::collections::HashSet;
+use crate::stable_hash::StableHashSet;
 
 pub struct IndependenceSlicing {
     inner: Box<dyn QuerySolver>,
@@ -38,7 +38,7 @@ impl QuerySolver for IndependenceSlicing {
 
 /// The constraints of `ids` linked to constraint `to` by shared symbols.
 fn linked(store: &ConstraintStore, ids: &[ConstraintId], to: ConstraintId) -> Vec<ConstraintId> {
-    let mut reached: HashSet<SymbolId> = store.symbols(to).iter().copied().collect();
+    let mut reached: StableHashSet<SymbolId> = store.symbols(to).iter().copied().collect();
     let mut rest: Vec<ConstraintId> = ids.iter().copied().filter(|id| *id != to).collect();
     let mut slice = Vec::new();
     loop {

@@ -2,7 +2,8 @@
 
 use super::query::Query;
 use super::store::ConstraintStore;
-use std::collections::{BTreeSet, HashSet};
+use crate::stable_hash::StableHashSet;
+use std::collections::BTreeSet;
 use std::ffi::CStr;
 use z3::ast::{Ast, Bool, Dynamic};
 
@@ -189,7 +190,7 @@ impl OverflowPredicate {
 /// The overflow predicates `formula` uses, with the width of their operands.
 fn overflow_predicates(formula: &Bool) -> BTreeSet<(OverflowPredicate, u32)> {
     let mut found = BTreeSet::new();
-    let mut seen = HashSet::new();
+    let mut seen = StableHashSet::default();
     let mut stack = vec![Dynamic::from_ast(formula)];
     while let Some(term) = stack.pop() {
         if !seen.insert(term.clone()) {

@@ -3,7 +3,7 @@
 //! mentions (for slicing), whether it has nonlinear arithmetic, and what
 //! floating-point it has (symbols read as IEEE bits, constants).
 
-use std::collections::{HashMap, HashSet};
+use crate::stable_hash::{StableHashMap, StableHashSet};
 use z3::ast::{Ast, Bool, Dynamic, BV};
 
 /// Index of an interned constraint; a path condition is a list of them.
@@ -19,7 +19,7 @@ pub struct ConstraintStore {
     /// constraint is interned: Z3's answers depend on the order terms are
     /// made in, and made later they change the models, hence the tests.
     guards: Vec<Bool>,
-    interned: HashMap<Bool, ConstraintId>,
+    interned: StableHashMap<Bool, ConstraintId>,
     /// The symbols each constraint mentions, sorted.
     symbols: Vec<Vec<SymbolId>>,
     /// Whether each constraint has nonlinear arithmetic.
@@ -28,8 +28,8 @@ pub struct ConstraintStore {
     /// compares or computes with; `None` for a constraint without floating point.
     floating: Vec<Option<Vec<BV>>>,
     /// The symbols read as the bits of a `float` or `double`.
-    float_symbols: HashSet<SymbolId>,
-    symbol_ids: HashMap<BV, SymbolId>,
+    float_symbols: StableHashSet<SymbolId>,
+    symbol_ids: StableHashMap<BV, SymbolId>,
     symbol_list: Vec<BV>,
 }
 
@@ -163,7 +163,7 @@ fn scan(term: &Bool) -> Scanned {
         float_symbols: Vec::new(),
         float_constants: Vec::new(),
     };
-    let mut seen = HashSet::new();
+    let mut seen = StableHashSet::default();
     let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
     while let Some(term) = stack.pop() {
         if !seen.insert(term.clone()) {

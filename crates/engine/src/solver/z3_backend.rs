@@ -11,7 +11,7 @@ use super::interrupt::{check_params, Checks};
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore};
 use super::SolverOptions;
-use std::collections::{HashMap, HashSet};
+use crate::stable_hash::{StableHashMap, StableHashSet};
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
@@ -165,7 +165,7 @@ pub fn minimal_unsat_core(
     let solver = Solver::new();
     solver.set_params(&check_params(millis(limit)));
     solver.assert(extra);
-    let mut guard_of = HashMap::new();
+    let mut guard_of = StableHashMap::default();
     for id in path {
         let guard = Bool::new_const(format!("core!{id}"));
         solver.assert(guard.implies(store.constraint(*id)));
@@ -179,7 +179,7 @@ pub fn minimal_unsat_core(
     if checks.run(|| solver.check_assumptions(&guards(&ids))) != SatResult::Unsat {
         return None;
     }
-    let core: HashSet<Bool> = solver.get_unsat_core().into_iter().collect();
+    let core: StableHashSet<Bool> = solver.get_unsat_core().into_iter().collect();
     let mut kept: Vec<ConstraintId> = ids
         .into_iter()
         .filter(|id| core.contains(&guard_of[id]))
