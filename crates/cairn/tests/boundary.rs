@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{arg, cairn, driver_catches, gen_checked, text};
+use common::{arg, cairn, corpus, driver_catches, gen_checked, text};
 
 const SOURCE: &str = r#"int limit(int x)
 {
@@ -117,5 +117,32 @@ fn an_edge_inside_a_chain_is_tested_where_the_rest_lets_it_decide() {
             driver_catches(&out_dir, &source, (condition, &changed)),
             "{changed} passes every test"
         );
+    }
+}
+
+/// Flipped boundaries ask hard, nonlinear questions with a solver of
+/// their own: whichever model Z3 finds is the test, so it must find the
+/// same one on every run (each run is a new process, with new hash seeds).
+#[test]
+fn flipped_boundaries_give_the_same_tests_on_every_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = corpus("scalar", "triangle.c");
+    let run = |name: &str| {
+        let out_dir = dir.path().join(name);
+        let out = cairn(&[
+            "gen",
+            arg(&source),
+            "-o",
+            arg(&out_dir),
+            "-f",
+            "is_right_triangle",
+            "--flipped-boundaries",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read_to_string(out_dir.join("triangle_test.c")).expect("driver")
+    };
+    let first = run("first");
+    for again in ["second", "third"] {
+        assert_eq!(first, run(again), "{again} run differs");
     }
 }

@@ -30,7 +30,6 @@ use crate::solver::InputSymbol;
 use crate::state::StateId;
 use ir::Span;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 use testcase::Boundary;
 use z3::ast::{Bool, BV};
 
@@ -97,16 +96,17 @@ pub struct Boundaries {
     /// of the path, whichever way out), and the questions not asked yet.
     flipped: BTreeSet<Boundary>,
     pending: Vec<PendingFlip>,
-    /// The time their queries may take, and have taken: a path's queries
-    /// can be slow (a formatted number), and branch goals come first.
-    budget: Duration,
-    spent: Duration,
+    /// The solver work their queries may take, and have taken: a path's
+    /// queries can be slow (a formatted number), and branch goals come
+    /// first. Work, not time, so that runs choose the same tests.
+    budget: u64,
+    spent: u64,
 }
 
 impl Boundaries {
-    /// Boundary goals whose queries may take `budget` in all, asked
-    /// flipped when `flips`.
-    pub fn new(budget: Duration, flips: bool) -> Boundaries {
+    /// Boundary goals whose queries may take `budget` units of solver
+    /// work in all, asked flipped when `flips`.
+    pub fn new(budget: u64, flips: bool) -> Boundaries {
         Boundaries {
             made: PerState::new(),
             covered: BTreeSet::new(),
@@ -116,17 +116,17 @@ impl Boundaries {
             flipped: BTreeSet::new(),
             pending: Vec::new(),
             budget,
-            spent: Duration::ZERO,
+            spent: 0,
         }
     }
 
-    /// Whether their queries have time left.
-    pub fn has_time(&self) -> bool {
+    /// Whether their queries have work left.
+    pub fn has_work_left(&self) -> bool {
         self.spent < self.budget
     }
 
-    pub fn spend(&mut self, time: Duration) {
-        self.spent += time;
+    pub fn spend(&mut self, work: u64) {
+        self.spent = self.spent.saturating_add(work);
     }
 
     pub fn forked(&mut self, parent: StateId, child: StateId) {
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn each_place_has_three_goals_until_covered() {
-        let mut boundaries = Boundaries::new(Duration::MAX, true);
+        let mut boundaries = Boundaries::new(u64::MAX, true);
         let state = StateId(1);
         boundaries.compared(state, span(3), &symbol("x").bvsub(bv_u(10, 33)), 0);
         boundaries.compared(state, span(4), &symbol("y"), 1);
@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn a_goal_no_path_meets_is_given_up() {
-        let mut boundaries = Boundaries::new(Duration::MAX, true);
+        let mut boundaries = Boundaries::new(u64::MAX, true);
         let goal = BoundaryGoal {
             boundary: Boundary {
                 span: span(3),
@@ -338,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_boundary_the_path_rules_out_is_asked_once_with_the_rest_of_the_path() {
-        let mut boundaries = Boundaries::new(Duration::MAX, true);
+        let mut boundaries = Boundaries::new(u64::MAX, true);
         let state = StateId(1);
         boundaries.compared(state, span(3), &symbol("x"), 2);
         let (goal, _) = boundaries.open_on(state, EXIT)[0].clone();
@@ -353,22 +353,22 @@ mod tests {
         let pending = boundaries.take_flipped();
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].exit, EXIT);
-        let mut without = Boundaries::new(Duration::MAX, false);
+        let mut without = Boundaries::new(u64::MAX, false);
         without.compared(state, span(3), &symbol("x"), 2);
         assert!(without.flip(state, &goal, 4).is_none());
     }
 
     #[test]
-    fn queries_stop_when_their_time_is_spent() {
-        let mut boundaries = Boundaries::new(Duration::from_millis(10), true);
-        assert!(boundaries.has_time());
-        boundaries.spend(Duration::from_millis(10));
-        assert!(!boundaries.has_time());
+    fn queries_stop_when_their_work_is_spent() {
+        let mut boundaries = Boundaries::new(10_000, true);
+        assert!(boundaries.has_work_left());
+        boundaries.spend(10_000);
+        assert!(!boundaries.has_work_left());
     }
 
     #[test]
     fn a_fork_copies_the_comparisons_and_a_repeat_is_kept_once() {
-        let mut boundaries = Boundaries::new(Duration::MAX, true);
+        let mut boundaries = Boundaries::new(u64::MAX, true);
         let (parent, child) = (StateId(1), StateId(2));
         let difference = symbol("x");
         boundaries.compared(parent, span(3), &difference, 0);
@@ -381,7 +381,7 @@ mod tests {
 
     #[test]
     fn a_loop_condition_keeps_a_bounded_number_of_comparisons() {
-        let mut boundaries = Boundaries::new(Duration::MAX, true);
+        let mut boundaries = Boundaries::new(u64::MAX, true);
         let state = StateId(1);
         for i in 0..20 {
             boundaries.compared(state, span(3), &symbol("n").bvsub(bv_u(i, 33)), 0);

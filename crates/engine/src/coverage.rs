@@ -24,7 +24,7 @@ use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
-use crate::solver::{Alternatives, ConstraintId, PathSolver};
+use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
 use crate::state::{State, StateId};
 use crate::trees;
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
@@ -225,20 +225,20 @@ impl Coverage {
         let mut made = false;
         for (goal, condition) in &open {
             // A test made for an earlier goal may sit on this one too.
-            if !boundaries.is_open(goal) || !(flipped || boundaries.has_time()) {
+            if !boundaries.is_open(goal) || !(flipped || boundaries.has_work_left()) {
                 continue;
             }
             // On another way out, a candidate only counts where its own
             // values sit: a question per candidate and exit would take the
             // time of the first test of each boundary.
-            let asked = Instant::now();
+            let work_before = exec.solver.work_done();
             let values_only = flipped || boundaries.tested_on_any_exit(&goal.boundary);
             let test = if values_only && exec.solver.values_meet(condition) == Some(false) {
                 None
             } else {
                 exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on)
             };
-            boundaries.spend(asked.elapsed());
+            boundaries.spend(exec.solver.work_done() - work_before);
             match test {
                 Some(mut test) => {
                     boundaries.cover(&mut test.boundaries, exit);
@@ -280,22 +280,24 @@ fn flipped_conditions(exec: &Executor, st: &State, flip: Flip) -> Vec<Bool> {
     kept.chain([flip.condition]).collect()
 }
 
-/// Asks each flipped boundary left (until `until`, within the function's
-/// `deadline`, which alone sets how long a query may take) and runs its input:
-/// what it does is a test when it sits on a boundary goal still open.
+/// Asks each flipped boundary left (while they have spent less than
+/// `work` units of solver work, within the function's `deadline`, which
+/// alone sets how long a query may take) and runs its input: what it does
+/// is a test when it sits on a boundary goal still open.
 fn run_flips(
     exec: &mut Executor,
     coverage: &mut Coverage,
-    (until, deadline): (Instant, Instant),
+    (work, deadline): (u64, Instant),
     ending: &mut Ending,
 ) {
     let Some(pending) = coverage.boundaries.as_mut().map(Boundaries::take_flipped) else {
         return;
     };
-    // The count bounds them the same way on every run and machine; the
-    // deadline is only a safety net.
+    let work_until = exec.solver.work_done().saturating_add(work);
+    // The count and the work bound them the same way on every run and
+    // machine; the deadline is only a safety net.
     for flip in pending.into_iter().take(MOST_FLIPS) {
-        if Instant::now() >= until || exec.solver.must_stop() {
+        if exec.solver.work_done() >= work_until || exec.solver.must_stop() {
             break;
         }
         // Asked of a solver of its own: an incremental solver's answers
@@ -312,7 +314,7 @@ fn run_flips(
             })
             .collect();
         coverage.running_flipped = Some(flip.exit);
-        let ran = cheap::replay(exec, coverage, values, exec.config.seed, until);
+        let ran = cheap::replay(exec, coverage, values, exec.config.seed, deadline);
         coverage.running_flipped = None;
         ending.paths += ran.paths;
         ending.statements += ran.statements;
@@ -476,7 +478,8 @@ fn searcher(config: &EngineConfig) -> Box<dyn Searcher<Coverage>> {
     }
 }
 
-/// Boundary queries take at most this fraction of the time budget.
+/// Boundary queries, and then flipped ones, take at most the solver work
+/// of this fraction of the time budget.
 const BOUNDARY_SHARE: u32 = 4;
 /// Flipped boundaries asked after the search, at most.
 const MOST_FLIPS: usize = 48;
@@ -695,7 +698,7 @@ pub fn explore(
     let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
     coverage.boundaries = config.boundary_tests.then(|| {
         let flips = config.flipped_boundaries && !takes_pointers;
-        Boundaries::new(config.max_time / BOUNDARY_SHARE, flips)
+        Boundaries::new(solver::work_for(config.max_time / BOUNDARY_SHARE), flips)
     });
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
@@ -765,13 +768,8 @@ pub fn explore(
             .collect();
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
-    let flips_until = deadline.min(Instant::now() + config.max_time / BOUNDARY_SHARE);
-    run_flips(
-        &mut exec,
-        &mut coverage,
-        (flips_until, deadline),
-        &mut ending,
-    );
+    let flips_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
+    run_flips(&mut exec, &mut coverage, (flips_work, deadline), &mut ending);
     // A goal whose query timed out may still be hit by a sampled input.
     if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {

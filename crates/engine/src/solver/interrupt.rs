@@ -86,6 +86,34 @@ impl Checks {
 /// holds: the watchdog interrupts a check running past it.
 const WORK_PER_MS: u64 = 1_000;
 
+/// Z3's work units for about `limit` of checking.
+pub fn work_for(limit: Duration) -> u64 {
+    u64::try_from(limit.as_millis())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(WORK_PER_MS)
+}
+
+/// Reads the work Z3 has done on this thread's context: unlike time, the
+/// same on every run, so a budget of work decides the same way each time.
+pub struct WorkMeter(z3::Solver);
+
+impl WorkMeter {
+    pub fn new() -> WorkMeter {
+        WorkMeter(z3::Solver::new())
+    }
+
+    /// The work units of every check made so far (a solver's statistics
+    /// carry the context's count).
+    pub fn done(&self) -> u64 {
+        match self.0.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(count)) => u64::from(count),
+            // Past what 32 bits hold, Z3 reports the count as a double.
+            Some(z3::StatisticsValue::Double(count)) => count as u64,
+            None => 0,
+        }
+    }
+}
+
 /// The parameters of a check limited to about `limit_ms` of work. Z3 would
 /// otherwise catch SIGINT during a check, which would then only cut that
 /// check short, and cairn would never see the Ctrl-C.

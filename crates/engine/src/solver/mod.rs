@@ -31,13 +31,13 @@ mod time_limit;
 mod z3_backend;
 
 pub use concrete::ValueOracle;
-pub use interrupt::StopWhen;
+pub use interrupt::{work_for, StopWhen};
 pub use store::ConstraintId;
 
+use crate::stable_hash::StableHashSet;
 use concrete::Assignment;
-use interrupt::{Checks, Watchdog};
+use interrupt::{Checks, Watchdog, WorkMeter};
 use query::{Answer, Context, Effort, Query, QuerySolver};
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use store::ConstraintStore;
@@ -152,6 +152,7 @@ pub struct PathSolver {
     effort_cap: Option<Duration>,
     /// Concrete mode: the input values questions are answered under.
     concrete: Option<Assignment>,
+    meter: WorkMeter,
 }
 
 /// The answer to a disjunction of path conditions ([`PathSolver::any_alternative`]).
@@ -178,6 +179,7 @@ impl PathSolver {
             deferred: false,
             effort_cap: None,
             concrete: None,
+            meter: WorkMeter::new(),
         }
     }
 
@@ -419,6 +421,12 @@ impl PathSolver {
         )
     }
 
+    /// The solver work done so far on this thread: a budget of it ends
+    /// at the same point on every run, where one of time would not.
+    pub fn work_done(&self) -> u64 {
+        self.meter.done()
+    }
+
     /// Whether the search is past its deadline or cancelled: the solver
     /// then answers nothing.
     pub fn must_stop(&self) -> bool {
@@ -479,11 +487,11 @@ impl PathSolver {
             return Some(first);
         }
         let symbols = self.store.symbols_of(&key);
-        let constrained: HashSet<BV> = symbols
+        let constrained: StableHashSet<BV> = symbols
             .iter()
             .map(|n| self.store.symbol(*n).clone())
             .collect();
-        let floats: HashSet<BV> = symbols
+        let floats: StableHashSet<BV> = symbols
             .iter()
             .filter(|n| self.store.is_float_symbol(**n))
             .map(|n| self.store.symbol(*n).clone())
