@@ -115,12 +115,10 @@ struct Coverage {
     wants_entry_test: bool,
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
-    /// Paths still run once every goal is covered, when what the call
-    /// leaves is checked against a declared invariant (a broken one may
-    /// hide on paths that cover nothing new, in the helpers it calls) or
-    /// when tests may call the function earlier (a fault may need what
-    /// those calls leave in its statics).
-    paths_after_coverage: u64,
+    /// States the search left before their paths ended (they could cover
+    /// nothing more), at most [`SET_ASIDE`]: run for findings once it is
+    /// over (see [`hunt_findings`]).
+    aside: Vec<State>,
     /// Goals the running state could still cover (for the reason given
     /// when its path is cut).
     reachable: Vec<Goal>,
@@ -146,8 +144,7 @@ impl Coverage {
             .map(|f| self.distances.nearest(f.block, &self.uncovered))
             .min()
             .unwrap_or(FAR);
-        let hunting = self.uncovered.is_empty() && self.paths_after_coverage > 0;
-        if !carries_new && nearest == FAR && !self.runs_every_path && !hunting {
+        if !carries_new && nearest == FAR && !self.runs_every_path {
             return None;
         }
         let closeness = if carries_new {
@@ -162,12 +159,6 @@ impl Coverage {
             st.input_size(),
             st.blocks_run,
         ))
-    }
-
-    fn count_path_after_coverage(&mut self) {
-        if self.uncovered.is_empty() {
-            self.paths_after_coverage = self.paths_after_coverage.saturating_sub(1);
-        }
     }
 
     /// Goals a state could still cover.
@@ -258,7 +249,6 @@ impl Objective for Coverage {
     }
 
     fn completed(&mut self, exec: &mut Executor, st: State) -> bool {
-        self.count_path_after_coverage();
         let new_goals: Vec<Goal> = st
             .trace
             .iter()
@@ -288,7 +278,6 @@ impl Objective for Coverage {
     }
 
     fn ended(&mut self, reached: &[Goal]) {
-        self.count_path_after_coverage();
         let ahead: Vec<Goal> = self
             .reachable
             .iter()
@@ -343,10 +332,13 @@ impl Objective for Coverage {
     }
 
     fn done(&self) -> bool {
-        self.uncovered.is_empty()
-            && !self.wants_entry_test
-            && !self.runs_every_path
-            && self.paths_after_coverage == 0
+        self.uncovered.is_empty() && !self.wants_entry_test && !self.runs_every_path
+    }
+
+    fn set_aside(&mut self, state: State) {
+        if self.aside.len() < SET_ASIDE {
+            self.aside.push(state);
+        }
     }
 }
 
@@ -420,8 +412,12 @@ fn cover_cheaply(
     tried
 }
 
-/// See [`Coverage::paths_after_coverage`].
-const PATHS_AFTER_COVERAGE: u64 = 500;
+/// The states kept for [`hunt_findings`].
+const SET_ASIDE: usize = 4096;
+/// [`hunt_findings`] runs at most as many paths and statements as the
+/// search before it, and at least this many.
+const FINDING_PATHS: u64 = 32;
+const FINDING_STATEMENTS: u64 = 4_000;
 
 /// With [`HardGoalStrategy::Trees`], the coverage search stops after this
 /// fraction of the time budget without a new test.
@@ -554,6 +550,57 @@ impl Objective for FirstTest<'_> {
     }
 }
 
+/// Runs the states the coverage search left, for findings only: which
+/// faults a search sees must not hang on which value of an input it fixed
+/// first (`slots[i] = 7; return slots[0];` faults for every `i` but the
+/// one that covered the goals), nor on a broken invariant or a fault of
+/// earlier calls hiding on paths that cover nothing new. Every statement
+/// may fault (a local read uninitialized, a signed sum, a leak at
+/// return), so no state is left out; the cheapest paths come first,
+/// within the function's budgets and as much work again as the search
+/// did (`before`; at least [`FINDING_PATHS`] and [`FINDING_STATEMENTS`]),
+/// counted in paths and statements so that it stops at the same point on
+/// every run: a function whose goals were quick to cover does not take
+/// its whole time budget. Completed paths make no test: the tests stay
+/// those of the coverage search.
+fn hunt_findings(
+    exec: &mut Executor,
+    aside: Vec<State>,
+    deadline: Instant,
+    before: &Ending,
+) -> Ending {
+    let budget = Budget {
+        max_paths: (before.paths.max(FINDING_PATHS))
+            .min(exec.config.max_paths.saturating_sub(before.paths)),
+        max_statements: before.statements.max(FINDING_STATEMENTS),
+        ..Budget::until(deadline, exec.config)
+    };
+    let mut order = BestFirst::new(
+        |st: &State, _: &Findings| {
+            Some((
+                st.build_calls(),
+                st.loop_level,
+                st.input_size(),
+                st.blocks_run,
+            ))
+        },
+        Ties::Oldest,
+        false,
+    );
+    explore::run(exec, &mut Findings, &mut order, &budget, aside)
+}
+
+/// The objective of [`hunt_findings`]: the executor records the findings.
+struct Findings;
+
+impl Hooks for Findings {}
+
+impl Objective for Findings {
+    fn completed(&mut self, _: &mut Executor, _: State) -> bool {
+        false
+    }
+}
+
 /// Explores one function within the budgets and reports its tests; `facts`
 /// are those of `program` under `config`.
 pub fn explore(
@@ -581,18 +628,13 @@ pub fn explore(
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
-        paths_after_coverage: 0,
+        aside: Vec::new(),
         reachable: Vec::new(),
         boundaries: config
             .boundary_tests
             .then(|| Boundaries::new(config.max_time / BOUNDARY_SHARE)),
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
-    // A broken invariant may hide in static helpers, and a fault in what
-    // earlier calls leave in the function's statics: look further.
-    if exec.checks_invariants_on_exit() || exec.calls_earlier() {
-        coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
-    }
     // A function without goals gets one test, whose inputs the solver
     // makes readable: no candidate has anything to cover. Pointer
     // parameters are shapes the symbolic search forks over in full (an
@@ -691,6 +733,10 @@ pub fn explore(
         ending.statements += closing.statements;
     }
     let solver_gave_up = exec.solver.gave_up;
+    let aside = std::mem::take(&mut coverage.aside);
+    let hunted = hunt_findings(&mut exec, aside, deadline, &ending);
+    ending.paths += hunted.paths;
+    ending.statements += hunted.statements;
     // Every goal on a test's path is covered, targeted or not.
     let covered: BTreeSet<Goal> = coverage
         .tests

@@ -41,16 +41,16 @@ impl Frontier {
         self.states.len()
     }
 
-    pub fn ids(&self) -> impl Iterator<Item = StateId> + '_ {
-        self.states.keys().copied()
-    }
-
     pub(crate) fn insert(&mut self, state: State) {
         self.states.insert(state.id, state);
     }
 
     fn take(&mut self, id: StateId) -> Option<State> {
         self.states.remove(&id)
+    }
+
+    fn drain(&mut self) -> impl Iterator<Item = State> {
+        std::mem::take(&mut self.states).into_values()
     }
 }
 
@@ -112,6 +112,10 @@ pub trait Objective: Hooks {
     fn cut(&mut self, _bound: &'static str) {}
     /// `state` left the search for good: what was tracked for it may go.
     fn released(&mut self, _state: StateId) {}
+    /// `state` left this search before its path ended (not admitted, no
+    /// longer kept, or still waiting when the search stopped), after
+    /// [`Self::released`]: the objective may keep it for a later search.
+    fn set_aside(&mut self, _state: State) {}
     /// Nothing more to do.
     fn done(&self) -> bool {
         false
@@ -129,6 +133,9 @@ pub struct Budget<'c> {
     pub deadline: Instant,
     /// Paths run to their end (returned, or ended by a finding, `exit` or `abort`).
     pub max_paths: u64,
+    /// Statements run: a bound on work that stops a search at the same
+    /// point on every run, however loaded the machine.
+    pub max_statements: u64,
     /// Stop once no path has made progress for this long.
     pub stall: Option<Duration>,
     /// Most states waiting at once.
@@ -143,6 +150,7 @@ impl<'c> Budget<'c> {
         Budget {
             deadline,
             max_paths: config.max_paths,
+            max_statements: u64::MAX,
             stall: None,
             max_waiting: None,
             cancel: config.cancel.as_deref(),
@@ -153,8 +161,8 @@ impl<'c> Budget<'c> {
 /// Why the loop stopped, and what it ran.
 #[derive(Debug)]
 pub struct Ending {
-    /// The budget that stopped it (`max_time`, `max_paths`, `stalled`,
-    /// `max_waiting`, `interrupted`); `None` when the objective was done or
+    /// The budget that stopped it (`max_time`, `max_paths`,
+    /// `max_statements`, `stalled`, `max_waiting`, `interrupted`); `None` when the objective was done or
     /// no state was left.
     pub stopped_by: Option<&'static str>,
     pub paths: u64,
@@ -218,6 +226,8 @@ pub fn run<O: Objective>(
             Some("stalled")
         } else if ending.paths >= budget.max_paths {
             Some("max_paths")
+        } else if ending.statements >= budget.max_statements {
+            Some("max_statements")
         } else if budget.max_waiting.is_some_and(|m| frontier.len() >= m) {
             Some("max_waiting")
         } else {
@@ -235,6 +245,7 @@ pub fn run<O: Objective>(
             .expect("a searcher selects a waiting state");
         if !objective.keeps(&state) {
             objective.released(id);
+            objective.set_aside(state);
             let change = Change {
                 added: &[],
                 removed: &[id],
@@ -281,8 +292,9 @@ pub fn run<O: Objective>(
     if ending.stopped_by.is_none() && budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
         ending.stopped_by = Some("interrupted");
     }
-    for id in frontier.ids() {
-        objective.released(id);
+    for state in frontier.drain() {
+        objective.released(state.id);
+        objective.set_aside(state);
     }
     ending
 }
@@ -300,6 +312,7 @@ fn queue<O: Objective>(
             frontier.insert(state);
         } else {
             objective.released(state.id);
+            objective.set_aside(state);
         }
     }
     added
