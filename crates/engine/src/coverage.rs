@@ -30,7 +30,7 @@ use crate::trees;
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use testcase::{FunctionReport, TestCase, Uncovered};
 use z3::ast::BV;
 
@@ -560,15 +560,18 @@ impl Objective for FirstTest<'_> {
 /// within the function's budgets and as much work again as the search
 /// did (`before`; at least [`FINDING_PATHS`] and [`FINDING_STATEMENTS`]),
 /// counted in paths and statements so that it stops at the same point on
-/// every run: a function whose goals were quick to cover does not take
-/// its whole time budget. Completed paths make no test: the tests stay
-/// those of the coverage search.
+/// every run, and in time (`took`), since a statement may ask a hard
+/// query: a function whose goals were quick to cover does not take its
+/// whole time budget. Completed paths make no test: the tests stay those
+/// of the coverage search.
 fn hunt_findings(
     exec: &mut Executor,
     aside: Vec<State>,
     deadline: Instant,
     before: &Ending,
+    took: Duration,
 ) -> Ending {
+    let deadline = deadline.min(Instant::now() + took);
     let budget = Budget {
         max_paths: (before.paths.max(FINDING_PATHS))
             .min(exec.config.max_paths.saturating_sub(before.paths)),
@@ -734,7 +737,7 @@ pub fn explore(
     }
     let solver_gave_up = exec.solver.gave_up;
     let aside = std::mem::take(&mut coverage.aside);
-    let hunted = hunt_findings(&mut exec, aside, deadline, &ending);
+    let hunted = hunt_findings(&mut exec, aside, deadline, &ending, start.elapsed());
     ending.paths += hunted.paths;
     ending.statements += hunted.statements;
     // Every goal on a test's path is covered, targeted or not.
