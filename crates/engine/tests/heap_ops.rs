@@ -94,6 +94,18 @@ fn two_parameters_freed_may_be_one_node() {
 }
 
 #[test]
+fn two_parameters_of_one_type_get_distinct_nodes_first() {
+    let report = run("links.c", "link_after");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let [pos, fresh] = &t.inputs.args[..] else {
+            panic!("two arguments: {t:#?}")
+        };
+        assert!(*pos == Value::Null || pos != fresh, "{t:#?}");
+    }
+}
+
+#[test]
 fn reading_a_freed_input_is_a_use_after_free() {
     let report = run("free_inputs.c", "read_after_free");
     let f = finding(&report, FindingKind::UseAfterFree);
