@@ -11,7 +11,8 @@
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
 //! Boundary goals (`boundary`) add tests on the paths it completes, and
-//! never make it run another path.
+//! never make it run another path. The states it leaves (they could cover
+//! nothing more) then run for findings only (`hunt_findings`).
 //!
 //! Before it, and for the goals it leaves when a query timed out, concrete
 //! candidate inputs (`cheap`) cover what random inputs hit easily, the
@@ -416,8 +417,9 @@ fn cover_cheaply(
 const SET_ASIDE: usize = 4096;
 /// [`hunt_findings`] runs at most as many paths and statements as the
 /// search before it, and at least this many.
-const FINDING_PATHS: u64 = 32;
-const FINDING_STATEMENTS: u64 = 4_000;
+const FINDING_PATHS: u64 = 64;
+const FINDING_STATEMENTS: u64 = 10_000;
+const FINDING_TIME: Duration = Duration::from_secs(1);
 
 /// With [`HardGoalStrategy::Trees`], the coverage search stops after this
 /// fraction of the time budget without a new test.
@@ -560,10 +562,11 @@ impl Objective for FirstTest<'_> {
 /// within the function's budgets and as much work again as the search
 /// did (`before`; at least [`FINDING_PATHS`] and [`FINDING_STATEMENTS`]),
 /// counted in paths and statements so that it stops at the same point on
-/// every run, and in time (`took`), since a statement may ask a hard
-/// query: a function whose goals were quick to cover does not take its
-/// whole time budget. Completed paths make no test: the tests stay those
-/// of the coverage search.
+/// every run; and in time, since a statement may ask a hard query: as
+/// long as the search took (`took`), at least [`FINDING_TIME`]: a safety
+/// net generous enough that the counts stop it on a loaded machine too. A function whose goals were quick to cover does
+/// not take its whole time budget. Completed paths make no test: the
+/// tests stay those of the coverage search.
 fn hunt_findings(
     exec: &mut Executor,
     aside: Vec<State>,
@@ -571,7 +574,7 @@ fn hunt_findings(
     before: &Ending,
     took: Duration,
 ) -> Ending {
-    let deadline = deadline.min(Instant::now() + took);
+    let deadline = deadline.min(Instant::now() + took.max(FINDING_TIME));
     let budget = Budget {
         max_paths: (before.paths.max(FINDING_PATHS))
             .min(exec.config.max_paths.saturating_sub(before.paths)),
