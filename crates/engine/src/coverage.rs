@@ -718,6 +718,15 @@ pub fn explore(
             .collect();
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
+    // Before the closing candidates: leaving concrete mode forgets the
+    // constraints the states set aside are made of.
+    let searched_gave_up = exec.solver.gave_up;
+    let aside = std::mem::take(&mut coverage.aside);
+    let hunted = hunt_findings(&mut exec, aside, deadline, &ending, start.elapsed());
+    ending.paths += hunted.paths;
+    ending.statements += hunted.statements;
+    // The findings phase's time-outs say nothing of the goals.
+    exec.solver.gave_up = searched_gave_up;
     // A goal whose query timed out may still be hit by a sampled input.
     if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {
@@ -739,10 +748,6 @@ pub fn explore(
         ending.statements += closing.statements;
     }
     let solver_gave_up = exec.solver.gave_up;
-    let aside = std::mem::take(&mut coverage.aside);
-    let hunted = hunt_findings(&mut exec, aside, deadline, &ending, start.elapsed());
-    ending.paths += hunted.paths;
-    ending.statements += hunted.statements;
     // Every goal on a test's path is covered, targeted or not.
     let covered: BTreeSet<Goal> = coverage
         .tests
