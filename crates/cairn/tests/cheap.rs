@@ -89,7 +89,18 @@ fn the_same_seed_gives_the_same_sampled_tests_and_another_seed_others() {
     let source = corpus("scalar", "sampled.c");
     let run = |name: &str, seed: &str| {
         let out_dir = dir.path().join(name);
-        let out = cairn(&["gen", arg(&source), "-o", arg(&out_dir), "--seed", seed]);
+        // Work bounds, not the clock, decide what a run does: a budget
+        // far off keeps a loaded machine's slower run from reaching it.
+        let out = cairn(&[
+            "gen",
+            arg(&source),
+            "-o",
+            arg(&out_dir),
+            "--seed",
+            seed,
+            "--max-time",
+            "60",
+        ]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         outputs(&out_dir)
     };

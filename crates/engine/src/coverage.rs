@@ -11,7 +11,8 @@
 //! With [`HardGoalStrategy::Trees`], the goals it leaves when it stalls go
 //! to bounded execution trees (`trees`) solved one disjunction per goal.
 //! Boundary goals (`boundary`) add tests on the paths it completes, and
-//! never make it run another path.
+//! never make it run another path. The states it leaves (they could cover
+//! nothing more) then run for findings only (`hunt_findings`).
 //!
 //! Before it, and for the goals it leaves when a query timed out, concrete
 //! candidate inputs (`cheap`) cover what random inputs hit easily, the
@@ -30,7 +31,7 @@ use crate::trees;
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
 use z3::ast::{Bool, BV};
 
@@ -115,12 +116,10 @@ struct Coverage {
     wants_entry_test: bool,
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
-    /// Paths still run once every goal is covered, when what the call
-    /// leaves is checked against a declared invariant (a broken one may
-    /// hide on paths that cover nothing new, in the helpers it calls) or
-    /// when tests may call the function earlier (a fault may need what
-    /// those calls leave in its statics).
-    paths_after_coverage: u64,
+    /// States the search left before their paths ended (they could cover
+    /// nothing more), at most [`SET_ASIDE`]: run for findings once it is
+    /// over (see [`hunt_findings`]).
+    aside: Vec<State>,
     /// Goals the running state could still cover (for the reason given
     /// when its path is cut).
     reachable: Vec<Goal>,
@@ -148,8 +147,7 @@ impl Coverage {
             .map(|f| self.distances.nearest(f.block, &self.uncovered))
             .min()
             .unwrap_or(FAR);
-        let hunting = self.uncovered.is_empty() && self.paths_after_coverage > 0;
-        if !carries_new && nearest == FAR && !self.runs_every_path && !hunting {
+        if !carries_new && nearest == FAR && !self.runs_every_path {
             return None;
         }
         let closeness = if carries_new {
@@ -164,12 +162,6 @@ impl Coverage {
             st.input_size(),
             st.blocks_run,
         ))
-    }
-
-    fn count_path_after_coverage(&mut self) {
-        if self.uncovered.is_empty() {
-            self.paths_after_coverage = self.paths_after_coverage.saturating_sub(1);
-        }
     }
 
     /// Goals a state could still cover.
@@ -349,7 +341,6 @@ impl Objective for Coverage {
     }
 
     fn completed(&mut self, exec: &mut Executor, st: State) -> bool {
-        self.count_path_after_coverage();
         let new_goals: Vec<Goal> = st
             .trace
             .iter()
@@ -380,7 +371,6 @@ impl Objective for Coverage {
     }
 
     fn ended(&mut self, reached: &[Goal]) {
-        self.count_path_after_coverage();
         let ahead: Vec<Goal> = self
             .reachable
             .iter()
@@ -435,10 +425,13 @@ impl Objective for Coverage {
     }
 
     fn done(&self) -> bool {
-        self.uncovered.is_empty()
-            && !self.wants_entry_test
-            && !self.runs_every_path
-            && self.paths_after_coverage == 0
+        self.uncovered.is_empty() && !self.wants_entry_test && !self.runs_every_path
+    }
+
+    fn set_aside(&mut self, state: State) {
+        if self.aside.len() < SET_ASIDE {
+            self.aside.push(state);
+        }
     }
 }
 
@@ -515,8 +508,14 @@ fn cover_cheaply(
     tried
 }
 
-/// See [`Coverage::paths_after_coverage`].
-const PATHS_AFTER_COVERAGE: u64 = 500;
+/// The states kept for [`hunt_findings`].
+const SET_ASIDE: usize = 4096;
+/// [`hunt_findings`] runs at most as many paths and statements as the
+/// search before it, and at least this many.
+const FINDING_PATHS: u64 = 64;
+const FINDING_STATEMENTS: u64 = 10_000;
+/// The solver work of about this long, in a time limit (`solver::work_for`).
+const FINDING_WORK: Duration = Duration::from_secs(1);
 
 /// With [`HardGoalStrategy::Trees`], the coverage search stops after this
 /// fraction of the time budget without a new test.
@@ -649,6 +648,62 @@ impl Objective for FirstTest<'_> {
     }
 }
 
+/// Runs the states the coverage search left, for findings only: which
+/// faults a search sees must not hang on which value of an input it fixed
+/// first (`slots[i] = 7; return slots[0];` faults for every `i` but the
+/// one that covered the goals), nor on a broken invariant or a fault of
+/// earlier calls hiding on paths that cover nothing new. Every statement
+/// may fault (a local read uninitialized, a signed sum, a leak at
+/// return), so no state is left out; the cheapest paths come first,
+/// within the function's budgets, as many paths and statements again as
+/// the search ran (`before`) and half its solver work (`searched_work`: a
+/// search of hard queries must not take twice as long), at least
+/// [`FINDING_PATHS`], [`FINDING_STATEMENTS`] and [`FINDING_WORK`]; counted in paths,
+/// statements and solver work, never in time, so that it stops at the same
+/// point on every run. A function whose goals were quick to cover does not
+/// take its whole time budget. Completed paths make no test: the tests
+/// stay those of the coverage search.
+fn hunt_findings(
+    exec: &mut Executor,
+    aside: Vec<State>,
+    deadline: Instant,
+    before: &Ending,
+    searched_work: u64,
+) -> Ending {
+    let work = (searched_work / 2).max(solver::work_for(FINDING_WORK));
+    let budget = Budget {
+        max_paths: (before.paths.max(FINDING_PATHS))
+            .min(exec.config.max_paths.saturating_sub(before.paths)),
+        max_statements: before.statements.max(FINDING_STATEMENTS),
+        solver_work_until: Some(exec.solver.work_done().saturating_add(work)),
+        ..Budget::until(deadline, exec.config)
+    };
+    let mut order = BestFirst::new(
+        |st: &State, _: &Findings| {
+            Some((
+                st.build_calls(),
+                st.loop_level,
+                st.input_size(),
+                st.blocks_run,
+            ))
+        },
+        Ties::Oldest,
+        false,
+    );
+    explore::run(exec, &mut Findings, &mut order, &budget, aside)
+}
+
+/// The objective of [`hunt_findings`]: the executor records the findings.
+struct Findings;
+
+impl Hooks for Findings {}
+
+impl Objective for Findings {
+    fn completed(&mut self, _: &mut Executor, _: State) -> bool {
+        false
+    }
+}
+
 /// Explores one function within the budgets and reports its tests; `facts`
 /// are those of `program` under `config`.
 pub fn explore(
@@ -676,17 +731,13 @@ pub fn explore(
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
-        paths_after_coverage: 0,
+        aside: Vec::new(),
         reachable: Vec::new(),
         boundaries: None,
         running_flipped: None,
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
-    // A broken invariant may hide in static helpers, and a fault in what
-    // earlier calls leave in the function's statics: look further.
-    if exec.checks_invariants_on_exit() || exec.calls_earlier() {
-        coverage.paths_after_coverage = PATHS_AFTER_COVERAGE;
-    }
+    let work_at_start = exec.solver.work_done();
     // A function without goals gets one test, whose inputs the solver
     // makes readable: no candidate has anything to cover. Pointer
     // parameters are shapes the symbolic search forks over in full (an
@@ -768,6 +819,16 @@ pub fn explore(
             .collect();
         cover_hard_goals(&mut exec, &mut coverage, hard, deadline, &mut ending);
     }
+    // Before the flips and the closing candidates: leaving concrete mode
+    // forgets the constraints the states set aside are made of.
+    let searched_gave_up = exec.solver.gave_up;
+    let aside = std::mem::take(&mut coverage.aside);
+    let searched_work = exec.solver.work_done() - work_at_start;
+    let hunted = hunt_findings(&mut exec, aside, deadline, &ending, searched_work);
+    ending.paths += hunted.paths;
+    ending.statements += hunted.statements;
+    // The findings phase's time-outs say nothing of the goals.
+    exec.solver.gave_up = searched_gave_up;
     let flips_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     run_flips(&mut exec, &mut coverage, (flips_work, deadline), &mut ending);
     // A goal whose query timed out may still be hit by a sampled input.

@@ -42,16 +42,16 @@ impl Frontier {
         self.states.len()
     }
 
-    pub fn ids(&self) -> impl Iterator<Item = StateId> + '_ {
-        self.states.keys().copied()
-    }
-
     pub(crate) fn insert(&mut self, state: State) {
         self.states.insert(state.id, state);
     }
 
     fn take(&mut self, id: StateId) -> Option<State> {
         self.states.remove(&id)
+    }
+
+    fn drain(&mut self) -> impl Iterator<Item = State> {
+        std::mem::take(&mut self.states).into_values()
     }
 }
 
@@ -113,6 +113,10 @@ pub trait Objective: Hooks {
     fn cut(&mut self, _bound: &'static str) {}
     /// `state` left the search for good: what was tracked for it may go.
     fn released(&mut self, _state: StateId) {}
+    /// `state` left this search before its path ended (not admitted, no
+    /// longer kept, or still waiting when the search stopped), after
+    /// [`Self::released`]: the objective may keep it for a later search.
+    fn set_aside(&mut self, _state: State) {}
     /// Nothing more to do.
     fn done(&self) -> bool {
         false
@@ -130,6 +134,12 @@ pub struct Budget<'c> {
     pub deadline: Instant,
     /// Paths run to their end (returned, or ended by a finding, `exit` or `abort`).
     pub max_paths: u64,
+    /// Statements run: a bound on work that stops a search at the same
+    /// point on every run, however loaded the machine.
+    pub max_statements: u64,
+    /// The solver's work count (`PathSolver::work_done`) at which it
+    /// stops: like statements, the same point on every run.
+    pub solver_work_until: Option<u64>,
     /// Stop once no path has made progress for this long.
     pub stall: Option<Duration>,
     /// Most states waiting at once.
@@ -144,6 +154,8 @@ impl<'c> Budget<'c> {
         Budget {
             deadline,
             max_paths: config.max_paths,
+            max_statements: u64::MAX,
+            solver_work_until: None,
             stall: None,
             max_waiting: None,
             cancel: config.cancel.as_deref(),
@@ -154,9 +166,10 @@ impl<'c> Budget<'c> {
 /// Why the loop stopped, and what it ran.
 #[derive(Debug)]
 pub struct Ending {
-    /// The budget that stopped it (`max_time`, `max_paths`, `stalled`,
-    /// `max_waiting`, `interrupted`); `None` when the objective was done or
-    /// no state was left.
+    /// The budget that stopped it (`max_time`, `max_paths`,
+    /// `max_statements`, `max_solver_work`, `stalled`, `max_waiting`,
+    /// `interrupted`); `None` when the objective was done or no state was
+    /// left.
     pub stopped_by: Option<&'static str>,
     pub paths: u64,
     pub statements: u64,
@@ -219,6 +232,13 @@ pub fn run<O: Objective>(
             Some("stalled")
         } else if ending.paths >= budget.max_paths {
             Some("max_paths")
+        } else if ending.statements >= budget.max_statements {
+            Some("max_statements")
+        } else if budget
+            .solver_work_until
+            .is_some_and(|until| exec.solver.work_done() >= until)
+        {
+            Some("max_solver_work")
         } else if budget.max_waiting.is_some_and(|m| frontier.len() >= m) {
             Some("max_waiting")
         } else {
@@ -236,6 +256,7 @@ pub fn run<O: Objective>(
             .expect("a searcher selects a waiting state");
         if !objective.keeps(&state) {
             objective.released(id);
+            objective.set_aside(state);
             let change = Change {
                 added: &[],
                 removed: &[id],
@@ -282,8 +303,9 @@ pub fn run<O: Objective>(
     if ending.stopped_by.is_none() && budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
         ending.stopped_by = Some("interrupted");
     }
-    for id in frontier.ids() {
-        objective.released(id);
+    for state in frontier.drain() {
+        objective.released(state.id);
+        objective.set_aside(state);
     }
     ending
 }
@@ -301,6 +323,7 @@ fn queue<O: Objective>(
             frontier.insert(state);
         } else {
             objective.released(state.id);
+            objective.set_aside(state);
         }
     }
     added

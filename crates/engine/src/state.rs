@@ -439,10 +439,40 @@ impl State {
     }
 
     /// How much input the test builds, for searches that prefer small
-    /// inputs: its objects, and a buffer two parameters share counted as
-    /// one more, since a reader expects each parameter its own buffer.
+    /// inputs: its objects, a buffer two parameters share counted as one
+    /// more, since a reader expects each parameter its own buffer, and a
+    /// node two of them share as two more: larger than a node of its own,
+    /// since callers give each parameter its own node
+    /// (`insert_after(pos, pos)` inserts a node into its own list). The
+    /// search still gets to a shared one, for what only it shows (a double
+    /// free of `free_both(a, a)`), once distinct ones are tried.
     pub fn input_size(&self) -> usize {
-        self.input_objects() + self.shared_buffers as usize
+        self.input_objects() + self.shared_buffers as usize + 2 * self.shared_nodes()
+    }
+
+    /// Struct input objects designated by more than one input pointer
+    /// outside a linked structure (parameters, globals); links of a list
+    /// or tree pointing back into it are its shape, not a shared input.
+    fn shared_nodes(&self) -> usize {
+        let mut designated = std::collections::BTreeSet::new();
+        self.lazies
+            .iter()
+            .filter(|lazy| !lazy.link)
+            .filter_map(|lazy| match lazy.resolution {
+                Some(Target::Object(obj)) => Some(obj),
+                _ => None,
+            })
+            .filter(|obj| {
+                matches!(
+                    &self.object(*obj).kind,
+                    ObjKind::Input {
+                        elem: Type::Struct(_),
+                        ..
+                    }
+                )
+            })
+            .filter(|obj| !designated.insert(*obj))
+            .count()
     }
 
     pub fn add_lazy(&mut self, path: String, ty: Type) -> LazyIdx {

@@ -254,18 +254,9 @@ impl<'a> Executor<'a> {
         invariant::of_pointee(self.invariants, self.root, ty).map(|inv| inv.predicate)
     }
 
-    /// Whether what the call leaves is checked against a declared invariant
-    /// (a parameter of a type that has one).
-    pub fn checks_invariants_on_exit(&self) -> bool {
-        let params = &self.program.function(self.root).sig.params;
-        params
-            .iter()
-            .any(|ty| self.invariant_of(ty).is_some() || self.invariant_through(ty).is_some())
-    }
-
     /// Whether tests may call the function before the call they check (see
     /// `BuildStep::CallAgain`).
-    pub fn calls_earlier(&self) -> bool {
+    fn calls_earlier(&self) -> bool {
         input::may_call_earlier(self.program, self.root)
     }
 

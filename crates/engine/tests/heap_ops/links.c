@@ -38,3 +38,14 @@ int checked_second(const struct node *head)
         return -1;
     return head->next->key;
 }
+
+/* Links `fresh`, a node of its own, after `pos`: a caller passes two
+   distinct nodes, though nothing in C says so. */
+int link_after(struct node *pos, struct node *fresh)
+{
+    if (pos == NULL || fresh == NULL)
+        return -1;
+    fresh->next = pos->next;
+    pos->next = fresh;
+    return fresh->key > pos->key;
+}
