@@ -175,12 +175,12 @@ pub struct GenArgs {
     /// also gets tests with x at 9, 10 and 11 where its paths allow them).
     #[arg(long)]
     pub no_boundary_tests: bool,
-    /// Also test a comparison's edges that its own paths rule out, with the
-    /// rest of a path's conditions (x at 1001 in `x > 1000 || y < 2` with
-    /// y in range, so that the edge decides); slower, and which tests the
-    /// time allows may vary between runs.
-    #[arg(long, conflicts_with = "no_boundary_tests")]
-    pub flipped_boundaries: bool,
+    /// Test only the edges of comparisons that a path's own branches allow.
+    /// By default an edge a path rules out is tested too, with the rest of
+    /// the path's conditions (x at 1001 in `x > 1000 || y < 2`, with y in
+    /// range, so that the edge decides).
+    #[arg(long)]
+    pub no_flipped_boundaries: bool,
     /// Which findings the summary lists and counts.
     #[arg(long, value_enum, default_value_t = FindingsMode::Valid)]
     pub findings: FindingsMode,

@@ -179,7 +179,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         boundary_tests: !args.no_boundary_tests,
-        flipped_boundaries: args.flipped_boundaries,
+        flipped_boundaries: !args.no_flipped_boundaries,
         goals: match args.goals {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,

@@ -100,7 +100,7 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         check_all_globals: false,
         // A Test-Comp suite is scored on branch coverage alone.
         no_boundary_tests: true,
-        flipped_boundaries: false,
+        no_flipped_boundaries: true,
         findings: FindingsMode::Valid,
         json: false,
         framework: FrameworkChoice::Plain,

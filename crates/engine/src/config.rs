@@ -64,8 +64,7 @@ pub struct EngineConfig {
     pub boundary_tests: bool,
     /// Boundary tests also where the path's own branch rules the edge out,
     /// asked with the rest of its conditions and run after the search
-    /// (`boundary::Flip`). Off by default: which of them the time allows
-    /// still varies between runs.
+    /// (`boundary::Flip`).
     pub flipped_boundaries: bool,
 }
 
@@ -148,7 +147,7 @@ impl Default for EngineConfig {
             inputs: InputMode::default(),
             max_build_calls: 3,
             boundary_tests: true,
-            flipped_boundaries: false,
+            flipped_boundaries: true,
         }
     }
 }

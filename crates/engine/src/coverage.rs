@@ -286,10 +286,11 @@ fn run_flips(
         return;
     };
     let work_until = exec.solver.work_done().saturating_add(work);
-    // The count and the work bound them the same way on every run and
-    // machine; the deadline is only a safety net.
+    // The counts (flips, paths) and the work bound them the same way on
+    // every run and machine; the deadline is only a safety net.
     for flip in pending.into_iter().take(MOST_FLIPS) {
-        if exec.solver.work_done() >= work_until || exec.solver.must_stop() {
+        let out_of_paths = ending.paths >= exec.config.max_paths;
+        if out_of_paths || exec.solver.work_done() >= work_until || exec.solver.must_stop() {
             break;
         }
         // Asked of a solver of its own: an incremental solver's answers
@@ -830,7 +831,12 @@ pub fn explore(
     // The findings phase's time-outs say nothing of the goals.
     exec.solver.gave_up = searched_gave_up;
     let flips_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
-    run_flips(&mut exec, &mut coverage, (flips_work, deadline), &mut ending);
+    run_flips(
+        &mut exec,
+        &mut coverage,
+        (flips_work, deadline),
+        &mut ending,
+    );
     // A goal whose query timed out may still be hit by a sampled input.
     if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {
