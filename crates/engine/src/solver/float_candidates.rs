@@ -8,17 +8,20 @@
 //! only ever find models: an unsatisfiable candidate says nothing, so a
 //! query is called unsatisfiable by Z3 alone, never because of a time-out.
 
+use super::interrupt::{work_for, WorkMeter};
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::{ConstraintStore, SymbolId};
 use crate::value::{bv_u, concrete_term};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use z3::ast::{Bool, BV};
 
 /// How long a floating query runs before candidates are tried.
 const FIRST_TRY: Duration = Duration::from_millis(1000);
 /// How long one candidate assignment may take.
 const CANDIDATE_LIMIT: Duration = Duration::from_millis(100);
-/// How long all candidates of one query may take together.
+/// How long all candidates of one query may take together, in Z3's work
+/// (not time, so that runs try the same candidates); the last one tried
+/// may take its own limit past it.
 const CANDIDATES_BUDGET: Duration = Duration::from_millis(2000);
 /// How many assignments of all symbols are tried at most.
 const MAX_ASSIGNMENTS: usize = 64;
@@ -47,15 +50,15 @@ impl QuerySolver for FloatCandidates {
         if !matches!(answer, Answer::Unknown) {
             return answer;
         }
-        let started = Instant::now();
+        let meter = WorkMeter::new();
+        let work_until = meter.done().saturating_add(work_for(CANDIDATES_BUDGET));
         for assignment in assignments(cx.store, query) {
-            let left = CANDIDATES_BUDGET.saturating_sub(started.elapsed());
-            if left.is_zero() {
+            if meter.done() >= work_until {
                 break;
             }
             let candidate = Query {
                 transient: Some(&assignment),
-                effort: query.effort.at_most(CANDIDATE_LIMIT.min(left)),
+                effort: query.effort.at_most(CANDIDATE_LIMIT),
                 ..*query
             };
             let answer = self.inner.solve(&candidate, cx);
