@@ -92,9 +92,11 @@ pub struct Boundaries {
     /// Whether goals a path rules out are asked flipped ([`Flip`]): only
     /// where candidates can run, as their inputs must be run to be known.
     flips: bool,
-    /// The boundaries asked flipped (once each: a flip is about the rest
-    /// of the path, whichever way out), and the questions not asked yet.
-    flipped: BTreeSet<Boundary>,
+    /// The goals asked flipped (once per way out: the rest of a path that
+    /// returns elsewhere may hide the edge, as a right triangle's edge
+    /// `a > 100` shows only on a path that finds one), and the questions
+    /// not asked yet.
+    flipped: BTreeSet<BoundaryGoal>,
     pending: Vec<PendingFlip>,
     /// The solver work their queries may take, and have taken: a path's
     /// queries can be slow (a formatted number), and branch goals come
@@ -211,7 +213,7 @@ impl Boundaries {
     /// one made at its place), when a branch followed it and its boundary
     /// was not asked so before.
     pub fn flip(&self, state: StateId, goal: &BoundaryGoal, path_len: usize) -> Option<Flip> {
-        if !self.flips || self.flipped.contains(&goal.boundary) {
+        if !self.flips || self.flipped.contains(goal) {
             return None;
         }
         let made = self.made.get_ref(state)?;
@@ -246,7 +248,7 @@ impl Boundaries {
     /// `goal` is to be asked flipped, with `conditions` of the path
     /// choosing `inputs`.
     pub fn flipped(&mut self, goal: BoundaryGoal, conditions: Vec<Bool>, inputs: Vec<InputSymbol>) {
-        self.flipped.insert(goal.boundary);
+        self.flipped.insert(goal);
         self.pending.push(PendingFlip {
             conditions,
             inputs,
