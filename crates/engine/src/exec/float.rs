@@ -134,6 +134,13 @@ pub fn absolute(a: &Word, kind: FloatKind) -> Word {
     remembered(bits, || value(&a.term(), kind).unary_abs())
 }
 
+/// `copysign(a, b)`: `a` with the sign bit of `b`, NaN included (`andps`, `orps`).
+pub fn copy_sign(a: &Word, b: &Word, kind: FloatKind) -> Word {
+    let sign = Word::known(sign_bit(kind), width(kind));
+    let magnitude = a.bvand(Word::known(!sign_bit(kind), width(kind)));
+    magnitude.bvor(b.bvand(sign))
+}
+
 /// gcc's `__builtin_signbit` as an `int`: 1 for a negative double, the bit
 /// in place (`0x80000000`) for a negative float.
 pub fn sign_of(a: &Word, kind: FloatKind) -> Word {
@@ -448,6 +455,10 @@ mod tests {
         assert_eq!(only_value(&min), 0.0f64.to_bits());
         let max = min_max(true, &double(0.0), &double(-0.0), FloatKind::F64);
         assert_eq!(only_value(&max), (-0.0f64).to_bits());
+        let copied = copy_sign(&double(3.5), &double(-0.0), FloatKind::F64);
+        assert_eq!(only_value(&copied), (-3.5f64).to_bits());
+        let copied = copy_sign(&single(f32::NAN), &single(-1.0), FloatKind::F32);
+        assert_eq!(only_value(&copied), u64::from((-f32::NAN).to_bits()));
         assert_eq!(only_value(&sign_of(&double(-1.0), FloatKind::F64)), 1);
         assert_eq!(
             only_value(&sign_of(&single(-1.0), FloatKind::F32)),
