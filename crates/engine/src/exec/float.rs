@@ -6,6 +6,9 @@
 //! NaN results follow SSE: an operation on a NaN gives that NaN made quiet
 //! (the first operand's when both are NaN), an invalid one (`0/0`, `inf -
 //! inf`, `sqrt(-1)`) the "indefinite" NaN, sign set and only the quiet bit.
+//!
+//! On known operands each operation computes natively (`native`), to the
+//! same bits, and makes no term.
 
 use ir::{BinOp, FloatKind, IntType};
 use z3::ast::RoundingMode;
@@ -13,6 +16,8 @@ use z3::ast::{Ast, Bool, Float, BV};
 use z3::Sort;
 
 use crate::value::{bv_u, computed_bits, ieee_value as value, Cond, Word};
+
+mod native;
 
 fn sort(kind: FloatKind) -> Sort {
     crate::value::float_sort(kind)
@@ -37,15 +42,38 @@ fn sign_bit(kind: FloatKind) -> u128 {
 }
 
 /// SSE's default ("indefinite") NaN.
-fn indefinite_nan(kind: FloatKind) -> BV {
+fn indefinite_nan(kind: FloatKind) -> u128 {
     let (exponent_bits, fraction_bits) = ir::float::layout(kind);
     let exponent = ((1u128 << exponent_bits) - 1) << fraction_bits;
-    bv_u(sign_bit(kind) | exponent | quiet_bit(kind), width(kind))
+    sign_bit(kind) | exponent | quiet_bit(kind)
 }
 
 /// The bits of `x`, a result computed from no NaN (a NaN is the indefinite one).
 fn bits_of(x: &Float, kind: FloatKind) -> BV {
-    x.is_nan().ite(&indefinite_nan(kind), &x.to_ieee_bv())
+    x.is_nan()
+        .ite(&bv_u(indefinite_nan(kind), width(kind)), &x.to_ieee_bv())
+}
+
+/// The bits of a known value of `kind`.
+fn known(a: &Word) -> Option<u128> {
+    match a {
+        Word::Known { bits, .. } => Some(*bits),
+        Word::Term(_) => None,
+    }
+}
+
+/// A result of `kind` computed natively.
+fn known_result(bits: u128, kind: FloatKind) -> Word {
+    Word::known(bits, width(kind))
+}
+
+/// `bits`, whose floating value `ieee` gives when it is a term (see
+/// [`computed_bits`]).
+fn remembered(bits: Word, ieee: impl FnOnce() -> Float) -> Word {
+    match bits {
+        Word::Term(term) => computed_bits(term, &ieee()),
+        known @ Word::Known { .. } => known,
+    }
 }
 
 /// `result` unless an operand is NaN, in which case the first NaN operand made quiet.
@@ -58,6 +86,9 @@ fn propagate_nan(operands: &[&BV], kind: FloatKind, result: BV) -> BV {
 
 /// `a op b` for `+ - * /`.
 pub fn arithmetic(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Word> {
+    if let (Some(a), Some(b)) = (known(a), known(b)) {
+        return native::arithmetic(op, a, b, kind).map(|bits| known_result(bits, kind));
+    }
     let (a, b) = (&a.term(), &b.term());
     let (x, y, rounding) = (value(a, kind), value(b, kind), nearest_even());
     let result = match op {
@@ -75,6 +106,9 @@ pub fn arithmetic(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Word
 /// A comparison with IEEE semantics: NaN is unordered (only `!=` holds)
 /// and `-0 == +0`.
 pub fn compare(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Cond> {
+    if let (Some(a), Some(b)) = (known(a), known(b)) {
+        return native::compare(op, a, b, kind).map(Cond::Known);
+    }
     let (a, b) = (&a.term(), &b.term());
     let (x, y) = (value(a, kind), value(b, kind));
     Some(Cond::from(match op {
@@ -90,16 +124,21 @@ pub fn compare(op: BinOp, a: &Word, b: &Word, kind: FloatKind) -> Option<Cond> {
 
 /// `-a` flips the sign bit, NaN included (`xorps`).
 pub fn negate(a: &Word, kind: FloatKind) -> Word {
-    let a = &a.term();
-    let bits = a.bvxor(bv_u(sign_bit(kind), width(kind)));
-    computed_bits(bits, &value(a, kind).unary_neg())
+    let bits = a.bvxor(Word::known(sign_bit(kind), width(kind)));
+    remembered(bits, || value(&a.term(), kind).unary_neg())
 }
 
 /// `fabs(a)` clears the sign bit, NaN included (`andps`).
 pub fn absolute(a: &Word, kind: FloatKind) -> Word {
-    let a = &a.term();
-    let bits = a.bvand(bv_u(!sign_bit(kind), width(kind)));
-    computed_bits(bits, &value(a, kind).unary_abs())
+    let bits = a.bvand(Word::known(!sign_bit(kind), width(kind)));
+    remembered(bits, || value(&a.term(), kind).unary_abs())
+}
+
+/// `copysign(a, b)`: `a` with the sign bit of `b`, NaN included (`andps`, `orps`).
+pub fn copy_sign(a: &Word, b: &Word, kind: FloatKind) -> Word {
+    let sign = Word::known(sign_bit(kind), width(kind));
+    let magnitude = a.bvand(Word::known(!sign_bit(kind), width(kind)));
+    magnitude.bvor(b.bvand(sign))
 }
 
 /// gcc's `__builtin_signbit` as an `int`: 1 for a negative double, the bit
@@ -113,6 +152,9 @@ pub fn sign_of(a: &Word, kind: FloatKind) -> Word {
 
 /// An integer (`signed` or not) converted to `kind`, rounded to nearest.
 pub fn from_integer(a: &Word, signed: bool, kind: FloatKind) -> Word {
+    if let Word::Known { bits, width } = a {
+        return known_result(native::from_integer(*bits, *width, signed, kind), kind);
+    }
     let a = &a.term();
     let context = a.get_ctx();
     let (rounding, sort) = (nearest_even(), sort(kind));
@@ -139,8 +181,16 @@ pub fn from_integer(a: &Word, signed: bool, kind: FloatKind) -> Word {
 
 /// A value converted to an integer type by truncation, and when that is
 /// defined: the truncated value lies in the type's range (never for NaN or
-/// an infinity). `_Bool` is `a != 0`, always defined.
+/// an infinity). `_Bool` is `a != 0`, always defined. An undefined
+/// conversion of a known value stays Z3's, whose result the finding
+/// reports.
 pub fn to_integer(a: &Word, kind: FloatKind, to: IntType) -> (Word, Cond) {
+    if let Some(converted) = known(a).and_then(|a| native::to_integer(a, kind, to)) {
+        return (
+            Word::known(converted, u32::from(to.bits)),
+            Cond::Known(true),
+        );
+    }
     let a = &a.term();
     let x = value(a, kind);
     let bits = u32::from(to.bits);
@@ -178,6 +228,9 @@ pub fn convert(a: &Word, from: FloatKind, to: FloatKind) -> Word {
     if from == to {
         return a.clone();
     }
+    if let Some(a) = known(a) {
+        return known_result(native::convert(a, from, to), to);
+    }
     let a = &a.term();
     let converted = value(a, from).to_fp_with_rounding_mode(&nearest_even(), &sort(to));
     let (from_fraction, to_fraction) = (ir::float::layout(from).1, ir::float::layout(to).1);
@@ -213,6 +266,9 @@ pub enum MathUnary {
 /// `op(a)` exactly as glibc computes it (all five are exact or correctly
 /// rounded in glibc, so the IEEE operation is glibc's result).
 pub fn math_unary(op: MathUnary, a: &Word, kind: FloatKind) -> Word {
+    if let Some(a) = known(a) {
+        return known_result(native::math_unary(op, a, kind), kind);
+    }
     let a = &a.term();
     let x = value(a, kind);
     let result = match op {
@@ -239,6 +295,9 @@ pub fn math_unary(op: MathUnary, a: &Word, kind: FloatKind) -> Word {
 /// one when one is a quiet NaN, and the first NaN made quiet when both are
 /// NaN or one is signalling.
 pub fn min_max(maximum: bool, a: &Word, b: &Word, kind: FloatKind) -> Word {
+    if let (Some(a), Some(b)) = (known(a), known(b)) {
+        return known_result(native::min_max(maximum, a, b, kind), kind);
+    }
     let (a, b) = (&a.term(), &b.term());
     let (x, y) = (value(a, kind), value(b, kind));
     let first = if maximum { x.gt(&y) } else { x.lt(&y) };
@@ -396,10 +455,220 @@ mod tests {
         assert_eq!(only_value(&min), 0.0f64.to_bits());
         let max = min_max(true, &double(0.0), &double(-0.0), FloatKind::F64);
         assert_eq!(only_value(&max), (-0.0f64).to_bits());
+        let copied = copy_sign(&double(3.5), &double(-0.0), FloatKind::F64);
+        assert_eq!(only_value(&copied), (-3.5f64).to_bits());
+        let copied = copy_sign(&single(f32::NAN), &single(-1.0), FloatKind::F32);
+        assert_eq!(only_value(&copied), u64::from((-f32::NAN).to_bits()));
         assert_eq!(only_value(&sign_of(&double(-1.0), FloatKind::F64)), 1);
         assert_eq!(
             only_value(&sign_of(&single(-1.0), FloatKind::F32)),
             0x8000_0000
         );
+    }
+
+    /// Z3's bits of `word`, a term on numerals only.
+    fn z3_bits(word: &Word) -> u128 {
+        let term = word.term();
+        crate::value::concrete_term(&term).unwrap_or_else(|| panic!("not a numeral: {term}"))
+    }
+
+    fn z3_truth(cond: &Cond) -> bool {
+        let simplified = cond.term().simplify();
+        simplified
+            .as_bool()
+            .unwrap_or_else(|| panic!("not a constant: {simplified}"))
+    }
+
+    /// A word of `kind`'s width whose operations take Z3's path.
+    fn as_term(bits: u128, kind: FloatKind) -> Word {
+        Word::Term(bv_u(bits, width(kind)))
+    }
+
+    /// Edge values of `kind` (zeros, subnormals, extremes, infinities,
+    /// quiet and signalling NaNs of both signs, rounding ties, values
+    /// around the integer ranges) and random bit patterns from a fixed seed.
+    fn edge_values(kind: FloatKind) -> Vec<u128> {
+        let doubles = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.2,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            3.5,
+            3.0,
+            1e308,
+            -1e308,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            9007199254740992.0,
+            1.1102230246251565e-16,
+            0.49999999999999994,
+            2147483647.9,
+            -2147483648.9,
+            2147483648.0,
+            4294967295.5,
+            -0.9,
+            9.3e18,
+            f64::from(f32::MAX),
+            3.4028235677973366e38,
+            1.401298464324817e-45,
+            7.006492321624085e-46,
+        ];
+        let nans: [u128; 4] = match kind {
+            FloatKind::F32 => [0x7fc0_0000, 0xffc0_0001, 0x7f80_0001, 0xffa0_0000],
+            _ => [
+                0x7ff8_0000_0000_0000,
+                0xfff8_0000_0000_0001,
+                0x7ff0_0000_0000_0001,
+                0xfff4_0000_2000_0000,
+            ],
+        };
+        let subnormals: [u128; 3] = match kind {
+            FloatKind::F32 => [1, 0x007f_ffff, 0x8000_0001],
+            _ => [1, 0x000f_ffff_ffff_ffff, 0x8000_0000_0000_0001],
+        };
+        let mut values: Vec<u128> = doubles
+            .iter()
+            .map(|&v| native::convert(u128::from(f64::to_bits(v)), FloatKind::F64, kind))
+            .chain(nans)
+            .chain(subnormals)
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..12 {
+            // xorshift64
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            values.push(u128::from(seed) & ((1u128 << width(kind)) - 1));
+        }
+        values
+    }
+
+    /// Every native operation gives the bits (and truth values) Z3 gives
+    /// on the same known values.
+    #[test]
+    fn known_values_compute_as_z3_does() {
+        type Unary = fn(&Word, FloatKind) -> Word;
+        for kind in [FloatKind::F32, FloatKind::F64] {
+            let values = edge_values(kind);
+            let other = if kind == FloatKind::F32 {
+                FloatKind::F64
+            } else {
+                FloatKind::F32
+            };
+            for &a in &values {
+                let (x, tx) = (known_result(a, kind), as_term(a, kind));
+                for &b in &values {
+                    let (y, ty) = (known_result(b, kind), as_term(b, kind));
+                    for op in [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div] {
+                        let native = arithmetic(op, &x, &y, kind).expect("op");
+                        let z3 = arithmetic(op, &tx, &ty, kind).expect("op");
+                        assert_eq!(known(&native), Some(z3_bits(&z3)), "{a:#x} {op:?} {b:#x}");
+                    }
+                    for op in [
+                        BinOp::Eq,
+                        BinOp::Ne,
+                        BinOp::Lt,
+                        BinOp::Le,
+                        BinOp::Gt,
+                        BinOp::Ge,
+                    ] {
+                        let native = compare(op, &x, &y, kind).expect("comparison");
+                        let z3 = compare(op, &tx, &ty, kind).expect("comparison");
+                        let Cond::Known(native) = native else {
+                            panic!("a term for known values");
+                        };
+                        assert_eq!(native, z3_truth(&z3), "{a:#x} {op:?} {b:#x}");
+                    }
+                    for maximum in [false, true] {
+                        let native = min_max(maximum, &x, &y, kind);
+                        let z3 = min_max(maximum, &tx, &ty, kind);
+                        assert_eq!(
+                            known(&native),
+                            Some(z3_bits(&z3)),
+                            "{maximum} {a:#x} {b:#x}"
+                        );
+                    }
+                }
+                let unary: [(&str, Unary); 8] = [
+                    ("neg", negate),
+                    ("fabs", absolute),
+                    ("sqrt", |v, k| math_unary(MathUnary::Sqrt, v, k)),
+                    ("floor", |v, k| math_unary(MathUnary::Floor, v, k)),
+                    ("ceil", |v, k| math_unary(MathUnary::Ceil, v, k)),
+                    ("trunc", |v, k| math_unary(MathUnary::Trunc, v, k)),
+                    ("round", |v, k| math_unary(MathUnary::Round, v, k)),
+                    ("signbit", sign_of),
+                ];
+                for (name, op) in unary {
+                    let native = op(&x, kind);
+                    assert_eq!(
+                        known(&native),
+                        Some(z3_bits(&op(&tx, kind))),
+                        "{name} {a:#x}"
+                    );
+                }
+                let native = convert(&x, kind, other);
+                let z3 = convert(&tx, kind, other);
+                assert_eq!(known(&native), Some(z3_bits(&z3)), "convert {a:#x}");
+                for to in [
+                    IntType::BOOL,
+                    IntType::CHAR,
+                    IntType::USHORT,
+                    IntType::INT,
+                    IntType::UINT,
+                    IntType::LONG_LONG,
+                    IntType::ULONG_LONG,
+                    IntType::new(128, true),
+                    IntType::new(128, false),
+                ] {
+                    let (native, native_defined) = to_integer(&x, kind, to);
+                    let (z3, z3_defined) = to_integer(&tx, kind, to);
+                    let defined = z3_truth(&z3_defined);
+                    assert_eq!(z3_truth(&native_defined), defined, "{a:#x} to {to:?}");
+                    if defined {
+                        assert_eq!(known(&native), Some(z3_bits(&z3)), "{a:#x} to {to:?}");
+                    }
+                }
+            }
+            let integers = [
+                0u128,
+                1,
+                2,
+                0x7f,
+                0x80,
+                0xff,
+                0x7fff_ffff,
+                0x8000_0000,
+                0xffff_ffff,
+                16_777_217,
+                0x0020_0000_0000_0001,
+                0x7fff_ffff_ffff_ffff,
+                0x8000_0000_0000_0000,
+                u128::from(u64::MAX),
+                u128::MAX,
+                u128::MAX >> 1,
+                1 << 127,
+                0xffff_ff80_0000_0000_0000_0000_0000_0001,
+            ];
+            for bits in [8, 16, 32, 64, 128] {
+                for &n in &integers {
+                    let n = Word::known(n, bits);
+                    for signed in [false, true] {
+                        let native = from_integer(&n, signed, kind);
+                        let z3 = from_integer(&Word::Term(n.term()), signed, kind);
+                        assert_eq!(known(&native), Some(z3_bits(&z3)), "{n:?} {signed}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,10 +1,12 @@
 //! `<math.h>`: the functions real code uses most, modelled exactly on the
 //! IEEE operations glibc computes them with (`fabs`, `floor`, `ceil`,
-//! `trunc`, `round`, `sqrt`, `fmin`, `fmax`, and their `f` variants); the
-//! others (`fmod`, `pow`, `exp`, `log`, the trigonometric ones, in double
-//! only) run on concrete arguments, fixed to the solver's choice (a `CONCRETISED` cut, so
-//! goals other arguments would reach are never called infeasible), and
-//! computed by this machine's C library, which is glibc's libm as the driver's.
+//! `trunc`, `round`, `sqrt`, `fmin`, `fmax`, `copysign`, and their `f`
+//! variants; on known arguments they compute natively, see `float.rs`);
+//! the others (`fmod`, `pow`, `exp`, `log`, the trigonometric ones, in
+//! double only) run on concrete arguments, fixed to the solver's choice (a
+//! `CONCRETISED` cut, so goals other arguments would reach are never called
+//! infeasible), and computed by this machine's C library, which is glibc's
+//! libm as the driver's.
 
 use super::super::float::{self, MathUnary};
 use super::super::{Exec, Machine};
@@ -16,6 +18,7 @@ use ir::FloatKind;
 /// What a math function computes.
 enum MathModel {
     Absolute,
+    CopySign,
     Unary(MathUnary),
     MinMax {
         maximum: bool,
@@ -40,6 +43,7 @@ fn model(name: &str) -> Option<(MathModel, FloatKind)> {
 fn double_model(name: &str) -> Option<MathModel> {
     Some(match name {
         "fabs" => MathModel::Absolute,
+        "copysign" => MathModel::CopySign,
         "sqrt" => MathModel::Unary(MathUnary::Sqrt),
         "floor" => MathModel::Unary(MathUnary::Floor),
         "ceil" => MathModel::Unary(MathUnary::Ceil),
@@ -78,6 +82,7 @@ impl Machine<'_, '_> {
         let x = args.int(0)?;
         match model {
             MathModel::Absolute => returns_int(float::absolute(&x, kind)),
+            MathModel::CopySign => returns_int(float::copy_sign(&x, &args.int(1)?, kind)),
             MathModel::Unary(op) => returns_int(float::math_unary(op, &x, kind)),
             MathModel::MinMax { maximum } => {
                 returns_int(float::min_max(maximum, &x, &args.int(1)?, kind))
