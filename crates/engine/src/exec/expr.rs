@@ -241,11 +241,15 @@ impl Machine<'_, '_> {
         self.arith(st, op, &x, &y, it, rhs)
     }
 
-    /// Tells the hooks of an ordered comparison of integers in the call
-    /// under test whose sides depend on the inputs (boundary goals).
+    /// Tells the hooks of a comparison of integers in the call under test
+    /// whose sides depend on the inputs (boundary goals): ordered ones, and
+    /// equalities too: `kind == 3` tested also with `kind` at 2 and 4
+    /// tells it from a comparison with another constant or input.
     fn note_comparison(&mut self, st: &State, op: BinOp, x: &Word, y: &Word, signed: bool) {
-        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
-            || !self.runs_call_under_test(st)
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) || !self.runs_call_under_test(st)
         {
             return;
         }
