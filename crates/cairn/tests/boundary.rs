@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{arg, cairn, corpus, driver_catches, gen_checked, text};
+use common::{arg, cairn, corpus, driver_catches, gen_checked, gen_outputs, text};
 
 const SOURCE: &str = r#"int limit(int x)
 {
@@ -121,21 +121,11 @@ fn flipped_boundaries_give_the_same_tests_on_every_run() {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = corpus("scalar", "triangle.c");
     let run = |name: &str| {
-        let out_dir = dir.path().join(name);
-        let out = cairn(&[
-            "gen",
-            arg(&source),
-            "-o",
-            arg(&out_dir),
-            "-f",
-            "is_right_triangle",
-            // Far off, so that a loaded machine's slower run stops where
-            // the work bounds say, as a quiet one does.
-            "--max-time",
-            "60",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        std::fs::read_to_string(out_dir.join("triangle_test.c")).expect("driver")
+        gen_outputs(
+            &source,
+            &dir.path().join(name),
+            &["-f", "is_right_triangle"],
+        )
     };
     let first = run("first");
     for again in ["second", "third"] {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{arg, cairn, corpus, outputs, text};
+use common::{arg, cairn, corpus, gen_outputs, text};
 use std::path::Path;
 
 /// `gen --check` on `file` (function `func`) at the default budget, with
@@ -87,23 +87,8 @@ fn without_cheap_inputs_the_phase_runs_no_candidate() {
 fn the_same_seed_gives_the_same_sampled_tests_and_another_seed_others() {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = corpus("scalar", "sampled.c");
-    let run = |name: &str, seed: &str| {
-        let out_dir = dir.path().join(name);
-        // Work bounds, not the clock, decide what a run does: a budget
-        // far off keeps a loaded machine's slower run from reaching it.
-        let out = cairn(&[
-            "gen",
-            arg(&source),
-            "-o",
-            arg(&out_dir),
-            "--seed",
-            seed,
-            "--max-time",
-            "60",
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        outputs(&out_dir)
-    };
+    let run =
+        |name: &str, seed: &str| gen_outputs(&source, &dir.path().join(name), &["--seed", seed]);
     let first = run("first", "0");
     assert_eq!(first, run("again", "0"));
     assert_ne!(first["sampled_test.c"], run("other", "1")["sampled_test.c"]);

@@ -68,6 +68,18 @@ pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
 }
 
+/// `cairn gen SOURCE -o OUT_DIR EXTRA` with the deadline far off (60 s a
+/// function), which must succeed; its outputs (see [`outputs`]). Work
+/// bounds then decide what the run does, not the clock, so runs compared
+/// on a loaded machine stop where they would on a quiet one.
+pub fn gen_outputs(source: &Path, out_dir: &Path, extra: &[&str]) -> BTreeMap<String, Vec<u8>> {
+    let mut args = vec!["gen", arg(source), "-o", arg(out_dir), "--max-time", "60"];
+    args.extend(extra);
+    let out = cairn(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    outputs(out_dir)
+}
+
 /// Every file under `dir` by its relative path, with `tests.json` files and
 /// run records parsed and their timings (`elapsed_ms`, `elapsed`, `solver_ms`, `z3_time`, which
 /// differ from run to run whatever `-j` is) set to 0, the others as bytes.
