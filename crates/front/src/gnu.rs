@@ -10,6 +10,10 @@
 //!   marker (after `unsigned` for the last), which the lowering reads as
 //!   the 128-bit integer type (lang-c has no such keyword).
 //! - `__thread` becomes `_Thread_local`.
+//! - A universal character name in a string or character literal
+//!   (`"\u00e9"`, `L'\U0001F600'`) becomes the character itself, which
+//!   the literal's decoding encodes as its prefix says (UTF-8 bytes, or
+//!   the code point in UTF-16 or UTF-32 units); lang-c has no such escape.
 //! - Attributes standing as a statement (`__attribute__((fallthrough));`) or
 //!   after a label, and `__label__` declarations, are blanked: they mean
 //!   nothing to the program's behaviour.
@@ -221,6 +225,16 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                     moved_from: None,
                 });
             }
+            _ if tok.kind == Kind::Other && (here.contains("\\u") || here.contains("\\U")) => {
+                if let Some(with) = universal_characters(here) {
+                    changes.push(Change {
+                        start: tok.start,
+                        end: tok.end,
+                        with,
+                        moved_from: None,
+                    });
+                }
+            }
             "__thread" => changes.push(Change {
                 start: tok.start,
                 end: tok.end,
@@ -291,6 +305,42 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
     apply(text, changes)
 }
 
+/// A string or character literal with each universal character name
+/// (`\uXXXX`, `\UXXXXXXXX`) replaced by its character; `None` when it has
+/// none, or one that names no character (a surrogate half), left to the
+/// parser to refuse.
+fn universal_characters(literal: &str) -> Option<String> {
+    let mut out = String::with_capacity(literal.len());
+    let mut rest = literal;
+    let mut replaced = false;
+    while let Some(backslash) = rest.find('\\') {
+        out.push_str(&rest[..backslash]);
+        let escape = &rest[backslash + 1..];
+        let digits = match escape.chars().next() {
+            Some('u') => 4,
+            Some('U') => 8,
+            Some(other) => {
+                // Any other escape is kept whole, so `\\u` stays text.
+                let len = 1 + other.len_utf8();
+                out.push_str(&rest[backslash..backslash + len]);
+                rest = &rest[backslash + len..];
+                continue;
+            }
+            None => break,
+        };
+        let hex = escape.get(1..1 + digits)?;
+        if !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        let character = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)?;
+        out.push(character);
+        replaced = true;
+        rest = &escape[1 + digits..];
+    }
+    out.push_str(rest);
+    replaced.then_some(out)
+}
+
 /// Applies changes (in increasing, non-overlapping order) and records the pieces.
 fn apply(text: &str, changes: Vec<Change>) -> Rewritten {
     let mut out = String::with_capacity(text.len() + changes.len() * 16);
@@ -332,6 +382,27 @@ fn apply(text: &str, changes: Vec<Change>) -> Rewritten {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn universal_character_names_become_their_characters() {
+        assert_eq!(
+            universal_characters(r#""caf\u00e9""#).as_deref(),
+            Some("\"café\"")
+        );
+        assert_eq!(
+            universal_characters(r"L'\U0001F600'").as_deref(),
+            Some("L'😀'")
+        );
+        // An escaped backslash names nothing; a surrogate half is no character.
+        assert_eq!(universal_characters(r#""\\u00e9""#), None);
+        assert_eq!(universal_characters(r#""\ud800""#), None);
+        assert_eq!(universal_characters(r#""\u00g9""#), None);
+        let text = "const char *e = \"x\\u00e9\"; int n;\n";
+        let r = rewrite(text);
+        assert!(r.text.contains("\"xé\"; int n;"), "{}", r.text);
+        let n = r.text.find("n;").expect("n");
+        assert_eq!(r.edits.original(n), text.find("n;").expect("n"));
+    }
 
     #[test]
     fn omitted_middle_operand_gets_a_marker_and_offsets_map_back() {

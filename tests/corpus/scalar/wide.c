@@ -60,3 +60,17 @@ int code_point_at(int i)
         return 0;
     return (int)letters[i];
 }
+
+/* Universal character names: a UTF-8 pair in a narrow string, one unit
+   in a wide one, and an escaped backslash that names none. */
+int names_e_acute(const char *s, wchar_t w)
+{
+    const char *narrow = "\u00e9";
+    if (w == L'\u00e9')
+        return 2;
+    if (s[0] == narrow[0] && s[1] == narrow[1])
+        return 1;
+    if (s[0] == "\\u00e9"[1])
+        return -1;
+    return 0;
+}
