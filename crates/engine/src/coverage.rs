@@ -751,9 +751,10 @@ pub fn explore(
     let takes_pointers =
         (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
     let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
+    let boundary_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     coverage.boundaries = config.boundary_tests.then(|| {
         let flips = config.flipped_boundaries && !takes_pointers;
-        Boundaries::new(solver::work_for(config.max_time / BOUNDARY_SHARE), flips)
+        Boundaries::new(boundary_work, flips)
     });
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
@@ -833,11 +834,10 @@ pub fn explore(
     ending.statements += hunted.statements;
     // The findings phase's time-outs say nothing of the goals.
     exec.solver.gave_up = searched_gave_up;
-    let flips_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     run_flips(
         &mut exec,
         &mut coverage,
-        (flips_work, deadline),
+        (boundary_work, deadline),
         &mut ending,
     );
     // A goal whose query timed out may still be hit by a sampled input.

@@ -54,7 +54,8 @@ fn bits_of(x: &Float, kind: FloatKind) -> BV {
         .ite(&bv_u(indefinite_nan(kind), width(kind)), &x.to_ieee_bv())
 }
 
-/// The bits of a known value of `kind`.
+/// The bits of a known value of `kind`. Unlike `value::concrete`, a term
+/// is not simplified: only known operands take the native path.
 fn known(a: &Word) -> Option<u128> {
     match a {
         Word::Known { bits, .. } => Some(*bits),
