@@ -65,6 +65,17 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
                  (the most on any finished path: {}) {effort}",
                 outcome.best_hits
             );
+            // A run stops at a fault; compiled code may go on past it, so
+            // the proof covers only the runs without one.
+            for finding in &outcome.report.findings {
+                println!(
+                    "  runs were not followed past a fault: {} at line {}:{}: {}",
+                    finding.kind.slug(),
+                    finding.span.line,
+                    finding.span.col,
+                    finding.message
+                );
+            }
             Ok(Outcome::Disproved)
         }
         Verdict::NotReached { bound } => {

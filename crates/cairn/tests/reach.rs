@@ -230,3 +230,33 @@ fn josephus_inner_loop_exactly_four_times_before_the_first_elimination() {
     assert_eq!(args[1]["name"], "m");
     assert_eq!(args[1]["value"], 5);
 }
+
+#[test]
+fn a_proof_names_the_faults_whose_runs_it_did_not_follow() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("wraps.c");
+    // Compiled code wraps `a + 1` at INT_MAX and runs the marked line; C
+    // leaves that run undefined, so the proof must say it stopped there.
+    std::fs::write(
+        &src,
+        "int wraps(int a)\n{\n    if (a + 1 < 1 && a >= 0)\n        return 1; /* reach: wrapped */\n    return 0;\n}\n",
+    )
+    .expect("write source");
+    let line = line_of(&src, "reach: wrapped").to_string();
+    let verdict = cairn(&[
+        "reach",
+        arg(&src),
+        "-f",
+        "wraps",
+        "--line",
+        &line,
+        "-o",
+        arg(&dir.path().join("out")),
+    ]);
+    let stdout = text(&verdict.stdout);
+    assert_eq!(verdict.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains("not followed past a fault: signed-overflow at line 3:"),
+        "{stdout}"
+    );
+}
