@@ -497,6 +497,32 @@ int f(const char *s) {
 }
 
 #[test]
+fn scans_limited_to_a_whole_object_stop_at_its_end() {
+    let src = r#"
+int memcmp(const void *a, const void *b, unsigned long n);
+unsigned long strnlen(const char *s, unsigned long n);
+void *memchr(const void *s, int c, unsigned long n);
+int f(int a, int b, char c) {
+    char word[4] = {'a', 'b', 'c', 'd'};
+    int r = (int)strnlen(word, sizeof word) * 10;
+    if (memchr(word, c, sizeof word) != 0)
+        r += 2;
+    if (memcmp(&a, &b, sizeof a) == 0)
+        r += 1;
+    return r;
+}
+"#;
+    let (_, report) = run(src, "f");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let found = b"abcd".contains(&(arg(t, 2) as u8));
+        let expected = 40 + 2 * i128::from(found) + i128::from(arg(t, 0) == arg(t, 1));
+        assert_eq!(ret(t), expected, "{:?}", t.inputs);
+    }
+}
+
+#[test]
 fn copying_past_a_buffer_is_a_finding() {
     let src = r#"
 char *strcpy(char *d, const char *s);

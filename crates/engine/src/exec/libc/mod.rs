@@ -259,6 +259,15 @@ impl Machine<'_, '_> {
             }
             reached = Cond::and(&[reached, stop_here.not()]);
         }
+        // A limit equal to the capacity stops the scan at the end without
+        // reading past it (`memcmp(&x, &y, sizeof x)`).
+        if let Some(n) = &limit {
+            let at = Word::known(u128::from(max), 64);
+            let within_limit = at.bvult(n);
+            let value = if count { at } else { Word::known(0, 32) };
+            stops.push((Cond::and(&[reached.clone(), within_limit.not()]), value));
+            reached = Cond::and(&[reached, within_limit]);
+        }
         for o in &objects {
             st.object_mut(*o).indexed = true;
         }
