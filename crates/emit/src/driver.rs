@@ -8,14 +8,14 @@ use crate::inputs::{
 use crate::literal::{comment_text, escape_string, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::runner;
-use crate::support::{self, SourceRef, Wrappers};
+use crate::support::{self, SourceRef, StubNames, Wrappers};
 use crate::test_names;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
 use ir::{FloatKind, Goal, GoalInfo, Layout, Type};
 use std::collections::{BTreeSet, HashMap};
 use testcase::{
-    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, TestCase, Value,
+    AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, StubCall, TestCase, Value,
 };
 
 /// What became of one test case in the driver.
@@ -54,7 +54,10 @@ pub fn test_driver(
             .iter()
             .flat_map(|r| r.tests.iter().map(|t| &t.inputs))
     };
-    let (plans, mut notes) = unit.stub_plans(all_inputs());
+    let all_calls = reports
+        .iter()
+        .flat_map(|r| r.tests.iter().map(|t| t.stub_calls.as_slice()));
+    let (plans, mut notes) = unit.stub_plans(all_inputs(), all_calls);
     let mut out = CodeWriter::default();
     let files = framework::driver_files(framework, &source.stem);
     match framework {
@@ -347,6 +350,7 @@ fn write_test(
     if unit.tracks_frees {
         check_frees(&mut out, test, &code.objects, (framework, &failures));
     }
+    check_stub_calls(&mut out, unit, test, plans, (framework, &failures))?;
     let unreached = free_everything(&mut out, test, &code.objects);
     if framework::counts_failures(framework) {
         out.line(&format!("return {failures} != 0;"));
@@ -400,6 +404,54 @@ fn check_frees(
             framework, failures, &what, &assertion,
         ));
     }
+}
+
+/// How often the call used each function without a body it may reach,
+/// and the numbers it passed: a changed argument or a call made once more
+/// or less changes no value the other checks see.
+fn check_stub_calls(
+    out: &mut CodeWriter,
+    unit: &Unit,
+    test: &TestCase,
+    plans: &[StubPlan],
+    (framework, failures): (Framework, &str),
+) -> Result<(), String> {
+    let callees = unit.callees(test.func);
+    for plan in plans {
+        let made: Vec<&StubCall> = test
+            .stub_calls
+            .iter()
+            .filter(|c| c.func == plan.func)
+            .collect();
+        if made.is_empty() && !callees.contains(&plan.func) {
+            continue;
+        }
+        let f = unit.program.function(plan.func);
+        let names = StubNames::new(&f.name);
+        let calls = Assertion::Signed {
+            actual: &names.calls,
+            expected: made.len().to_string(),
+        };
+        let what = format!("the number of calls of {}() is", f.name);
+        out.line(&framework::check_statement(
+            framework, failures, &what, &calls,
+        ));
+        for (k, call) in made.iter().enumerate().take(plan.capacity) {
+            for (i, (arg, ty)) in call.args.iter().zip(&f.sig.params).enumerate() {
+                let Some(expected) = arg else {
+                    continue;
+                };
+                let lvalue = format!("{}[{k}]", StubNames::argument(&f.name, i));
+                if let Some(assertion) = number_assertion(&lvalue, ty, expected) {
+                    let what = format!("argument {} of call {} of {}() is", i + 1, k + 1, f.name);
+                    out.line(&framework::check_statement(
+                        framework, failures, &what, &assertion,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A check reads a freed input object or expects a pointer into one.
@@ -768,8 +820,42 @@ fn check_line<'a>(
     lvalue: &'a str,
     check: &Check,
 ) -> Result<Option<Assertion<'a>>, String> {
+    if let Some(assertion) = number_assertion(lvalue, &check.ty, &check.expected) {
+        return Ok(Some(assertion));
+    }
     Ok(Some(match (&check.ty, &check.expected) {
         (_, Value::Unknown) => return Ok(None),
+        (Type::Pointer(to), expected) if matches!(**to, Type::Function(_)) => {
+            let Some(name) = writer.pointer_expr(expected, &check.ty, objects)? else {
+                return Ok(None);
+            };
+            Assertion::Function {
+                actual: lvalue,
+                expected: name,
+            }
+        }
+        (Type::Pointer(_), expected) => {
+            let Some(address) = writer.pointer_expr(expected, &check.ty, objects)? else {
+                return Ok(None);
+            };
+            Assertion::Pointer {
+                actual: lvalue,
+                expected: address,
+            }
+        }
+        (ty, value) => {
+            return Err(format!(
+                "cannot check `{lvalue}` of type {} against {}",
+                writer.unit.type_words(ty),
+                crate::inputs::value_words(value)
+            ))
+        }
+    }))
+}
+
+/// The assertion that an integer or floating-point lvalue holds `expected`.
+fn number_assertion<'a>(lvalue: &'a str, ty: &Type, expected: &Value) -> Option<Assertion<'a>> {
+    Some(match (ty, expected) {
         (Type::Int(it), Value::Int { bits, .. }) => {
             let expected = int_literal(*it, *bits);
             if it.bits > 64 {
@@ -789,37 +875,13 @@ fn check_line<'a>(
                 }
             }
         }
-        (Type::Pointer(to), expected) if matches!(**to, Type::Function(_)) => {
-            let Some(name) = writer.pointer_expr(expected, &check.ty, objects)? else {
-                return Ok(None);
-            };
-            Assertion::Function {
-                actual: lvalue,
-                expected: name,
-            }
-        }
-        (Type::Pointer(_), expected) => {
-            let Some(address) = writer.pointer_expr(expected, &check.ty, objects)? else {
-                return Ok(None);
-            };
-            Assertion::Pointer {
-                actual: lvalue,
-                expected: address,
-            }
-        }
         (Type::Float(_), Value::Float { kind, bits }) => Assertion::Float {
             actual: lvalue,
             expected: float_literal(*kind, *bits),
             single: *kind == FloatKind::F32,
         },
-        (ty, value) => {
-            return Err(format!(
-                "cannot check `{lvalue}` of type {} against {}",
-                writer.unit.type_words(ty),
-                crate::inputs::value_words(value)
-            ))
-        }
-    }))
+        _ => return None,
+    })
 }
 
 /// Why `test` cannot run where all tests share one process: it needs a
@@ -861,7 +923,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
             .flat_map(|r| r.findings.iter().map(|f| &f.inputs))
     };
     let all_findings = || reports.iter().flat_map(|r| &r.findings);
-    let (plans, mut notes) = unit.stub_plans(all_inputs());
+    let (plans, mut notes) = unit.stub_plans(all_inputs(), std::iter::empty());
     let fills = all_findings().any(|f| compares_fills(unit, f));
     let wrappers = if fills || all_inputs().any(|i| !i.failing_allocations.is_empty()) {
         Wrappers::Counting { initial_fill: -1 }

@@ -329,6 +329,15 @@ fn test(
         .iter()
         .map(|(site, arm)| goal(func, *site, *arm))
         .collect();
+    // The only stub, read_sensor, takes a string: no argument is checked.
+    let stub_calls = inputs
+        .stub_order
+        .iter()
+        .map(|func| StubCall {
+            func: *func,
+            args: vec![None],
+        })
+        .collect();
     TestCase {
         func,
         inputs,
@@ -337,6 +346,7 @@ fn test(
         new_goals: goals.clone(),
         path_goals: goals,
         boundaries: Vec::new(),
+        stub_calls,
         allocated: Vec::new(),
         freed_inputs: Vec::new(),
     }

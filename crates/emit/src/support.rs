@@ -27,6 +27,17 @@ impl StubNames {
             implementation: format!("cairn_stub_{function}"),
         }
     }
+
+    /// The array recording parameter `index` (from 0) of each call.
+    pub fn argument(function: &str, index: usize) -> String {
+        format!("cairn_{function}_arg{}", index + 1)
+    }
+}
+
+/// Whether tests check what the code passes for a stub's parameter of type
+/// `ty`: numbers, not pointers or aggregates.
+pub fn is_checked_argument(ty: &Type) -> bool {
+    matches!(ty, Type::Int(_) | Type::Float(_))
 }
 
 /// How the generated files reach the source under test.
@@ -525,8 +536,6 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 unit.spell(&f.sig.ret, &names.past_end)?
             ));
             out.line(&format!("static int {};", names.length));
-            out.line(&format!("static int {};", names.calls));
-            out.blank();
         } else if testcase::ERROR_FUNCTIONS.contains(&f.name.as_str()) {
             out.line(&format!(
                 "/* {}() has no body in the source: it marks an error, so this stub aborts. */",
@@ -538,6 +547,23 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 comment_text(&f.name)
             ));
         }
+        let recorded: Vec<usize> = (0..f.sig.params.len())
+            .filter(|i| is_checked_argument(&f.sig.params[*i]))
+            .collect();
+        out.line(if recorded.is_empty() {
+            "/* Calls made, which the tests check. */"
+        } else {
+            "/* Calls made, and the numbers each call passed, which the tests check. */"
+        });
+        out.line(&format!("static int {};", names.calls));
+        for i in &recorded {
+            let record = format!("{}[{}]", StubNames::argument(&f.name, *i), plan.capacity);
+            out.line(&format!(
+                "static {};",
+                unit.spell(&f.sig.params[*i], &record)?
+            ));
+        }
+        out.blank();
         let mut params: Vec<String> = Vec::new();
         for (i, ty) in f.sig.params.iter().enumerate() {
             params.push(unit.spell(ty, &format!("arg{}", i + 1))?);
@@ -554,10 +580,22 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         )?;
         out.line(&format!("static {header}"));
         out.open("{");
+        if !recorded.is_empty() {
+            out.open(&format!("if ({} < {}) {{", names.calls, plan.capacity));
+            for i in &recorded {
+                out.line(&format!(
+                    "{}[{}] = arg{};",
+                    StubNames::argument(&f.name, *i),
+                    names.calls,
+                    i + 1
+                ));
+            }
+            out.close("}");
+        }
         for (i, ty) in f.sig.params.iter().enumerate() {
             if is_data_pointer(ty) {
                 out.line(&format!("cairn_hand_over(arg{});", i + 1));
-            } else {
+            } else if !is_checked_argument(ty) {
                 out.line(&format!("(void)arg{};", i + 1));
             }
         }
@@ -577,6 +615,8 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             ));
             out.close("}");
             out.line(&format!("return {}[{}++];", names.script, names.calls));
+        } else {
+            out.line(&format!("{}++;", names.calls));
         }
         out.close("}");
         out.line(&format!(

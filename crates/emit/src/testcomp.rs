@@ -401,6 +401,7 @@ mod tests {
             new_goals: vec![],
             path_goals: vec![],
             boundaries: vec![],
+            stub_calls: vec![],
         }
     }
 

@@ -6,7 +6,7 @@ use crate::ctype::{self, is_identifier};
 use ir::walk::{self, Operand};
 use ir::{Expr, ExprKind, FuncId, GlobalId, PlaceBase, Program, Type};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use testcase::{Inputs, Value, RENAMED_MAIN};
+use testcase::{Inputs, StubCall, Value, RENAMED_MAIN};
 
 /// The members of a struct value with the name a reader sees (`#n` for an
 /// anonymous member) and their types (`void` where the type has no such member).
@@ -128,6 +128,7 @@ impl<'a> Unit<'a> {
     pub fn stub_plans<'i>(
         &self,
         inputs: impl Iterator<Item = &'i Inputs>,
+        calls: impl Iterator<Item = &'i [StubCall]>,
     ) -> (Vec<StubPlan>, Vec<String>) {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
         for func in uses(self.program).functions {
@@ -140,6 +141,13 @@ impl<'a> Unit<'a> {
             for stub in &input.stubs {
                 let entry = capacity.entry(stub.func).or_default();
                 *entry = (*entry).max(stub.returns.len());
+            }
+        }
+        for made in calls {
+            for call in made {
+                let count = made.iter().filter(|c| c.func == call.func).count();
+                let entry = capacity.entry(call.func).or_default();
+                *entry = (*entry).max(count);
             }
         }
         let mut notes = Vec::new();
@@ -167,6 +175,34 @@ impl<'a> Unit<'a> {
             })
             .collect();
         (plans, notes)
+    }
+
+    /// The functions `func` may call, directly or through others, and
+    /// every function whose address any of them takes.
+    pub fn callees(&self, func: FuncId) -> BTreeSet<FuncId> {
+        let mut reached = BTreeSet::new();
+        let mut pending = vec![func];
+        while let Some(next) = pending.pop() {
+            let Some(body) = &self.program.function(next).body else {
+                continue;
+            };
+            let mut found = Vec::new();
+            walk::operands(body, |operand| match operand {
+                Operand::Called(f) => found.push(f),
+                Operand::Evaluated(e) => walk::subexpressions(e, &mut |e: &Expr| {
+                    if let ExprKind::FuncAddr(f) = e.kind {
+                        found.push(f);
+                    }
+                }),
+                Operand::Assigned(_) => {}
+            });
+            for f in found {
+                if reached.insert(f) {
+                    pending.push(f);
+                }
+            }
+        }
+        reached
     }
 
     /// Length to give an extern array declared without one: the longest value a test assigns.

@@ -383,6 +383,15 @@ fn to(object: u32, offset: u64) -> Value {
     }
 }
 
+/// The report's test made one call of the bodiless `callee`, passing `arg`.
+fn calling(mut report: FunctionReport, callee: FuncId, arg: Value) -> FunctionReport {
+    report.tests[0].stub_calls.push(StubCall {
+        func: callee,
+        args: vec![Some(arg)],
+    });
+    report
+}
+
 fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> FunctionReport {
     let test = TestCase {
         func: FuncId(func),
@@ -392,6 +401,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         new_goals: vec![],
         path_goals: vec![],
         boundaries: vec![],
+        stub_calls: vec![],
         allocated: vec![],
         freed_inputs: vec![],
     };
@@ -591,8 +601,8 @@ fn reports() -> Vec<FunctionReport> {
             vec![],
         ),
         returns(6, packet, i(30), vec![data_1]),
-        returns(7, above, i(1), vec![]),
-        returns(8, lookup, i(9), vec![]),
+        calling(returns(7, above, i(1), vec![]), FuncId(12), i(7)),
+        calling(returns(8, lookup, i(9), vec![]), FuncId(13), i(9)),
         returns(
             9,
             odd,

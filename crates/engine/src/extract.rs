@@ -13,7 +13,7 @@ use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, Stub, TestCase, Value,
+    Step, Stub, StubCall, TestCase, Value,
 };
 use z3::ast::BV;
 use z3::Model;
@@ -166,6 +166,22 @@ pub fn test_case(
         solved.element_checks(root, &elem, len, obj, &mut checks);
         next += 1;
     }
+    let stub_calls = st
+        .stub_calls
+        .iter()
+        .map(|call| StubCall {
+            func: call.func,
+            args: call
+                .args
+                .iter()
+                .zip(&program.function(call.func).sig.params)
+                .map(|(value, ty)| {
+                    let checked = matches!(ty, Type::Int(_) | Type::Float(_));
+                    checked.then(|| solved.sym_value(value, ty))
+                })
+                .collect(),
+        })
+        .collect();
     let allocated = solved
         .heap
         .into_inner()
@@ -183,6 +199,7 @@ pub fn test_case(
         new_goals,
         path_goals,
         boundaries: Vec::new(),
+        stub_calls,
     }
 }
 
@@ -524,17 +541,20 @@ impl<'a> Solved<'a> {
         }
         self.untouched_objects(&mut out);
         out.failing_allocations = st.failing_allocations.clone();
-        for (func, value) in &st.stub_calls {
-            let ret_ty = &program.function(*func).sig.ret;
-            let v = self.sym_value(value, ret_ty);
-            match out.stubs.iter_mut().find(|s| s.func == *func) {
+        for call in &st.stub_calls {
+            let Some(value) = &call.result else {
+                continue;
+            };
+            let func = call.func;
+            let v = self.sym_value(value, &program.function(func).sig.ret);
+            match out.stubs.iter_mut().find(|s| s.func == func) {
                 Some(stub) => stub.returns.push(v),
                 None => out.stubs.push(Stub {
-                    func: *func,
+                    func,
                     returns: vec![v],
                 }),
             }
-            out.stub_order.push(*func);
+            out.stub_order.push(func);
         }
         out
     }

@@ -247,6 +247,15 @@ pub enum BuildStep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StateId(pub u64);
 
+/// A call of a function without a body: what the code passed, and the
+/// fresh input standing for its result (`None` for `void`).
+#[derive(Clone, Debug)]
+pub struct CallWithoutBody {
+    pub func: FuncId,
+    pub args: Vec<SymVal>,
+    pub result: Option<SymVal>,
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: StateId,
@@ -285,8 +294,8 @@ pub struct State {
     pub memory_changes: u64,
     /// Input buffers of scalars that two pointers share (see [`Self::input_size`]).
     pub shared_buffers: u32,
-    /// Return values of bodiless functions, in call order.
-    pub stub_calls: Vec<(FuncId, SymVal)>,
+    /// Calls of bodiless functions, in call order.
+    pub stub_calls: Vec<CallWithoutBody>,
     /// Functions' statics the path used, bound to their initial values.
     pub fresh_statics: Vec<GlobalId>,
     /// Arguments handed to functions without a body: memory they point to
@@ -407,7 +416,11 @@ impl State {
         let values = self
             .params
             .iter_mut()
-            .chain(self.stub_calls.iter_mut().map(|(_, value)| value))
+            .chain(
+                self.stub_calls
+                    .iter_mut()
+                    .flat_map(|call| call.args.iter_mut().chain(call.result.iter_mut())),
+            )
             .chain(self.escaped.iter_mut())
             .chain(self.ret.iter_mut());
         for value in values {

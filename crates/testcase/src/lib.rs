@@ -141,6 +141,15 @@ pub struct Stub {
     pub returns: Vec<Value>,
 }
 
+/// A call the function under test made to a function without a body, with
+/// the arguments it passed: the driver's stub records them and the test
+/// checks them (`None`: an argument not checked, such as a pointer).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StubCall {
+    pub func: FuncId,
+    pub args: Vec<Option<Value>>,
+}
+
 /// Everything a test sets before the call.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Inputs {
@@ -263,6 +272,9 @@ pub struct TestCase {
     /// test may cover no new branch).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boundaries: Vec<Boundary>,
+    /// Every call of a function without a body, in call order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stub_calls: Vec<StubCall>,
 }
 
 /// A boundary goal: an ordered integer comparison (`<`, `<=`, `>`, `>=`)

@@ -11,7 +11,7 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
-use crate::state::{BuildStep, ObjKind, ReturnTo, State, Written};
+use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State, Written};
 use crate::value::{
     cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
@@ -63,7 +63,13 @@ impl Machine<'_, '_> {
             return self.fault(st, FindingKind::ErrorCall, &message);
         }
         if function.name == ASSUME_FUNCTION && function.body.is_none() {
-            return self.assume_holds(st, &values);
+            self.assume_holds(st, &values)?;
+            st.stub_calls.push(CallWithoutBody {
+                func,
+                args: values,
+                result: None,
+            });
+            return Ok(());
         }
         if function.body.is_some() {
             let concrete_call = values.iter().all(|v| self.is_concrete(st, v));
@@ -112,8 +118,8 @@ impl Machine<'_, '_> {
                         }
                     }
                 }
-                st.escaped.extend(values);
-                self.stub_return(st, func)?
+                st.escaped.extend(values.iter().cloned());
+                self.stub_return(st, func, values)?
             }
         };
         if let (Some(place), Some(value)) = (dest, result) {
@@ -157,13 +163,26 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
-    /// A fresh input for the return value of a bodiless function.
-    fn stub_return(&mut self, st: &mut State, func: FuncId) -> Exec<Option<SymVal>> {
+    /// A fresh input for the return value of a bodiless function; the call
+    /// is recorded with its arguments.
+    fn stub_return(
+        &mut self,
+        st: &mut State,
+        func: FuncId,
+        args: Vec<SymVal>,
+    ) -> Exec<Option<SymVal>> {
         let function = self.program.function(func);
-        let n = st.stub_calls.iter().filter(|(f, _)| *f == func).count();
+        let n = st.stub_calls.iter().filter(|c| c.func == func).count();
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
-            Type::Void => return Ok(None),
+            Type::Void => {
+                st.stub_calls.push(CallWithoutBody {
+                    func,
+                    args,
+                    result: None,
+                });
+                return Ok(None);
+            }
             ty if let Some(bits) = ty.scalar_bits() => {
                 SymVal::Int(st.fresh_input(&path, bits, !ty.is_unsigned_int()))
             }
@@ -177,7 +196,11 @@ impl Machine<'_, '_> {
                 ))
             }
         };
-        st.stub_calls.push((func, value.clone()));
+        st.stub_calls.push(CallWithoutBody {
+            func,
+            args,
+            result: Some(value.clone()),
+        });
         Ok(Some(value))
     }
 
