@@ -4,6 +4,7 @@
 
 use crate::config::EngineConfig;
 use crate::memory::initial_cells;
+use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
 use crate::state::{Build, ObjKind, State, Written};
 use crate::value::{
@@ -15,7 +16,7 @@ use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
     Step, Stub, StubCall, TestCase, Value,
 };
-use z3::ast::BV;
+use z3::ast::{Ast, Bool, BV};
 use z3::Model;
 
 /// Solved view of one path: which state objects are test inputs and how long,
@@ -23,7 +24,7 @@ use z3::Model;
 struct Solved<'a> {
     program: &'a Program,
     st: &'a State,
-    model: &'a Model,
+    values: &'a Valuation<'a>,
     /// The function under test.
     func: FuncId,
     /// Output identity and chosen length of each input object of the state.
@@ -50,7 +51,7 @@ pub fn inputs(
     model: &Model,
     func: FuncId,
 ) -> Inputs {
-    Solved::new(program, config, st, model, func).inputs()
+    Solved::new(program, config, st, &Valuation::of(model), func).inputs()
 }
 
 /// The test of a completed path: inputs, return value, checks of the output
@@ -66,12 +67,12 @@ pub fn test_case(
     program: &Program,
     config: &EngineConfig,
     st: &State,
-    model: &Model,
+    values: &Valuation,
     func: FuncId,
     new_goals: Vec<Goal>,
     path_goals: Vec<Goal>,
 ) -> TestCase {
-    let solved = Solved::new(program, config, st, model, func);
+    let solved = Solved::new(program, config, st, values, func);
     let inputs = solved.inputs();
     let ret_ty = &program.function(func).sig.ret;
     let mut inputs = inputs;
@@ -208,14 +209,14 @@ impl<'a> Solved<'a> {
         program: &'a Program,
         config: &EngineConfig,
         st: &'a State,
-        model: &'a Model,
+        values: &'a Valuation<'a>,
         func: FuncId,
     ) -> Self {
         let mut inputs = vec![None; st.objects.len()];
         let mut next = 0u32;
         for (idx, object) in st.objects.iter().enumerate() {
             if let ObjKind::Input { len, is_string, .. } = &object.kind {
-                let chosen = eval_term(model, len) as u64;
+                let chosen = values.term(len) as u64;
                 // An object only ever used at its first element needs no more.
                 let len = if object.indexed || *is_string {
                     chosen.clamp(1, config.max_array.max(1))
@@ -234,7 +235,7 @@ impl<'a> Solved<'a> {
         Solved {
             program,
             st,
-            model,
+            values,
             func,
             inputs,
             untouched,
@@ -278,11 +279,7 @@ impl<'a> Solved<'a> {
             .map(|w| match w {
                 Written::No => false,
                 Written::Yes => true,
-                Written::If(cond) => self
-                    .model
-                    .eval(cond, true)
-                    .and_then(|b| b.as_bool())
-                    .unwrap_or(true),
+                Written::If(cond) => self.values.holds(cond).unwrap_or(true),
             })
             .collect()
     }
@@ -317,7 +314,7 @@ impl<'a> Solved<'a> {
             _ if self.program.size_of(pointee) == 0 => Type::Int(IntType::UCHAR),
             _ => pointee.clone(),
         };
-        let bytes = (eval_bits(self.model, size) as u64).min(object.capacity());
+        let bytes = (self.values.bits(size) as u64).min(object.capacity());
         let len = (bytes / self.program.size_of(&elem)).max(1);
         // Named before the table is borrowed: naming reads it.
         let name = name();
@@ -578,7 +575,7 @@ impl<'a> Solved<'a> {
 
     fn sym_value(&self, v: &SymVal, ty: &Type) -> Value {
         match v {
-            SymVal::Int(bv) => int_value(self.model, bv, ty),
+            SymVal::Int(bv) => int_value(self.values, bv, ty),
             SymVal::Ptr(p) => self.ptr_value(p),
             SymVal::Bytes(cells) => self.cells_value(cells, ty),
         }
@@ -587,7 +584,7 @@ impl<'a> Solved<'a> {
     /// A pointer as test data: allocated objects must have been reached (see
     /// [`Self::reach`]); pointers to freed or stack memory are unknown.
     fn ptr_value(&self, p: &PtrVal) -> Value {
-        let offset = eval_bits(self.model, &p.offset) as u64;
+        let offset = self.values.bits(&p.offset) as u64;
         if let Some(object) = self.untouched_object(&p.target) {
             return Value::Pointer { object, offset };
         }
@@ -611,7 +608,7 @@ impl<'a> Solved<'a> {
         let program = self.program;
         match ty {
             Type::Int(_) | Type::Float(_) => cells_to_int(cells)
-                .map(|bv| int_value(self.model, &bv, ty))
+                .map(|bv| int_value(self.values, &bv, ty))
                 .unwrap_or(Value::Unknown),
             Type::Pointer(_) => cells_to_ptr(cells)
                 .map(|p| self.ptr_value(&p))
@@ -649,7 +646,7 @@ impl<'a> Solved<'a> {
                 .map(|storage| {
                     let value =
                         bit_field_get(&storage, bits, declared.bits.into(), declared.signed);
-                    int_value(self.model, &value, &field.ty)
+                    int_value(self.values, &value, &field.ty)
                 })
                 .unwrap_or(Value::Unknown),
             _ => self.cells_value(part, &field.ty),
@@ -885,17 +882,75 @@ fn field_bytes(program: &Program, field: &ir::Field) -> std::ops::Range<usize> {
     field.offset as usize..(field.offset + size) as usize
 }
 
-fn int_value(model: &Model, bv: &Word, ty: &Type) -> Value {
+fn int_value(values: &Valuation, bv: &Word, ty: &Type) -> Value {
     match (ty, ty.as_ieee_float()) {
         (Type::Int(it), _) => Value::Int {
             ty: *it,
-            bits: eval_bits(model, bv),
+            bits: values.bits(bv),
         },
         (_, Some(kind)) => Value::Float {
             kind,
-            bits: eval_bits(model, bv) as u64,
+            bits: values.bits(bv) as u64,
         },
         _ => Value::Unknown,
+    }
+}
+
+/// The values of a test: the solver's model, except that whole integer
+/// variables the path never constrains (any value of theirs takes the same
+/// path) get small distinct nonzero values instead of the model's 0: a test
+/// on 0 cannot tell `x * 2` from `x / 2`, nor `x >> 3` from `x >> 4`.
+pub struct Valuation<'a> {
+    model: &'a Model,
+    chosen: Vec<(BV, BV)>,
+}
+
+/// The values free variables take, in order: small, distinct, nonzero.
+const FREE_VALUES: [u64; 8] = [7, 3, 13, 5, 29, 11, 2, 19];
+
+impl<'a> Valuation<'a> {
+    /// The model with the free variables `free` (see [`Valuation`]).
+    pub fn new(model: &'a Model, free: &[&InputSymbol]) -> Self {
+        let chosen = free
+            .iter()
+            .zip(FREE_VALUES.iter().cycle())
+            .map(|(input, value)| {
+                let bits = input.value.get_size();
+                (input.value.clone(), BV::from_u64(*value, bits))
+            })
+            .collect();
+        Valuation { model, chosen }
+    }
+
+    /// The model as it is.
+    pub fn of(model: &'a Model) -> Self {
+        Valuation {
+            model,
+            chosen: Vec::new(),
+        }
+    }
+
+    fn pairs(&self) -> Vec<(&BV, &BV)> {
+        self.chosen.iter().map(|(from, to)| (from, to)).collect()
+    }
+
+    /// The value of a word (unconstrained parts are 0).
+    pub fn bits(&self, word: &Word) -> u128 {
+        match word {
+            Word::Known { bits, .. } => *bits,
+            Word::Term(term) => self.term(term),
+        }
+    }
+
+    /// The value of a bit-vector term (unconstrained parts are 0).
+    pub fn term(&self, term: &BV) -> u128 {
+        eval_term(self.model, &term.substitute(&self.pairs()))
+    }
+
+    pub fn holds(&self, cond: &Bool) -> Option<bool> {
+        self.model
+            .eval(&cond.substitute(&self.pairs()), true)
+            .and_then(|b| b.as_bool())
     }
 }
 

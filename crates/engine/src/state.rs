@@ -531,11 +531,23 @@ impl State {
     /// A fresh input symbol of `bits` bits named after `base`, of a signed
     /// type or not (see [`InputSymbol`]).
     pub fn fresh_input(&mut self, base: &str, bits: u32, signed: bool) -> Word {
+        self.new_input_symbol(base, bits, signed, false)
+    }
+
+    /// A fresh input symbol for a whole integer variable (a parameter, a
+    /// global, a stub's result), which the code reads, unlike a field it may
+    /// skip.
+    pub fn fresh_variable(&mut self, base: &str, bits: u32, signed: bool) -> Word {
+        self.new_input_symbol(base, bits, signed, true)
+    }
+
+    fn new_input_symbol(&mut self, base: &str, bits: u32, signed: bool, whole: bool) -> Word {
         let name = self.symbol_name(base);
         let symbol = BV::new_const(name, bits);
         self.input_symbols.push(InputSymbol {
             value: symbol.clone(),
             signed,
+            whole,
         });
         Word::Term(symbol)
     }

@@ -336,11 +336,13 @@ impl<'a> Executor<'a> {
             path.push(self.solver.intern(condition));
         }
         let model = self.solver.readable_model(&path, &st.input_symbols)?;
+        let free = self.solver.free_variables(&path, &st.input_symbols);
+        let values = extract::Valuation::new(&model, &free);
         let mut test = extract::test_case(
             self.program,
             self.config,
             st,
-            &model,
+            &values,
             self.root,
             new_goals,
             st.trace.clone(),

@@ -59,6 +59,8 @@ const CONCRETE_ASK_LIMIT: Duration = Duration::from_millis(5);
 pub struct InputSymbol {
     pub value: BV,
     pub signed: bool,
+    /// A whole integer variable, not a field or byte of an object.
+    pub whole: bool,
 }
 
 /// `x` is a 7-bit character (8-bit values) or within `bound` of zero
@@ -457,6 +459,29 @@ impl PathSolver {
         let model = self.readable_model(path, inputs);
         self.effort_cap = None;
         model
+    }
+
+    /// The whole integer variables among `inputs` that no constraint of
+    /// `path` mentions: any value of theirs takes the same path.
+    pub fn free_variables<'i>(
+        &mut self,
+        path: &[ConstraintId],
+        inputs: &'i [InputSymbol],
+    ) -> Vec<&'i InputSymbol> {
+        let (key, _) = self.key(path, None);
+        let constrained: StableHashSet<BV> = self
+            .store
+            .symbols_of(&key)
+            .iter()
+            .map(|n| self.store.symbol(*n).clone())
+            .collect();
+        inputs
+            .iter()
+            .filter(|input| {
+                // Characters and flags stay 0: a 7 there reads as noise.
+                input.whole && input.value.get_size() > 8 && !constrained.contains(&input.value)
+            })
+            .collect()
     }
 
     /// A model of `path` whose `inputs` are small where possible (readable
