@@ -196,6 +196,7 @@ impl Machine<'_, '_> {
                 let Some(c) = float::compare(op, x, y, kind) else {
                     return unsupported("this floating comparison");
                 };
+                self.note_float_comparison(st, op, x, y, kind);
                 return Ok(SymVal::Int(bool_to_bv(&c, int_bits(ty))));
             }
             return match float::arithmetic(op, x, y, kind) {
@@ -256,6 +257,34 @@ impl Machine<'_, '_> {
         // One bit wider, the difference cannot wrap.
         let widen = |v: &Word| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
         let difference = widen(x).bvsub(widen(y));
+        if concrete(&difference).is_none() {
+            self.hooks.compared(st, self.span, &difference.term());
+        }
+    }
+
+    /// Tells the hooks of an ordered comparison of floating values in the
+    /// call under test: its boundary is both sides equal, which tells `<`
+    /// from `<=`. The difference given is 0 there and 2 elsewhere, so the
+    /// offsets one less and one more, which mean nothing between doubles,
+    /// are never met.
+    fn note_float_comparison(
+        &mut self,
+        st: &State,
+        op: BinOp,
+        x: &Word,
+        y: &Word,
+        kind: ir::FloatKind,
+    ) {
+        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+            || !self.runs_call_under_test(st)
+        {
+            return;
+        }
+        let Some(equal) = float::compare(BinOp::Eq, x, y, kind) else {
+            return;
+        };
+        let apart = bool_to_bv(&equal.not(), 2);
+        let difference = apart.bvadd(&apart);
         if concrete(&difference).is_none() {
             self.hooks.compared(st, self.span, &difference.term());
         }
