@@ -905,18 +905,24 @@ pub struct Valuation<'a> {
     chosen: Vec<(BV, BV)>,
 }
 
-/// The values free variables take, in order: small, distinct, nonzero.
+/// The values free variables take, in order: small, distinct, nonzero;
+/// characters are letters.
 const FREE_VALUES: [u64; 8] = [7, 3, 13, 5, 29, 11, 2, 19];
+const FREE_CHARACTERS: &[u8] = b"abcdefgh";
 
 impl<'a> Valuation<'a> {
     /// The model with the free variables `free` (see [`Valuation`]).
     pub fn new(model: &'a Model, free: &[&InputSymbol]) -> Self {
         let chosen = free
             .iter()
-            .zip(FREE_VALUES.iter().cycle())
-            .map(|(input, value)| {
+            .enumerate()
+            .map(|(k, input)| {
                 let bits = input.value.get_size();
-                (input.value.clone(), BV::from_u64(*value, bits))
+                let value = match bits {
+                    8 => u64::from(FREE_CHARACTERS[k % FREE_CHARACTERS.len()]),
+                    _ => FREE_VALUES[k % FREE_VALUES.len()],
+                };
+                (input.value.clone(), BV::from_u64(value, bits))
             })
             .collect();
         Valuation { model, chosen }

@@ -228,7 +228,9 @@ fn forwarded_va_list(program: &Program, st: &mut State, ty: &Type) -> SymVal {
 /// pointer, fresh cells for a struct.
 pub(super) fn fresh_value(program: &Program, st: &mut State, name: String, ty: &Type) -> SymVal {
     match ty {
-        Type::Int(it) => SymVal::Int(st.fresh_variable(&name, u32::from(it.bits), it.signed)),
+        Type::Int(it) if !it.is_bool => {
+            SymVal::Int(st.fresh_variable(&name, u32::from(it.bits), it.signed))
+        }
         _ if let Some(bits) = ty.scalar_bits() => {
             SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
         }

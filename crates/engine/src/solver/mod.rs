@@ -477,10 +477,7 @@ impl PathSolver {
             .collect();
         inputs
             .iter()
-            .filter(|input| {
-                // Characters and flags stay 0: a 7 there reads as noise.
-                input.whole && input.value.get_size() > 8 && !constrained.contains(&input.value)
-            })
+            .filter(|input| input.whole && !constrained.contains(&input.value))
             .collect()
     }
 
