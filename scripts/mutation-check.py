@@ -85,12 +85,13 @@ def code_part(line):
     return "".join(out)[: len(line)]
 
 
-def matching_paren(code, open_at):
+def matching(code, open_at, pair="()"):
+    """Where the bracket opening at `open_at` closes, or -1."""
     depth = 0
     for k in range(open_at, len(code)):
-        if code[k] == "(":
+        if code[k] == pair[0]:
             depth += 1
-        elif code[k] == ")":
+        elif code[k] == pair[1]:
             depth -= 1
             if depth == 0:
                 return k
@@ -114,7 +115,7 @@ def mutants_of_line(line):
                 found.append((line[: m.start()] + str(k) + line[m.end():], name))
     for m in re.finditer(r"\b(if|while)\s*\(", code):
         open_at = m.end() - 1
-        close = matching_paren(code, open_at)
+        close = matching(code, open_at)
         if close > 0:
             cond = line[open_at + 1: close]
             found.append(
@@ -191,7 +192,9 @@ def function_definitions(text):
         c = code[i]
         if c == "{" and depth == 0:
             head = code[segment_start:i].rstrip()
-            close = matching_brace(code, i)
+            close = matching(code, i, "{}")
+            if close < 0:
+                close = len(code) - 1
             if head.endswith(")"):
                 open_paren = head.rfind("(", 0, len(head))
                 level = 0
@@ -224,18 +227,6 @@ def function_definitions(text):
             segment_start = i + 1
         i += 1
     return functions, has_state
-
-
-def matching_brace(code, open_at):
-    depth = 0
-    for k in range(open_at, len(code)):
-        if code[k] == "{":
-            depth += 1
-        elif code[k] == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-    return len(code) - 1
 
 
 def is_mutable_object(declaration):
