@@ -28,7 +28,18 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> String {
 
 /// `cairn gen SOURCE -o OUT --framework FRAMEWORK`, which must succeed.
 fn gen_in_flavour(source: &Path, out: &Path, framework: &str) -> std::process::Output {
-    let gen = cairn(&["gen", arg(source), "-o", arg(out), "--framework", framework]);
+    // The flavours are compared test for test: a generous deadline, the one
+    // clock in a search, keeps a loaded machine from deciding their number.
+    let gen = cairn(&[
+        "gen",
+        arg(source),
+        "-o",
+        arg(out),
+        "--framework",
+        framework,
+        "--max-time",
+        "60",
+    ]);
     assert!(gen.status.success(), "{}", text(&gen.stderr));
     gen
 }

@@ -262,6 +262,49 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Tells the hooks of the edges of each case range (`case 200 ... 299`,
+    /// lowered to one case per value): its first value, placed at the
+    /// arm's code, and its last, placed at the switch. A test just below a
+    /// range's first value also sits on the last value of a range ending
+    /// there.
+    pub(super) fn note_case_ranges(
+        &mut self,
+        st: &State,
+        v: &Word,
+        signed: bool,
+        cases: &[(i128, ir::BlockId)],
+    ) -> Exec<()> {
+        if !self.runs_call_under_test(st) || concrete(v).is_some() {
+            return Ok(());
+        }
+        let body = self.body(st.frame().func)?;
+        let bits = v.get_size();
+        let widen = |w: &Word| if signed { w.sign_ext(1) } else { w.zero_ext(1) };
+        let value_of = |c: i128| widen(&Word::known(c as u128, bits));
+        let mut start = 0;
+        while start < cases.len() {
+            let (first, target) = cases[start];
+            let mut end = start + 1;
+            while end < cases.len()
+                && cases[end].1 == target
+                && cases[end].0 == cases[end - 1].0 + 1
+            {
+                end += 1;
+            }
+            if end - start > 1 {
+                let arm = &body.blocks[target.index()];
+                let arm_place = arm.stmts.first().map_or(arm.term_span, |s| s.span);
+                let last = cases[end - 1].0;
+                for (place, edge) in [(arm_place, first), (self.span, last)] {
+                    let difference = widen(v).bvsub(value_of(edge));
+                    self.hooks.compared(st, place, &difference.term());
+                }
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
     /// Tells the hooks of an ordered comparison of floating values in the
     /// call under test: its boundary is both sides equal, which tells `<`
     /// from `<=`. The difference given is 0 there and 2 elsewhere, so the

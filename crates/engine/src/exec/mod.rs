@@ -489,6 +489,8 @@ impl<'a> Machine<'_, 'a> {
                     _ => return unsupported("switch on a non-integer"),
                 };
                 let bits = v.get_size();
+                let signed = value.ty.as_int().is_some_and(|t| t.signed);
+                self.note_case_ranges(&st, &v, signed, cases)?;
                 let mut arms: Vec<(Cond, BlockId, Arm)> = Vec::new();
                 let mut none_matches = Vec::new();
                 for (n, (case, target)) in cases.iter().enumerate() {
