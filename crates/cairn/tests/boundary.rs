@@ -132,3 +132,48 @@ fn flipped_boundaries_give_the_same_tests_on_every_run() {
         assert_eq!(first, run(again), "{again} run differs");
     }
 }
+
+#[test]
+fn case_ranges_and_float_comparisons_are_tested_at_their_edges() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = r#"int band(int code)
+{
+    switch (code) {
+    case 10 ... 19:
+        return 1;
+    case 40 ... 49:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+int below(double x, double low)
+{
+    if (x < low)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, _, out_dir) = gen_checked(dir.path(), "band.c", source);
+    let driver = std::fs::read_to_string(out_dir.join("band_test.c")).expect("driver");
+    // Each range's first and last value and the values next to them (the
+    // last range's last edges share one place at the switch with the first's).
+    for code in [9, 10, 19, 20, 39, 40, 49] {
+        let call = format!("int result = band({code});");
+        assert!(driver.contains(&call), "{call}\n{driver}");
+    }
+    assert!(
+        driver.contains("(both sides equal) */") && driver.contains("below("),
+        "{driver}"
+    );
+    let equal_sides = driver
+        .lines()
+        .filter(|l| l.contains("int result = below("))
+        .any(|l| {
+            let args = l.split_once("below(").map_or("", |(_, rest)| rest);
+            let mut parts = args.trim_end_matches(");").split(", ");
+            parts.next() == parts.next()
+        });
+    assert!(equal_sides, "a test with x == low\n{driver}");
+}

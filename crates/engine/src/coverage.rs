@@ -234,7 +234,12 @@ impl Coverage {
             match test {
                 Some(mut test) => {
                     boundaries.cover(&mut test.boundaries, exit);
-                    self.tests.push(test);
+                    // A flip's input may be one a test has already (a case
+                    // range's edge seen from each other arm): the goal is
+                    // met, and the test is not written twice.
+                    if !self.tests.iter().any(|t| t.inputs == test.inputs) {
+                        self.tests.push(test);
+                    }
                     made = true;
                 }
                 None => {

@@ -287,7 +287,7 @@ impl Machine<'_, '_> {
             let mut end = start + 1;
             while end < cases.len()
                 && cases[end].1 == target
-                && cases[end].0 == cases[end - 1].0 + 1
+                && cases[end - 1].0.checked_add(1) == Some(cases[end].0)
             {
                 end += 1;
             }
