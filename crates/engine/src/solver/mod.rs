@@ -461,6 +461,14 @@ impl PathSolver {
         model
     }
 
+    /// The terms of the store's symbols `symbols`.
+    fn symbol_terms(&self, symbols: &[store::SymbolId]) -> StableHashSet<BV> {
+        symbols
+            .iter()
+            .map(|n| self.store.symbol(*n).clone())
+            .collect()
+    }
+
     /// The whole integer variables among `inputs` that no constraint of
     /// `path` mentions: any value of theirs takes the same path.
     pub fn free_variables<'i>(
@@ -469,12 +477,7 @@ impl PathSolver {
         inputs: &'i [InputSymbol],
     ) -> Vec<&'i InputSymbol> {
         let (key, _) = self.key(path, None);
-        let constrained: StableHashSet<BV> = self
-            .store
-            .symbols_of(&key)
-            .iter()
-            .map(|n| self.store.symbol(*n).clone())
-            .collect();
+        let constrained = self.symbol_terms(&self.store.symbols_of(&key));
         inputs
             .iter()
             .filter(|input| input.whole && !constrained.contains(&input.value))
@@ -509,10 +512,7 @@ impl PathSolver {
             return Some(first);
         }
         let symbols = self.store.symbols_of(&key);
-        let constrained: StableHashSet<BV> = symbols
-            .iter()
-            .map(|n| self.store.symbol(*n).clone())
-            .collect();
+        let constrained = self.symbol_terms(&symbols);
         let floats: StableHashSet<BV> = symbols
             .iter()
             .filter(|n| self.store.is_float_symbol(**n))
