@@ -407,6 +407,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         elem: int(),
         len: 1,
         init: vec![int_value(init)],
+        flexible_len: 0,
     };
     let order_inputs = |lo, hi| Inputs {
         args: vec![
@@ -436,6 +437,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
             elem: int(),
             len: 3,
             init: vec![int_value(4), int_value(5), int_value(6)],
+            flexible_len: 0,
         }],
         ..Inputs::default()
     };
@@ -464,12 +466,14 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
                 elem: Type::Int(IntType::CHAR),
                 len: text.len() as u64,
                 init: text.iter().map(|c| char_value(*c)).collect(),
+                flexible_len: 0,
             },
             InputObject {
                 name: "*out".into(),
                 elem: Type::Int(IntType::CHAR),
                 len: 1,
                 init: vec![char_value(0)],
+                flexible_len: 0,
             },
         ],
         ..Inputs::default()

@@ -143,8 +143,15 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         for object in &self.inputs.objects {
             let c_name = scope.fresh(&format!("{}_in", identifier_from_path(&object.name)));
             let variable = self.unit.spell(&Type::ptr(object.elem.clone()), &c_name)?;
+            let size = match self.flexible_member_name(&object.elem) {
+                Some(member) if object.flexible_len > 0 => format!(
+                    "sizeof *{c_name} + {} * sizeof {c_name}->{member}[0]",
+                    object.flexible_len
+                ),
+                _ => format!("sizeof *{c_name}"),
+            };
             code.declarations.push(format!(
-                "{variable} = {allocator}({}, sizeof *{c_name}); /* {} */",
+                "{variable} = {allocator}({}, {size}); /* {} */",
                 object.len,
                 comment_text(&object.name)
             ));
@@ -158,6 +165,15 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             code.allocation_check = allocation_check(&code.objects.inputs, on_failure);
         }
         Ok(())
+    }
+
+    /// The name of the flexible array member that ends struct `ty`.
+    fn flexible_member_name(&self, ty: &Type) -> Option<&str> {
+        let Type::Struct(id) = ty else {
+            return None;
+        };
+        let last = self.unit.program.struct_def(*id).fields.last()?;
+        matches!(last.ty, Type::Array(_, None | Some(0))).then_some(last.name.as_str())
     }
 
     /// Assigns `value` to `lvalue` of type `ty`: scalars into the data step,

@@ -222,6 +222,7 @@ fn inputs_json(
                 c_name: object_names.get(i).filter(|n| !n.is_empty()).cloned(),
                 elem_type: crate::ctype::type_name(program, &o.elem).unwrap_or_else(|e| e.0),
                 len: o.len,
+                flexible_len: o.flexible_len,
                 init: o
                     .init
                     .iter()

@@ -373,6 +373,7 @@ fn object(name: &str, elem: Type, init: Vec<Value>) -> InputObject {
         elem,
         len: init.len() as u64,
         init,
+        flexible_len: 0,
     }
 }
 

@@ -21,7 +21,7 @@ use crate::searchers::{BestFirst, SplitMix64, Ties};
 use crate::solver::{ConstraintId, ValueOracle};
 use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
-use crate::value::{bv_u, LazyIdx};
+use crate::value::{bv_u, sign_extend, LazyIdx};
 use ir::{Arm, BlockId, ExprKind, FuncId, Goal, Program, Span, Terminator, Type};
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
@@ -245,14 +245,6 @@ pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
         }
     }
     found.into_iter().collect()
-}
-
-fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
-    if !signed || width == 0 || width >= 128 {
-        return bits as i128;
-    }
-    let shift = 128 - width;
-    ((bits << shift) as i128) >> shift
 }
 
 /// Samples the values of one candidate.

@@ -3,7 +3,7 @@
 //! and the output heap those checks reach.
 
 use crate::config::EngineConfig;
-use crate::memory::initial_cells;
+use crate::memory::{initial_cells, zero_cells};
 use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
 use crate::state::{Build, ObjKind, State, Written};
@@ -18,6 +18,52 @@ use testcase::{
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
+
+/// The flexible array member that ends a struct (`int8_t contents[];`): an
+/// input of such a struct is one struct whose member holds the bytes after
+/// its header, as the code allocates it, not an array of structs.
+struct FlexibleMember {
+    field: usize,
+    elem: Type,
+    offset: u64,
+    elem_size: u64,
+}
+
+impl FlexibleMember {
+    /// How many elements of the member `object_bytes` bytes hold.
+    fn count(&self, object_bytes: u64) -> u64 {
+        object_bytes.saturating_sub(self.offset) / self.elem_size
+    }
+
+    /// The bytes of element `k` of the member.
+    fn element(&self, k: u64) -> std::ops::Range<usize> {
+        let at = (self.offset + k * self.elem_size) as usize;
+        at..at + self.elem_size as usize
+    }
+}
+
+fn flexible_member(program: &Program, ty: &Type) -> Option<FlexibleMember> {
+    let Type::Struct(id) = ty else {
+        return None;
+    };
+    let def = program.struct_def(*id);
+    let field = def.fields.len().checked_sub(1)?;
+    let last = &def.fields[field];
+    let (Type::Array(elem, None | Some(0)), false) = (&last.ty, def.is_union) else {
+        return None;
+    };
+    let elem_size = program.size_of(elem);
+    (elem_size > 0).then(|| FlexibleMember {
+        field,
+        elem: (**elem).clone(),
+        offset: last.offset,
+        elem_size,
+    })
+}
+
+/// The most bytes a test allocates for a buffer to honour the capacity its
+/// arguments claim (see [`Solved::provided_lengths`]).
+const MAX_PROVIDED_BYTES: i128 = 1 << 20;
 
 /// Solved view of one path: which state objects are test inputs and how long,
 /// and which allocated objects the output reaches.
@@ -253,6 +299,20 @@ impl<'a> Solved<'a> {
     fn element_checks(&self, root: Root, elem: &Type, len: u64, obj: ObjIdx, out: &mut Vec<Check>) {
         let object = self.st.object(obj);
         let esz = self.program.size_of(elem) as usize;
+        if let Some(flexible) = flexible_member(self.program, elem) {
+            let written = self.written(&object.written);
+            let header = vec![Step::Index(0)];
+            let cells = &object.cells[..];
+            self.leaf_checks(root.clone(), header.clone(), elem, cells, Some(&written), out);
+            for k in 0..flexible.count(len * esz as u64) {
+                let bytes = flexible.element(k);
+                let mut path = header.clone();
+                path.extend([Step::Field(flexible.field as u32), Step::Index(k)]);
+                let (cells, written) = (&cells[bytes.clone()], &written[bytes]);
+                self.leaf_checks(root.clone(), path, &flexible.elem, cells, Some(written), out);
+            }
+            return;
+        }
         for i in 0..len as usize {
             let range = i * esz..(i + 1) * esz;
             let (Some(cells), Some(written)) =
@@ -513,27 +573,59 @@ impl<'a> Solved<'a> {
                 ));
             }
         }
+        let provided = self.provided_lengths(&out.args);
         for (idx, object) in st.objects.iter().enumerate() {
-            let (Some((_, len)), ObjKind::Input { origin, elem, .. }) =
+            let (Some((id, len)), ObjKind::Input { origin, elem, .. }) =
                 (self.inputs[idx], &object.kind)
             else {
                 continue;
             };
             let esz = program.size_of(elem) as usize;
+            let mut init: Vec<Value> = (0..len as usize)
+                .map(|i| self.cells_value(&object.initial[i * esz..(i + 1) * esz], elem))
+                .collect();
+            let len = provided
+                .iter()
+                .filter(|(object, _)| *object == id)
+                .map(|(_, bytes)| bytes.div_ceil(esz as u64))
+                .fold(len, u64::max);
+            // Elements past the path's reads: zero, as calloc gives them.
+            let zero = self.cells_value(&zero_cells(esz as u64), elem);
+            init.resize(len as usize, zero);
             let path = &st.lazies[*origin as usize].path;
-            let name = if self.single_input(idx) {
+            if let Some(flexible) = flexible_member(program, elem) {
+                // One struct, its flexible array member holding the bytes after.
+                let count = flexible.count(len * esz as u64);
+                let mut bytes = object.initial.to_vec();
+                bytes.resize(len as usize * esz, Cell::zero());
+                let mut header = self.cells_value(&bytes, elem);
+                if let Value::Struct(members) = &mut header {
+                    members[flexible.field] = Value::Array(
+                        (0..count)
+                            .map(|k| self.cells_value(&bytes[flexible.element(k)], &flexible.elem))
+                            .collect(),
+                    );
+                }
+                out.objects.push(InputObject {
+                    name: format!("*{path}"),
+                    elem: elem.clone(),
+                    len: 1,
+                    init: vec![header],
+                    flexible_len: count,
+                });
+                continue;
+            }
+            let name = if len == 1 && self.single_input(idx) {
                 format!("*{path}")
             } else {
                 path.clone()
             };
-            let init = (0..len as usize)
-                .map(|i| self.cells_value(&object.initial[i * esz..(i + 1) * esz], elem))
-                .collect();
             out.objects.push(InputObject {
                 name,
                 elem: elem.clone(),
                 len,
                 init,
+                flexible_len: 0,
             });
         }
         self.untouched_objects(&mut out);
@@ -556,6 +648,37 @@ impl<'a> Solved<'a> {
         out
     }
 
+    /// The bytes each input object must hold for the capacities the test's
+    /// arguments claim (`copy(buf, 16)` needs 16 bytes at `buf`): the path
+    /// never reads past what it chose, but a caller provides what it claims.
+    /// A claim beyond [`MAX_PROVIDED_BYTES`] is left as chosen.
+    fn provided_lengths(&self, args: &[Value]) -> Vec<(ObjectId, u64)> {
+        let program = self.program;
+        let params = &program.function(self.func).sig.params;
+        let mut provided = Vec::new();
+        for capacity in ir::capacities(program, self.func) {
+            let Some(pointee) = params[capacity.pointer].pointee() else {
+                continue;
+            };
+            let (Value::Pointer { object, offset }, Value::Int { ty, bits }) =
+                (&args[capacity.pointer], &args[capacity.count])
+            else {
+                continue;
+            };
+            let count = crate::value::sign_extend(*bits, ty.bits.into(), ty.signed);
+            let unit = if capacity.in_bytes {
+                1
+            } else {
+                program.size_of(pointee).max(1)
+            };
+            let bytes = i128::from(*offset) + count.saturating_mul(i128::from(unit));
+            if count > 0 && bytes <= MAX_PROVIDED_BYTES {
+                provided.push((*object, bytes as u64));
+            }
+        }
+        provided
+    }
+
     /// The zeroed objects untouched pointer parameters point to.
     fn untouched_objects(&self, out: &mut Inputs) {
         for (lazy, _) in &self.untouched {
@@ -569,6 +692,7 @@ impl<'a> Solved<'a> {
                 elem: pointee.clone(),
                 len: 1,
                 init: vec![self.cells_value(&zero, pointee)],
+                flexible_len: 0,
             });
         }
     }

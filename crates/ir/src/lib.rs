@@ -18,7 +18,7 @@ pub mod walk;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
-pub use params::checks_null;
+pub use params::{capacities, checks_null, Capacity};
 pub use program::*;
 pub use state::written_globals;
 pub use types::{

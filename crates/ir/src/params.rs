@@ -1,9 +1,12 @@
 //! How a function uses its parameters as they were passed: which one an
-//! expression reads, and whether the function tests one against NULL.
+//! expression reads, whether the function tests one against NULL, and which
+//! integer parameter says how long a pointer parameter's buffer is.
 
 use crate::{
-    BinOp, Block, BlockId, Expr, ExprKind, FuncId, LocalId, PlaceBase, Program, StmtKind, UnOp,
+    BinOp, Block, BlockId, Callee, Expr, ExprKind, FuncId, LocalId, PlaceBase, Program, StmtKind,
+    Type, UnOp,
 };
+use crate::types::Layout;
 
 /// The parameter `e` reads as it is (casts aside), if it does.
 pub fn param_read(e: &Expr, params: usize) -> Option<usize> {
@@ -67,6 +70,109 @@ pub fn checks_null(program: &Program, func: FuncId, param: usize) -> bool {
         found |= is_param(cond);
     }
     found
+}
+
+/// A pointer parameter and the integer parameter that says how much memory
+/// the caller provides behind it, as in `(char *buf, size_t cap)`: a caller
+/// of the library never passes a capacity its buffer lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capacity {
+    pub pointer: usize,
+    pub count: usize,
+    /// The count is in bytes, not in elements of the pointee.
+    pub in_bytes: bool,
+}
+
+/// The capacities of `func`'s parameters, known two ways:
+/// - the function passes both to a libc function that takes a buffer and its
+///   length (`memset(p, 0, n)`, `snprintf(buf, size, ...)`);
+/// - the integer is named as a length or count (`n`, `len`, `size`, `cap`,
+///   `count`, `nbytes`, ...) and follows the pointers directly: the nearest
+///   one, and those just before it with the same pointee (`memcpy`'s `dst`
+///   and `src`).
+pub fn capacities(program: &Program, func: FuncId) -> Vec<Capacity> {
+    let function = program.function(func);
+    let Some(body) = &function.body else {
+        return Vec::new();
+    };
+    let params = &function.sig.params;
+    let name = |i: usize| body.locals[i].name.as_str();
+    let is_count = |i: usize| matches!(&params[i], Type::Int(t) if !t.is_bool);
+    let mut found: Vec<Capacity> = Vec::new();
+    let add = |found: &mut Vec<Capacity>, pointer: usize, count: usize, in_bytes: bool| {
+        if !found.iter().any(|c| c.pointer == pointer && c.count == count) {
+            found.push(Capacity {
+                pointer,
+                count,
+                in_bytes,
+            });
+        }
+    };
+    for count in (0..params.len()).filter(|&i| is_count(i) && names_a_length(name(i))) {
+        // A count next to a list's head counts nodes, not elements.
+        let Some(nearest) = params[..count]
+            .last()
+            .and_then(Type::pointee)
+            .filter(|t| !program.is_linked(t))
+        else {
+            continue;
+        };
+        let in_bytes = matches!(nearest, Type::Void) || name(count).contains("byte");
+        for pointer in (0..count).rev() {
+            if params[pointer].pointee() != Some(nearest) {
+                break;
+            }
+            add(&mut found, pointer, count, in_bytes);
+        }
+    }
+    for block in &body.blocks {
+        for stmt in &block.stmts {
+            let StmtKind::Call {
+                callee: Callee::Direct(f),
+                args,
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            for &(buffer, length) in buffer_and_length(&program.function(*f).name) {
+                let (Some(pointer), Some(count)) = (
+                    args.get(buffer).and_then(|a| param_read(a, params.len())),
+                    args.get(length).and_then(|a| param_read(a, params.len())),
+                ) else {
+                    continue;
+                };
+                if params[pointer].pointee().is_some() && is_count(count) {
+                    add(&mut found, pointer, count, true);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether a parameter name reads as a length, size or count.
+fn names_a_length(name: &str) -> bool {
+    let name = name.to_ascii_lowercase().replace('_', "");
+    const WHOLE: [&str; 10] = [
+        "n", "nmemb", "nelem", "nelems", "nitems", "nbytes", "bytes", "limit", "room", "avail",
+    ];
+    const ENDINGS: [&str; 7] = ["len", "length", "size", "sz", "cap", "capacity", "count"];
+    WHOLE.contains(&name.as_str())
+        || ENDINGS.iter().any(|e| name.ends_with(e))
+        || name.starts_with("num")
+}
+
+/// The (buffer, length in bytes) argument positions of the libc functions
+/// that take a buffer and how many bytes of it they may touch.
+fn buffer_and_length(libc_name: &str) -> &'static [(usize, usize)] {
+    match libc_name {
+        "memset" | "memchr" | "strncpy" => &[(0, 2)],
+        "memcpy" | "memmove" | "memcmp" => &[(0, 2), (1, 2)],
+        "snprintf" | "vsnprintf" | "fgets" => &[(0, 1)],
+        "read" | "write" => &[(1, 2)],
+        _ => &[],
+    }
 }
 
 pub fn strip_casts(mut e: &Expr) -> &Expr {

@@ -332,6 +332,35 @@ pub trait Layout {
     fn struct_def(&self, id: StructId) -> &StructDef;
     fn data_model(&self) -> DataModel;
 
+    /// Is `ty` a node type of a linked structure: a struct that can reach a
+    /// struct of its own type through pointer members (list and tree nodes,
+    /// also through other struct types, as a graph's vertices and arcs)?
+    fn is_linked(&self, ty: &Type) -> bool {
+        let Type::Struct(node) = ty else {
+            return false;
+        };
+        let mut seen = Vec::new();
+        let mut pending = vec![*node];
+        while let Some(id) = pending.pop() {
+            for field in &self.struct_def(id).fields {
+                let mut inner = &field.ty;
+                while let Type::Pointer(t) | Type::Array(t, _) = inner {
+                    inner = t;
+                }
+                if let Type::Struct(next) = inner {
+                    if next == node {
+                        return true;
+                    }
+                    if !seen.contains(next) {
+                        seen.push(*next);
+                        pending.push(*next);
+                    }
+                }
+            }
+        }
+        false
+    }
+
     fn size_of(&self, ty: &Type) -> u64 {
         match ty {
             Type::Void => 1,

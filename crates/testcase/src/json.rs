@@ -210,7 +210,14 @@ pub struct ObjectJson {
     pub c_name: Option<String>,
     pub elem_type: String,
     pub len: u64,
+    /// Elements of the struct's flexible array member allocated after it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flexible_len: u64,
     pub init: Vec<Json>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

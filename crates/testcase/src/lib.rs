@@ -132,6 +132,9 @@ pub struct InputObject {
     pub len: u64,
     /// Initial contents, one value per element.
     pub init: Vec<Value>,
+    /// Elements of the flexible array member that ends `elem` (a struct)
+    /// allocated after it; the member's value in `init` lists them.
+    pub flexible_len: u64,
 }
 
 /// Scripted results of a function without a body, returned in call order.

@@ -84,35 +84,6 @@ pub fn fresh_cells(
     }
 }
 
-/// Is `ty` a node type of a linked structure: a struct that can reach a
-/// struct of its own type through pointer members (list and tree nodes,
-/// also through other struct types, as a graph's vertices and arcs)?
-pub fn is_linked(program: &Program, ty: &Type) -> bool {
-    let Type::Struct(node) = ty else {
-        return false;
-    };
-    let mut seen = Vec::new();
-    let mut pending = vec![*node];
-    while let Some(id) = pending.pop() {
-        for field in &program.struct_def(id).fields {
-            let mut inner = &field.ty;
-            while let Type::Pointer(t) | Type::Array(t, _) = inner {
-                inner = t;
-            }
-            if let Type::Struct(next) = inner {
-                if next == node {
-                    return true;
-                }
-                if !seen.contains(next) {
-                    seen.push(*next);
-                    pending.push(*next);
-                }
-            }
-        }
-    }
-    false
-}
-
 /// The state at the entry of `func`, parameters as fresh inputs; an input
 /// of a type with a declared invariant first goes through its predicate.
 pub(super) fn initial_state(
@@ -535,7 +506,7 @@ impl Machine<'_, '_> {
             };
             cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
         }
-        if is_linked(self.program, &elem) {
+        if self.program.is_linked(&elem) {
             for member in &mut st.lazies[first_member..] {
                 member.link = true;
             }

@@ -187,7 +187,7 @@ impl Machine<'_, '_> {
         let linked = link
             .ty
             .pointee()
-            .is_some_and(|t| super::input::is_linked(self.program, t));
+            .is_some_and(|t| self.program.is_linked(t));
         if !link.link || !linked || self.reported.contains(&(kind, self.span)) {
             return;
         }

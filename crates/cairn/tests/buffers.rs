@@ -1,0 +1,144 @@
+//! End-to-end: a buffer passed with its capacity (`copy(buf, cap)`) is
+//! allocated as long as the capacity says in every test, as any caller of
+//! the library would, even where the path reads less of it; a struct
+//! ending in a flexible array member is one struct with room for its
+//! member, set and checked through the member's name. The drivers pass
+//! under the sanitizers.
+
+mod common;
+
+use common::{arg, cairn, gen_checked, text};
+use serde_json::Value;
+
+const SOURCE: &str = r#"#include <stddef.h>
+#include <string.h>
+
+int copy_name(char *buf, size_t cap, const char *src)
+{
+    size_t i = 0;
+    if (cap == 0)
+        return -1;
+    for (; i + 1 < cap && src[i] != '\0'; i++)
+        buf[i] = src[i];
+    buf[i] = '\0';
+    return (int)i;
+}
+
+void copy_words(unsigned short *dst, const unsigned short *src, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        dst[i] = src[i] == 0xffff ? 0 : src[i];
+}
+
+int wipe(int *words, int value, size_t width)
+{
+    memset(words, value, width);
+    return width > 4 ? words[1] : -1;
+}
+"#;
+
+/// (function, pointer argument, count argument, bytes per counted unit).
+const CLAIMS: [(&str, usize, usize, u64); 4] = [
+    ("copy_name", 0, 1, 1),
+    ("copy_words", 0, 2, 2),
+    ("copy_words", 1, 2, 2),
+    ("wipe", 0, 2, 1),
+];
+
+#[test]
+fn buffers_hold_the_capacity_their_call_claims() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_, _, out_dir) = gen_checked(dir.path(), "buffers.c", SOURCE);
+    let json = std::fs::read_to_string(out_dir.join("buffers.tests.json")).expect("tests.json");
+    let report: Value = serde_json::from_str(&json).expect("valid JSON");
+    let mut claims_checked = 0;
+    for function in report["functions"].as_array().expect("functions") {
+        let name = function["name"].as_str().expect("name");
+        for test in function["tests"].as_array().expect("tests") {
+            let inputs = &test["inputs"];
+            for &(_, pointer, count, unit) in CLAIMS.iter().filter(|c| c.0 == name) {
+                let args = inputs["args"].as_array().expect("args");
+                let Some(object) = args[pointer]["value"]["object"].as_str() else {
+                    continue; // NULL
+                };
+                let offset = args[pointer]["value"]["offset"].as_u64().expect("offset");
+                let claimed = args[count]["value"].as_u64().expect("count") * unit;
+                let held = inputs["objects"]
+                    .as_array()
+                    .expect("objects")
+                    .iter()
+                    .find(|o| o["name"] == object)
+                    .map(|o| o["len"].as_u64().expect("len") * elem_size(&o["elem_type"]))
+                    .expect("the object the argument points to");
+                assert!(
+                    offset + claimed <= held,
+                    "{}: {claimed} bytes claimed at offset {offset}, {held} allocated",
+                    test["name"]
+                );
+                claims_checked += 1;
+            }
+        }
+    }
+    assert!(claims_checked >= 6, "only {claims_checked} claims seen");
+}
+
+fn elem_size(ty: &Value) -> u64 {
+    match ty.as_str() {
+        Some("char") => 1,
+        Some("unsigned short") => 2,
+        Some("int") => 4,
+        other => panic!("unexpected element type {other:?}"),
+    }
+}
+
+const PACKET: &str = r#"struct packet {
+    unsigned short kind;
+    unsigned short size;
+    unsigned char data[];
+};
+
+/* Folds the payload's sum into its first byte. */
+int fold_checksum(struct packet *p)
+{
+    unsigned sum = 0;
+    if (p->size == 0 || p->size > 4)
+        return -1;
+    for (unsigned short i = 0; i < p->size; i++)
+        sum += p->data[i];
+    if (sum == 0)
+        return 0;
+    p->data[0] = (unsigned char)(p->data[0] ^ sum);
+    return p->data[0] == 0 ? 1 : 2;
+}
+"#;
+
+#[test]
+fn a_flexible_array_member_is_allocated_after_its_struct_and_used_by_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("packet.c");
+    std::fs::write(&source, PACKET).expect("write source");
+    let out_dir = dir.path().join("out");
+    let out = cairn(&[
+        "gen",
+        arg(&source),
+        "-o",
+        arg(&out_dir),
+        "--check",
+        "--sanitize",
+        "--max-time",
+        "20",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("check passed"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("packet_test.c")).expect("driver");
+    for expected in [
+        "calloc(1, sizeof *p_in + ",
+        " * sizeof p_in->data[0]); /* *p */",
+        "p_in->data",
+        "\"p_in->data[0] is\", p_in->data[0], 0);",
+    ] {
+        assert!(driver.contains(expected), "{expected}\n{driver}");
+    }
+    assert!(!driver.contains("p_in[1]"), "{driver}");
+}
