@@ -58,3 +58,39 @@ int fill_scratch(unsigned size, char with)
         return 1;
     return 0;
 }
+
+/* A rows x cols table of products in one block, row-major; the sum of
+ * row `pick`, read through the pointer the row decays to, is compared
+ * with `target`. */
+int table_row_over(int rows, int cols, int pick, int target)
+{
+    int r, c, sum = 0;
+    if (rows < 1 || rows > 4 || cols < 1 || cols > 4 || pick < 0 || pick >= rows)
+        return -1;
+    int table[rows][cols];
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < cols; c++)
+            table[r][c] = (r + 1) * (c + 1);
+    if (sizeof table[0] != (unsigned long)cols * sizeof(int)) /* infeasible: always equal */
+        return -2;
+    int *row = table[pick];
+    for (c = 0; c < cols; c++)
+        sum += row[c];
+    return sum > target ? 1 : 0;
+}
+
+/* Three rows of a caller-chosen width, the middle one marked: is the
+ * cell at (row, col) marked? */
+int marked_cell(int width, int row, int col)
+{
+    int r, c;
+    if (width < 1 || width > 3 || row < 0 || row > 2 || col < 0 || col >= width)
+        return -1;
+    char cells[3][width];
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < width; c++)
+            cells[r][c] = r == 1 ? 'x' : '.';
+    if (sizeof cells != 3 * (unsigned long)width) /* infeasible: always equal */
+        return -2;
+    return cells[row][col] == 'x';
+}

@@ -2,6 +2,7 @@
    realloc and sizes the test chooses. */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 int try_alloc(void)
 {
@@ -172,4 +173,19 @@ int *one_slot(int i)
         return NULL;
     slots[i] = 7;
     return slots;
+}
+
+/* A block of symbolic size filled by memset, then read at its last byte:
+ * every byte read was written, whatever inputs are sampled first. */
+int last_of_filled(unsigned size, char with)
+{
+    if (size == 0 || size > 16)
+        return -1;
+    char *block = malloc(size);
+    if (block == NULL)
+        return -2;
+    memset(block, with, size);
+    char last = block[size - 1];
+    free(block);
+    return last == 'z';
 }

@@ -29,7 +29,7 @@ pub(super) fn void_value() -> Val {
     })
 }
 
-fn int_const(e: &Expr) -> Option<(IntType, u128)> {
+pub(super) fn int_const(e: &Expr) -> Option<(IntType, u128)> {
     match (&e.kind, &e.ty) {
         (ExprKind::Int(bits), Type::Int(t)) => Some((*t, *bits)),
         _ => None,
@@ -375,7 +375,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn require_int(&self, e: &Expr, at: usize) -> R<IntType> {
+    pub(super) fn require_int(&self, e: &Expr, at: usize) -> R<IntType> {
         match int_type(&e.ty) {
             Some(t) => Ok(t),
             None => self.error(at, "operand must have integer type"),
@@ -479,6 +479,9 @@ impl<'a> Lowerer<'a> {
             Expression::SizeOfVal(s) => {
                 if let Some(array) = self.variable_array(&s.node.0) {
                     let bytes = Expr::load(Place::local(array.bytes), Type::Int(self.size_type()));
+                    return Ok(Val::Value(bytes));
+                }
+                if let Some(bytes) = self.variable_row_bytes(&s.node.0) {
                     return Ok(Val::Value(bytes));
                 }
                 let size = match &s.node.0.node {
@@ -594,10 +597,13 @@ impl<'a> Lowerer<'a> {
         match self.lookup(name).cloned() {
             Some(Symbol::Local(id, ty)) => Ok(Val::Place(Place::local(id), ty)),
             // It reads as the pointer it decays to.
-            Some(Symbol::VariableArray(array)) => Ok(Val::Value(Expr::load(
-                Place::local(array.pointer),
-                Type::ptr(array.elem),
-            ))),
+            Some(Symbol::VariableArray(array)) if array.strides.len() == 1 => Ok(Val::Value(
+                Expr::load(Place::local(array.pointer), Type::ptr(array.elem)),
+            )),
+            Some(Symbol::VariableArray(_)) => self.unsupported(
+                at,
+                "a variable-length array of arrays used other than by indexing",
+            ),
             Some(Symbol::Global(index)) => match self.global_id(index) {
                 Some(id) => Ok(Val::Place(Place::global(id), self.global_type(index))),
                 None => self.error(at, "unknown global"),
@@ -848,6 +854,7 @@ impl<'a> Lowerer<'a> {
             },
             UnaryOperator::Indirection => {
                 let p = self.rvalue(operand)?;
+                self.refuse_variable_pointee(&p, at)?;
                 match p.ty.clone() {
                     Type::Pointer(t) => Ok(Val::Place(deref_place(p), *t)),
                     _ => self.error(at, "indirection requires a pointer operand"),
@@ -974,6 +981,8 @@ impl<'a> Lowerer<'a> {
         if op.is_predicate() {
             return self.compare(op, a, b, at);
         }
+        self.refuse_variable_pointee(&a, at)?;
+        self.refuse_variable_pointee(&b, at)?;
         match (op, &a.ty, &b.ty) {
             (BinOp::Add, Type::Pointer(_), Type::Int(_)) => return Ok(self.ptr_add(a, b, false)),
             (BinOp::Add, Type::Int(_), Type::Pointer(_)) => return Ok(self.ptr_add(b, a, false)),
@@ -1049,7 +1058,7 @@ impl<'a> Lowerer<'a> {
         self.program.data_model.ulong()
     }
 
-    fn ptr_add(&mut self, ptr: Expr, index: Expr, negate: bool) -> Expr {
+    pub(super) fn ptr_add(&mut self, ptr: Expr, index: Expr, negate: bool) -> Expr {
         let long = IntType::LONG_LONG;
         let mut index = make_cast(index, &Type::Int(long));
         if negate {
@@ -1155,6 +1164,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn index(&mut self, lhs: &Node<Expression>, rhs: &Node<Expression>, at: usize) -> R<Val> {
+        if let Some(element) = self.variable_array_index(lhs, rhs, at)? {
+            return Ok(element);
+        }
         let base = self.expr(lhs)?;
         if let Val::Place(mut place, Type::Array(elem, _)) = base {
             let index = self.rvalue(rhs)?;
@@ -1172,6 +1184,7 @@ impl<'a> Lowerer<'a> {
             (Type::Int(_), Type::Pointer(_)) => (b, a),
             _ => return self.error(at, "subscripted value is not an array or pointer"),
         };
+        self.refuse_variable_pointee(&ptr, at)?;
         let elem = ptr.ty.pointee().cloned().unwrap_or(Type::Void);
         let sum = self.ptr_add(ptr, index, false);
         Ok(Val::Place(deref_place(sum), elem))

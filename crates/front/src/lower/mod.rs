@@ -318,9 +318,9 @@ pub(crate) struct Lowerer<'a> {
     /// Where the declarator being typed may have an array length that is
     /// no constant.
     variable_length: vla::VariableLength,
-    /// The element count of the local variable-length array being declared,
-    /// evaluated by its declarator.
-    pending_length: Option<ir::Expr>,
+    /// The lengths that are no constants of the local variable-length array
+    /// being declared, evaluated by its declarator, innermost first.
+    pending_lengths: Vec<ir::Expr>,
 }
 
 /// The lowered program with its diagnostics.
@@ -365,7 +365,7 @@ pub(crate) fn lower_unit(
         lenient: false,
         placeholders: HashMap::new(),
         variable_length: vla::VariableLength::Refused,
-        pending_length: None,
+        pending_lengths: Vec::new(),
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {

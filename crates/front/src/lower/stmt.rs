@@ -100,17 +100,17 @@ impl<'a> Lowerer<'a> {
         );
         let declared = self.declarator(base.clone(), &init_decl.node.declarator);
         self.variable_length = outer;
-        let count = self.pending_length.take();
+        let lengths = std::mem::take(&mut self.pending_lengths);
         let declared = declared?;
         let Some(name) = declared.name.clone() else {
             return Ok(());
         };
-        if let Some(count) = count {
+        if !lengths.is_empty() {
             let initializer = init_decl.node.initializer.as_ref();
             return self.variable_length_array(
                 name,
                 &declared.ty,
-                count,
+                lengths,
                 initializer,
                 declared.name_offset,
             );

@@ -34,3 +34,11 @@ int refuses_a_pointer_to_one(int n, int *p)
     int (*rows)[n] = (int (*)[n])p;
     return rows[0][0];
 }
+
+int rows_of_one_block(int n, int k, int i)
+{
+    int m[n][k];
+    m[i][k - 1] = i;
+    int *row = m[i];
+    return row[k - 1] + (int)(sizeof m[0] / sizeof m[0][0]);
+}
