@@ -47,3 +47,57 @@ fn a_missing_or_an_extra_free_fails_the_driver() {
         ("    return key;", "    free((void *)n);\n    return key;")
     ));
 }
+
+const HOOKS: &str = r#"#include <stdlib.h>
+
+static void *(*alloc_hook)(size_t size) = malloc;
+static void (*release_hook)(void *block) = free;
+
+/* NULL restores the C library's allocator. */
+void set_hooks(void *(*alloc)(size_t), void (*release)(void *))
+{
+    alloc_hook = alloc != NULL ? alloc : malloc;
+    release_hook = release != NULL ? release : free;
+}
+
+int *make_pair(int x)
+{
+    int *pair = alloc_hook(2 * sizeof *pair);
+    if (pair == NULL)
+        return NULL;
+    pair[0] = x;
+    pair[1] = -x;
+    return pair;
+}
+
+void drop_pair(int *pair)
+{
+    release_hook(pair);
+}
+"#;
+
+#[test]
+fn hooks_holding_the_wrapped_allocator_and_free_are_checked_as_such() {
+    // The driver compiles the code with malloc and free defined to its
+    // counting wrappers: a hook set to malloc holds cairn_malloc.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("hooks.c");
+    std::fs::write(&source, HOOKS).expect("write source");
+    let out_dir = dir.path().join("out");
+    let out = common::cairn(&[
+        "gen",
+        common::arg(&source),
+        "-o",
+        common::arg(&out_dir),
+        "--check",
+        "--alloc-may-fail",
+        "--max-time",
+        "20",
+    ]);
+    let stdout = common::text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", common::text(&out.stderr));
+    assert!(stdout.contains("check passed"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("hooks_test.c")).expect("driver");
+    assert!(driver.contains("alloc_hook == cairn_malloc"), "{driver}");
+    assert!(driver.contains("release_hook == cairn_free"), "{driver}");
+}

@@ -121,6 +121,7 @@ pub fn test_driver(
                 goals: &goals,
                 plans: &plans,
                 wraps_allocations,
+                wrappers,
                 framework,
             };
             let written = match stale_static(unit, test, &used_statics, framework) {
@@ -205,7 +206,9 @@ pub fn test_driver(
 struct TestContext<'a> {
     goals: &'a HashMap<Goal, GoalInfo>,
     plans: &'a [StubPlan],
+    /// Some test makes allocations fail.
     wraps_allocations: bool,
+    wrappers: Wrappers,
     framework: Framework,
 }
 
@@ -232,6 +235,7 @@ fn write_test(
         goals,
         plans,
         wraps_allocations,
+        wrappers,
         framework,
     } = *context;
     check_stubs_planned(unit, &test.inputs, plans)?;
@@ -243,7 +247,7 @@ fn write_test(
         allocation: Allocation::Checked {
             on_failure: framework::out_of_memory(framework),
         },
-        wraps_allocations,
+        wraps_allocations: wrappers != Wrappers::None,
     };
     let mut code = writer.write(test.func, &mut scope)?;
     let f = unit.program.function(test.func);

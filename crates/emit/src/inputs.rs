@@ -384,9 +384,13 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         Ok(Some(match value {
             Value::Unknown => return Ok(None),
             Value::Null => "NULL".to_string(),
+            // The code under test was compiled with these names defined
+            // to the driver's wrappers: a hook it set holds the wrapper.
             Value::Func(f) => {
                 let name = self.unit.function_name(*f);
-                if self.wraps_allocations && crate::support::WRAPPED.contains(&name) {
+                let wrapped = (self.wraps_allocations && crate::support::WRAPPED.contains(&name))
+                    || (self.unit.tracks_frees && name == "free");
+                if wrapped {
                     format!("cairn_{name}")
                 } else {
                     name.to_string()

@@ -303,13 +303,27 @@ impl<'a> Solved<'a> {
             let written = self.written(&object.written);
             let header = vec![Step::Index(0)];
             let cells = &object.cells[..];
-            self.leaf_checks(root.clone(), header.clone(), elem, cells, Some(&written), out);
+            self.leaf_checks(
+                root.clone(),
+                header.clone(),
+                elem,
+                cells,
+                Some(&written),
+                out,
+            );
             for k in 0..flexible.count(len * esz as u64) {
                 let bytes = flexible.element(k);
                 let mut path = header.clone();
                 path.extend([Step::Field(flexible.field as u32), Step::Index(k)]);
                 let (cells, written) = (&cells[bytes.clone()], &written[bytes]);
-                self.leaf_checks(root.clone(), path, &flexible.elem, cells, Some(written), out);
+                self.leaf_checks(
+                    root.clone(),
+                    path,
+                    &flexible.elem,
+                    cells,
+                    Some(written),
+                    out,
+                );
             }
             return;
         }

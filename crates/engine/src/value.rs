@@ -359,6 +359,16 @@ pub fn signed_bits(v: &Word) -> u32 {
     }
 }
 
+/// `bits` of an integer `width` bits wide as a number, negative when
+/// `signed` and its top bit is set.
+pub fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
+    if !signed || width == 0 || width >= 128 {
+        return bits as i128;
+    }
+    let shift = 128 - width;
+    ((bits << shift) as i128) >> shift
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,14 +463,4 @@ mod tests {
             Target::Null
         ));
     }
-}
-
-/// `bits` of an integer `width` bits wide as a number, negative when
-/// `signed` and its top bit is set.
-pub fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
-    if !signed || width == 0 || width >= 128 {
-        return bits as i128;
-    }
-    let shift = 128 - width;
-    ((bits << shift) as i128) >> shift
 }

@@ -403,5 +403,9 @@ fn goals_behind_a_fault_are_not_called_infeasible() {
 fn a_block_filled_to_its_symbolic_size_reads_as_written() {
     let report = run("allocations.c", "last_of_filled");
     assert!(kinds(&report).is_empty(), "{:#?}", report.findings);
-    assert!(report.tests.iter().any(|t| ret(t) == 1), "{:#?}", report.tests);
+    assert!(
+        report.tests.iter().any(|t| ret(t) == 1),
+        "{:#?}",
+        report.tests
+    );
 }

@@ -131,7 +131,10 @@ fn unsupported_constructs_exclude_only_their_function() {
         (d.severity.clone(), d.line, d.col),
         (Severity::Unsupported, 2, 43)
     );
-    assert_eq!(d.message, "unsupported: the address of a variable-length array");
+    assert_eq!(
+        d.message,
+        "unsupported: the address of a variable-length array"
+    );
     assert!(out.program.functions[0].body.is_some());
     assert!(out.program.functions[1].body.is_none());
 }

@@ -2,11 +2,11 @@
 //! expression reads, whether the function tests one against NULL, and which
 //! integer parameter says how long a pointer parameter's buffer is.
 
+use crate::types::Layout;
 use crate::{
     BinOp, Block, BlockId, Callee, Expr, ExprKind, FuncId, LocalId, PlaceBase, Program, StmtKind,
     Type, UnOp,
 };
-use crate::types::Layout;
 
 /// The parameter `e` reads as it is (casts aside), if it does.
 pub fn param_read(e: &Expr, params: usize) -> Option<usize> {
@@ -100,7 +100,10 @@ pub fn capacities(program: &Program, func: FuncId) -> Vec<Capacity> {
     let is_count = |i: usize| matches!(&params[i], Type::Int(t) if !t.is_bool);
     let mut found: Vec<Capacity> = Vec::new();
     let add = |found: &mut Vec<Capacity>, pointer: usize, count: usize, in_bytes: bool| {
-        if !found.iter().any(|c| c.pointer == pointer && c.count == count) {
+        if !found
+            .iter()
+            .any(|c| c.pointer == pointer && c.count == count)
+        {
             found.push(Capacity {
                 pointer,
                 count,

@@ -28,7 +28,10 @@ fn capacities(program: &Program, name: &str) -> Vec<(usize, usize, bool)> {
 fn a_count_named_as_a_length_gives_the_pointers_just_before_it_their_capacity() {
     let program = program();
     assert_eq!(capacities(&program, "copy_name"), [(0, 1, false)]);
-    assert_eq!(capacities(&program, "copy_words"), [(0, 2, false), (1, 2, false)]);
+    assert_eq!(
+        capacities(&program, "copy_words"),
+        [(0, 2, false), (1, 2, false)]
+    );
     assert_eq!(capacities(&program, "clear"), [(0, 1, true)]);
 }
 

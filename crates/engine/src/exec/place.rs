@@ -184,10 +184,7 @@ impl Machine<'_, '_> {
     fn report_null_link(&mut self, st: &State, lazy: LazyIdx) {
         let kind = FindingKind::NullDereference;
         let link = &st.lazies[lazy as usize];
-        let linked = link
-            .ty
-            .pointee()
-            .is_some_and(|t| self.program.is_linked(t));
+        let linked = link.ty.pointee().is_some_and(|t| self.program.is_linked(t));
         if !link.link || !linked || self.reported.contains(&(kind, self.span)) {
             return;
         }

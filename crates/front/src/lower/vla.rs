@@ -150,7 +150,10 @@ impl Lowerer<'_> {
             return Ok(None);
         };
         if indices.len() > array.strides.len() {
-            return self.unsupported(at, "an index into an element of a variable-length array of arrays");
+            return self.unsupported(
+                at,
+                "an index into an element of a variable-length array of arrays",
+            );
         }
         let long = Type::Int(IntType::LONG_LONG);
         let mut offset: Option<Expr> = None;
@@ -171,7 +174,10 @@ impl Lowerer<'_> {
         } else if indices.len() + 1 == array.strides.len() {
             Val::Value(address)
         } else {
-            return self.unsupported(at, "a row of a variable-length array of arrays used as a value");
+            return self.unsupported(
+                at,
+                "a row of a variable-length array of arrays used as a value",
+            );
         }))
     }
 
@@ -186,7 +192,10 @@ impl Lowerer<'_> {
         }
         let (array, indices) = self.variable_array_indices(&b.node.lhs, &b.node.rhs)?;
         let stride = array.strides.get(indices.len() - 1)?.clone();
-        let size = Expr::int(self.size_type(), i128::from(self.program.size_of(&array.elem)));
+        let size = Expr::int(
+            self.size_type(),
+            i128::from(self.program.size_of(&array.elem)),
+        );
         Some(product(stride, size))
     }
 
