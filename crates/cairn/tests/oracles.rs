@@ -95,7 +95,12 @@ fn hooks_holding_the_wrapped_allocator_and_free_are_checked_as_such() {
         "20",
     ]);
     let stdout = common::text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", common::text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        common::text(&out.stderr)
+    );
     assert!(stdout.contains("check passed"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("hooks_test.c")).expect("driver");
     assert!(driver.contains("alloc_hook == cairn_malloc"), "{driver}");

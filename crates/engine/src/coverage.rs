@@ -28,6 +28,7 @@ use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
 use crate::state::{State, StateId};
 use crate::trees;
+use crate::value::{cond_value, Cond};
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -225,7 +226,10 @@ impl Coverage {
             // time of the first test of each boundary.
             let work_before = exec.solver.work_done();
             let values_only = flipped || boundaries.tested_on_any_exit(&goal.boundary);
-            let test = if values_only && exec.solver.values_meet(condition) == Some(false) {
+            let ruled_out = cond_value(&st.with_fixed(&Cond::from(condition.clone())));
+            let test = if ruled_out == Some(false)
+                || (values_only && exec.solver.values_meet(condition) == Some(false))
+            {
                 None
             } else {
                 exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on)

@@ -5,7 +5,7 @@ use crate::stable_hash::StableHashMap;
 use ir::{FloatKind, FuncId, GlobalId, StringId};
 use std::cell::RefCell;
 use std::rc::Rc;
-use z3::ast::{Ast, Bool, Float, BV};
+use z3::ast::{Ast, Bool, Dynamic, Float, BV};
 use z3::Sort;
 
 mod word;
@@ -359,6 +359,50 @@ pub fn signed_bits(v: &Word) -> u32 {
     }
 }
 
+/// The input symbol `cond` pins to a number (`x == 5`, also as `!(x != 5)`
+/// or C's `(x == 5 ? 1 : 0) != 0`) with that number: a path that assumes it
+/// may read the symbol as the number from then on (see `State::fixed`).
+pub fn pinned_symbol(cond: &Bool) -> Option<(BV, BV)> {
+    pinned_by(&Dynamic::from_ast(&cond.simplify()), true)
+}
+
+/// [`pinned_symbol`] of `term` when `holds`, of its negation otherwise.
+fn pinned_by(term: &Dynamic, holds: bool) -> Option<(BV, BV)> {
+    use z3::DeclKind as K;
+    let kind = |t: &Dynamic| t.safe_decl().ok().map(|d| d.kind());
+    let child = |t: &Dynamic, n: usize| t.nth_child(n);
+    match kind(term)? {
+        K::Not => pinned_by(&child(term, 0)?, !holds),
+        K::Eq => {
+            let (a, b) = (child(term, 0)?.as_bv()?, child(term, 1)?.as_bv()?);
+            let (other, number) = match (concrete_term(&a), concrete_term(&b)) {
+                (None, Some(n)) => (a, n),
+                (Some(n), None) => (b, n),
+                _ => return None,
+            };
+            if other.is_const() {
+                return holds.then(|| {
+                    let value = bv_u(number, other.get_size());
+                    (other, value)
+                });
+            }
+            // `(c ? t : e) == number` with `t`, `e` numbers: `c` or `!c`.
+            let other = Dynamic::from_ast(&other);
+            if kind(&other)? != K::Ite {
+                return None;
+            }
+            let then = concrete_term(&child(&other, 1)?.as_bv()?)?;
+            let otherwise = concrete_term(&child(&other, 2)?.as_bv()?)?;
+            match (then == number, otherwise == number) {
+                (true, false) => pinned_by(&child(&other, 0)?, holds),
+                (false, true) => pinned_by(&child(&other, 0)?, !holds),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// `bits` of an integer `width` bits wide as a number, negative when
 /// `signed` and its top bit is set.
 pub fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
@@ -372,6 +416,21 @@ pub fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_equality_the_path_assumes_pins_its_symbol_in_any_spelling() {
+        let key = BV::new_const("key", 32);
+        let three = bv_u(3, 32);
+        let pinned = Some((key.clone(), three.clone()));
+        assert_eq!(pinned_symbol(&key.eq(&three)), pinned);
+        assert_eq!(pinned_symbol(&key.eq(&three).not().not()), pinned);
+        // C's `(key != 3) == 0`, as a branch condition reads.
+        let differs = key.eq(&three).not().ite(&bv_u(1, 32), &bv_u(0, 32));
+        assert_eq!(pinned_symbol(&differs.eq(bv_u(0, 32))), pinned);
+        assert_eq!(pinned_symbol(&differs.eq(bv_u(1, 32))), None);
+        assert_eq!(pinned_symbol(&key.eq(&three).not()), None);
+        assert_eq!(pinned_symbol(&key.bvmul(&key).eq(&three)), None);
+    }
 
     #[test]
     fn signed_products_fit_exactly_when_the_product_is_in_range() {

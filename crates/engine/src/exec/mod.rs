@@ -628,9 +628,15 @@ impl<'a> Machine<'_, 'a> {
             Some(true) => Ok(None),
             Some(false) => Err(Stop::Dead),
             None => {
-                let id = self.solver.intern(&cond.term());
+                let term = cond.term();
+                let id = self.solver.intern(&term);
                 if !st.path.contains(&id) {
                     st.path.push(id);
+                }
+                // Later terms read the symbol as its number: a boundary of
+                // a comparison the path decided by equality needs no query.
+                if let Some(pinned) = crate::value::pinned_symbol(&term) {
+                    st.fixed.push(pinned);
                 }
                 Ok(Some(id))
             }
