@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{arg, cairn, gen_checked, text};
+use common::{gen_checked, gen_checked_with};
 use serde_json::Value;
 
 const SOURCE: &str = r#"#include <stddef.h>
@@ -115,22 +115,7 @@ int fold_checksum(struct packet *p)
 #[test]
 fn a_flexible_array_member_is_allocated_after_its_struct_and_used_by_name() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let source = dir.path().join("packet.c");
-    std::fs::write(&source, PACKET).expect("write source");
-    let out_dir = dir.path().join("out");
-    let out = cairn(&[
-        "gen",
-        arg(&source),
-        "-o",
-        arg(&out_dir),
-        "--check",
-        "--sanitize",
-        "--max-time",
-        "20",
-    ]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    assert!(stdout.contains("check passed"), "{stdout}");
+    let (_, _, out_dir) = gen_checked_with(dir.path(), "packet.c", PACKET, &["--sanitize"]);
     let driver = std::fs::read_to_string(out_dir.join("packet_test.c")).expect("driver");
     for expected in [
         "calloc(1, sizeof *p_in + ",

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{driver_catches, gen_checked};
+use common::{driver_catches, gen_checked, gen_checked_with};
 
 const LIST: &str = r#"#include <stdlib.h>
 
@@ -81,27 +81,7 @@ fn hooks_holding_the_wrapped_allocator_and_free_are_checked_as_such() {
     // The driver compiles the code with malloc and free defined to its
     // counting wrappers: a hook set to malloc holds cairn_malloc.
     let dir = tempfile::tempdir().expect("temp dir");
-    let source = dir.path().join("hooks.c");
-    std::fs::write(&source, HOOKS).expect("write source");
-    let out_dir = dir.path().join("out");
-    let out = common::cairn(&[
-        "gen",
-        common::arg(&source),
-        "-o",
-        common::arg(&out_dir),
-        "--check",
-        "--alloc-may-fail",
-        "--max-time",
-        "20",
-    ]);
-    let stdout = common::text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        common::text(&out.stderr)
-    );
-    assert!(stdout.contains("check passed"), "{stdout}");
+    let (_, _, out_dir) = gen_checked_with(dir.path(), "hooks.c", HOOKS, &["--alloc-may-fail"]);
     let driver = std::fs::read_to_string(out_dir.join("hooks_test.c")).expect("driver");
     assert!(driver.contains("alloc_hook == cairn_malloc"), "{driver}");
     assert!(driver.contains("release_hook == cairn_free"), "{driver}");

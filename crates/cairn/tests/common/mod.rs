@@ -45,10 +45,20 @@ pub fn line_of(file: &Path, marker: &str) -> u32 {
 /// on it into `dir/out`, which must pass; the run's output (stdout,
 /// stderr) and the output directory.
 pub fn gen_checked(dir: &Path, name: &str, source: &str) -> (String, String, PathBuf) {
+    gen_checked_with(dir, name, source, &[])
+}
+
+/// [`gen_checked`] with `extra` arguments (`--sanitize`, ...).
+pub fn gen_checked_with(
+    dir: &Path,
+    name: &str,
+    source: &str,
+    extra: &[&str],
+) -> (String, String, PathBuf) {
     let src = dir.join(name);
     std::fs::write(&src, source).expect("write source");
     let out_dir = dir.join("out");
-    let out = cairn(&[
+    let mut args = vec![
         "gen",
         arg(&src),
         "-o",
@@ -56,7 +66,9 @@ pub fn gen_checked(dir: &Path, name: &str, source: &str) -> (String, String, Pat
         "--check",
         "--max-time",
         "20",
-    ]);
+    ];
+    args.extend(extra);
+    let out = cairn(&args);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("check passed"), "{stdout}");
