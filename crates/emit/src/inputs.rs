@@ -143,10 +143,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         for object in &self.inputs.objects {
             let c_name = scope.fresh(&format!("{}_in", identifier_from_path(&object.name)));
             let variable = self.unit.spell(&Type::ptr(object.elem.clone()), &c_name)?;
-            let size = match self.flexible_member_name(&object.elem) {
-                Some(member) if object.flexible_len > 0 => format!(
-                    "sizeof *{c_name} + {} * sizeof {c_name}->{member}[0]",
-                    object.flexible_len
+            let size = match self.unit.program.flexible_member(&object.elem) {
+                Some((_, member)) if object.flexible_len > 0 => format!(
+                    "sizeof *{c_name} + {} * sizeof {c_name}->{}[0]",
+                    object.flexible_len, member.name
                 ),
                 _ => format!("sizeof *{c_name}"),
             };
@@ -165,15 +165,6 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             code.allocation_check = allocation_check(&code.objects.inputs, on_failure);
         }
         Ok(())
-    }
-
-    /// The name of the flexible array member that ends struct `ty`.
-    fn flexible_member_name(&self, ty: &Type) -> Option<&str> {
-        let Type::Struct(id) = ty else {
-            return None;
-        };
-        let last = self.unit.program.struct_def(*id).fields.last()?;
-        matches!(last.ty, Type::Array(_, None | Some(0))).then_some(last.name.as_str())
     }
 
     /// Assigns `value` to `lvalue` of type `ty`: scalars into the data step,

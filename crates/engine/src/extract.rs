@@ -43,20 +43,15 @@ impl FlexibleMember {
 }
 
 fn flexible_member(program: &Program, ty: &Type) -> Option<FlexibleMember> {
-    let Type::Struct(id) = ty else {
-        return None;
-    };
-    let def = program.struct_def(*id);
-    let field = def.fields.len().checked_sub(1)?;
-    let last = &def.fields[field];
-    let (Type::Array(elem, None | Some(0)), false) = (&last.ty, def.is_union) else {
+    let (field, member) = program.flexible_member(ty)?;
+    let Type::Array(elem, _) = &member.ty else {
         return None;
     };
     let elem_size = program.size_of(elem);
     (elem_size > 0).then(|| FlexibleMember {
         field,
         elem: (**elem).clone(),
-        offset: last.offset,
+        offset: member.offset,
         elem_size,
     })
 }
@@ -595,17 +590,12 @@ impl<'a> Solved<'a> {
                 continue;
             };
             let esz = program.size_of(elem) as usize;
-            let mut init: Vec<Value> = (0..len as usize)
-                .map(|i| self.cells_value(&object.initial[i * esz..(i + 1) * esz], elem))
-                .collect();
+            let chosen = len;
             let len = provided
                 .iter()
                 .filter(|(object, _)| *object == id)
                 .map(|(_, bytes)| bytes.div_ceil(esz as u64))
-                .fold(len, u64::max);
-            // Elements past the path's reads: zero, as calloc gives them.
-            let zero = self.cells_value(&zero_cells(esz as u64), elem);
-            init.resize(len as usize, zero);
+                .fold(chosen, u64::max);
             let path = &st.lazies[*origin as usize].path;
             if let Some(flexible) = flexible_member(program, elem) {
                 // One struct, its flexible array member holding the bytes after.
@@ -629,6 +619,12 @@ impl<'a> Solved<'a> {
                 });
                 continue;
             }
+            let mut init: Vec<Value> = (0..chosen as usize)
+                .map(|i| self.cells_value(&object.initial[i * esz..(i + 1) * esz], elem))
+                .collect();
+            // Elements past the path's reads: zero, as calloc gives them.
+            let zero = self.cells_value(&zero_cells(esz as u64), elem);
+            init.resize(len as usize, zero);
             let name = if len == 1 && self.single_input(idx) {
                 format!("*{path}")
             } else {

@@ -363,7 +363,7 @@ pub fn signed_bits(v: &Word) -> u32 {
 /// or C's `(x == 5 ? 1 : 0) != 0`) with that number: a path that assumes it
 /// may read the symbol as the number from then on (see `State::fixed`).
 pub fn pinned_symbol(cond: &Bool) -> Option<(BV, BV)> {
-    pinned_by(&Dynamic::from_ast(&cond.simplify()), true)
+    pinned_by(&Dynamic::from_ast(cond), true)
 }
 
 /// [`pinned_symbol`] of `term` when `holds`, of its negation otherwise.

@@ -361,6 +361,19 @@ pub trait Layout {
         false
     }
 
+    /// The flexible array member that ends struct `ty` (`int8_t data[];`,
+    /// or GNU's `data[0]`): its number among the fields and the field.
+    fn flexible_member(&self, ty: &Type) -> Option<(usize, &Field)> {
+        let Type::Struct(id) = ty else {
+            return None;
+        };
+        let def = self.struct_def(*id);
+        let last = def.fields.len().checked_sub(1)?;
+        let field = &def.fields[last];
+        let flexible = matches!(field.ty, Type::Array(_, None | Some(0))) && !def.is_union;
+        flexible.then_some((last, field))
+    }
+
     fn size_of(&self, ty: &Type) -> u64 {
         match ty {
             Type::Void => 1,
