@@ -5,10 +5,10 @@
 
 Sums the statistics of every function in the tests.json files under each
 output directory OUT and prints one markdown row per OUT: the questions
-the search asked, the share the result cache and the last model answered
-without Z3, the Z3 checks made, the time inside them and the engine's
+the search asked, the share the result cache, the last model and guessed
+values answered without Z3, the Z3 checks made, the time inside them and the engine's
 time. The time the two layers saved is estimated as their answers times
-the mean time of a Z3 check. Figures are measurements; record them in
+the mean time of a Z3 check (the guesses' answers counted with them). Figures are measurements; record them in
 BENCHMARKS.md with the machine and the date.
 """
 import json
@@ -18,7 +18,7 @@ import sys
 
 def totals(out):
     keys = ("solver_questions", "answered_by_cache", "answered_by_last_model",
-            "solver_calls", "solver_ms", "elapsed_ms")
+            "answered_by_guesses", "solver_calls", "solver_ms", "elapsed_ms")
     sums = dict.fromkeys(keys, 0)
     for path in pathlib.Path(out).rglob("*.tests.json"):
         for function in json.loads(path.read_text())["functions"]:
@@ -30,16 +30,18 @@ def totals(out):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip().splitlines()[2].strip())
-    print("| run | questions | by cache | by last model | Z3 checks | Z3 s | engine s | saved s (estimate) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| run | questions | by cache | by last model | by guesses | Z3 checks | Z3 s | engine s | saved s (estimate) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for out in sys.argv[1:]:
         t = totals(out)
         asked = t["solver_questions"] or 1
         per_check = t["solver_ms"] / max(t["solver_calls"], 1)
-        answered = t["answered_by_cache"] + t["answered_by_last_model"]
+        answered = (t["answered_by_cache"] + t["answered_by_last_model"]
+                    + t["answered_by_guesses"])
         print(f"| {out} | {t['solver_questions']:,} "
               f"| {t['answered_by_cache']:,} ({100 * t['answered_by_cache'] / asked:.0f}%) "
               f"| {t['answered_by_last_model']:,} ({100 * t['answered_by_last_model'] / asked:.0f}%) "
+              f"| {t['answered_by_guesses']:,} ({100 * t['answered_by_guesses'] / asked:.0f}%) "
               f"| {t['solver_calls']:,} | {t['solver_ms'] / 1000:.1f} "
               f"| {t['elapsed_ms'] / 1000:.1f} | {answered * per_check / 1000:.1f} |")
 

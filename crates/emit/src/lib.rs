@@ -87,6 +87,7 @@
 //!                "solver_questions": 52,      // asked of the solver's layers
 //!                "answered_by_cache": 9,      // the same constraints asked before
 //!                "answered_by_last_model": 14, // the last model satisfied them
+//!                "answered_by_guesses": 3,    // a guessed value of their one symbol did
 //!                "solver_ms": 21 }            // inside Z3 checks
 //!   }]
 //! }

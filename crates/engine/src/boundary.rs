@@ -27,11 +27,14 @@
 
 use crate::explore::PerState;
 use crate::solver::InputSymbol;
-use crate::state::StateId;
+use crate::stable_hash::{StableHashMap, StableHashSet};
+use crate::state::{State, StateId};
+use crate::value::{address, concrete_term, symbols_of};
 use ir::Span;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use testcase::Boundary;
-use z3::ast::{Bool, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 
 /// Comparisons kept per place and path: a loop's condition is compared on
 /// every iteration, and a few of them give the boundary where there is one.
@@ -46,6 +49,8 @@ const TRIES_PER_GOAL: u32 = 4;
 struct Comparison {
     span: Span,
     difference: BV,
+    /// The symbols of `difference`, by address.
+    symbols: Rc<[usize]>,
     /// How many constraints the path had when it was made: the next one is
     /// the branch the comparison decided, when it decided one.
     path_len: usize,
@@ -53,7 +58,7 @@ struct Comparison {
 
 /// A boundary goal as the search pursues it: the boundary, on a path out
 /// of the function through `exit`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BoundaryGoal {
     pub boundary: Boundary,
     /// `None` for a path that left without returning (a test of a
@@ -80,15 +85,29 @@ pub struct Flip {
     pub condition: Bool,
 }
 
+/// A goal open on a completed path.
+pub struct OpenGoal {
+    pub goal: BoundaryGoal,
+    /// One of the comparisons at its place is at its offset; `None` when
+    /// the values the path fixed rule that out (each comparison there is
+    /// a number, none the offset).
+    pub condition: Option<Bool>,
+}
+
 /// The boundary goals of one exploration.
 pub struct Boundaries {
     /// Per path: the comparisons made so far.
     made: PerState<Vec<Comparison>>,
-    covered: BTreeSet<BoundaryGoal>,
+    covered: StableHashSet<BoundaryGoal>,
+    /// The boundaries of `covered`, whichever way out.
+    tested: BTreeSet<Boundary>,
+    /// The number a difference is with its symbols fixed to values, by the
+    /// difference and the values: paths that share a prefix fix the same.
+    settled: SettledDifferences,
     /// Every boundary of the comparisons any path made.
     seen: BTreeSet<Boundary>,
     /// Per goal: the completed paths on which it was asked without a test.
-    tried: BTreeMap<BoundaryGoal, u32>,
+    tried: StableHashMap<BoundaryGoal, u32>,
     /// Whether goals a path rules out are asked flipped ([`Flip`]): only
     /// where candidates can run, as their inputs must be run to be known.
     flips: bool,
@@ -111,9 +130,11 @@ impl Boundaries {
     pub fn new(budget: u64, flips: bool) -> Boundaries {
         Boundaries {
             made: PerState::new(),
-            covered: BTreeSet::new(),
+            covered: StableHashSet::default(),
+            tested: BTreeSet::new(),
+            settled: SettledDifferences::default(),
             seen: BTreeSet::new(),
-            tried: BTreeMap::new(),
+            tried: StableHashMap::default(),
             flips,
             flipped: BTreeSet::new(),
             pending: Vec::new(),
@@ -153,6 +174,7 @@ impl Boundaries {
         made.push(Comparison {
             span,
             difference: difference.clone(),
+            symbols: symbols_of(&Dynamic::from_ast(difference)),
             path_len,
         });
         self.seen
@@ -170,39 +192,56 @@ impl Boundaries {
 
     /// Whether some test sits on `boundary`, whichever way out it took.
     pub fn tested_on_any_exit(&self, boundary: &Boundary) -> bool {
-        self.covered.iter().any(|goal| goal.boundary == *boundary)
+        self.tested.contains(boundary)
     }
 
-    /// The goals still open among the comparisons of `state`'s path, out
-    /// through `exit`, each with its condition: one of the comparisons at
-    /// its place is at its offset. In the order of the places, then of the
-    /// offsets.
-    pub fn open_on(&self, state: StateId, exit: Option<Span>) -> Vec<(BoundaryGoal, Bool)> {
-        let Some(made) = self.made.get_ref(state) else {
+    /// The goals still open among the comparisons of `st`'s path, out
+    /// through `exit`, each with its condition under the values the path
+    /// fixed. In the order of the places, then of the offsets.
+    pub fn open_on(&mut self, st: &State, exit: Option<Span>) -> Vec<OpenGoal> {
+        let Some(made) = self.made.get_ref(st.id) else {
             return Vec::new();
         };
-        let mut by_place: BTreeMap<Span, Vec<&BV>> = BTreeMap::new();
+        let mut by_place: BTreeMap<Span, Vec<&Comparison>> = BTreeMap::new();
         for comparison in made {
             by_place
                 .entry(comparison.span)
                 .or_default()
-                .push(&comparison.difference);
+                .push(comparison);
         }
         let mut open = Vec::new();
-        for (span, differences) in by_place {
-            for offset in Boundary::OFFSETS {
-                let goal = BoundaryGoal {
+        for (span, comparisons) in by_place {
+            let goals: Vec<BoundaryGoal> = Boundary::OFFSETS
+                .into_iter()
+                .map(|offset| BoundaryGoal {
                     boundary: Boundary { span, offset },
                     exit,
-                };
-                if !self.is_open(&goal) {
-                    continue;
-                }
-                let at_offset: Vec<Bool> = differences
-                    .iter()
-                    .map(|d| BV::eq(d, BV::from_i64(i64::from(offset), d.get_size())))
-                    .collect();
-                open.push((goal, Bool::or(&at_offset)));
+                })
+                .filter(|goal| self.is_open(goal))
+                .collect();
+            if goals.is_empty() {
+                continue;
+            }
+            let values: Vec<Option<u128>> = comparisons
+                .iter()
+                .map(|c| self.settled.value(c, st))
+                .collect();
+            for goal in goals {
+                let offset = goal.boundary.offset;
+                let may_meet = values.iter().zip(&comparisons).any(|(value, c)| {
+                    value.is_none_or(|v| v == offset_bits(offset, c.difference.get_size()))
+                });
+                let condition = may_meet.then(|| {
+                    let at_offset: Vec<Bool> = comparisons
+                        .iter()
+                        .map(|c| {
+                            let d = &c.difference;
+                            d.eq(BV::from_i64(i64::from(offset), d.get_size()))
+                        })
+                        .collect();
+                    Bool::or(&at_offset)
+                });
+                open.push(OpenGoal { goal, condition });
             }
         }
         open
@@ -238,6 +277,7 @@ impl Boundaries {
     /// covered.
     pub fn cover(&mut self, boundaries: &mut Vec<Boundary>, exit: Option<Span>) {
         boundaries.retain(|boundary| {
+            self.tested.insert(*boundary);
             self.covered.insert(BoundaryGoal {
                 boundary: *boundary,
                 exit,
@@ -267,6 +307,51 @@ impl Boundaries {
     }
 }
 
+/// Memo of the numbers differences are under fixed values, by the
+/// addresses of the difference and the values.
+#[derive(Default)]
+struct SettledDifferences(StableHashMap<(usize, Vec<usize>), Settled>);
+
+/// A difference's number under some values, and the terms, kept so that
+/// no other term takes their addresses.
+struct Settled {
+    _terms: Vec<BV>,
+    value: Option<u128>,
+}
+
+impl SettledDifferences {
+    /// The number `c`'s difference is with the values `st` fixed put in,
+    /// when they are all of its symbols; `None` otherwise.
+    fn value(&mut self, c: &Comparison, st: &State) -> Option<u128> {
+        let pairs = st.fixed_among(&c.symbols);
+        if pairs.len() < c.symbols.len() {
+            return None;
+        }
+        let key = (
+            address(&c.difference),
+            pairs.iter().map(|(_, v)| address(*v)).collect(),
+        );
+        let settled = self.0.entry(key).or_insert_with(|| Settled {
+            _terms: std::iter::once(&c.difference)
+                .chain(pairs.iter().map(|(_, v)| *v))
+                .cloned()
+                .collect(),
+            value: concrete_term(&c.difference.substitute(&pairs)),
+        });
+        settled.value
+    }
+}
+
+/// `offset` as the bits of a `width`-bit number.
+fn offset_bits(offset: i8, width: u32) -> u128 {
+    let bits = i128::from(offset) as u128;
+    if width >= 128 {
+        bits
+    } else {
+        bits & ((1u128 << width) - 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,17 +375,30 @@ mod tests {
         BV::new_const(name, 33)
     }
 
+    /// A path state numbered `id`, with nothing fixed.
+    fn state(id: u64) -> State {
+        let program = ir::Program {
+            files: vec![],
+            structs: vec![],
+            globals: vec![],
+            functions: vec![],
+            strings: vec![],
+            data_model: ir::DataModel::Lp64,
+        };
+        State::new(&program, StateId(id))
+    }
+
+    fn goals(open: Vec<OpenGoal>) -> Vec<BoundaryGoal> {
+        open.into_iter().map(|open| open.goal).collect()
+    }
+
     #[test]
     fn each_place_has_three_goals_until_covered() {
         let mut boundaries = Boundaries::new(u64::MAX, true);
-        let state = StateId(1);
-        boundaries.compared(state, span(3), &symbol("x").bvsub(bv_u(10, 33)), 0);
-        boundaries.compared(state, span(4), &symbol("y"), 1);
-        let open: Vec<BoundaryGoal> = boundaries
-            .open_on(state, EXIT)
-            .into_iter()
-            .map(|(g, _)| g)
-            .collect();
+        let st = state(1);
+        boundaries.compared(st.id, span(3), &symbol("x").bvsub(bv_u(10, 33)), 0);
+        boundaries.compared(st.id, span(4), &symbol("y"), 1);
+        let open = goals(boundaries.open_on(&st, EXIT));
         assert_eq!(open.len(), 6);
         assert_eq!(
             open[0].boundary,
@@ -318,7 +416,29 @@ mod tests {
         let mut other_exit = vec![open[1].boundary];
         boundaries.cover(&mut other_exit, Some(span(9)));
         assert_eq!(other_exit.len(), 1, "another way out is another goal");
-        assert_eq!(boundaries.open_on(state, EXIT).len(), 4);
+        assert_eq!(boundaries.open_on(&st, EXIT).len(), 4);
+    }
+
+    #[test]
+    fn a_goal_the_fixed_values_rule_out_has_no_condition() {
+        let mut boundaries = Boundaries::new(u64::MAX, true);
+        let mut st = state(1);
+        let x = symbol("x");
+        boundaries.compared(st.id, span(3), &x.bvsub(bv_u(10, 33)), 0);
+        boundaries.compared(st.id, span(4), &symbol("y"), 1);
+        st.fixed.push((x.clone(), bv_u(11, 33)));
+        let open = boundaries.open_on(&st, EXIT);
+        let at_line_3: Vec<bool> = open
+            .iter()
+            .filter(|open| open.goal.boundary.span == span(3))
+            .map(|open| open.condition.is_some())
+            .collect();
+        // x - 10 is 1: only the goal at offset 1 may be met.
+        assert_eq!(at_line_3, [false, false, true]);
+        assert!(open
+            .iter()
+            .filter(|open| open.goal.boundary.span == span(4))
+            .all(|open| open.condition.is_some()));
     }
 
     #[test]
@@ -341,9 +461,10 @@ mod tests {
     #[test]
     fn a_boundary_the_path_rules_out_is_asked_once_with_the_rest_of_the_path() {
         let mut boundaries = Boundaries::new(u64::MAX, true);
-        let state = StateId(1);
+        let st = state(1);
+        let state = st.id;
         boundaries.compared(state, span(3), &symbol("x"), 2);
-        let (goal, _) = boundaries.open_on(state, EXIT)[0].clone();
+        let goal = boundaries.open_on(&st, EXIT)[0].goal;
         let flip = boundaries.flip(state, &goal, 4).expect("a branch followed");
         assert_eq!(flip.path_len, 2);
         assert!(
@@ -371,14 +492,15 @@ mod tests {
     #[test]
     fn a_fork_copies_the_comparisons_and_a_repeat_is_kept_once() {
         let mut boundaries = Boundaries::new(u64::MAX, true);
-        let (parent, child) = (StateId(1), StateId(2));
+        let (parent_state, child_state) = (state(1), state(2));
+        let (parent, child) = (parent_state.id, child_state.id);
         let difference = symbol("x");
         boundaries.compared(parent, span(3), &difference, 0);
         boundaries.forked(parent, child);
         boundaries.compared(child, span(3), &difference, 0);
         boundaries.released(parent);
-        assert!(boundaries.open_on(parent, EXIT).is_empty());
-        assert_eq!(boundaries.open_on(child, EXIT).len(), 3);
+        assert!(boundaries.open_on(&parent_state, EXIT).is_empty());
+        assert_eq!(boundaries.open_on(&child_state, EXIT).len(), 3);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! candidate inputs (`cheap`) cover what random inputs hit easily, the
 //! solver asked nothing per branch; the symbolic search gets what they leave.
 
-use crate::boundary::{Boundaries, BoundaryGoal, Flip};
+use crate::boundary::{Boundaries, Flip, OpenGoal};
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
@@ -28,8 +28,8 @@ use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
 use crate::state::{State, StateId};
 use crate::trees;
-use crate::value::{cond_value, Cond};
 use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -110,6 +110,10 @@ struct Coverage {
     func: FuncId,
     distances: Distances,
     uncovered: BTreeSet<Goal>,
+    /// Memo of the distance from each block (by index) to the nearest
+    /// goal of `uncovered`, forgotten when a goal is covered: every state
+    /// is ranked, and most goals stay uncovered for many states.
+    nearest_uncovered: RefCell<Vec<Option<u32>>>,
     /// Why goals reachable from a dropped path may stay uncovered.
     reasons: BTreeMap<Goal, Uncovered>,
     tests: Vec<TestCase>,
@@ -145,7 +149,7 @@ impl Coverage {
             .frames
             .iter()
             .filter(|f| f.func == self.func)
-            .map(|f| self.distances.nearest(f.block, &self.uncovered))
+            .map(|f| self.nearest_uncovered(f.block))
             .min()
             .unwrap_or(FAR);
         if !carries_new && nearest == FAR && !self.runs_every_path {
@@ -163,6 +167,15 @@ impl Coverage {
             st.input_size(),
             st.blocks_run,
         ))
+    }
+
+    /// Distance from `block` to the nearest uncovered goal.
+    fn nearest_uncovered(&self, block: BlockId) -> u32 {
+        let mut memo = self.nearest_uncovered.borrow_mut();
+        if memo.len() <= block.index() {
+            memo.resize(block.index() + 1, None);
+        }
+        *memo[block.index()].get_or_insert_with(|| self.distances.nearest(block, &self.uncovered))
     }
 
     /// Goals a state could still cover.
@@ -213,10 +226,10 @@ impl Coverage {
         let Some(boundaries) = &mut self.boundaries else {
             return false;
         };
-        let open = boundaries.open_on(st.id, exit);
+        let open = boundaries.open_on(st, exit);
         let sat_on = boundaries_of(&open);
         let mut made = false;
-        for (goal, condition) in &open {
+        for OpenGoal { goal, condition } in &open {
             // A test made for an earlier goal may sit on this one too.
             if !boundaries.is_open(goal) || !(flipped || boundaries.has_work_left()) {
                 continue;
@@ -224,17 +237,21 @@ impl Coverage {
             // On another way out, a candidate only counts where its own
             // values sit: a question per candidate and exit would take the
             // time of the first test of each boundary.
-            let work_before = exec.solver.work_done();
             let values_only = flipped || boundaries.tested_on_any_exit(&goal.boundary);
-            let ruled_out = cond_value(&st.with_fixed(&Cond::from(condition.clone())));
-            let test = if ruled_out == Some(false)
-                || (values_only && exec.solver.values_meet(condition) == Some(false))
-            {
-                None
-            } else {
-                exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on)
+            let test = match condition {
+                None => None,
+                Some(condition)
+                    if values_only && exec.solver.values_meet(condition) == Some(false) =>
+                {
+                    None
+                }
+                Some(condition) => {
+                    let work_before = exec.solver.work_done();
+                    let test = exec.solve_test_on(st, Vec::new(), Some(condition), &sat_on);
+                    boundaries.spend(exec.solver.work_done() - work_before);
+                    test
+                }
             };
-            boundaries.spend(exec.solver.work_done() - work_before);
             match test {
                 Some(mut test) => {
                     boundaries.cover(&mut test.boundaries, exit);
@@ -261,11 +278,11 @@ impl Coverage {
     }
 }
 
-/// The boundaries of `goals`, each with its condition.
-fn boundaries_of(goals: &[(BoundaryGoal, Bool)]) -> Vec<(Boundary, Bool)> {
+/// The boundaries of `goals` the path may meet, each with its condition.
+fn boundaries_of(goals: &[OpenGoal]) -> Vec<(Boundary, Bool)> {
     goals
         .iter()
-        .map(|(goal, condition)| (goal.boundary, condition.clone()))
+        .filter_map(|open| Some((open.goal.boundary, open.condition.clone()?)))
         .collect()
 }
 
@@ -360,8 +377,8 @@ impl Objective for Coverage {
         let mut progress = false;
         if !new_goals.is_empty() || self.wants_entry_test {
             let exit = self.exit_of(&st);
-            let open = match &self.boundaries {
-                Some(boundaries) => boundaries_of(&boundaries.open_on(st.id, exit)),
+            let open = match &mut self.boundaries {
+                Some(boundaries) => boundaries_of(&boundaries.open_on(&st, exit)),
                 None => Vec::new(),
             };
             let Some(mut test) = exec.solve_test_on(&st, new_goals, None, &open) else {
@@ -370,6 +387,7 @@ impl Objective for Coverage {
             for g in &test.new_goals {
                 self.uncovered.remove(g);
             }
+            self.nearest_uncovered.borrow_mut().clear();
             if let Some(boundaries) = &mut self.boundaries {
                 boundaries.cover(&mut test.boundaries, exit);
             }
@@ -740,6 +758,7 @@ pub fn explore(
         func,
         distances: Distances::new(body, &targets),
         uncovered: targets.iter().copied().collect(),
+        nearest_uncovered: RefCell::new(Vec::new()),
         reasons: BTreeMap::new(),
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),

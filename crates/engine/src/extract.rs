@@ -628,7 +628,7 @@ impl<'a> Solved<'a> {
             let name = if len == 1 && self.single_input(idx) {
                 format!("*{path}")
             } else {
-                path.clone()
+                path.to_string()
             };
             out.objects.push(InputObject {
                 name,

@@ -2,7 +2,9 @@
 //! forks), lazy input pointers, path condition and the trace of goals.
 
 use crate::solver::{ConstraintId, InputSymbol};
-use crate::value::{Cell, LazyIdx, ObjIdx, PtrVal, Substitute, SymVal, Target, Word};
+use crate::value::{
+    address, symbols_of, Cell, LazyIdx, ObjIdx, PtrVal, Substitute, SymVal, Target, Word,
+};
 use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Span, Type};
 use std::rc::Rc;
 use z3::ast::{Bool, BV};
@@ -118,9 +120,10 @@ impl Object {
 #[derive(Clone, Debug)]
 pub struct Lazy {
     /// Access path of the pointer, e.g. `s`, `res->next`, `g.p`, `f()`.
-    pub path: String,
+    /// Shared: every fork copies every lazy pointer of its state.
+    pub path: Rc<str>,
     /// The pointer's type.
-    pub ty: Type,
+    pub ty: Rc<Type>,
     pub resolution: Option<Target>,
     /// A link of an input linked structure: a pointer member of a list or
     /// tree node (e.g. `head->next`), for which NULL is a natural value.
@@ -376,13 +379,27 @@ impl State {
         }
     }
 
-    /// `term` with the symbols this path fixed put in, simplified.
+    /// `term` with the symbols this path fixed put in, simplified; as it
+    /// is when it mentions none of them.
     pub fn with_fixed<T: Substitute>(&self, value: &T) -> T {
-        if self.fixed.is_empty() {
+        let pairs = match value.symbolic() {
+            Some(term) if !self.fixed.is_empty() => self.fixed_among(&symbols_of(&term)),
+            _ => Vec::new(),
+        };
+        if pairs.is_empty() {
             return value.clone();
         }
-        let pairs: Vec<(&BV, &BV)> = self.fixed.iter().map(|(s, v)| (s, v)).collect();
         value.substituted(&pairs)
+    }
+
+    /// The symbols this path fixed among `symbols` (by address), with
+    /// their values.
+    pub fn fixed_among(&self, symbols: &[usize]) -> Vec<(&BV, &BV)> {
+        self.fixed
+            .iter()
+            .filter(|(symbol, _)| symbols.contains(&address(symbol)))
+            .map(|(symbol, value)| (symbol, value))
+            .collect()
     }
 
     pub fn add_object(&mut self, object: Object) -> ObjIdx {
@@ -490,8 +507,8 @@ impl State {
 
     pub fn add_lazy(&mut self, path: String, ty: Type) -> LazyIdx {
         self.lazies.push(Lazy {
-            path,
-            ty,
+            path: path.into(),
+            ty: ty.into(),
             resolution: None,
             link: false,
         });

@@ -130,6 +130,52 @@ thread_local! {
     /// directly instead of converting the bits back: `to_fp(to_ieee_bv(x))`
     /// chains made Z3 take seconds on a few operations.
     static FLOAT_OF_BITS: RefCell<StableHashMap<BV, Float>> = RefCell::new(StableHashMap::default());
+    /// Memo of [`symbols_of`], by the term's address.
+    static SYMBOLS_OF: RefCell<StableHashMap<usize, KnownSymbols>> =
+        RefCell::new(StableHashMap::default());
+}
+
+/// The symbols of a term, which is kept so that no other term takes its address.
+struct KnownSymbols {
+    _term: Dynamic,
+    symbols: Rc<[usize]>,
+}
+
+/// The address Z3 gives `term`: terms are shared, so two live terms are
+/// the same term exactly when their addresses are equal.
+pub fn address<T: Ast>(term: &T) -> usize {
+    term.get_z3_ast().as_ptr() as usize
+}
+
+/// The symbols (uninterpreted constants) `term` mentions, by address.
+pub fn symbols_of(term: &Dynamic) -> Rc<[usize]> {
+    let key = address(term);
+    if let Some(known) = SYMBOLS_OF.with(|m| m.borrow().get(&key).map(|k| k.symbols.clone())) {
+        return known;
+    }
+    let mut symbols = Vec::new();
+    let mut seen = crate::stable_hash::StableHashSet::default();
+    let mut stack = vec![term.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(address(&t)) {
+            continue;
+        }
+        if t.is_const() {
+            // Numerals are constants too; symbols of values are bit-vectors.
+            if t.kind() == z3::AstKind::App && t.as_bv().is_some() {
+                symbols.push(address(&t));
+            }
+            continue;
+        }
+        stack.extend(t.children());
+    }
+    let symbols: Rc<[usize]> = symbols.into();
+    let known = KnownSymbols {
+        _term: term.clone(),
+        symbols: symbols.clone(),
+    };
+    SYMBOLS_OF.with(|m| m.borrow_mut().insert(key, known));
+    symbols
 }
 
 /// Records that `bits` encodes `value` (any NaN encoding for a NaN, which
@@ -416,6 +462,19 @@ pub fn sign_extend(bits: u128, width: u32, signed: bool) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_symbols_of_a_term_are_its_bit_vector_constants() {
+        let (key, len) = (BV::new_const("key", 32), BV::new_const("len", 32));
+        let chosen = key.eq(bv_u(3, 32)).ite(&len, &bv_u(1, 32));
+        let symbols = symbols_of(&Dynamic::from_ast(&chosen.bvadd(&key)));
+        let mut expected = [address(&key), address(&len)];
+        let mut found = symbols.to_vec();
+        expected.sort_unstable();
+        found.sort_unstable();
+        assert_eq!(found, expected);
+        assert!(symbols_of(&Dynamic::from_ast(&bv_u(7, 32))).is_empty());
+    }
 
     #[test]
     fn an_equality_the_path_assumes_pins_its_symbol_in_any_spelling() {

@@ -271,6 +271,9 @@ pub struct StatsJson {
     /// Of them, answered by the last model found.
     #[serde(default)]
     pub answered_by_last_model: u64,
+    /// Of them, answered by a guessed value of their one symbol.
+    #[serde(default)]
+    pub answered_by_guesses: u64,
     /// Time spent in Z3 checks.
     #[serde(default)]
     pub solver_ms: u64,

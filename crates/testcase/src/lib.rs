@@ -544,6 +544,8 @@ pub struct SolverCounts {
     pub from_cache: u64,
     /// Answered by the last model found, which satisfied them.
     pub from_last_model: u64,
+    /// Answered by a guessed value of their one symbol, which satisfied them.
+    pub from_guesses: u64,
     /// Time spent in Z3 checks.
     pub z3_time: Duration,
 }

@@ -496,7 +496,7 @@ impl Machine<'_, '_> {
         let operand = if path.starts_with('*') {
             format!("({path})")
         } else {
-            path.clone()
+            path.to_string()
         };
         for i in 0..max {
             let (name, sep) = match (i, &elem) {

@@ -18,6 +18,7 @@ mod concrete;
 mod counterexample;
 mod dump;
 mod float_candidates;
+mod guesses;
 mod interrupt;
 mod near_zero_first;
 mod query;
@@ -130,7 +131,8 @@ fn chain(options: &SolverOptions, checks: &Checks) -> Box<dyn QuerySolver> {
     let candidates = float_candidates::FloatCandidates::new(Box::new(timed));
     let near_zero_first = near_zero_first::NearZeroFirst::new(Box::new(candidates));
     let reuse = counterexample::CounterexampleReuse::new(Box::new(near_zero_first));
-    let cached = cache::ResultCache::new(Box::new(reuse));
+    let guesses = guesses::ValueGuesses::new(Box::new(reuse));
+    let cached = cache::ResultCache::new(Box::new(guesses));
     Box::new(slicing::IndependenceSlicing::new(Box::new(cached)))
 }
 

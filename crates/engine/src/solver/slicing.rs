@@ -1,11 +1,18 @@
-//! Independence slicing: when a query is a satisfiable set plus one added
-//! constraint, only the constraints linked to the added one by shared
-//! symbols, directly or through others, can make it unsatisfiable, so only
-//! they are asked (smaller queries, and more of them alike for the cache).
+//! Independence slicing: a query is split in parts that share no symbol
+//! (constraints linked by shared symbols, directly or through others), and
+//! the parts are asked one by one: smaller queries, and the same ones again
+//! and again, which the cache below answers. Paths that share a prefix
+//! share its parts, so a path one node longer asks about what the node
+//! added. When the query is a satisfiable set plus one added constraint,
+//! only the added one's part can make it unsatisfiable, and only it is
+//! asked; a wanted model is made of the parts' models.
 
 use super::query::{Answer, Context, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
-use crate::stable_hash::StableHashSet;
+use crate::stable_hash::StableHashMap;
+use testcase::SolverCounts;
+use z3::ast::Ast;
+use z3::Model;
 
 pub struct IndependenceSlicing {
     inner: Box<dyn QuerySolver>,
@@ -18,44 +25,109 @@ impl IndependenceSlicing {
 }
 
 impl QuerySolver for IndependenceSlicing {
-    /// A wanted model must satisfy every constraint, so such a query is
-    /// asked whole.
     fn solve(&mut self, query: &Query, cx: &mut Context) -> Answer {
-        let added = match query.added {
-            Some(added) if !query.wants_model && query.transient.is_none() => added,
-            _ => return self.inner.solve(query, cx),
-        };
-        let mut slice = linked(cx.store, query.constraints, added);
-        slice.push(added);
-        slice.sort_unstable();
-        let sliced = Query {
-            constraints: &slice,
-            ..*query
-        };
-        self.inner.solve(&sliced, cx)
+        if query.transient.is_some() {
+            return self.inner.solve(query, cx);
+        }
+        let mut parts = independent_parts(cx.store, query.constraints);
+        if let Some(added) = query.added.filter(|_| !query.wants_model) {
+            parts.retain(|part| part.contains(&added));
+        }
+        if parts.len() == 1 && parts[0].len() == query.constraints.len() {
+            return self.inner.solve(query, cx);
+        }
+        let (counts_before, calls_before) = (*cx.counts, *cx.calls);
+        let answer = self.solve_parts(query, &parts, cx);
+        count_as_one_question(cx, counts_before, calls_before);
+        answer
     }
 }
 
-/// The constraints of `ids` linked to constraint `to` by shared symbols.
-fn linked(store: &ConstraintStore, ids: &[ConstraintId], to: ConstraintId) -> Vec<ConstraintId> {
-    let mut reached: StableHashSet<SymbolId> = store.symbols(to).iter().copied().collect();
-    let mut rest: Vec<ConstraintId> = ids.iter().copied().filter(|id| *id != to).collect();
-    let mut slice = Vec::new();
-    loop {
-        let before = slice.len();
-        rest.retain(|id| {
-            let symbols = store.symbols(*id);
-            let linked = symbols.iter().any(|x| reached.contains(x));
-            if linked {
-                reached.extend(symbols.iter().copied());
-                slice.push(*id);
+impl IndependenceSlicing {
+    fn solve_parts(
+        &mut self,
+        query: &Query,
+        parts: &[Vec<ConstraintId>],
+        cx: &mut Context,
+    ) -> Answer {
+        let whole = query.wants_model.then(Model::new);
+        for part in parts {
+            let asked = Query {
+                constraints: part,
+                added: query.added.filter(|added| part.contains(added)),
+                ..*query
+            };
+            match (self.inner.solve(&asked, cx), &whole) {
+                (Answer::Sat(Some(model)), Some(whole)) => {
+                    for n in cx.store.symbols_of(part) {
+                        let symbol = cx.store.symbol(n);
+                        if let Some(value) = model.eval(symbol, true) {
+                            whole.add_const_interp(&symbol.decl(), &value);
+                        }
+                    }
+                }
+                (Answer::Sat(_), None) => {}
+                (Answer::Sat(None), Some(_)) => return self.inner.solve(query, cx),
+                (unsat_or_unknown, _) => return unsat_or_unknown,
             }
-            !linked
-        });
-        if slice.len() == before {
-            return slice;
+        }
+        Answer::Sat(whole)
+    }
+}
+
+/// The layers below count the parts they answered; a question asked in
+/// parts counts once: answered without Z3 when no part reached it, by the
+/// guesses when any part was, else by the last model when any part was,
+/// else by the cache.
+fn count_as_one_question(cx: &mut Context, before: SolverCounts, calls_before: u64) {
+    let after = *cx.counts;
+    *cx.counts = SolverCounts {
+        from_cache: before.from_cache,
+        from_last_model: before.from_last_model,
+        from_guesses: before.from_guesses,
+        ..after
+    };
+    if *cx.calls != calls_before {
+        return;
+    }
+    if after.from_guesses > before.from_guesses {
+        cx.counts.from_guesses += 1;
+    } else if after.from_last_model > before.from_last_model {
+        cx.counts.from_last_model += 1;
+    } else if after.from_cache > before.from_cache {
+        cx.counts.from_cache += 1;
+    }
+}
+
+/// `ids` split in parts that share no symbol, each as small as that
+/// allows: in the order of their first constraints, each sorted.
+fn independent_parts(store: &ConstraintStore, ids: &[ConstraintId]) -> Vec<Vec<ConstraintId>> {
+    // Union-find over the positions in `ids`: a part is named by its first.
+    let mut merged_into: Vec<usize> = (0..ids.len()).collect();
+    let root = |merged_into: &[usize], mut i: usize| {
+        while merged_into[i] != i {
+            i = merged_into[i];
+        }
+        i
+    };
+    let mut first_with: StableHashMap<SymbolId, usize> = StableHashMap::default();
+    for (i, id) in ids.iter().enumerate() {
+        for n in store.symbols(*id) {
+            let other = *first_with.entry(*n).or_insert(i);
+            let (a, b) = (root(&merged_into, other), root(&merged_into, i));
+            merged_into[a.max(b)] = a.min(b);
         }
     }
+    let mut parts: Vec<Vec<ConstraintId>> = Vec::new();
+    let mut part_at: StableHashMap<usize, usize> = StableHashMap::default();
+    for (i, id) in ids.iter().enumerate() {
+        let at = *part_at.entry(root(&merged_into, i)).or_insert_with(|| {
+            parts.push(Vec::new());
+            parts.len() - 1
+        });
+        parts[at].push(*id);
+    }
+    parts
 }
 
 #[cfg(test)]
@@ -80,12 +152,59 @@ mod tests {
         };
         assert!(bed.ask(&mut slicing, &query).is_sat());
         assert_eq!(log.borrow()[0].constraints, [on_x, linking_x_z, added]);
-        // A model must satisfy the whole path.
+        // A model must satisfy the whole path: every part is asked.
         let model_query = Query {
             wants_model: true,
             ..query
         };
-        bed.ask(&mut slicing, &model_query);
-        assert_eq!(log.borrow()[1].constraints, path);
+        let Answer::Sat(Some(model)) = bed.ask(&mut slicing, &model_query) else {
+            panic!("the path is satisfiable");
+        };
+        assert_eq!(log.borrow()[1].constraints, [on_x, linking_x_z, added]);
+        assert_eq!(log.borrow()[2].constraints, [on_y]);
+        for c in path {
+            let holds = model.eval(bed.store.constraint(c), true);
+            assert_eq!(holds.and_then(|b| b.as_bool()), Some(true));
+        }
+    }
+
+    #[test]
+    fn a_question_asked_in_parts_counts_once() {
+        let mut bed = Bed::default();
+        let before = bed.counts;
+        bed.counts.from_cache += 3;
+        bed.counts.from_guesses += 1;
+        bed.counts.asked += 1;
+        let mut cx = Context {
+            store: &bed.store,
+            calls: &mut bed.calls,
+            counts: &mut bed.counts,
+            gave_up: &mut bed.gave_up,
+        };
+        count_as_one_question(&mut cx, before, 0);
+        assert_eq!((bed.counts.from_cache, bed.counts.from_guesses), (0, 1));
+        assert_eq!(bed.counts.asked, 1);
+    }
+
+    #[test]
+    fn a_path_without_an_added_constraint_is_asked_part_by_part() {
+        let mut bed = Bed::default();
+        let (x, y) = (symbol("x"), symbol("y"));
+        let x_low = bed.intern(&x.bvult(number(4)));
+        let y_high = bed.intern(&y.bvugt(number(7)));
+        let x_high = bed.intern(&x.bvugt(number(9)));
+        let (probe, log) = probe_over_z3();
+        let mut slicing = IndependenceSlicing::new(probe);
+        assert!(bed
+            .ask(&mut slicing, &feasibility(&[x_low, y_high]))
+            .is_sat());
+        let contradiction = [x_low, y_high, x_high];
+        assert!(matches!(
+            bed.ask(&mut slicing, &feasibility(&contradiction)),
+            Answer::Unsat
+        ));
+        let asked: Vec<Vec<ConstraintId>> =
+            log.borrow().iter().map(|q| q.constraints.clone()).collect();
+        assert_eq!(asked, [vec![x_low], vec![y_high], vec![x_low, x_high]]);
     }
 }

@@ -10,7 +10,7 @@
 //! Z3's, so the executor reads the same whichever a value is.
 
 use std::borrow::Borrow;
-use z3::ast::{Ast, Bool, BV};
+use z3::ast::{Ast, Bool, Dynamic, BV};
 
 /// Widest known number: a wider value (an overflow check one bit wider
 /// than a 128-bit operand) is a term.
@@ -529,9 +529,18 @@ impl Cond {
 pub trait Substitute: Clone {
     /// The value with each symbol of `pairs` replaced by its number, simplified.
     fn substituted(&self, pairs: &[(&BV, &BV)]) -> Self;
+    /// The value's term, when it is not a number or truth value.
+    fn symbolic(&self) -> Option<Dynamic>;
 }
 
 impl Substitute for Word {
+    fn symbolic(&self) -> Option<Dynamic> {
+        match self {
+            Word::Known { .. } => None,
+            Word::Term(t) => Some(Dynamic::from_ast(t)),
+        }
+    }
+
     fn substituted(&self, pairs: &[(&BV, &BV)]) -> Word {
         match self {
             Word::Known { .. } => self.clone(),
@@ -541,6 +550,13 @@ impl Substitute for Word {
 }
 
 impl Substitute for Cond {
+    fn symbolic(&self) -> Option<Dynamic> {
+        match self {
+            Cond::Known(_) => None,
+            Cond::Term(t) => Some(Dynamic::from_ast(t)),
+        }
+    }
+
     fn substituted(&self, pairs: &[(&BV, &BV)]) -> Cond {
         match self {
             Cond::Known(_) => self.clone(),
