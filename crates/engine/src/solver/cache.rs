@@ -1,17 +1,14 @@
-//! Remembers whether each set of constraints asked is satisfiable, and the
-//! model found when one was wanted: the search asks the same path
-//! conditions again and again, and the same parts of them for models.
+//! Remembers whether each set of constraints asked is satisfiable: the
+//! search asks the same path conditions again and again.
 
-use super::query::{copy_of, Answer, Context, Effort, Query, QuerySolver};
+use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::ConstraintId;
 use crate::stable_hash::StableHashMap;
-use z3::Model;
 
 pub struct ResultCache {
     /// Satisfiability by the (sorted) constraints asked. Unknown is kept as
     /// unsatisfiable, as the engine reads it; `gave_up` records the doubt.
     known: StableHashMap<Vec<ConstraintId>, bool>,
-    models: StableHashMap<Vec<ConstraintId>, Model>,
     inner: Box<dyn QuerySolver>,
 }
 
@@ -19,7 +16,6 @@ impl ResultCache {
     pub fn new(inner: Box<dyn QuerySolver>) -> ResultCache {
         ResultCache {
             known: StableHashMap::default(),
-            models: StableHashMap::default(),
             inner,
         }
     }
@@ -35,24 +31,15 @@ impl QuerySolver for ResultCache {
                 cx.counts.from_cache += 1;
                 return Answer::Unsat;
             }
+            // A wanted model still has to come from below.
             Some(true) if !query.wants_model => {
                 cx.counts.from_cache += 1;
                 return Answer::Sat(None);
-            }
-            Some(true) => {
-                if let Some(model) = self.models.get(query.constraints) {
-                    cx.counts.from_cache += 1;
-                    return Answer::Sat(Some(copy_of(model)));
-                }
             }
             None if query.effort == Effort::KnownOnly => return Answer::Unknown,
             _ => {}
         }
         let answer = self.inner.solve(query, cx);
-        if let Answer::Sat(Some(model)) = &answer {
-            self.models
-                .insert(query.constraints.to_vec(), copy_of(model));
-        }
         // A known answer stays: an unknown one (a model query timing out)
         // must not turn a proved satisfiable set into an unsatisfiable one.
         if !self.known.contains_key(query.constraints) {

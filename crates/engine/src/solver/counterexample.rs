@@ -2,9 +2,9 @@
 //! question too (a path one branch longer), and checking it costs an
 //! evaluation per constraint instead of a Z3 query.
 
-use super::query::{copy_of, Answer, Context, Query, QuerySolver};
+use super::query::{Answer, Context, Query, QuerySolver};
 use super::store::ConstraintId;
-use z3::Model;
+use z3::{Context as Z3Context, Model, Translate};
 
 pub struct CounterexampleReuse {
     last_model: Option<Model>,
@@ -59,7 +59,8 @@ impl QuerySolver for CounterexampleReuse {
         };
         self.truth.clear();
         if query.wants_model {
-            let copy = copy_of(&model);
+            // A model has one owner: the caller gets a copy.
+            let copy = model.translate(&Z3Context::thread_local());
             self.last_model = Some(model);
             Answer::Sat(Some(copy))
         } else {

@@ -5,7 +5,7 @@
 use super::store::{ConstraintId, ConstraintStore};
 use std::time::Duration;
 use z3::ast::Bool;
-use z3::{Context as Z3Context, Model, Translate};
+use z3::Model;
 
 /// Is the conjunction of some interned constraints satisfiable?
 #[derive(Clone, Copy)]
@@ -59,11 +59,6 @@ impl Answer {
     pub fn is_sat(&self) -> bool {
         matches!(self, Answer::Sat(_))
     }
-}
-
-/// A model has one owner: a layer that keeps one hands out copies.
-pub fn copy_of(model: &Model) -> Model {
-    model.translate(&Z3Context::thread_local())
 }
 
 /// What every layer may read or update besides its own state.

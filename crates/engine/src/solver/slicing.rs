@@ -11,16 +11,22 @@ use super::query::{Answer, Context, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
 use crate::stable_hash::StableHashMap;
 use testcase::SolverCounts;
-use z3::ast::Ast;
+use z3::ast::{Ast, BV};
 use z3::Model;
 
 pub struct IndependenceSlicing {
+    /// The values of a model of each part asked for one: paths that share
+    /// a prefix ask its parts again and again.
+    part_values: StableHashMap<Vec<ConstraintId>, Vec<(BV, BV)>>,
     inner: Box<dyn QuerySolver>,
 }
 
 impl IndependenceSlicing {
     pub fn new(inner: Box<dyn QuerySolver>) -> IndependenceSlicing {
-        IndependenceSlicing { inner }
+        IndependenceSlicing {
+            part_values: StableHashMap::default(),
+            inner,
+        }
     }
 }
 
@@ -33,7 +39,9 @@ impl QuerySolver for IndependenceSlicing {
         if let Some(added) = query.added.filter(|_| !query.wants_model) {
             parts.retain(|part| part.contains(&added));
         }
-        if parts.len() == 1 && parts[0].len() == query.constraints.len() {
+        // A model is made of its parts' values even when it has one part:
+        // they are kept for the next question.
+        if !query.wants_model && parts.len() == 1 && parts[0].len() == query.constraints.len() {
             return self.inner.solve(query, cx);
         }
         let (counts_before, calls_before) = (*cx.counts, *cx.calls);
@@ -52,6 +60,13 @@ impl IndependenceSlicing {
     ) -> Answer {
         let whole = query.wants_model.then(Model::new);
         for part in parts {
+            if let (Some(whole), Some(values)) = (&whole, self.part_values.get(part)) {
+                cx.counts.from_cache += 1;
+                for (symbol, value) in values {
+                    whole.add_const_interp(&symbol.decl(), value);
+                }
+                continue;
+            }
             let asked = Query {
                 constraints: part,
                 added: query.added.filter(|added| part.contains(added)),
@@ -59,12 +74,11 @@ impl IndependenceSlicing {
             };
             match (self.inner.solve(&asked, cx), &whole) {
                 (Answer::Sat(Some(model)), Some(whole)) => {
-                    for n in cx.store.symbols_of(part) {
-                        let symbol = cx.store.symbol(n);
-                        if let Some(value) = model.eval(symbol, true) {
-                            whole.add_const_interp(&symbol.decl(), &value);
-                        }
+                    let values = values_in(&model, part, cx.store);
+                    for (symbol, value) in &values {
+                        whole.add_const_interp(&symbol.decl(), value);
                     }
+                    self.part_values.insert(part.clone(), values);
                 }
                 (Answer::Sat(_), None) => {}
                 (Answer::Sat(None), Some(_)) => return self.inner.solve(query, cx),
@@ -73,6 +87,18 @@ impl IndependenceSlicing {
         }
         Answer::Sat(whole)
     }
+}
+
+/// The value `model` gives each symbol of `part`.
+fn values_in(model: &Model, part: &[ConstraintId], store: &ConstraintStore) -> Vec<(BV, BV)> {
+    store
+        .symbols_of(part)
+        .into_iter()
+        .filter_map(|n| {
+            let symbol = store.symbol(n);
+            Some((symbol.clone(), model.eval(symbol, true)?))
+        })
+        .collect()
 }
 
 /// The layers below count the parts they answered; a question asked in
