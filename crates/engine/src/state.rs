@@ -268,6 +268,10 @@ pub struct State {
     pub strings: Vec<Option<ObjIdx>>,
     pub lazies: Vec<Lazy>,
     pub path: Vec<ConstraintId>,
+    /// How many constraints of `path`, from its start, the solver found
+    /// satisfiable together: a branch decided without a constraint need
+    /// not ask again about a path that grew by none.
+    pub feasible_through: usize,
     /// The constraints of `path` that are bounds (e.g. an input array at most
     /// `max_array` long), not the program's semantics, with the bound's name:
     /// an arm infeasible only because of them is cut, not disproved.
@@ -348,6 +352,7 @@ impl State {
             strings: vec![None; program.strings.len()],
             lazies: Vec::new(),
             path: Vec::new(),
+            feasible_through: 0,
             trace: Vec::new(),
             params: Vec::new(),
             va_area: None,

@@ -558,6 +558,9 @@ impl<'a> Machine<'_, 'a> {
             let Ok(constraint) = self.assume_constraint(&mut next, cond) else {
                 continue;
             };
+            if !self.solver.defers_feasibility() {
+                next.feasible_through = next.path.len();
+            }
             self.hooks.arm_taken(&next, *arm, constraint);
             let goal = Goal {
                 func: self.root,
@@ -610,7 +613,11 @@ impl<'a> Machine<'_, 'a> {
     fn may(&mut self, st: &State, cond: &Cond) -> bool {
         let cond = &st.with_fixed(cond);
         match cond_value(cond) {
-            Some(known) => known && self.solver.feasible(&st.path, None),
+            Some(known) => {
+                known
+                    && (st.feasible_through == st.path.len()
+                        || self.solver.feasible(&st.path, None))
+            }
             None => self.solver.feasible(&st.path, Some(&cond.term())),
         }
     }

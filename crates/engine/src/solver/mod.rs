@@ -36,6 +36,7 @@ pub use interrupt::{work_for, StopWhen};
 pub use store::ConstraintId;
 
 use crate::stable_hash::StableHashSet;
+use crate::value::concrete_term;
 use concrete::Assignment;
 use interrupt::{Checks, Watchdog, WorkMeter};
 use query::{Answer, Context, Effort, Query, QuerySolver};
@@ -68,17 +69,30 @@ pub struct InputSymbol {
 /// (signed), or at most `bound` (unsigned).
 fn near_zero(x: &BV, bound: u64, signed: bool) -> Bool {
     let bits = x.get_size();
-    if bits == 8 {
-        return x.bvule(BV::from_u64(127, 8));
-    }
-    let bound = bound.min((1u64 << (bits - 2).min(62)) - 1);
+    let (limit, signed) = near_zero_limit(bits, bound, signed);
     if !signed {
-        return x.bvule(BV::from_u64(bound, bits));
+        return x.bvule(BV::from_u64(limit, bits));
     }
     Bool::and(&[
-        x.bvsge(BV::from_i64(-(bound as i64), bits)),
-        x.bvsle(BV::from_u64(bound, bits)),
+        x.bvsge(BV::from_i64(-(limit as i64), bits)),
+        x.bvsle(BV::from_u64(limit, bits)),
     ])
+}
+
+/// Whether `value`, the bits of a `bits`-wide integer, is [`near_zero`].
+fn is_near_zero(value: u128, bits: u32, bound: u64, signed: bool) -> bool {
+    let (limit, signed) = near_zero_limit(bits, bound, signed);
+    let magnitude = crate::value::sign_extend(value, bits, signed).unsigned_abs();
+    magnitude <= u128::from(limit)
+}
+
+/// The largest magnitude [`near_zero`] allows, and whether it reads the
+/// value as signed: 127 and unsigned for a byte (a 7-bit character).
+fn near_zero_limit(bits: u32, bound: u64, signed: bool) -> (u64, bool) {
+    if bits == 8 {
+        return (127, false);
+    }
+    (bound.min((1u64 << (bits - 2).min(62)) - 1), signed)
 }
 
 /// The bits `x` of a `float` or `double` hold zero or a number of at most
@@ -287,6 +301,11 @@ impl PathSolver {
     }
 
     /// Defers feasibility checks (see the `deferred` field) until called with false.
+    /// Whether feasibility checks are deferred (an unknown answer is "feasible").
+    pub fn defers_feasibility(&self) -> bool {
+        self.deferred
+    }
+
     pub fn defer_feasibility(&mut self, deferred: bool) {
         self.deferred = deferred;
     }
@@ -537,10 +556,26 @@ impl PathSolver {
                 .collect();
             Bool::and(&each)
         };
-        let preferred = small(100);
-        if first.eval(&preferred, true).and_then(|b| b.as_bool()) == Some(true) {
+        // Integers are read from the model: evaluating the wish cost more
+        // than the rest of a short path's test.
+        let readable_already = if floats.is_empty() {
+            inputs.iter().all(|input| {
+                let x = &input.value;
+                match first.eval(x, true).and_then(|v| concrete_term(&v)) {
+                    Some(v) if constrained.contains(x) => {
+                        is_near_zero(v, x.get_size(), 100, input.signed)
+                    }
+                    Some(v) => v == 0,
+                    None => false,
+                }
+            })
+        } else {
+            first.eval(&small(100), true).and_then(|b| b.as_bool()) == Some(true)
+        };
+        if readable_already {
             return Some(first);
         }
+        let preferred = small(100);
         let wish = Effort::Within(WISH_LIMIT);
         // Floats alone readable, when the integers cannot all be small: a
         // NaN the path needs is then still the default one.

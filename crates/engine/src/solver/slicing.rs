@@ -9,7 +9,7 @@
 
 use super::query::{Answer, Context, Query, QuerySolver};
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
-use crate::stable_hash::StableHashMap;
+use crate::stable_hash::{StableHashMap, StableHashSet};
 use testcase::SolverCounts;
 use z3::ast::{Ast, BV};
 use z3::Model;
@@ -35,13 +35,20 @@ impl QuerySolver for IndependenceSlicing {
         if query.transient.is_some() {
             return self.inner.solve(query, cx);
         }
-        let mut parts = independent_parts(cx.store, query.constraints);
         if let Some(added) = query.added.filter(|_| !query.wants_model) {
-            parts.retain(|part| part.contains(&added));
+            let mut part = linked(cx.store, query.constraints, added);
+            part.push(added);
+            part.sort_unstable();
+            let sliced = Query {
+                constraints: &part,
+                ..*query
+            };
+            return self.inner.solve(&sliced, cx);
         }
         // A model is made of its parts' values even when it has one part:
         // they are kept for the next question.
-        if !query.wants_model && parts.len() == 1 && parts[0].len() == query.constraints.len() {
+        let parts = independent_parts(cx.store, query.constraints);
+        if !query.wants_model && parts.len() == 1 {
             return self.inner.solve(query, cx);
         }
         let (counts_before, calls_before) = (*cx.counts, *cx.calls);
@@ -154,6 +161,28 @@ fn independent_parts(store: &ConstraintStore, ids: &[ConstraintId]) -> Vec<Vec<C
         parts[at].push(*id);
     }
     parts
+}
+
+/// The constraints of `ids` linked to constraint `to` by shared symbols.
+fn linked(store: &ConstraintStore, ids: &[ConstraintId], to: ConstraintId) -> Vec<ConstraintId> {
+    let mut reached: StableHashSet<SymbolId> = store.symbols(to).iter().copied().collect();
+    let mut rest: Vec<ConstraintId> = ids.iter().copied().filter(|id| *id != to).collect();
+    let mut slice = Vec::new();
+    loop {
+        let before = slice.len();
+        rest.retain(|id| {
+            let symbols = store.symbols(*id);
+            let linked = symbols.iter().any(|x| reached.contains(x));
+            if linked {
+                reached.extend(symbols.iter().copied());
+                slice.push(*id);
+            }
+            !linked
+        });
+        if slice.len() == before {
+            return slice;
+        }
+    }
 }
 
 #[cfg(test)]
