@@ -7,12 +7,10 @@ use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{
-    bool_to_bv, concrete, is_nonzero, resize, signed_bits, symbols_of, Cond, PtrVal, SymVal,
-    Target, Word,
+    bool_to_bv, concrete, is_nonzero, resize, signed_bits, Cond, PtrVal, SymVal, Target, Word,
 };
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
 use testcase::FindingKind;
-use z3::ast::Dynamic;
 
 impl Machine<'_, '_> {
     pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
@@ -256,17 +254,12 @@ impl Machine<'_, '_> {
         {
             return;
         }
-        // Sides without a symbol compare numbers: no boundary to test.
-        // (Looking for symbols is cheaper than simplifying the difference.)
-        let symbolic =
-            |v: &Word| matches!(v, Word::Term(t) if !symbols_of(&Dynamic::from_ast(t)).is_empty());
-        if !symbolic(x) && !symbolic(y) {
-            return;
-        }
         // One bit wider, the difference cannot wrap.
         let widen = |v: &Word| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
         let difference = widen(x).bvsub(widen(y));
-        self.hooks.compared(st, self.span, &difference.term());
+        if concrete(&difference).is_none() {
+            self.hooks.compared(st, self.span, &difference.term());
+        }
     }
 
     /// Tells the hooks of the edges of each case range (`case 200 ... 299`,
