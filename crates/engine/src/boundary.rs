@@ -31,7 +31,7 @@ use crate::stable_hash::{StableHashMap, StableHashSet};
 use crate::state::{State, StateId};
 use crate::value::{address, concrete_term, symbols_of};
 use ir::Span;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use testcase::Boundary;
 use z3::ast::{Ast, Bool, Dynamic, BV};
@@ -99,6 +99,8 @@ pub struct Boundaries {
     /// Per path: the comparisons made so far.
     made: PerState<Vec<Comparison>>,
     covered: StableHashSet<BoundaryGoal>,
+    /// Places (with a way out) none of whose goals is open.
+    closed_places: StableHashSet<(Span, Option<Span>)>,
     /// The boundaries of `covered`, whichever way out.
     tested: BTreeSet<Boundary>,
     /// The number a difference is with its symbols fixed to values, by the
@@ -132,6 +134,7 @@ impl Boundaries {
             made: PerState::new(),
             covered: StableHashSet::default(),
             tested: BTreeSet::new(),
+            closed_places: StableHashSet::default(),
             settled: SettledDifferences::default(),
             seen: BTreeSet::new(),
             tried: StableHashMap::default(),
@@ -202,15 +205,14 @@ impl Boundaries {
         let Some(made) = self.made.get_ref(st.id) else {
             return Vec::new();
         };
-        let mut by_place: BTreeMap<Span, Vec<&Comparison>> = BTreeMap::new();
-        for comparison in made {
-            by_place
-                .entry(comparison.span)
-                .or_default()
-                .push(comparison);
-        }
+        let mut by_place: Vec<&Comparison> = made
+            .iter()
+            .filter(|c| !self.closed_places.contains(&(c.span, exit)))
+            .collect();
+        by_place.sort_by_key(|c| c.span);
         let mut open = Vec::new();
-        for (span, comparisons) in by_place {
+        for comparisons in by_place.chunk_by(|a, b| a.span == b.span) {
+            let span = comparisons[0].span;
             let goals: Vec<BoundaryGoal> = Boundary::OFFSETS
                 .into_iter()
                 .map(|offset| BoundaryGoal {
@@ -228,7 +230,7 @@ impl Boundaries {
                 .collect();
             for goal in goals {
                 let offset = goal.boundary.offset;
-                let may_meet = values.iter().zip(&comparisons).any(|(value, c)| {
+                let may_meet = values.iter().zip(comparisons).any(|(value, c)| {
                     value.is_none_or(|v| v == offset_bits(offset, c.difference.get_size()))
                 });
                 let condition = may_meet.then(|| {
@@ -283,6 +285,23 @@ impl Boundaries {
                 exit,
             })
         });
+        for boundary in boundaries.iter() {
+            self.note_if_closed(boundary.span, exit);
+        }
+    }
+
+    /// Notes the place `span` closed on `exit` once none of its goals
+    /// there is open: paths then skip its comparisons at once.
+    fn note_if_closed(&mut self, span: Span, exit: Option<Span>) {
+        let open = Boundary::OFFSETS.into_iter().any(|offset| {
+            self.is_open(&BoundaryGoal {
+                boundary: Boundary { span, offset },
+                exit,
+            })
+        });
+        if !open {
+            self.closed_places.insert((span, exit));
+        }
     }
 
     /// `goal` is to be asked flipped, with `conditions` of the path
@@ -304,6 +323,7 @@ impl Boundaries {
     /// `goal` was asked on a completed path, which cannot meet it.
     pub fn missed(&mut self, goal: BoundaryGoal) {
         *self.tried.entry(goal).or_default() += 1;
+        self.note_if_closed(goal.boundary.span, goal.exit);
     }
 }
 
@@ -426,7 +446,7 @@ mod tests {
         let x = symbol("x");
         boundaries.compared(st.id, span(3), &x.bvsub(bv_u(10, 33)), 0);
         boundaries.compared(st.id, span(4), &symbol("y"), 1);
-        st.fixed.push((x.clone(), bv_u(11, 33)));
+        Rc::make_mut(&mut st.fixed).push((x.clone(), bv_u(11, 33)));
         let open = boundaries.open_on(&st, EXIT);
         let at_line_3: Vec<bool> = open
             .iter()

@@ -269,7 +269,7 @@ impl Coverage {
                     }
                     if let Some(flip) = boundaries.flip(st.id, goal, st.path.len()) {
                         let conditions = flipped_conditions(exec, st, flip);
-                        boundaries.flipped(*goal, conditions, st.input_symbols.clone());
+                        boundaries.flipped(*goal, conditions, st.input_symbols.to_vec());
                     }
                 }
             }

@@ -318,7 +318,8 @@ pub struct State {
     /// Counter making symbol names unique along the path.
     pub fresh: u32,
     /// Every symbol the test chooses, to prefer small, readable values.
-    pub input_symbols: Vec<InputSymbol>,
+    /// Shared between forks until one adds a symbol: every fork copies its state.
+    pub input_symbols: Rc<Vec<InputSymbol>>,
     /// Symbolic offsets this path fixed to one value (pointer-holding memory
     /// accessed at a symbolic offset forks once per feasible offset).
     pub pinned: Vec<(Word, u64)>,
@@ -330,7 +331,8 @@ pub struct State {
     /// Input symbols this path fixed to one value each (an index into a
     /// small object forks once per feasible value): terms are read with
     /// them put in, so the rest of the path is concrete work.
-    pub fixed: Vec<(BV, BV)>,
+    /// Shared between forks until one fixes a symbol.
+    pub fixed: Rc<Vec<(BV, BV)>>,
     /// Offsets into small objects whose symbols have too many values to fix.
     pub unfixable: Vec<Word>,
     /// Allocation calls made so far on this path (malloc, calloc, realloc,
@@ -372,11 +374,11 @@ impl State {
             loop_level: 0,
             blocks_run: 0,
             fresh: 0,
-            input_symbols: Vec::new(),
+            input_symbols: Rc::default(),
             pinned: Vec::new(),
             read_input: false,
             scan_capped: false,
-            fixed: Vec::new(),
+            fixed: Rc::default(),
             unfixable: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
@@ -566,7 +568,7 @@ impl State {
     fn new_input_symbol(&mut self, base: &str, bits: u32, signed: bool, whole: bool) -> Word {
         let name = self.symbol_name(base);
         let symbol = BV::new_const(name, bits);
-        self.input_symbols.push(InputSymbol {
+        Rc::make_mut(&mut self.input_symbols).push(InputSymbol {
             value: symbol.clone(),
             signed,
             whole,

@@ -643,7 +643,7 @@ impl<'a> Machine<'_, 'a> {
                 // Later terms read the symbol as its number: a boundary of
                 // a comparison the path decided by equality needs no query.
                 if let Some(pinned) = crate::value::pinned_symbol(&term) {
-                    st.fixed.push(pinned);
+                    std::rc::Rc::make_mut(&mut st.fixed).push(pinned);
                 }
                 Ok(Some(id))
             }

@@ -571,7 +571,7 @@ impl Machine<'_, '_> {
             let mut next = self.fork(st);
             for (symbol, value) in symbols.iter().zip(values) {
                 self.assume(&mut next, &Cond::from(symbol.eq(&value)))?;
-                next.fixed.push((symbol.clone(), value));
+                Rc::make_mut(&mut next.fixed).push((symbol.clone(), value));
             }
             forks.push(next);
         }
