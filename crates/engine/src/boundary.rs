@@ -397,15 +397,7 @@ mod tests {
 
     /// A path state numbered `id`, with nothing fixed.
     fn state(id: u64) -> State {
-        let program = ir::Program {
-            files: vec![],
-            structs: vec![],
-            globals: vec![],
-            functions: vec![],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-        };
-        State::new(&program, StateId(id))
+        State::new(&crate::test_programs::empty_program(), StateId(id))
     }
 
     fn goals(open: Vec<OpenGoal>) -> Vec<BoundaryGoal> {

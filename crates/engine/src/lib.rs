@@ -204,6 +204,18 @@ mod test_programs {
         out.program
     }
 
+    /// A program with nothing in it, for units that need one only for its layout.
+    pub fn empty_program() -> Program {
+        Program {
+            files: vec![],
+            structs: vec![],
+            globals: vec![],
+            functions: vec![],
+            strings: vec![],
+            data_model: ir::DataModel::Lp64,
+        }
+    }
+
     /// The program of `source` and its function `name`.
     pub fn compile(test: &str, source: &str, name: &str) -> (Program, FuncId) {
         let program = program(test, source);

@@ -361,14 +361,7 @@ mod tests {
 
     #[test]
     fn bounds_of_a_concrete_object() {
-        let program = ir::Program {
-            files: vec![],
-            structs: vec![],
-            globals: vec![],
-            functions: vec![],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-        };
+        let program = crate::test_programs::empty_program();
         let object = stack_object(&[1, 2]);
         assert_eq!(
             in_bounds(&program, &object, &Word::known(4, 64), 4)
