@@ -1027,6 +1027,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     }
     out.line("};");
     out.blank();
+    out.text(crate::runner::HALT_ON_FIRST_UNDEFINED);
     out.text(FINDINGS_MAIN);
     Reproducers {
         text: out.finish(),

@@ -55,6 +55,7 @@ pub fn write_main(out: &mut CodeWriter, tests: &[String]) {
         out.line(&format!("#define {name} {value} /* {unit} */"));
         out.line("#endif");
     }
+    out.text(HALT_ON_FIRST_UNDEFINED);
     out.text(RUN_IN_CHILD);
     out.blank();
     out.line("static const struct cairn_test cairn_tests[] = {");
@@ -76,6 +77,19 @@ const RUNNER_INCLUDES: &str = r#"/* Running the tests: each in a child process o
 #include <time.h>
 #include <unistd.h>"#;
 
+/// Built with -fsanitize=undefined, the first error ends the process: a
+/// test then fails, and a reproducer stops where it confirmed its finding
+/// instead of running on with the broken value (a sum over a cyclic list).
+pub(crate) const HALT_ON_FIRST_UNDEFINED: &str = r#"/* Built with -fsanitize=undefined, the first error ends the process
+ * (UBSAN_OPTIONS overrides this). */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+    return "halt_on_error=1";
+}
+
+"#;
+
 /// The runner itself, after the limits' `#define`s.
 const RUN_IN_CHILD: &str = r#"/* How a test's process exits when the test returns; any other ending is a failure too. */
 #define CAIRN_PASSED 0
@@ -85,14 +99,6 @@ struct cairn_test {
     const char *name;
     int (*run)(void);
 };
-
-/* Built with -fsanitize=undefined, an error stops its test, which then fails
- * (UBSAN_OPTIONS overrides this). */
-const char *__ubsan_default_options(void);
-const char *__ubsan_default_options(void)
-{
-    return "halt_on_error=1";
-}
 
 /* Writes the coverage counters, as at exit; NULL when built without --coverage. */
 extern void __gcov_exit(void) __attribute__((weak));
