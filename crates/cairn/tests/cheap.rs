@@ -93,3 +93,16 @@ fn the_same_seed_gives_the_same_sampled_tests_and_another_seed_others() {
     assert_eq!(first, run("again", "0"));
     assert_ne!(first["sampled_test.c"], run("other", "1")["sampled_test.c"]);
 }
+
+#[test]
+fn functions_taking_lists_and_buffers_get_tests_from_sampled_inputs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (file, func) in [("slist.c", "list_merge"), ("buffers.c", "compare_nocase")] {
+        let source = corpus("heap", file);
+        let tests = gen_checked(&dir.path().join(func), &source, func, &[]);
+        assert_eq!(uncovered(&tests, func), Vec::<String>::new(), "{func}");
+        let stats = &tests["functions"][0]["stats"];
+        assert!(stats["cheap_tests"].as_u64() > Some(0), "{func}: {stats}");
+        assert!(stats["cheap_goals"].as_u64() > Some(0), "{func}: {stats}");
+    }
+}

@@ -108,6 +108,8 @@ pub struct Boundaries {
     settled: SettledDifferences,
     /// Every boundary of the comparisons any path made.
     seen: BTreeSet<Boundary>,
+    /// The ways out of the completed paths.
+    exits: BTreeSet<Option<Span>>,
     /// Per goal: the completed paths on which it was asked without a test.
     tried: StableHashMap<BoundaryGoal, u32>,
     /// Whether goals a path rules out are asked flipped ([`Flip`]): only
@@ -137,6 +139,7 @@ impl Boundaries {
             closed_places: StableHashSet::default(),
             settled: SettledDifferences::default(),
             seen: BTreeSet::new(),
+            exits: BTreeSet::new(),
             tried: StableHashMap::default(),
             flips,
             flipped: BTreeSet::new(),
@@ -184,13 +187,24 @@ impl Boundaries {
             .extend(Boundary::OFFSETS.map(|offset| Boundary { span, offset }));
     }
 
-    /// Whether a boundary of a comparison some path made has no test on
-    /// any way out yet (the ways out come with the paths the search
-    /// completes anyway: they do not keep it going).
+    /// Whether a boundary of a comparison some path made is open on a
+    /// way out some completed path took (other ways out come with the
+    /// paths the search completes anyway: they do not keep it going).
     pub fn any_open(&self) -> bool {
-        self.seen
-            .iter()
-            .any(|boundary| !self.tested_on_any_exit(boundary))
+        self.seen.iter().any(|boundary| {
+            (self.exits.iter()).any(|exit| {
+                self.is_open(&BoundaryGoal {
+                    boundary: *boundary,
+                    exit: *exit,
+                })
+            })
+        })
+    }
+
+    /// Whether `goal` is open at a place where a path made a comparison
+    /// that depended on its inputs.
+    pub fn lacks(&self, goal: &BoundaryGoal) -> bool {
+        self.seen.contains(&goal.boundary) && self.is_open(goal)
     }
 
     /// Whether some test sits on `boundary`, whichever way out it took.
@@ -202,6 +216,7 @@ impl Boundaries {
     /// through `exit`, each with its condition under the values the path
     /// fixed. In the order of the places, then of the offsets.
     pub fn open_on(&mut self, st: &State, exit: Option<Span>) -> Vec<OpenGoal> {
+        self.exits.insert(exit);
         let Some(made) = self.made.get_ref(st.id) else {
             return Vec::new();
         };

@@ -1,29 +1,44 @@
 //! Cheap inputs first (issue 11): before the symbolic search, and again
 //! for the goals it leaves when a query timed out, concrete candidate
-//! inputs run through the executor with the solver in concrete mode
-//! (`solver::ValueOracle`): each input symbol gets a sampled value when
-//! first met, every branch is decided by evaluating its condition under
-//! those values, so a candidate follows one path without a Z3 check. A
+//! inputs run through the executor. A candidate is first *screened*: its
+//! input scalars are native numbers, so its one path is native work, and
+//! it only tells whether it reaches a goal the objective lacks, sits on an
+//! edge of a comparison it lacks, or certainly faults. Only then does it
+//! run in full, with the solver in concrete mode (`solver::ValueOracle`):
+//! each input symbol gets the same value, taken when first met, every
+//! branch is decided by evaluating its condition under the values, and a
 //! path covering a new goal becomes a test as any other (its model is the
 //! candidate's values). Goals a random input hits easily (a root of a
-//! cubic, a loop over nondeterministic values) then cost the solver nothing.
+//! cubic, a loop over nondeterministic values) then cost the solver
+//! nothing, and the candidates that reach nothing new cost no term either.
 //!
 //! Values: zero, small numbers, the code's constants and their neighbours,
 //! numbers between two neighbouring constants (the ranges the code's
 //! comparisons tell apart) or near one (within its magnitude), numbers of a
-//! random magnitude, any number of the width. Among the states a choice
-//! forked, the fewest building calls and failing allocations come first,
-//! then a seeded pick (a lazy input pointer's NULL, alias or new object).
+//! random magnitude, any number of the width, each from the candidate's
+//! seed and the input's name. Among the states a choice forked, the fewest
+//! building calls and failing allocations come first, then those within
+//! the candidate's input allowance, then a pick seeded by the choices so
+//! far (a lazy input pointer's NULL, a link back into its structure, or a
+//! new object): both runs of a candidate take the same shape. A candidate
+//! passes each parameter its own input: a buffer or node two parameters
+//! share (an alias a finding may need) is left to the symbolic search,
+//! which tries them after distinct ones. The allowance grows with the
+//! candidate's number: the first candidates pass NULL or one node, later
+//! ones longer lists, so a goal a small input reaches gets a small test,
+//! as in the symbolic search's order.
 
 use crate::exec::{Executor, Hooks};
 use crate::explore::{self, Budget, Objective, Searcher};
 use crate::searchers::{BestFirst, SplitMix64, Ties};
-use crate::solver::{ConstraintId, ValueOracle};
-use crate::stable_hash::StableHashMap;
-use crate::state::{State, StateId};
+use crate::solver::{symbol_name, ConstraintId, ValueOracle};
+use crate::stable_hash::{mix, FixedHasher, StableHashMap};
+use crate::state::{NativeInputs, State, StateId};
 use crate::value::{bv_u, sign_extend, LazyIdx};
 use ir::{Arm, BlockId, ExprKind, FuncId, Goal, Program, Span, Terminator, Type};
 use std::collections::BTreeSet;
+use std::hash::Hasher;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,6 +47,18 @@ use z3::ast::{Bool, BV};
 /// Loop iterations a candidate's path may make: a random bound of a loop
 /// would otherwise spin to the search's bound on every candidate.
 const CANDIDATE_ITERATIONS: u32 = 64;
+
+/// Full runs of screened candidates that made no test, per goal or edge
+/// they were run for, before that one alone stops being worth a full run:
+/// a screened run may reach what its full run does not (a formatted
+/// number whose term does not simplify under the values), or sit on an
+/// edge the full run's comparison does not report (its inputs fixed by an
+/// earlier index).
+const FULL_RUN_TRIES: u32 = 2;
+
+/// Candidates per unit of input allowance ([`State::input_size`]):
+/// candidate `n` builds up to `n / CANDIDATES_PER_INPUT` without penalty.
+const CANDIDATES_PER_INPUT: u64 = 8;
 
 /// How many candidates to try, and when to stop trying.
 #[derive(Clone, Copy)]
@@ -76,6 +103,7 @@ pub fn try_candidates<O: Objective>(
         ..Budget::until(plan.deadline, exec.config)
     };
     let cancelled = || budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let mut misses: StableHashMap<Wanted, u32> = StableHashMap::default();
     let mut fruitless = 0;
     let mut patience = plan.patience;
     while tried.candidates < plan.most
@@ -88,20 +116,35 @@ pub fn try_candidates<O: Objective>(
         let number = plan.first + tried.candidates;
         tried.candidates += 1;
         let seed = mix(plan.seed, number);
-        let sampler = Sampler {
-            random: SplitMix64::new(seed),
+        let values: Rc<dyn ValueOracle> = Rc::new(Sampler {
+            seed,
             constants: Arc::clone(constants),
+        });
+        let run = Run::Sampled {
+            seed,
+            allowance: number / CANDIDATES_PER_INPUT,
         };
-        let Some(progress) = run_candidate(
+        let Some(screened) = run_candidate(
             exec,
             objective,
-            Box::new(sampler),
-            (seed, false),
-            (&budget, None),
+            &values,
+            run.screened(),
+            &budget,
             &mut tried,
         ) else {
             break;
         };
+        let worth_it = screened.progress
+            || (screened.wanted.iter())
+                .any(|wanted| misses.get(wanted).copied().unwrap_or(0) < FULL_RUN_TRIES);
+        let progress = worth_it
+            && run_candidate(exec, objective, &values, run, &budget, &mut tried)
+                .is_some_and(|ran| ran.progress);
+        if worth_it && !progress {
+            for wanted in screened.wanted {
+                *misses.entry(wanted).or_default() += 1;
+            }
+        }
         if progress {
             fruitless = 0;
             patience = patience.max(2 * tried.candidates);
@@ -114,8 +157,8 @@ pub fn try_candidates<O: Objective>(
     tried
 }
 
-/// Runs an input the solver chose (a value per input symbol, in the
-/// order the path met them; 0 for symbols it does not name) for
+/// Runs an input the solver chose (a value per input symbol, by name; 0
+/// for symbols it does not name) for
 /// `objective`, one path in concrete mode: what such an input does is
 /// learnt by running it.
 pub fn replay<O: Objective>(
@@ -141,14 +184,18 @@ pub fn replay<O: Objective>(
         .iter()
         .map(|(symbol, value)| symbol.eq(bv_u(*value, symbol.get_size())))
         .collect();
+    let replayed: Rc<dyn ValueOracle> = Rc::new(Replayed(
+        (values.iter())
+            .map(|(symbol, value)| (symbol_name(symbol), *value))
+            .collect(),
+    ));
     let pinned = Bool::and(&pinned);
-    let replayed = Box::new(Replayed(values.into_iter().collect()));
     run_candidate(
         exec,
         objective,
-        replayed,
-        (seed, true),
-        (&budget, Some(&pinned)),
+        &replayed,
+        Run::Replayed { seed, pinned },
+        &budget,
         &mut tried,
     );
     exec.solver.leave_concrete_mode();
@@ -156,63 +203,119 @@ pub fn replay<O: Objective>(
     tried
 }
 
-/// Runs one candidate whose input values `oracle` gives, adding what it
-/// ran to `tried`: whether it made progress for `objective`, `None` when
-/// no run can start. `seed` orders the states its choices fork; with
-/// `whole_path`, its path runs to the end whatever `objective` wants; it
-/// starts assuming `assumed`.
+/// How a candidate's input came, and so how its path runs.
+#[derive(Clone)]
+enum Run {
+    /// Sampled values: states forked within `allowance` first
+    /// ([`candidate_order`]), each parameter its own input.
+    Sampled { seed: u64, allowance: u64 },
+    /// The same, screened: the inputs are native numbers, no fault is asked
+    /// or reported, and the run only tells whether the candidate reaches a
+    /// goal the objective lacks or certainly faults (then it runs in full,
+    /// as [`Run::Sampled`], to make its test or finding). Most candidates
+    /// reach nothing new, and a screened one costs native work only.
+    Screened { seed: u64, allowance: u64 },
+    /// Values the solver chose, for their shape too: the path runs to its
+    /// end whatever the objective wants, starting with `pinned` assumed.
+    Replayed { seed: u64, pinned: Bool },
+}
+
+impl Run {
+    fn screened(&self) -> Run {
+        match self {
+            Run::Sampled { seed, allowance } => Run::Screened {
+                seed: *seed,
+                allowance: *allowance,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// What one candidate's run showed.
+struct Ran {
+    /// Progress for the objective; screened, a fault met: worth running in full.
+    progress: bool,
+    /// Screened, what the path met that the objective lacks (worth running
+    /// in full too).
+    wanted: Vec<Wanted>,
+}
+
+/// What a screened path met that the objective lacks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Wanted {
+    Goal(Goal),
+    /// An edge of a comparison, by place and offset.
+    Edge(Span, i8),
+}
+
+/// Runs one candidate whose input values `values` gives, as `run` says,
+/// adding what it ran to `tried`; `None` when no run can start.
 fn run_candidate<O: Objective>(
     exec: &mut Executor,
     objective: &mut O,
-    oracle: Box<dyn ValueOracle>,
-    (seed, whole_path): (u64, bool),
-    (budget, assumed): (&Budget, Option<&Bool>),
+    values: &Rc<dyn ValueOracle>,
+    run: Run,
+    budget: &Budget,
     tried: &mut Tried,
-) -> Option<bool> {
-    exec.solver.enter_concrete_mode(oracle);
-    let mut initial = exec.initial_state().ok()?;
-    if let Some(assumed) = assumed {
-        initial.path.push(exec.solver.intern(assumed));
-    }
+) -> Option<Ran> {
+    // Screened, the values also answer for the symbols that stay (an
+    // input array's length, a cursor's index) as in a full run.
+    exec.solver.enter_concrete_mode(Rc::clone(values));
+    let screened = matches!(run, Run::Screened { .. });
+    let native = screened.then(|| NativeInputs(Rc::clone(values)));
+    let mut initial = exec.initial_state_of(native).ok()?;
+    let (seed, allowance) = match &run {
+        Run::Sampled { seed, allowance } | Run::Screened { seed, allowance } => (*seed, *allowance),
+        Run::Replayed { seed, pinned } => {
+            initial.path.push(exec.solver.intern(pinned));
+            (*seed, u64::MAX)
+        }
+    };
     let mut one_path = OnePath {
         inner: objective,
-        whole_path,
+        own_inputs: !matches!(run, Run::Replayed { .. }),
+        screened,
+        edges: Vec::new(),
+        wanted: Vec::new(),
         finished: false,
         progress: false,
     };
+    exec.noting_faults = screened.then_some(false);
     let ending = explore::run(
         exec,
         &mut one_path,
-        &mut candidate_order(seed),
+        &mut candidate_order(seed, allowance),
         budget,
         vec![initial],
     );
+    let faulted = exec.noting_faults.take() == Some(true);
     tried.paths += ending.paths;
     tried.statements += ending.statements;
-    Some(one_path.progress)
+    Some(Ran {
+        progress: one_path.progress || faulted,
+        wanted: one_path.wanted,
+    })
 }
 
 /// The order among the states a candidate's choices forked: fewest calls
 /// building its inputs and fewest failing allocations first (as the
 /// coverage order's short constructions: the plainest test of a goal),
-/// then a pick seeded by `seed` (which shape of a lazy input pointer).
-fn candidate_order<O>(seed: u64) -> impl Searcher<O> {
+/// then the least input beyond `allowance`, then a pick seeded by `seed`
+/// (which shape of a lazy input pointer).
+fn candidate_order<O>(seed: u64, allowance: u64) -> impl Searcher<O> {
     BestFirst::new(
         move |st: &State, _: &O| {
             Some((
                 st.build_calls(),
                 st.failing_allocations.len(),
-                mix(seed, st.id.0),
+                (st.input_size() as u64).saturating_sub(allowance),
+                mix(seed, st.lineage),
             ))
         },
         Ties::Oldest,
         false,
     )
-}
-
-/// The seed of candidate `number`.
-fn mix(seed: u64, number: u64) -> u64 {
-    SplitMix64::new(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next()
 }
 
 /// The integer constants of `func` and of the functions it calls (directly
@@ -247,59 +350,62 @@ pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
     found.into_iter().collect()
 }
 
-/// Samples the values of one candidate.
+/// Samples the values of one candidate: each input's from its name and
+/// the candidate's seed alone (see [`ValueOracle`]).
 struct Sampler {
-    random: SplitMix64,
+    seed: u64,
     constants: Arc<[i128]>,
 }
 
 impl Sampler {
     /// A signed number, as described in the module's documentation.
-    fn number(&mut self, bits: u32) -> i128 {
+    fn number(&self, random: &mut SplitMix64, bits: u32) -> i128 {
         let width = bits.clamp(1, 64);
         let pool = self.constants.len() as u64;
-        let at = (pool > 0).then(|| self.random.below(pool) as usize);
+        let at = (pool > 0).then(|| random.below(pool) as usize);
         let constant = at.map(|at| self.constants[at]);
-        match (self.random.below(16), constant) {
+        match (random.below(16), constant) {
             (0, _) => 0,
-            (1..=4, Some(c)) => c + i128::from(self.random.below(3)) - 1,
+            (1..=4, Some(c)) => c + i128::from(random.below(3)) - 1,
             // Between two neighbouring constants: each interval is a range
             // the code's comparisons may tell apart.
             (5..=8, Some(c)) => match at.and_then(|at| self.constants.get(at + 1)) {
-                Some(next) => c + i128::from(self.random.below((next - c) as u64 + 1)),
-                None => c + self.signed_below(width),
+                Some(next) => c + i128::from(random.below((next - c) as u64 + 1)),
+                None => c + signed_below(random, width),
             },
             (9 | 10, Some(c)) => {
                 let magnitude = 128 - c.unsigned_abs().leading_zeros();
-                c + self.signed_below(magnitude.min(width))
+                c + signed_below(random, magnitude.min(width))
             }
-            (11 | 12, _) => self.signed_below(width),
-            (13, _) => i128::from(self.random.next()),
-            _ => i128::from(self.random.below(17)) - 8,
-        }
-    }
-
-    /// A number of magnitude below 2^k for a random k up to `bits`, of random sign.
-    fn signed_below(&mut self, bits: u32) -> i128 {
-        let k = self.random.below(u64::from(bits) + 1) as u32;
-        let magnitude = if k >= 64 {
-            self.random.next()
-        } else {
-            self.random.below(1u64 << k)
-        };
-        let magnitude = i128::from(magnitude);
-        if self.random.below(2) == 0 {
-            magnitude
-        } else {
-            -magnitude
+            (11 | 12, _) => signed_below(random, width),
+            (13, _) => i128::from(random.next()),
+            _ => i128::from(random.below(17)) - 8,
         }
     }
 }
 
+/// A number of magnitude below 2^k for a random k up to `bits`, of random sign.
+fn signed_below(random: &mut SplitMix64, bits: u32) -> i128 {
+    let k = random.below(u64::from(bits) + 1) as u32;
+    let magnitude = if k >= 64 {
+        random.next()
+    } else {
+        random.below(1u64 << k)
+    };
+    let magnitude = i128::from(magnitude);
+    if random.below(2) == 0 {
+        magnitude
+    } else {
+        -magnitude
+    }
+}
+
 impl ValueOracle for Sampler {
-    fn value(&mut self, symbol: &BV, float: bool) -> u128 {
-        let bits = symbol.get_size();
-        let number = self.number(bits);
+    fn value(&self, name: &str, bits: u32, float: bool) -> u128 {
+        let mut named = FixedHasher::default();
+        named.write(name.as_bytes());
+        let mut random = SplitMix64::new(mix(self.seed, named.finish()));
+        let number = self.number(&mut random, bits);
         let value = match (float, bits) {
             (true, 32) => u128::from((number as f32).to_bits()),
             (true, 64) => u128::from((number as f64).to_bits()),
@@ -313,22 +419,31 @@ impl ValueOracle for Sampler {
     }
 }
 
-/// The values of an input the solver chose.
-struct Replayed(StableHashMap<BV, u128>);
+/// The values of an input the solver chose, by symbol name.
+struct Replayed(StableHashMap<String, u128>);
 
 impl ValueOracle for Replayed {
-    fn value(&mut self, symbol: &BV, _float: bool) -> u128 {
-        self.0.get(symbol).copied().unwrap_or(0)
+    fn value(&self, name: &str, _bits: u32, _float: bool) -> u128 {
+        self.0.get(name).copied().unwrap_or(0)
     }
 }
 
-/// Runs one path for an objective: done once a path completes or ends;
-/// what cut or stopped the others says nothing about the goals (a
-/// candidate is one input among many), so only completed paths reach it.
+/// Runs one path for an objective, to its end whatever the objective
+/// would drop (a screened path may meet an edge it lacks; one run in full
+/// was found worth it): done once a path completes or ends; what cut or
+/// stopped the others says nothing about the goals (a candidate is one
+/// input among many), so only completed paths reach it.
 struct OnePath<'o, O> {
     inner: &'o mut O,
-    /// Run the path to its end, even where `inner` would drop it.
-    whole_path: bool,
+    /// Admit only states whose parameters each have their own input.
+    own_inputs: bool,
+    /// A screening run ([`Run::Screened`]): a completed or ended path is
+    /// only checked for goals the objective lacks.
+    screened: bool,
+    /// Screened, the edges of comparisons the path met, by place and offset.
+    edges: Vec<(Span, i8)>,
+    /// Screened, what the path met that the objective lacks, once it is over.
+    wanted: Vec<Wanted>,
     finished: bool,
     /// The completed path was progress for the objective (a new test).
     progress: bool,
@@ -356,31 +471,61 @@ impl<O: Objective> Hooks for OnePath<'_, O> {
     fn compared(&mut self, state: &State, span: Span, difference: &BV) {
         self.inner.compared(state, span, difference)
     }
+    fn at_edge(&mut self, _state: &State, span: Span, offset: i8) {
+        if !self.edges.contains(&(span, offset)) {
+            self.edges.push((span, offset));
+        }
+    }
+}
+
+impl<O: Objective> OnePath<'_, O> {
+    /// Notes the goals of `trace` the objective lacks as wanted.
+    fn note_wanted(&mut self, trace: &[Goal]) {
+        for goal in trace {
+            let wanted = Wanted::Goal(*goal);
+            if self.inner.lacks(goal) && !self.wanted.contains(&wanted) {
+                self.wanted.push(wanted);
+            }
+        }
+    }
 }
 
 impl<O: Objective> Objective for OnePath<'_, O> {
     fn admit(&mut self, state: &State) -> bool {
-        self.whole_path || self.inner.admit(state)
-    }
-    fn keeps(&self, state: &State) -> bool {
-        self.whole_path || self.inner.keeps(state)
+        !self.own_inputs || state.shared_inputs() == 0
     }
     fn selected(&mut self, state: &State) {
         self.inner.selected(state)
     }
     fn completed(&mut self, exec: &mut Executor, state: State) -> bool {
         self.finished = true;
+        if self.screened {
+            self.note_wanted(&state.trace);
+            let inner = &self.inner;
+            let edges = (self.edges.iter())
+                .filter(|(span, offset)| inner.lacks_edge(&state, *span, *offset));
+            let edges: Vec<Wanted> = edges
+                .map(|(span, offset)| Wanted::Edge(*span, *offset))
+                .collect();
+            self.wanted.extend(edges);
+            return false;
+        }
         self.progress = self.inner.completed(exec, state);
         self.progress
     }
-    fn ended(&mut self, _trace: &[Goal]) {
+    fn ended(&mut self, trace: &[Goal]) {
         self.finished = true;
+        // What a path ending in a finding reached counts once it is run
+        // in full (the finding's test); screened, it is worth that run.
+        if self.screened {
+            self.note_wanted(trace);
+        }
     }
     fn released(&mut self, state: StateId) {
         self.inner.released(state)
     }
     fn done(&self) -> bool {
-        self.finished || (!self.whole_path && self.inner.done())
+        self.finished
     }
 }
 
@@ -390,18 +535,21 @@ mod tests {
 
     fn sampler(constants: &[i128]) -> Sampler {
         Sampler {
-            random: SplitMix64::new(7),
+            seed: 7,
             constants: constants.into(),
         }
     }
 
+    /// The values of 200 symbols of `bits` bits.
+    fn draw(s: &Sampler, bits: u32) -> Vec<u128> {
+        (0..200)
+            .map(|i| s.value(&format!("x#{i}"), bits, false))
+            .collect()
+    }
+
     #[test]
     fn values_fit_their_width_and_repeat_with_the_seed() {
-        let draw = |bits| {
-            let mut s = sampler(&[-1000, 1000]);
-            let x = BV::new_const("x", bits);
-            (0..200).map(|_| s.value(&x, false)).collect::<Vec<_>>()
-        };
+        let draw = |bits| draw(&sampler(&[-1000, 1000]), bits);
         assert_eq!(draw(32), draw(32));
         assert!(draw(8).iter().all(|v| *v < 256));
         assert!(draw(1).iter().all(|v| *v < 2));
@@ -409,9 +557,10 @@ mod tests {
 
     #[test]
     fn values_come_near_the_constants_and_zero() {
-        let mut s = sampler(&[1900, 2100]);
-        let x = BV::new_const("x", 32);
-        let values: Vec<i32> = (0..400).map(|_| s.value(&x, false) as u32 as i32).collect();
+        let s = sampler(&[1900, 2100]);
+        let values: Vec<i32> = (0..400)
+            .map(|i| s.value(&format!("year#{i}"), 32, false) as u32 as i32)
+            .collect();
         let between = values.iter().filter(|v| (1900..=2100).contains(*v)).count();
         assert!(between >= 40, "{between} of 400 in the code's range");
         assert!(values.contains(&0));
@@ -421,9 +570,9 @@ mod tests {
 
     #[test]
     fn float_values_are_numbers() {
-        let mut s = sampler(&[3]);
-        for _ in 0..100 {
-            let bits = s.value(&BV::new_const("d", 64), true) as u64;
+        let s = sampler(&[3]);
+        for i in 0..100 {
+            let bits = s.value(&format!("d#{i}"), 64, true) as u64;
             assert!(f64::from_bits(bits).is_finite());
         }
     }

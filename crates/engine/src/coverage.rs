@@ -452,6 +452,18 @@ impl Objective for Coverage {
         !self.done() || self.boundaries.as_ref().is_some_and(Boundaries::any_open)
     }
 
+    fn lacks(&self, goal: &Goal) -> bool {
+        self.uncovered.contains(goal)
+    }
+
+    fn lacks_edge(&self, state: &State, span: Span, offset: i8) -> bool {
+        let goal = crate::boundary::BoundaryGoal {
+            boundary: testcase::Boundary { span, offset },
+            exit: self.exit_of(state),
+        };
+        (self.boundaries.as_ref()).is_some_and(|b| b.lacks(&goal))
+    }
+
     fn done(&self) -> bool {
         self.uncovered.is_empty() && !self.wants_entry_test && !self.runs_every_path
     }
@@ -771,15 +783,12 @@ pub fn explore(
     let mut exec = Executor::new(program, facts, config, func, deadline);
     let work_at_start = exec.solver.work_done();
     // A function without goals gets one test, whose inputs the solver
-    // makes readable: no candidate has anything to cover. Pointer
-    // parameters are shapes the symbolic search forks over in full (an
-    // alias may hold a finding, the smallest shape makes the plainest
-    // test) and buffers random bytes rarely parse: candidates sample
-    // numbers only.
+    // makes readable: no candidate has anything to cover.
+    let cheap_inputs = config.cheap_inputs && !goals.is_empty();
+    let boundary_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
+    // A flip's replayed values say nothing of the shapes of pointer inputs.
     let takes_pointers =
         (program.function(func).sig.params.iter()).any(|ty| matches!(ty, ir::Type::Pointer(_)));
-    let cheap_inputs = config.cheap_inputs && !goals.is_empty() && !takes_pointers;
-    let boundary_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     coverage.boundaries = config.boundary_tests.then(|| {
         let flips = config.flipped_boundaries && !takes_pointers;
         Boundaries::new(boundary_work, flips)

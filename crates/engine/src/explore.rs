@@ -17,7 +17,7 @@ use crate::config::EngineConfig;
 use crate::exec::{Executor, Hooks, Outcome};
 use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
-use ir::Goal;
+use ir::{Goal, Span};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -125,6 +125,18 @@ pub trait Objective: Hooks {
     /// no test reached, or others only a candidate's values can meet.
     fn wants_candidates(&self) -> bool {
         !self.done()
+    }
+    /// Whether a path reaching `goal` would be progress: a goal the
+    /// objective still lacks. A screened candidate that reaches one is run
+    /// in full ([`crate::cheap`]).
+    fn lacks(&self, _goal: &Goal) -> bool {
+        true
+    }
+    /// Whether a test on the completed path of `state`, at the edge
+    /// `offset` of the comparison at `span`, could be progress (see
+    /// [`crate::exec::Hooks::at_edge`]).
+    fn lacks_edge(&self, _state: &State, _span: Span, _offset: i8) -> bool {
+        false
     }
 }
 

@@ -11,6 +11,17 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// `seed` and `number` mixed into one well-spread number (SplitMix64's
+/// step): the seed of the `number`th of a series, or a hash extended by
+/// one more choice.
+pub fn mix(seed: u64, number: u64) -> u64 {
+    let mut z =
+        (seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// A multiply-rotate hasher (rustc's "Fx" scheme) without a seed: the
 /// engine's keys are small (constraint numbers, term addresses, places),
 /// which the standard SipHash took a tenth of a list walk's time to hash.

@@ -1,7 +1,7 @@
 //! Per-path state: call frames, memory objects (shared copy-on-write between
 //! forks), lazy input pointers, path condition and the trace of goals.
 
-use crate::solver::{ConstraintId, InputSymbol};
+use crate::solver::{ConstraintId, InputSymbol, ValueOracle};
 use crate::value::{
     address, symbols_of, Cell, LazyIdx, ObjIdx, PtrVal, Substitute, SymVal, Target, Word,
 };
@@ -342,6 +342,22 @@ pub struct State {
     pub failing_allocations: Vec<u32>,
     /// The `errno` object, made when the path first uses it.
     pub errno: Option<ObjIdx>,
+    /// Set for a run whose inputs are numbers, not symbols: each input
+    /// scalar is its oracle's value, and the path is native work.
+    pub native_inputs: Option<NativeInputs>,
+    /// The choices that forked this path from its start, hashed: the same
+    /// on every run that makes the same choices, unlike [`Self::id`].
+    pub lineage: u64,
+}
+
+/// The values of a run's input scalars ([`State::native_inputs`]).
+#[derive(Clone)]
+pub struct NativeInputs(pub Rc<dyn ValueOracle>);
+
+impl std::fmt::Debug for NativeInputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NativeInputs")
+    }
 }
 
 impl State {
@@ -383,6 +399,8 @@ impl State {
             allocations: 0,
             failing_allocations: Vec::new(),
             errno: None,
+            native_inputs: None,
+            lineage: 0,
         }
     }
 
@@ -484,7 +502,12 @@ impl State {
     /// search still gets to a shared one, for what only it shows (a double
     /// free of `free_both(a, a)`), once distinct ones are tried.
     pub fn input_size(&self) -> usize {
-        self.input_objects() + self.shared_buffers as usize + 2 * self.shared_nodes()
+        self.input_objects() + self.shared_inputs()
+    }
+
+    /// The part of [`Self::input_size`] that counts inputs parameters share.
+    pub fn shared_inputs(&self) -> usize {
+        self.shared_buffers as usize + 2 * self.shared_nodes()
     }
 
     /// Struct input objects designated by more than one input pointer
@@ -552,21 +575,39 @@ impl State {
         self.frames[frame].locals[local.index()]
     }
 
-    /// A fresh input symbol of `bits` bits named after `base`, of a signed
+    /// A fresh input integer of `bits` bits named after `base`, of a signed
     /// type or not (see [`InputSymbol`]).
     pub fn fresh_input(&mut self, base: &str, bits: u32, signed: bool) -> Word {
-        self.new_input_symbol(base, bits, signed, false)
+        self.new_input_symbol(base, bits, signed, false, false)
+    }
+
+    /// A fresh input of the scalar type `ty` (an integer, `float` or
+    /// `double`) named after `base`; `None` for other types.
+    pub fn fresh_scalar(&mut self, base: &str, ty: &Type) -> Option<Word> {
+        let bits = ty.scalar_bits()?;
+        let float = matches!(ty, Type::Float(_));
+        Some(self.new_input_symbol(base, bits, !ty.is_unsigned_int(), false, float))
     }
 
     /// A fresh input symbol for a whole integer variable (a parameter, a
     /// global, a stub's result), which the code reads, unlike a field it may
     /// skip.
     pub fn fresh_variable(&mut self, base: &str, bits: u32, signed: bool) -> Word {
-        self.new_input_symbol(base, bits, signed, true)
+        self.new_input_symbol(base, bits, signed, true, false)
     }
 
-    fn new_input_symbol(&mut self, base: &str, bits: u32, signed: bool, whole: bool) -> Word {
+    fn new_input_symbol(
+        &mut self,
+        base: &str,
+        bits: u32,
+        signed: bool,
+        whole: bool,
+        float: bool,
+    ) -> Word {
         let name = self.symbol_name(base);
+        if let Some(NativeInputs(values)) = &self.native_inputs {
+            return Word::known(values.value(&name, bits, float), bits);
+        }
         let symbol = BV::new_const(name, bits);
         Rc::make_mut(&mut self.input_symbols).push(InputSymbol {
             value: symbol.clone(),

@@ -368,8 +368,10 @@ int reaches_corner(int r, int c)
 "#;
     let (_, report) = run(src, "reaches_corner");
     assert_all_covered(&report);
+    // A few hundred: about 20 per test (each board's fixed coordinates),
+    // where the nested case splits took thousands and the whole budget.
     assert!(
-        report.stats.solver_calls < 200,
+        report.stats.solver_calls < 400,
         "{} solver calls",
         report.stats.solver_calls
     );

@@ -183,9 +183,7 @@ impl Machine<'_, '_> {
                 });
                 return Ok(None);
             }
-            ty if let Some(bits) = ty.scalar_bits() => {
-                SymVal::Int(st.fresh_input(&path, bits, !ty.is_unsigned_int()))
-            }
+            ty if let Some(value) = st.fresh_scalar(&path, ty) => SymVal::Int(value),
             ty @ Type::Pointer(_) => {
                 SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(path, ty.clone()))))
             }

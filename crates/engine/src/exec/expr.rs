@@ -7,9 +7,10 @@ use super::Machine;
 use super::{unsupported, Exec};
 use crate::state::State;
 use crate::value::{
-    bool_to_bv, concrete, is_nonzero, resize, signed_bits, Cond, PtrVal, SymVal, Target, Word,
+    bool_to_bv, concrete, is_nonzero, resize, sign_extend, signed_bits, Cond, PtrVal, SymVal,
+    Target, Word,
 };
-use ir::{BinOp, Expr, ExprKind, IntType, Layout, Type, UnOp};
+use ir::{BinOp, Expr, ExprKind, IntType, Layout, Span, Type, UnOp};
 use testcase::FindingKind;
 
 impl Machine<'_, '_> {
@@ -257,8 +258,22 @@ impl Machine<'_, '_> {
         // One bit wider, the difference cannot wrap.
         let widen = |v: &Word| if signed { v.sign_ext(1) } else { v.zero_ext(1) };
         let difference = widen(x).bvsub(widen(y));
-        if concrete(&difference).is_none() {
-            self.hooks.compared(st, self.span, &difference.term());
+        self.note_difference(st, self.span, &difference);
+    }
+
+    /// Tells the hooks of a comparison at `place` whose sides differ by
+    /// `difference`: when it depends on the inputs, or in a run whose
+    /// inputs are numbers, when it is at an edge.
+    fn note_difference(&mut self, st: &State, place: Span, difference: &Word) {
+        let Some(bits) = concrete(difference) else {
+            self.hooks.compared(st, place, &difference.term());
+            return;
+        };
+        if st.native_inputs.is_some() {
+            let offset = sign_extend(bits, difference.get_size(), true);
+            if let Ok(offset @ -1..=1) = i8::try_from(offset) {
+                self.hooks.at_edge(st, place, offset);
+            }
         }
     }
 
@@ -274,7 +289,8 @@ impl Machine<'_, '_> {
         signed: bool,
         cases: &[(i128, ir::BlockId)],
     ) -> Exec<()> {
-        if !self.runs_call_under_test(st) || concrete(v).is_some() {
+        let known = concrete(v).is_some() && st.native_inputs.is_none();
+        if !self.runs_call_under_test(st) || known {
             return Ok(());
         }
         let body = self.body(st.frame().func)?;
@@ -297,7 +313,7 @@ impl Machine<'_, '_> {
                 let last = cases[end - 1].0;
                 for (place, edge) in [(arm_place, first), (self.span, last)] {
                     let difference = widen(v).bvsub(value_of(edge));
-                    self.hooks.compared(st, place, &difference.term());
+                    self.note_difference(st, place, &difference);
                 }
             }
             start = end;
@@ -328,9 +344,7 @@ impl Machine<'_, '_> {
         };
         let apart = bool_to_bv(&equal.not(), 2);
         let difference = apart.bvadd(&apart);
-        if concrete(&difference).is_none() {
-            self.hooks.compared(st, self.span, &difference.term());
-        }
+        self.note_difference(st, self.span, &difference);
     }
 
     fn arith(

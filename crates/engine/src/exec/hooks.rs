@@ -44,6 +44,12 @@ pub trait Hooks {
     /// right side being `difference` (exact: one bit wider than the
     /// operands). Only comparisons whose outcome depends on the inputs.
     fn compared(&mut self, _state: &State, _span: Span, _difference: &BV) {}
+
+    /// In a run whose inputs are numbers ([`State::native_inputs`]), a
+    /// comparison at `span` (as [`Self::compared`] places them) whose sides
+    /// differ by `offset`, -1, 0 or 1. Whether it depends on the inputs
+    /// cannot be told there: the search knows which places did elsewhere.
+    fn at_edge(&mut self, _state: &State, _span: Span, _offset: i8) {}
 }
 
 /// For runs no search tracks.

@@ -7,7 +7,7 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
-use crate::state::{Frame, ObjKind, Object, ReturnTo, State, StateId, Written};
+use crate::state::{Frame, NativeInputs, ObjKind, Object, ReturnTo, State, StateId, Written};
 use crate::value::{
     bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, Cond,
     LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
@@ -28,9 +28,7 @@ pub fn fresh_cells(
 ) -> Vec<Cell> {
     match ty {
         // Integers, floats and doubles: one named number.
-        _ if let Some(bits) = ty.scalar_bits() => {
-            int_cells(&st.fresh_input(path, bits, !ty.is_unsigned_int()))
-        }
+        _ if let Some(value) = st.fresh_scalar(path, ty) => int_cells(&value),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
             ptr_cells(
@@ -92,6 +90,7 @@ pub(super) fn initial_state(
     invariants: &[Invariant],
     apis: &Apis,
     id: StateId,
+    native_inputs: Option<NativeInputs>,
 ) -> Exec<State> {
     let f = program.function(func);
     let Some(body) = &f.body else {
@@ -106,6 +105,7 @@ pub(super) fn initial_state(
         return unsupported("more than one `va_list` parameter");
     }
     let mut st = State::new(program, id);
+    st.native_inputs = native_inputs;
     let mut params = Vec::new();
     for (i, ty) in f.sig.params.iter().enumerate() {
         let name = body
@@ -202,9 +202,7 @@ pub(super) fn fresh_value(program: &Program, st: &mut State, name: String, ty: &
         Type::Int(it) if !it.is_bool => {
             SymVal::Int(st.fresh_variable(&name, u32::from(it.bits), it.signed))
         }
-        _ if let Some(bits) = ty.scalar_bits() => {
-            SymVal::Int(st.fresh_input(&name, bits, !ty.is_unsigned_int()))
-        }
+        _ if let Some(value) = st.fresh_scalar(&name, ty) => SymVal::Int(value),
         Type::Pointer(_) => SymVal::Ptr(PtrVal::to(Target::Lazy(st.add_lazy(name, ty.clone())))),
         other => SymVal::Bytes(std::rc::Rc::new(fresh_cells(
             program, st, other, &name, ".",

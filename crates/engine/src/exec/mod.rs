@@ -20,7 +20,7 @@ mod place;
 use crate::config::{EngineConfig, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
-use crate::state::{ObjKind, State, StateId};
+use crate::state::{NativeInputs, ObjKind, State, StateId};
 use crate::value::{cond_value, Cond, SymVal, Unsupported, Word};
 use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
@@ -166,6 +166,10 @@ pub struct Executor<'a> {
     /// The function under test orders or subtracts pointers: an input
     /// pointer may then point into another input's buffer (an end pointer).
     orders_pointers: bool,
+    /// Set for a screening run (a candidate input run natively, to learn
+    /// whether it is worth running in full): a fault is neither asked of
+    /// the solver nor reported, only noted here when it certainly happens.
+    pub noting_faults: Option<bool>,
 }
 
 /// What every exploration of a program's functions needs to know of the
@@ -235,6 +239,7 @@ impl<'a> Executor<'a> {
             reported: BTreeSet::new(),
             next_state: 0,
             orders_pointers: ir::walk::orders_pointers(program, root),
+            noting_faults: None,
         }
     }
 
@@ -263,8 +268,15 @@ impl<'a> Executor<'a> {
     /// The state at the entry of the function under test, its parameters
     /// fresh inputs; the construct it cannot model otherwise.
     pub fn initial_state(&mut self) -> Result<State, String> {
+        self.initial_state_of(None)
+    }
+
+    /// The state at the entry of the function under test, its input
+    /// scalars `native`'s numbers (see [`State::native_inputs`]) or symbols.
+    pub fn initial_state_of(&mut self, native: Option<NativeInputs>) -> Result<State, String> {
         let id = self.fresh_id();
-        match input::initial_state(self.program, self.root, self.invariants, self.apis, id) {
+        let program = self.program;
+        match input::initial_state(program, self.root, self.invariants, self.apis, id, native) {
             Ok(mut state) => {
                 if state.build_step.is_none() && self.calls_earlier() {
                     state.build_step = Some(crate::state::BuildStep::CallAgain);
@@ -286,7 +298,7 @@ impl<'a> Executor<'a> {
             cut: None,
             statements: 0,
         };
-        let outcome = match machine.run(state) {
+        let mut outcome = match machine.run(state) {
             Ok(outcome) => outcome,
             Err(Stop::Fork(states)) => Outcome::Running(states),
             Err(Stop::Dead) => Outcome::Infeasible,
@@ -294,6 +306,14 @@ impl<'a> Executor<'a> {
             Err(Stop::Unsupported(what)) => Outcome::Unsupported(what),
             Err(Stop::Budget(name)) => Outcome::Cut(name),
         };
+        // Each fork's choice, numbered in the order the choices come.
+        if let Outcome::Running(forks) = &mut outcome {
+            if forks.len() > 1 {
+                for (choice, st) in forks.iter_mut().enumerate() {
+                    st.lineage = crate::stable_hash::mix(st.lineage, choice as u64);
+                }
+            }
+        }
         Step {
             outcome,
             cut: machine.cut,
@@ -704,6 +724,10 @@ impl<'a> Machine<'_, 'a> {
         if cond_value(fault) == Some(false) || self.reported.contains(&(kind, self.span)) {
             return false;
         }
+        if let Some(seen) = &mut self.noting_faults {
+            *seen |= cond_value(fault) == Some(true);
+            return false;
+        }
         let mut path = st.path.clone();
         path.push(self.solver.intern(&fault.term()));
         match self.solver.readable_model(&path, &st.input_symbols) {
@@ -724,6 +748,10 @@ impl<'a> Machine<'_, 'a> {
     /// site), leaving the path to go on; false when the path is infeasible.
     fn report(&mut self, st: &State, kind: FindingKind, message: &str) -> bool {
         if self.reported.contains(&(kind, self.span)) {
+            return true;
+        }
+        if let Some(seen) = &mut self.noting_faults {
+            *seen = true;
             return true;
         }
         match self.solver.readable_model(&st.path, &st.input_symbols) {

@@ -188,6 +188,10 @@ impl Machine<'_, '_> {
         if !link.link || !linked || self.reported.contains(&(kind, self.span)) {
             return;
         }
+        // A possible fault the values do not hit: the run in full asks.
+        if self.noting_faults.is_some() {
+            return;
+        }
         let message = format!("`{}` may be NULL (the end of the structure)", link.path);
         let mut null = st.clone();
         null.lazies[lazy as usize].resolution = Some(Target::Null);

@@ -1,6 +1,6 @@
 //! Concrete mode (issue 11, cheap inputs first): while an input-value
-//! oracle is set, every input symbol has one value, asked of the oracle
-//! when a constraint first mentions it, and whether a path is feasible is
+//! oracle is set, every input symbol has one value, the oracle's for its
+//! name, taken when a constraint first mentions it, and whether a path is feasible is
 //! answered by evaluating its constraints under those values (substituted,
 //! then simplified to a constant) instead of a Z3 check. A branch then has
 //! exactly one arm: the executor follows the one path of those inputs. A
@@ -13,18 +13,27 @@
 use super::store::{ConstraintId, ConstraintStore, SymbolId};
 use crate::stable_hash::{StableHashMap, StableHashSet};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
-/// Chooses the value of each input symbol in concrete mode.
+/// Chooses the value of each input symbol in concrete mode. A value
+/// depends on the symbol's name alone, never on the order symbols are met:
+/// a run whose inputs are native numbers ([`crate::state::State::native_inputs`])
+/// and a run in concrete mode then give the same input the same values.
 pub trait ValueOracle {
-    /// Bits for the input symbol `symbol`, met for the first time; `float`
-    /// when the code reads them as a `float` or `double`.
-    fn value(&mut self, symbol: &BV, float: bool) -> u128;
+    /// Bits for the input symbol named `name`, of `bits` bits; `float` when
+    /// the code reads them as a `float` or `double`.
+    fn value(&self, name: &str, bits: u32, float: bool) -> u128;
+}
+
+/// The name of the symbol `symbol`, as its oracle knows it.
+pub fn symbol_name(symbol: &BV) -> String {
+    symbol.decl().name()
 }
 
 /// The values chosen so far, and which constraints they satisfy.
 pub(super) struct Assignment {
-    oracle: Box<dyn ValueOracle>,
+    oracle: Rc<dyn ValueOracle>,
     /// By symbol number: the model of a test lists them in that order.
     values: BTreeMap<SymbolId, BV>,
     holds: StableHashMap<ConstraintId, bool>,
@@ -38,7 +47,7 @@ pub(super) struct Assignment {
 }
 
 impl Assignment {
-    pub(super) fn new(oracle: Box<dyn ValueOracle>) -> Assignment {
+    pub(super) fn new(oracle: Rc<dyn ValueOracle>) -> Assignment {
         Assignment {
             oracle,
             values: BTreeMap::new(),
@@ -97,7 +106,10 @@ impl Assignment {
         for n in store.symbols(id) {
             if !self.values.contains_key(n) {
                 let symbol = store.symbol(*n);
-                let value = self.oracle.value(symbol, store.is_float_symbol(*n));
+                let bits = symbol.get_size();
+                let value =
+                    self.oracle
+                        .value(&symbol_name(symbol), bits, store.is_float_symbol(*n));
                 self.values
                     .insert(*n, crate::value::bv_u(value, symbol.get_size()));
             }
@@ -127,13 +139,20 @@ impl Assignment {
 mod tests {
     use super::*;
 
-    /// Gives the values listed, in turn.
-    struct Listed(Vec<u128>);
+    /// Gives each symbol the value listed for its name.
+    struct Listed(Vec<(&'static str, u128)>);
 
     impl ValueOracle for Listed {
-        fn value(&mut self, _symbol: &BV, _float: bool) -> u128 {
-            self.0.remove(0)
+        fn value(&self, name: &str, _bits: u32, _float: bool) -> u128 {
+            let (_, value) = self.0.iter().find(|(n, _)| *n == name).expect("listed");
+            *value
         }
+    }
+
+    #[test]
+    fn a_symbol_is_named_as_the_path_named_it() {
+        let name = "list->next[1].key#12";
+        assert_eq!(symbol_name(&BV::new_const(name, 32)), name);
     }
 
     #[test]
@@ -143,22 +162,21 @@ mod tests {
         let cube = x.bvmul(&x).bvmul(&x);
         let root = store.intern(&cube.eq(BV::from_u64(8, 32)));
         let positive = store.intern(&x.bvsgt(BV::from_u64(0, 32)));
-        let mut two = Assignment::new(Box::new(Listed(vec![2])));
+        let mut two = Assignment::new(Rc::new(Listed(vec![("x", 2)])));
         assert!(two.all_hold(&store, &[root, positive]));
-        let mut three = Assignment::new(Box::new(Listed(vec![3])));
+        let mut three = Assignment::new(Rc::new(Listed(vec![("x", 3)])));
         assert!(!three.all_hold(&store, &[positive, root]));
         assert!(three.all_hold(&store, &[positive]));
     }
 
     #[test]
-    fn asks_the_oracle_once_per_symbol() {
+    fn values_follow_the_names_not_the_order_symbols_are_met() {
         let mut store = ConstraintStore::default();
         let x = BV::new_const("x", 8);
         let y = BV::new_const("y", 8);
         let first = store.intern(&x.bvult(BV::from_u64(4, 8)));
         let second = store.intern(&y.bvugt(&x));
-        // One value each for x and y; a third request would panic.
-        let mut values = Assignment::new(Box::new(Listed(vec![1, 5])));
+        let mut values = Assignment::new(Rc::new(Listed(vec![("y", 5), ("x", 1)])));
         assert!(values.all_hold(&store, &[first, second]));
         let formula = values.as_formula(&store);
         let under = |a: u64, b: u64| {

@@ -31,7 +31,7 @@ mod testing;
 mod time_limit;
 mod z3_backend;
 
-pub use concrete::ValueOracle;
+pub use concrete::{symbol_name, ValueOracle};
 pub use interrupt::{work_for, StopWhen};
 pub use store::ConstraintId;
 
@@ -41,6 +41,7 @@ use concrete::Assignment;
 use interrupt::{Checks, Watchdog, WorkMeter};
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 use store::ConstraintStore;
 use z3::ast::{Bool, BV};
@@ -226,7 +227,7 @@ impl PathSolver {
 
     /// Answers every question about paths under the input values `oracle`
     /// chooses (concrete mode), until [`Self::leave_concrete_mode`].
-    pub fn enter_concrete_mode(&mut self, oracle: Box<dyn ValueOracle>) {
+    pub fn enter_concrete_mode(&mut self, oracle: Rc<dyn ValueOracle>) {
         self.concrete = Some(Assignment::new(oracle));
     }
 
