@@ -120,26 +120,29 @@ pub fn try_candidates<O: Objective>(
             seed,
             constants: Arc::clone(constants),
         });
-        let run = Run::Sampled {
+        let sampled = |screened| Run::Sampled {
             seed,
             allowance: number / CANDIDATES_PER_INPUT,
+            screened,
         };
-        let Some(screened) = run_candidate(
-            exec,
-            objective,
-            &values,
-            run.screened(),
-            &budget,
-            &mut tried,
-        ) else {
+        let Some(screened) =
+            run_candidate(exec, objective, &values, sampled(true), &budget, &mut tried)
+        else {
             break;
         };
         let worth_it = screened.progress
             || (screened.wanted.iter())
                 .any(|wanted| misses.get(wanted).copied().unwrap_or(0) < FULL_RUN_TRIES);
         let progress = worth_it
-            && run_candidate(exec, objective, &values, run, &budget, &mut tried)
-                .is_some_and(|ran| ran.progress);
+            && run_candidate(
+                exec,
+                objective,
+                &values,
+                sampled(false),
+                &budget,
+                &mut tried,
+            )
+            .is_some_and(|ran| ran.progress);
         if worth_it && !progress {
             for wanted in screened.wanted {
                 *misses.entry(wanted).or_default() += 1;
@@ -204,32 +207,22 @@ pub fn replay<O: Objective>(
 }
 
 /// How a candidate's input came, and so how its path runs.
-#[derive(Clone)]
 enum Run {
     /// Sampled values: states forked within `allowance` first
-    /// ([`candidate_order`]), each parameter its own input.
-    Sampled { seed: u64, allowance: u64 },
-    /// The same, screened: the inputs are native numbers, no fault is asked
-    /// or reported, and the run only tells whether the candidate reaches a
-    /// goal the objective lacks or certainly faults (then it runs in full,
-    /// as [`Run::Sampled`], to make its test or finding). Most candidates
-    /// reach nothing new, and a screened one costs native work only.
-    Screened { seed: u64, allowance: u64 },
+    /// ([`candidate_order`]), each parameter its own input. `screened`:
+    /// the inputs are native numbers, no fault is asked or reported, and
+    /// the run only tells whether the candidate reaches something the
+    /// objective lacks or certainly faults (then it runs again, not
+    /// screened, to make its test or finding). Most candidates reach
+    /// nothing new, and a screened one costs native work only.
+    Sampled {
+        seed: u64,
+        allowance: u64,
+        screened: bool,
+    },
     /// Values the solver chose, for their shape too: the path runs to its
     /// end whatever the objective wants, starting with `pinned` assumed.
     Replayed { seed: u64, pinned: Bool },
-}
-
-impl Run {
-    fn screened(&self) -> Run {
-        match self {
-            Run::Sampled { seed, allowance } => Run::Screened {
-                seed: *seed,
-                allowance: *allowance,
-            },
-            other => other.clone(),
-        }
-    }
 }
 
 /// What one candidate's run showed.
@@ -262,11 +255,13 @@ fn run_candidate<O: Objective>(
     // Screened, the values also answer for the symbols that stay (an
     // input array's length, a cursor's index) as in a full run.
     exec.solver.enter_concrete_mode(Rc::clone(values));
-    let screened = matches!(run, Run::Screened { .. });
+    let screened = matches!(run, Run::Sampled { screened: true, .. });
     let native = screened.then(|| NativeInputs(Rc::clone(values)));
     let mut initial = exec.initial_state_of(native).ok()?;
     let (seed, allowance) = match &run {
-        Run::Sampled { seed, allowance } | Run::Screened { seed, allowance } => (*seed, *allowance),
+        Run::Sampled {
+            seed, allowance, ..
+        } => (*seed, *allowance),
         Run::Replayed { seed, pinned } => {
             initial.path.push(exec.solver.intern(pinned));
             (*seed, u64::MAX)
@@ -437,7 +432,7 @@ struct OnePath<'o, O> {
     inner: &'o mut O,
     /// Admit only states whose parameters each have their own input.
     own_inputs: bool,
-    /// A screening run ([`Run::Screened`]): a completed or ended path is
+    /// A screening run ([`Run::Sampled`]): a completed or ended path is
     /// only checked for goals the objective lacks.
     screened: bool,
     /// Screened, the edges of comparisons the path met, by place and offset.
@@ -502,12 +497,10 @@ impl<O: Objective> Objective for OnePath<'_, O> {
         if self.screened {
             self.note_wanted(&state.trace);
             let inner = &self.inner;
-            let edges = (self.edges.iter())
-                .filter(|(span, offset)| inner.lacks_edge(&state, *span, *offset));
-            let edges: Vec<Wanted> = edges
-                .map(|(span, offset)| Wanted::Edge(*span, *offset))
-                .collect();
-            self.wanted.extend(edges);
+            let lacked = (self.edges.iter())
+                .filter(|(span, offset)| inner.lacks_edge(&state, *span, *offset))
+                .map(|(span, offset)| Wanted::Edge(*span, *offset));
+            self.wanted.extend(lacked);
             return false;
         }
         self.progress = self.inner.completed(exec, state);

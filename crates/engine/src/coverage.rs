@@ -18,7 +18,7 @@
 //! candidate inputs (`cheap`) cover what random inputs hit easily, the
 //! solver asked nothing per branch; the symbolic search gets what they leave.
 
-use crate::boundary::{Boundaries, Flip, OpenGoal};
+use crate::boundary::{Boundaries, BoundaryGoal, Flip, OpenGoal};
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
@@ -457,8 +457,8 @@ impl Objective for Coverage {
     }
 
     fn lacks_edge(&self, state: &State, span: Span, offset: i8) -> bool {
-        let goal = crate::boundary::BoundaryGoal {
-            boundary: testcase::Boundary { span, offset },
+        let goal = BoundaryGoal {
+            boundary: Boundary { span, offset },
             exit: self.exit_of(state),
         };
         (self.boundaries.as_ref()).is_some_and(|b| b.lacks(&goal))
