@@ -77,12 +77,79 @@ void drop_pair(int *pair)
 "#;
 
 #[test]
-fn hooks_holding_the_wrapped_allocator_and_free_are_checked_as_such() {
-    // The driver compiles the code with malloc and free defined to its
-    // counting wrappers: a hook set to malloc holds cairn_malloc.
+fn hooks_holding_the_allocator_and_free_are_checked_as_such() {
+    // The driver replaces malloc and free for the whole program: a hook set
+    // to malloc holds the driver's malloc, named as the code names it.
     let dir = tempfile::tempdir().expect("temp dir");
     let (_, _, out_dir) = gen_checked_with(dir.path(), "hooks.c", HOOKS, &["--alloc-may-fail"]);
     let driver = std::fs::read_to_string(out_dir.join("hooks_test.c")).expect("driver");
-    assert!(driver.contains("alloc_hook == cairn_malloc"), "{driver}");
-    assert!(driver.contains("release_hook == cairn_free"), "{driver}");
+    assert!(driver.contains("alloc_hook == malloc"), "{driver}");
+    assert!(driver.contains("release_hook == free"), "{driver}");
+}
+
+/// Members named after the allocator: an allocator-hooks struct and a
+/// list's `free` callback, as real libraries write them.
+const MEMBERS_NAMED_MALLOC_AND_FREE: &str = r#"
+#include <stdlib.h>
+#include <string.h>
+
+struct allocator {
+    void *(*malloc)(size_t size);
+    void *(*realloc)(void *old, size_t size);
+    void (*free)(void *object);
+};
+
+struct bag {
+    char **items;
+    int count;
+    void (*free)(void *item);
+};
+
+static struct allocator hooks = { malloc, realloc, free };
+
+int bag_add(struct bag *b, const char *item)
+{
+    char **grown = hooks.realloc(b->items, (size_t)(b->count + 1) * sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    b->items = grown;
+    char *copy = hooks.malloc(strlen(item) + 1);
+    if (copy == NULL)
+        return -1;
+    strcpy(copy, item);
+    b->items[b->count] = copy;
+    if (b->count < 1000)
+        b->count++;
+    return 0;
+}
+
+void bag_drop_last(struct bag *b)
+{
+    if (b->count == 0)
+        return;
+    b->count--;
+    if (b->free != NULL)
+        b->free(b->items[b->count]);
+    else
+        hooks.free(b->items[b->count]);
+}
+"#;
+
+#[test]
+fn members_named_after_the_allocator_keep_their_names() {
+    // No macro renames the code under test: the driver replaces the
+    // allocator by definitions of its own, so `b->free` and `hooks.malloc`
+    // still name the members.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(
+        dir.path(),
+        "bag.c",
+        MEMBERS_NAMED_MALLOC_AND_FREE,
+        &["--alloc-may-fail", "--sanitize"],
+    );
+    let driver = std::fs::read_to_string(out_dir.join("bag_test.c")).expect("driver");
+    assert!(!driver.contains("#define free"), "{driver}");
+    assert!(!driver.contains("#define malloc"), "{driver}");
+    assert!(driver.contains("cairn_fail_allocations((const unsigned[])"), "{driver}");
+    assert!(stdout.contains("0 failed"), "{stdout}");
 }

@@ -247,7 +247,6 @@ fn write_test(
         allocation: Allocation::Checked {
             on_failure: framework::out_of_memory(framework),
         },
-        wraps_allocations: wrappers != Wrappers::None,
     };
     let mut code = writer.write(test.func, &mut scope)?;
     let f = unit.program.function(test.func);
@@ -281,6 +280,9 @@ fn write_test(
         ));
     } else {
         out.line(&format!("{};", code.call));
+    }
+    if wrappers != Wrappers::None || unit.tracks_frees {
+        out.line("cairn_call_returned();");
     }
     // Failure messages repeat a short call as written, a long one as `f(...)`.
     let shown_call = if code.call.len() <= SHOWN_CALL_LENGTH {
@@ -1076,7 +1078,6 @@ fn write_reproducer(
         unit,
         inputs: &finding.inputs,
         allocation: Allocation::Kept,
-        wraps_allocations: reproducer.wraps_allocations,
     }
     .write(finding.func, &mut scope)?;
     let mut out = CodeWriter::default();
@@ -1142,6 +1143,9 @@ fn write_reproducer(
         out.line(&format!("{kept} = {};", code.call));
     } else {
         out.line(&format!("(void){};", code.call));
+    }
+    if reproducer.wraps_allocations {
+        out.line("cairn_call_returned();");
     }
     if let Some(check) = &invariant_check {
         check.iter().for_each(|line| out.line(line));

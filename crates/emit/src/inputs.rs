@@ -84,9 +84,6 @@ pub struct InputWriter<'u, 'p> {
     pub unit: &'u Unit<'p>,
     pub inputs: &'u Inputs,
     pub allocation: Allocation,
-    /// The code under test allocates through the counting wrappers: a
-    /// pointer to `malloc` in it is a pointer to its wrapper.
-    pub wraps_allocations: bool,
 }
 
 impl<'u, 'p> InputWriter<'u, 'p> {
@@ -375,18 +372,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         Ok(Some(match value {
             Value::Unknown => return Ok(None),
             Value::Null => "NULL".to_string(),
-            // The code under test was compiled with these names defined
-            // to the driver's wrappers: a hook it set holds the wrapper.
-            Value::Func(f) => {
-                let name = self.unit.function_name(*f);
-                let wrapped = (self.wraps_allocations && crate::support::WRAPPED.contains(&name))
-                    || (self.unit.tracks_frees && name == "free");
-                if wrapped {
-                    format!("cairn_{name}")
-                } else {
-                    name.to_string()
-                }
-            }
+            Value::Func(f) => self.unit.function_name(*f).to_string(),
             Value::Pointer { object, offset } => {
                 self.heap_pointer(objects, HeapRef::Input(*object), *offset, &pointee)?
             }

@@ -71,9 +71,9 @@ impl SourceRef {
         model.into_iter().chain(dirs).collect()
     }
 
-    /// The defines, the allocation wrappers when wanted, then the `#include`
-    /// of the source (renaming its `main` when it has one), then the library
-    /// headers the generated code uses.
+    /// The defines, the replacements of the allocator when wanted, then
+    /// the `#include` of the source (renaming its `main` when it has one),
+    /// then the library headers the generated code uses.
     pub fn include(&self, out: &mut CodeWriter, unit: &Unit, wrappers: Wrappers) {
         for (name, value) in &self.defines {
             out.line(&format!("#define {name} {value}"));
@@ -85,22 +85,25 @@ impl SourceRef {
                 "_Static_assert(sizeof(long) == 4 && sizeof(void *) == 4, \"cairn generated this driver for the ILP32 data model: build it with -m32\");",
             );
         }
+        let counting = matches!(wrappers, Wrappers::Counting { .. });
+        if counting || unit.tracks_frees {
+            out.text(WATCHING);
+            if !unit.defines_function("free") {
+                out.text(FREE);
+            }
+        }
         if let Wrappers::Counting { initial_fill } = wrappers {
-            out.text(ALLOCATION_WRAPPERS);
+            out.text(ALLOCATION_COUNTING);
             let fill = match initial_fill {
                 byte @ 0.. => format!("{byte:#04x}"),
                 none => none.to_string(),
             };
-            out.text(&FILL_WRAPPERS.replace("INITIAL_FILL", &fill));
-            // Object-like: a function pointer initialized with `malloc` (an
-            // allocation hook) goes through the wrapper too.
-            for name in WRAPPED {
-                out.line(&format!("#define {name} cairn_{name}"));
+            out.text(&FILL.replace("INITIAL_FILL", &fill));
+            for replacement in ALLOCATOR_REPLACEMENTS {
+                if !unit.defines_function(replacement.name) {
+                    out.text(replacement.text);
+                }
             }
-        }
-        if unit.tracks_frees {
-            out.text(FREE_TRACKING);
-            out.line("#define free cairn_free");
         }
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
@@ -108,13 +111,6 @@ impl SourceRef {
         out.line(&format!("#include \"{}\"", self.include_path));
         if unit.renames_main {
             out.line("#undef main");
-        }
-        if wrappers != Wrappers::None {
-            out.text(UNWRAP);
-        }
-        if unit.tracks_frees {
-            out.line("#undef free");
-            out.line("void free(void *object);");
         }
         out.blank();
         if unit.uses_errno {
@@ -127,11 +123,7 @@ impl SourceRef {
     }
 }
 
-/// The allocators the code under test calls through counting wrappers
-/// (`cairn_malloc`, ...) when tests make allocations fail.
-pub const WRAPPED: &[&str] = &["malloc", "calloc", "realloc", "strdup", "strndup"];
-
-/// Whether the code under test allocates through counting wrappers.
+/// Whether the code under test allocates through counting replacements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wrappers {
     None,
@@ -148,103 +140,83 @@ pub enum Wrappers {
 /// never wrote, and a change that leaves a field unset fails a check.
 pub const GARBAGE_FILL: i32 = 0xA5;
 
-/// Wrappers the code under test calls instead of `malloc`, `calloc`,
-/// `realloc`, `strdup` and `strndup` (macros defined before its `#include`,
-/// undefined after, so the driver's own set-up allocates for real). Written
+/// The driver replaces the C library's allocator for the whole program (a
+/// definition in the program takes precedence over the library's), so no
+/// macro renames anything of the code under test: a struct member named
+/// `free` or `malloc` stays what it is. The replacements call the real
+/// allocator: the sanitizers' when their run-time library is linked in (its
+/// `__interceptor_` entry points), else glibc's own (`__libc_`), which
+/// valgrind replaces. Only calls made by this program's own code while a
+/// call under test runs are watched: the C library's own calls from inside
+/// (stdio buffers, `fopen`), the driver's set-up and checks are not. Written
 /// before any header, with compiler builtins only, so the source's own
 /// includes and feature macros are untouched.
-const ALLOCATION_WRAPPERS: &str = r#"
-/* The code under test allocates through these wrappers: each test chooses
- * which of its malloc, calloc, realloc, strdup and strndup calls (counted
- * from 0) return NULL. */
-static unsigned cairn_allocation_calls;
-static const unsigned *cairn_failing_calls;
-static __SIZE_TYPE__ cairn_failing_count;
+const WATCHING: &str = r#"
+/* The driver replaces the C library's allocator for the whole program and
+ * calls the real one (the sanitizers' when they are on). It watches only the
+ * calls the code of this program makes while the call under test runs, not
+ * the calls of the C library itself. */
+extern void *__libc_malloc(__SIZE_TYPE__ size);
+extern void *__libc_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size);
+extern void *__libc_realloc(void *old, __SIZE_TYPE__ size);
+extern void __libc_free(void *object);
+extern void *__interceptor_malloc(__SIZE_TYPE__ size) __attribute__((weak));
+extern void *__interceptor_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size) __attribute__((weak));
+extern void *__interceptor_realloc(void *old, __SIZE_TYPE__ size) __attribute__((weak));
+extern void __interceptor_free(void *object) __attribute__((weak));
+extern char __executable_start[], etext[];
+static int cairn_watching;
 
-static void cairn_fail_allocations(const unsigned *calls, __SIZE_TYPE__ count)
+__attribute__((unused)) static void *cairn_real_malloc(__SIZE_TYPE__ size)
 {
-    cairn_allocation_calls = 0;
-    cairn_failing_calls = calls;
-    cairn_failing_count = count;
+    return __interceptor_malloc ? __interceptor_malloc(size) : __libc_malloc(size);
 }
 
-static int cairn_allocation_fails(void)
+__attribute__((unused)) static void *cairn_real_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
 {
-    unsigned call = cairn_allocation_calls++;
-    for (__SIZE_TYPE__ i = 0; i < cairn_failing_count; i++)
-        if (cairn_failing_calls[i] == call)
-            return 1;
-    return 0;
+    return __interceptor_calloc ? __interceptor_calloc(count, size) : __libc_calloc(count, size);
 }
 
-__attribute__((unused)) static void *cairn_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
+__attribute__((unused)) static void *cairn_real_realloc(void *old, __SIZE_TYPE__ size)
 {
-    return cairn_allocation_fails() ? (void *)0 : __builtin_calloc(count, size);
+    return __interceptor_realloc ? __interceptor_realloc(old, size) : __libc_realloc(old, size);
 }
 
-__attribute__((unused)) static char *cairn_strdup(const char *s)
+__attribute__((unused)) static void cairn_real_free(void *object)
 {
-    return cairn_allocation_fails() ? (char *)0 : __builtin_strdup(s);
+    if (__interceptor_free)
+        __interceptor_free(object);
+    else
+        __libc_free(object);
 }
 
-__attribute__((unused)) static char *cairn_strndup(const char *s, __SIZE_TYPE__ n)
+/* Whether the caller is the code of this program, not of a library. */
+static int cairn_in_program(const void *caller)
 {
-    return cairn_allocation_fails() ? (char *)0 : __builtin_strndup(s, n);
-}
-"#;
-
-/// Wrappers that fill new memory (not calloc's) with a chosen byte.
-const FILL_WRAPPERS: &str = r#"
-/* Byte that memory new from malloc or realloc starts with; -1: as it comes. */
-static int cairn_fill_byte = INITIAL_FILL;
-extern __SIZE_TYPE__ malloc_usable_size(void *object);
-
-__attribute__((unused)) static void cairn_fill_new_memory(int byte)
-{
-    cairn_fill_byte = byte;
+    return (const char *)caller >= __executable_start && (const char *)caller < etext;
 }
 
-__attribute__((unused)) static void *cairn_malloc(__SIZE_TYPE__ size)
+/* Whether a call from `caller` is one the test watches. */
+static int cairn_watched(const void *caller)
 {
-    if (cairn_allocation_fails())
-        return (void *)0;
-    void *object = __builtin_malloc(size);
-    if (object != (void *)0 && cairn_fill_byte >= 0)
-        __builtin_memset(object, cairn_fill_byte, size);
-    return object;
+    return cairn_watching && cairn_in_program(caller);
 }
 
-__attribute__((unused)) static void *cairn_realloc(void *old, __SIZE_TYPE__ size)
+/* Right after the call under test: what follows is the driver's. */
+__attribute__((unused)) static void cairn_call_returned(void)
 {
-    if (cairn_allocation_fails())
-        return (void *)0;
-    __SIZE_TYPE__ kept = old == (void *)0 ? 0 : malloc_usable_size(old);
-    char *object = __builtin_realloc(old, size);
-    if (object != (void *)0 && cairn_fill_byte >= 0 && size > kept)
-        __builtin_memset(object + kept, cairn_fill_byte, size - kept);
-    return object;
+    cairn_watching = 0;
 }
 
-"#;
-
-/// The code under test frees through this wrapper, which remembers the
-/// blocks (the driver's own frees, after the source, are not counted).
-const FREE_TRACKING: &str = r#"
-/* The code under test frees through this wrapper: a test checks which of
- * its input objects the call freed (cairn_forget_frees right before it). */
+/* A test checks which of its input objects the call freed. */
 static void *cairn_freed[256];
 static __SIZE_TYPE__ cairn_freed_count;
 
+/* Right before the call under test. */
 __attribute__((unused)) static void cairn_forget_frees(void)
 {
     cairn_freed_count = 0;
-}
-
-static void cairn_free(void *object)
-{
-    if (object != (void *)0 && cairn_freed_count < sizeof cairn_freed / sizeof cairn_freed[0])
-        cairn_freed[cairn_freed_count++] = object;
-    __builtin_free(object);
+    cairn_watching = 1;
 }
 
 /* 1 when the call freed `object`, 0 when not; 1 too (no verdict) when it
@@ -260,16 +232,149 @@ __attribute__((unused)) static int cairn_was_freed(const void *object, int expec
 }
 "#;
 
-/// After the source: the real functions again, declared in case the
-/// source's `<stdlib.h>` declared only the wrappers' names.
-const UNWRAP: &str = r#"#undef malloc
-#undef calloc
-#undef realloc
-#undef strdup
-#undef strndup
-void *malloc(__SIZE_TYPE__ size);
-void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size);
-void *realloc(void *old, __SIZE_TYPE__ size);"#;
+/// Which allocation calls of the code under test fail, counted while the
+/// call under test runs.
+const ALLOCATION_COUNTING: &str = r#"
+/* Each test chooses which of the malloc, calloc, realloc, strdup and strndup
+ * calls (counted from 0) the code under test makes return NULL. */
+static unsigned cairn_allocation_calls;
+static const unsigned *cairn_failing_calls;
+static __SIZE_TYPE__ cairn_failing_count;
+
+/* Right before the call under test. */
+static void cairn_fail_allocations(const unsigned *calls, __SIZE_TYPE__ count)
+{
+    cairn_allocation_calls = 0;
+    cairn_failing_calls = calls;
+    cairn_failing_count = count;
+    cairn_watching = 1;
+}
+
+static int cairn_allocation_fails(const void *caller)
+{
+    if (!cairn_watched(caller))
+        return 0;
+    unsigned call = cairn_allocation_calls++;
+    for (__SIZE_TYPE__ i = 0; i < cairn_failing_count; i++)
+        if (cairn_failing_calls[i] == call)
+            return 1;
+    return 0;
+}
+"#;
+
+/// The byte memory new from malloc or realloc starts with.
+const FILL: &str = r#"
+/* Memory new from malloc or realloc starts with this byte (-1: as it comes),
+ * for every caller in this program. */
+static int cairn_fill_byte = INITIAL_FILL;
+
+__attribute__((unused)) static void cairn_fill_new_memory(int byte)
+{
+    cairn_fill_byte = byte;
+}
+"#;
+
+/// One replacement of a C library allocator.
+struct Replacement {
+    name: &'static str,
+    text: &'static str,
+}
+
+/// The replacements of the allocators a test counts: malloc, calloc,
+/// realloc, strdup and strndup.
+const ALLOCATOR_REPLACEMENTS: &[Replacement] = &[
+    Replacement {
+        name: "malloc",
+        text: r#"
+void *malloc(__SIZE_TYPE__ size)
+{
+    const void *caller = __builtin_return_address(0);
+    if (cairn_allocation_fails(caller))
+        return (void *)0;
+    void *object = cairn_real_malloc(size);
+    if (object != (void *)0 && cairn_fill_byte >= 0 && cairn_in_program(caller))
+        __builtin_memset(object, cairn_fill_byte, size);
+    return object;
+}
+"#,
+    },
+    Replacement {
+        name: "calloc",
+        text: r#"
+void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
+{
+    if (cairn_allocation_fails(__builtin_return_address(0)))
+        return (void *)0;
+    return cairn_real_calloc(count, size);
+}
+"#,
+    },
+    Replacement {
+        name: "realloc",
+        text: r#"
+extern __SIZE_TYPE__ malloc_usable_size(void *object);
+
+void *realloc(void *old, __SIZE_TYPE__ size)
+{
+    const void *caller = __builtin_return_address(0);
+    if (cairn_allocation_fails(caller))
+        return (void *)0;
+    __SIZE_TYPE__ kept = old == (void *)0 ? 0 : malloc_usable_size(old);
+    unsigned char *object = cairn_real_realloc(old, size);
+    if (object != (void *)0 && cairn_fill_byte >= 0 && size > kept && cairn_in_program(caller))
+        __builtin_memset(object + kept, cairn_fill_byte, size - kept);
+    return object;
+}
+"#,
+    },
+    Replacement {
+        name: "strdup",
+        text: r#"
+char *strdup(const char *s)
+{
+    if (cairn_allocation_fails(__builtin_return_address(0)))
+        return (char *)0;
+    __SIZE_TYPE__ size = __builtin_strlen(s) + 1;
+    char *copy = cairn_real_malloc(size);
+    if (copy != (char *)0)
+        __builtin_memcpy(copy, s, size);
+    return copy;
+}
+"#,
+    },
+    Replacement {
+        name: "strndup",
+        text: r#"
+char *strndup(const char *s, __SIZE_TYPE__ n)
+{
+    if (cairn_allocation_fails(__builtin_return_address(0)))
+        return (char *)0;
+    __SIZE_TYPE__ length = 0;
+    while (length < n && s[length] != '\0')
+        length++;
+    char *copy = cairn_real_malloc(length + 1);
+    if (copy != (char *)0) {
+        __builtin_memcpy(copy, s, length);
+        copy[length] = '\0';
+    }
+    return copy;
+}
+"#,
+    },
+];
+
+/// The replacement of `free`: it remembers the blocks the code under test
+/// frees while the call under test runs.
+const FREE: &str = r#"
+void free(void *object)
+{
+    if (object == (void *)0)
+        return;
+    if (cairn_watched(__builtin_return_address(0)) && cairn_freed_count < sizeof cairn_freed / sizeof cairn_freed[0])
+        cairn_freed[cairn_freed_count++] = object;
+    cairn_real_free(object);
+}
+"#;
 
 /// Reproducers never free their inputs (the function may have freed some):
 /// `cairn_input` allocates each one and keeps it in a global, as is a

@@ -90,6 +90,13 @@ impl<'a> Unit<'a> {
         }
     }
 
+    /// Whether the source defines a function of this name (with a body).
+    pub fn defines_function(&self, name: &str) -> bool {
+        self.program
+            .function_by_name(name)
+            .is_some_and(|f| self.program.function(f).body.is_some())
+    }
+
     /// How the drivers call this function.
     pub fn function_name(&self, f: FuncId) -> &str {
         let name = self.program.function(f).name.as_str();

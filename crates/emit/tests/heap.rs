@@ -46,8 +46,10 @@ impl Heap {
             .path()
             .join(format!("{}{}", file.replace(".c", ""), extra.len()));
         let output = Command::new("gcc")
-            // pop_key reads freed memory on purpose.
-            .args(["-Wall", "-Wextra", "-Werror", "-Wno-use-after-free", "-g"])
+            // pop_key reads freed memory on purpose, sum_fresh memory new
+            // from malloc.
+            .args(["-Wall", "-Wextra", "-Werror", "-Wno-use-after-free"])
+            .args(["-Wno-maybe-uninitialized", "-g"])
             .args(extra)
             .arg(self.out().join(file))
             .arg("-o")
