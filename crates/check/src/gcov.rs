@@ -30,6 +30,7 @@ struct FunctionEntry {
 #[derive(Debug, Deserialize)]
 struct LineEntry {
     line_number: u32,
+    #[serde(deserialize_with = "count")]
     count: u64,
     #[serde(default)]
     function_name: Option<String>,
@@ -39,9 +40,19 @@ struct LineEntry {
 
 #[derive(Debug, Deserialize)]
 struct BranchEntry {
+    #[serde(deserialize_with = "count")]
     count: u64,
     #[serde(default)]
     throw: bool,
+}
+
+/// An execution count. gcov writes a negative one when its counters
+/// disagree (an arc counted from inconsistent data, as after a process
+/// killed while writing): nothing is known to have run there, so it reads
+/// as 0.
+fn count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let count = i128::deserialize(deserializer)?;
+    Ok(u64::try_from(count).unwrap_or(0))
 }
 
 /// Measured coverage of one source line (entries for the same line merged).
@@ -166,5 +177,24 @@ mod tests {
         );
         assert_eq!(f.lines_covered(), (1, 2));
         assert_eq!(f.branches_covered(), (2, 3));
+    }
+
+    #[test]
+    fn negative_counts_read_as_not_run() {
+        let doc = r#"{"current_working_directory": "/nonexistent", "files": [{"file": "t.c",
+            "functions": [{"name": "f", "start_line": 1, "end_line": 9}],
+            "lines": [
+              {"line_number": 3, "count": -1, "function_name": "f", "branches": [{"count": -1, "throw": false}, {"count": 4, "throw": false}]}
+            ]}]}"#;
+        let cov = parse(doc, Path::new("/")).unwrap();
+        let f = &functions_of(&cov, Path::new("/src/t.c")).unwrap()["f"];
+        assert_eq!(
+            f.lines[&3],
+            LineCoverage {
+                count: 0,
+                branches: 2,
+                branches_taken: 1
+            }
+        );
     }
 }
