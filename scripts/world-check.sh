@@ -9,7 +9,9 @@
 # the library. Each library is built with its own build system (CMake or
 # Meson with ninja -k 0; autotools or a plain Makefile under bear with
 # make -k -j2), so that every file has its real flags and its generated
-# headers. Test programs, examples, fuzzers and benchmarks (files under
+# headers; configure gets 5 minutes and the build 10 (a build cut short
+# keeps the files it compiled), so that one huge project does not eat the
+# run. Test programs, examples, fuzzers and benchmarks (files under
 # test/, tests/, examples/, fuzz/, bench/... directories) are left out of
 # the database: they are not the library.
 #

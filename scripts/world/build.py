@@ -23,8 +23,8 @@ NOT_LIBRARY = {"test", "tests", "testing", "testsuite", "t", "unittests",
                "example", "examples", "fuzz", "fuzzing", "fuzzer", "oss-fuzz",
                "demo", "demos", "bench", "benchmark", "benchmarks", "sample", "samples"}
 
-CONFIGURE_LIMIT = 900
-BUILD_LIMIT = 1200
+CONFIGURE_LIMIT = 300
+BUILD_LIMIT = 600
 
 
 def count_languages(src):
@@ -115,17 +115,20 @@ def configure(system, root, build, log):
 
 
 def build_all(system, root, build, log, database):
-    """Builds (-k); returns the path of the raw compile_commands.json."""
+    """Builds (-k); returns the path of the raw compile_commands.json and the
+    build's exit status."""
     if system in ("cmake", "meson"):
-        run(["timeout", str(BUILD_LIMIT), "ninja", "-C", build, "-k", "0", "-j2"], root, log,
-            BUILD_LIMIT + 60)
-        return os.path.join(build, "compile_commands.json")
+        rc = run(["timeout", str(BUILD_LIMIT), "ninja", "-C", build, "-k", "0", "-j2"], root, log,
+                 BUILD_LIMIT + 60)
+        return os.path.join(build, "compile_commands.json"), rc
     # bear writes what it saw even when make failed or timeout stopped it.
     raw = database + ".raw"
     os.makedirs(os.path.dirname(raw), exist_ok=True)
-    run(["bear", "--output", raw, "--", "timeout", str(BUILD_LIMIT), "make", "-k", "-j2"],
-        root, log, BUILD_LIMIT + 120)
-    return raw
+    # A second build (after build-dep) recompiles only part: --append keeps the rest.
+    append = ["--append"] if os.path.exists(raw) else []
+    rc = run(["bear", "--output", raw, *append, "--", "timeout", str(BUILD_LIMIT), "make", "-k",
+              "-j2"], root, log, BUILD_LIMIT + 120)
+    return raw, rc
 
 
 def is_library_file(path, roots):

@@ -326,7 +326,15 @@ def measure(chosen, out, report, gen_result):
                          if i == 0 else "cairn gen refused a file alone (exit 2)",
                          "file": (r["files"] or [""])[0], "function": "",
                          "detail": " | ".join(r["lines"][:3])[:400]})
-    unread = gen_result.get("unread", {})
+    unread = dict(gen_result.get("unread", {}))
+    no_body = {m[1] for l in gen_result.get("stderr_lines", [])
+               for m in [re.match(r"cairn: function `(\w+)` has no body", l)] if m}
+    for path, why in unread.items():
+        if why == "(no diagnostic)":
+            mine = sorted(fn for p, fn in wanted if p == path and fn in no_body)
+            if mine:
+                unread[path] = ("no diagnostic but `function has no body cairn can analyse` for "
+                                "the sampled " + ", ".join(mine) + " (which `cairn ir` lowers)")
     for path, why in sorted(unread.items()):
         failures.append({"class": "cairn gen: a file could not be read", "file": path,
                          "function": "", "detail": why[:400]})

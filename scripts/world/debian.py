@@ -74,10 +74,15 @@ class Apt:
         return None
 
     def update(self, log):
-        """The index once per work directory (a second run reuses it)."""
-        if self.sources_file() is None:
+        """The index once per work directory and sources list (a second run
+        reuses it)."""
+        stamp = os.path.join(self.dir, "updated")
+        want = hashlib.sha256(SOURCES.encode()).hexdigest()
+        if self.sources_file() is None or not os.path.exists(stamp) or open(stamp).read() != want:
             if self.run(["update", "-qq"], log) != 0 or self.sources_file() is None:
                 raise SystemExit(f"world: apt-get update failed, see {log}")
+            with open(stamp, "w") as f:
+                f.write(want)
 
     def sources_text(self):
         # apt keeps lists compressed (lz4 here); apt-helper reads any of them.

@@ -78,7 +78,9 @@ def prepare(apt, name, info, directory, build_deps):
     state_file = os.path.join(directory, "prepare.json")
     state = load(state_file)
     if state and state.get("version") == PREPARE_VERSION and state.get("package_version") == info["version"]:
-        return state
+        # A failed download is tried again after a day: the mirror may have it then.
+        if not state.get("download_failed") or time.time() - state.get("when", 0) < 86400:
+            return state
     os.makedirs(directory, exist_ok=True)
     log_file = os.path.join(directory, "build.log")
     open(log_file, "w").close()
@@ -92,9 +94,7 @@ def prepare(apt, name, info, directory, build_deps):
 
     error = debian.fetch(apt, name, info["version"], directory, log_file)
     if error:
-        # Not cached: the mirror may have the file next time.
-        state.update(reason=error, prepare_seconds=round(time.monotonic() - start, 1))
-        return state
+        return done(reason=error, download_failed=True, when=time.time())
     src = os.path.join(directory, "src")
     c, other = builder.count_languages(src)
     state.update(c_sources=c, other_sources=other)
@@ -110,20 +110,33 @@ def prepare(apt, name, info, directory, build_deps):
     offset = os.path.getsize(log_file)
     rc = builder.configure(system, root, build_dir, log_file)
     state["build_deps"] = False
-    if rc != 0 and build_deps:
-        # Most failures here are missing dependencies: Debian's own list, once.
-        why = log_reason(log_file, offset)
-        state["first_configure_error"] = why
+
+    def install_build_deps():
+        # Most failures are missing dependencies: Debian's own list, once.
         apt.run(["build-dep", "--no-install-recommends", "-y", "-qq", f"{name}={info['version']}"],
-                log_file, timeout=1800)
+                log_file, timeout=900)
         state["build_deps"] = True
+
+    if rc != 0 and build_deps:
+        state["first_configure_error"] = log_reason(log_file, offset)
+        install_build_deps()
         offset = os.path.getsize(log_file)
         rc = builder.configure(system, root, build_dir, log_file)
     if rc != 0:
         return done(reason=f"{system}: configure failed: {log_reason(log_file, offset)}")
     db = os.path.join(directory, "db", "compile_commands.json")
     t = time.monotonic()
-    raw = builder.build_all(system, root, build_dir, log_file, db)
+    if os.path.exists(db + ".raw"):
+        os.remove(db + ".raw")
+    raw, rc = builder.build_all(system, root, build_dir, log_file, db)
+    if rc != 0 and build_deps and not state["build_deps"]:
+        # Some builds configure without an optional-looking dependency and
+        # then fail to compile (a missing header): the same remedy, once.
+        state["first_build_error"] = log_reason(log_file, offset)
+        install_build_deps()
+        if builder.configure(system, root, build_dir, log_file) == 0:
+            raw, rc = builder.build_all(system, root, build_dir, log_file, db)
+    state["build_rc"] = rc
     state["build_seconds"] = round(time.monotonic() - t, 1)
     files = builder.filter_database(raw, db, [src, build_dir])
     state["c_files"] = files
@@ -139,6 +152,15 @@ def run_cairn(name, info, directory, opts, cairn_sha, parse_share):
            "max_time": opts.max_time, "parse_share": opts.parse_share_sha}
     old = load(result_file)
     if old and old.get("key") == key:
+        if opts.remeasure and old.get("gen") and old.get("sample"):
+            # The row and failures again from the outputs on disk (after a
+            # change to what this script reads from them).
+            chosen = [(os.path.join(directory, p), fn) for p, fn in old["sample"]]
+            report_json = load(os.path.join(directory, "logs", "check.json"))
+            old["row"], old["failures"] = cairn_run.measure(
+                chosen, os.path.join(directory, "out"), report_json, old["gen"])
+            add_cairn_failures(old)
+            save(result_file, old)
         return old
     db = os.path.join(directory, "db")
     logs = os.path.join(directory, "logs")
@@ -164,7 +186,14 @@ def run_cairn(name, info, directory, opts, cairn_sha, parse_share):
     limit = 900 if opts.slice != "ci" else 400
     c, check_report = cairn_run.check(opts.cairn, out, logs, limit)
     result["check"] = c
-    row, failures = cairn_run.measure(chosen, out, check_report, g)
+    result["row"], result["failures"] = cairn_run.measure(chosen, out, check_report, g)
+    add_cairn_failures(result)
+    save(result_file, result)
+    return result
+
+
+def add_cairn_failures(result):
+    g, c, failures = result["gen"], result["check"], result["failures"]
     if g["crashed"]:
         failures.insert(0, {"class": "cairn gen timed out" if g["timed_out"] else "cairn gen crashed",
                             "file": "", "function": "", "detail": g["panic"] or f"exit {g['rc']}"})
@@ -172,10 +201,6 @@ def run_cairn(name, info, directory, opts, cairn_sha, parse_share):
         failures.insert(0, {"class": "cairn check timed out" if c["timed_out"]
                             else "cairn check crashed", "file": "", "function": "",
                             "detail": c["panic"] or f"exit {c['rc']}: {' | '.join(c['stderr_tail'])}"})
-    result["row"] = row
-    result["failures"] = failures
-    save(result_file, result)
-    return result
 
 
 def write_library_log(directory, name, info, prep, result):
@@ -227,6 +252,8 @@ def main():
                         help="leave out packages whose upstream tarballs are larger")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--slice", choices=["ci"])
+    parser.add_argument("--remeasure", action="store_true",
+                        help="read the rows and failures of cached cairn results again from their outputs")
     parser.add_argument("--no-build-deps", action="store_true",
                         help="never install build dependencies (replace the library instead)")
     opts = parser.parse_args()
