@@ -31,9 +31,12 @@
 #
 #   scripts/world-check.sh [WORKDIR] [--seed N] [--count N] [--functions N]
 #                          [--max-time T] [--max-size-mb M] [--slice ci]
-#                          [--no-build-deps]
+#                          [--no-build-deps] [--ahead N] [--remeasure]
 #       WORKDIR default /tmp/cairn-world; defaults: seed 1, 40 libraries,
-#       30 functions a library, 3 s a function.
+#       30 functions a library, 3 s a function. --ahead 1 prepares the next
+#       library while cairn runs on this one (faster on 2 cores, at some
+#       cost to gen's timing); --remeasure reads the rows of cached cairn
+#       results again from their outputs (after a change to this script).
 #   scripts/world-check.sh --slice ci
 #       a fixed small slice (4 libraries that build fast without extra
 #       build dependencies, 8 functions each): exits 1 when a driver or
