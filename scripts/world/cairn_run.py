@@ -3,6 +3,7 @@ the seeded sample of them, `cairn gen -p` on the sample, `cairn check
 --sanitize --json`, and the figures of one table row read back from the
 outputs."""
 
+import concurrent.futures
 import json
 import os
 import random
@@ -54,15 +55,17 @@ def parse_share(binary, db, out):
 IR_FUNCTION = re.compile(r"^(?:\w+ )*fn @f\d+ ([A-Za-z_]\w*)\(.*\{$", re.M)
 
 
-def lowered_functions(cairn, db, files, log):
+def lowered_functions(cairn, db, files, log, jobs=2):
     """(file, function) for every function with a body the front end lowers,
-    per file through `cairn ir` (the same binary as gen). A function of a
-    header shows up in every file including it: it is kept in the file whose
-    own text defines it."""
+    per file through `cairn ir` (the same binary as gen), `jobs` files at a
+    time. A function of a header shows up in every file including it: it is
+    kept in the file whose own text defines it."""
+    def one(path):
+        return path, run_capture([cairn, "ir", path, "-p", db], timeout=120)
+
     pairs, failed = [], []
-    with open(log, "a") as out:
-        for path in files:
-            rc, stdout, stderr = run_capture([cairn, "ir", path, "-p", db], timeout=120)
+    with open(log, "a") as out, concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for path, (rc, stdout, stderr) in pool.map(one, files):
             if rc != 0:
                 failed.append(path)
                 first = (stderr.strip().splitlines() or ["(no message)"])[0]
