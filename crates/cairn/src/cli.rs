@@ -167,6 +167,11 @@ pub struct GenArgs {
     /// goals whose solver query timed out): the solver then finds every test.
     #[arg(long)]
     pub no_cheap_inputs: bool,
+    /// Do not run the tests and reproducers before writing them (by
+    /// default a test the run contradicts is left out, and a finding its
+    /// reproducer does not show is no claim; both say why).
+    #[arg(long)]
+    pub no_validate: bool,
     /// Check the final value of every global, not only those the call writes.
     #[arg(long)]
     pub check_all_globals: bool,

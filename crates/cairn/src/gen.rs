@@ -362,6 +362,8 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     // run must not reuse their reports.
     let mut unfinished: Vec<Vec<ir::FuncId>> = vec![Vec::new(); files.len()];
     let mut summaries: Vec<Option<emit::EmitSummary>> = vec![None; files.len()];
+    // An interrupted run writes what it has at once, without running it.
+    let validate = || !args.no_validate && !interruption.cancel.load(Ordering::SeqCst);
     progress(&files, &owners, &work, 0);
     engine::generate_each(&work, &engine_config, jobs, |n, report| {
         let owner = owners[n];
@@ -374,7 +376,12 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         file_reports.push(report);
         progress(&files, &owners, &work, n + 1);
         if file_reports.len() == run.funcs.len() {
-            summaries[owner] = Some(run.write(file_reports, &unfinished[owner], args.goals)?);
+            summaries[owner] = Some(run.write(
+                file_reports,
+                &unfinished[owner],
+                args.goals,
+                validate(),
+            )?);
         }
         Ok::<(), UsageError>(())
     })?;
@@ -382,8 +389,12 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     // interruption may leave part done, written as they are.
     for (owner, run) in files.iter().enumerate() {
         if summaries[owner].is_none() && !reports[owner].is_empty() {
-            summaries[owner] =
-                Some(run.write(&mut reports[owner], &unfinished[owner], args.goals)?);
+            summaries[owner] = Some(run.write(
+                &mut reports[owner],
+                &unfinished[owner],
+                args.goals,
+                validate(),
+            )?);
         }
     }
     let summaries: Vec<emit::EmitSummary> = summaries.into_iter().flatten().collect();
@@ -675,6 +686,7 @@ impl FileRun {
         reports: &mut [testcase::FunctionReport],
         unfinished: &[ir::FuncId],
         goals: GoalsMode,
+        validate: bool,
     ) -> Result<emit::EmitSummary, UsageError> {
         if goals == GoalsMode::Unconstrained {
             report_targets(&self.output.program, &self.funcs);
@@ -693,7 +705,21 @@ impl FileRun {
             reusable,
             ..self.record.clone()
         };
-        let summary = write_file(&self.output.program, reports, &self.config, &record)?;
+        let mut summary = write_file(&self.output.program, reports, &self.config, &record)?;
+        if validate {
+            let stem = source_stem(&self.config);
+            for _ in 0..crate::validate::ROUNDS {
+                let program = &self.output.program;
+                match crate::validate::refute(program, reports, &self.config.out_dir, &stem) {
+                    Ok(false) => break,
+                    Ok(true) => summary = write_file(program, reports, &self.config, &record)?,
+                    Err(UsageError(why)) => {
+                        eprintln!("cairn: the tests were not run before writing them: {why}");
+                        break;
+                    }
+                }
+            }
+        }
         self.journal.finish()?;
         Ok(summary)
     }

@@ -131,6 +131,7 @@ mod tests {
                 goals: Vec::new(),
                 uncovered: Vec::new(),
                 stats: testcase::Stats::default(),
+                dropped_tests: Vec::new(),
             },
         }
     }

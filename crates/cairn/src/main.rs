@@ -69,6 +69,7 @@ mod path;
 mod reach;
 mod record;
 mod testcomp;
+mod validate;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {

@@ -97,6 +97,8 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         search: SearchMode::Coverage,
         seed: 0,
         no_cheap_inputs: false,
+        // The suite is validated by TestCov, as Test-Comp does.
+        no_validate: true,
         check_all_globals: false,
         // A Test-Comp suite is scored on branch coverage alone.
         no_boundary_tests: true,

@@ -814,6 +814,7 @@ mod tests {
             measured_branches: measured,
             measured_lines: measured,
             unmeasurable: vec![],
+            contradicted_lines: vec![],
         };
         let mut report = sample_report();
         report.files[0].functions.push(function(Some(Ratio {

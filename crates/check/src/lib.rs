@@ -181,7 +181,12 @@ fn fresh_build_dir(out_dir: &Path, name: &str) -> Result<PathBuf, CheckError> {
     Ok(dir)
 }
 
-fn check_file(out_dir: &Path, json: &Path, config: &CheckConfig) -> Result<FileCheck, CheckError> {
+/// Checks one `<stem>.tests.json` in `out_dir`, the directory it is in.
+pub fn check_file(
+    out_dir: &Path,
+    json: &Path,
+    config: &CheckConfig,
+) -> Result<FileCheck, CheckError> {
     let tests = read_tests_file(json)?;
     let stem = stem_of(json);
     let mut result = FileCheck::new(&tests, &stem, out_dir, &config.cc);
@@ -338,6 +343,9 @@ fn compile_step(
     let ran = run::run(command, build, label, Limits::tool(COMPILE_LIMIT))
         .map_err(|m| error(build, m))?;
     if !ran.success() {
+        result
+            .functions_not_compiling
+            .extend(functions_with_errors(&ran.stderr));
         let message = format!(
             "{label} failed: the compiler {}:\n{}",
             ran.status,
@@ -348,6 +356,26 @@ fn compile_step(
             .push(Problem::new(ProblemKind::CompileError, message));
     }
     Ok(ran.success())
+}
+
+/// The functions gcc reports errors in (`x.c: In function 'f':` and then
+/// an `error:` line), each once, in order.
+fn functions_with_errors(stderr: &str) -> Vec<String> {
+    let mut current: Option<&str> = None;
+    let mut found: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if let Some((_, rest)) = line.split_once(": In function ") {
+            let quoted = rest.trim_end_matches(':');
+            current = Some(quoted.trim_matches(|c| matches!(c, '\'' | '‘' | '’' | '`')));
+        } else if line.contains(": At top level:") {
+            current = None;
+        } else if line.contains(": error: ") {
+            if let Some(name) = current.filter(|n| !found.iter().any(|f| f == n)) {
+                found.push(name.to_string());
+            }
+        }
+    }
+    found
 }
 
 fn measure(build: &Path, cc: &str) -> Result<gcov::Coverage, String> {
@@ -390,8 +418,10 @@ fn sanitize_driver(
     )? {
         return Ok(());
     }
+    // A report of UBSan ends its test, whose FAIL line then names it.
     let ran = run::run(
-        sanitized(&mut Command::new(&binary), Leaks::Detect),
+        sanitized(&mut Command::new(&binary), Leaks::Detect)
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
         &build,
         "driver",
         Limits::program(driver_time_limit(tests)).with_huge_address_space(),
@@ -413,6 +443,7 @@ fn sanitize_driver(
             None => {
                 // The reports do not name the tests; the FAIL lines do.
                 let failed = report::fail_lines(&ran.stdout);
+                result.record_sanitizer_failures(&failed);
                 let message = if failed.is_empty() {
                     report
                 } else {
@@ -427,6 +458,7 @@ fn sanitize_driver(
             }
         }
     } else if !ran.success() {
+        result.record_sanitizer_failures(&report::fail_lines(&ran.stdout));
         let message = format!(
             "the sanitized driver {}:\n{}",
             ran.status,
@@ -779,6 +811,26 @@ Indirect leak of 16 byte(s) in 1 object(s) allocated from:
 
 SUMMARY: AddressSanitizer: 32 byte(s) leaked in 2 allocation(s).
 ";
+
+    #[test]
+    fn compile_errors_are_placed_in_their_functions() {
+        let stderr = "\
+In file included from out/x_test.c:40:
+out/../x.c: In function ‘helper’:
+out/../x.c:3:5: warning: unused variable ‘y’ [-Wunused-variable]
+out/x_test.c: In function ‘test_f_returns_1’:
+out/x_test.c:90:5: error: ‘struct s’ has no member named ‘free’
+out/x_test.c:91:5: error: ‘item’ undeclared (first use in this function)
+out/x_test.c: At top level:
+out/x_test.c:99:1: error: expected ‘;’ before ‘}’ token
+out/x_test.c: In function 'test_g_returns_0':
+out/x_test.c:120:9: error: too few arguments to function 'g'
+";
+        assert_eq!(
+            functions_with_errors(stderr),
+            vec!["test_f_returns_1", "test_g_returns_0"]
+        );
+    }
 
     #[test]
     fn leaks_are_blamed_on_functions_with_leak_findings_only() {

@@ -84,6 +84,9 @@ pub struct FunctionCheck {
     pub measured_lines: Option<Ratio>,
     /// Engine claims gcov could not confirm either way (see `compare`).
     pub unmeasurable: Vec<String>,
+    /// Lines where gcov contradicts a claim of the engine: a branch it
+    /// claims covered was not seen taken.
+    pub contradicted_lines: Vec<u32>,
 }
 
 /// One findings reproducer run under the sanitizers.
@@ -190,6 +193,9 @@ pub struct FileCheck {
     pub problems: Vec<Problem>,
     /// The driver's `FAIL ...` lines.
     pub failures: Vec<String>,
+    /// Functions of the generated files (tests, reproducers) the compiler
+    /// reported errors in.
+    pub functions_not_compiling: Vec<String>,
     pub reproducers: Vec<ReproducerRun>,
     /// Facts worth knowing that are not problems.
     pub notes: Vec<String>,
@@ -269,11 +275,31 @@ impl FileCheck {
             functions: vec![],
             problems: vec![],
             failures: vec![],
+            functions_not_compiling: vec![],
             reproducers: vec![],
             notes: vec![],
             tests: runs,
             findings: finding_reports(tests, out_dir, cc),
             listing: source_listing(tests, out_dir),
+        }
+    }
+
+    /// The tests the sanitized driver's FAIL lines name fail, with the
+    /// message, unless the plain run failed them already.
+    pub(crate) fn record_sanitizer_failures(&mut self, fail_lines: &[String]) {
+        for test in &mut self.tests {
+            let messages: Vec<String> = fail_lines
+                .iter()
+                .filter_map(|l| fail_message(l, &test.name))
+                .map(|m| format!("under the sanitizers: {m}"))
+                .collect();
+            if messages.is_empty() {
+                continue;
+            }
+            if test.outcome == TestOutcome::Passed {
+                test.outcome = TestOutcome::Failed;
+            }
+            test.messages.extend(messages);
         }
     }
 
@@ -374,6 +400,7 @@ impl FileCheck {
                 measured_branches: None,
                 measured_lines: None,
                 unmeasurable: vec![],
+                contradicted_lines: vec![],
             };
             match measured {
                 Some(measured) => {
@@ -386,6 +413,7 @@ impl FileCheck {
                         let message = format!("{}: {}", function.name, claim.message);
                         self.problems
                             .push(Problem::new(ProblemKind::ClaimedNotMeasured, message));
+                        check.contradicted_lines.push(claim.line);
                     }
                     check.unmeasurable = comparison
                         .unmeasurable
@@ -723,6 +751,7 @@ mod tests {
             measured_branches: None,
             measured_lines: None,
             unmeasurable: vec![],
+            contradicted_lines: vec![],
         });
         let table = CheckReport { files: vec![file] }.table();
         assert!(table.contains("  clamp     3 (2 failed)  "), "{table}");

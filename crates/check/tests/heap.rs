@@ -163,6 +163,7 @@ fn returned_memory_is_no_leak_for_a_reproducer() {
         unvouched_inputs: Vec::new(),
         broken_invariant: None,
         path_goals: Vec::new(),
+        not_confirmed: None,
     };
     let push_claim = claim(PUSH, vec![Value::Null, int_value(1)]);
     let buffer_claim = claim(BUFFER_NEW, vec![int_value(8)]);

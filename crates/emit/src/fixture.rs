@@ -395,6 +395,7 @@ fn report(func: FuncId, tests: Vec<TestCase>, program: &Program) -> FunctionRepo
             solver: Default::default(),
             cheap: Default::default(),
         },
+        dropped_tests: Vec::new(),
     }
 }
 
@@ -500,6 +501,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         unvouched_inputs: Vec::new(),
         broken_invariant: None,
         path_goals: Vec::new(),
+        not_confirmed: None,
     });
     vec![
         report(

@@ -122,6 +122,7 @@ pub fn function_json(
             unvouched_inputs: finding.unvouched_inputs.clone(),
             reproducer: *number,
             path_goals: finding.path_goals.iter().map(key).collect(),
+            not_confirmed: finding.not_confirmed.clone(),
         })
         .collect();
     FunctionJson {
@@ -145,6 +146,7 @@ pub fn function_json(
             cheap_tests: report.stats.cheap.tests,
             cheap_goals: report.stats.cheap.goals,
         },
+        dropped_tests: report.dropped_tests.clone(),
     }
 }
 
@@ -179,6 +181,7 @@ fn uncovered_text(why: &Uncovered) -> String {
             )
         }
         Uncovered::Unsupported(what) => format!("unsupported: {what}"),
+        Uncovered::Refuted(why) => format!("its test was left out: {why}"),
     }
 }
 

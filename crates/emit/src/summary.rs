@@ -28,6 +28,8 @@ pub struct FunctionSummary {
     pub findings: usize,
     /// Findings on inputs no declared invariant vouches for.
     pub unchecked_findings: usize,
+    /// Tests left out because running them contradicted the engine.
+    pub dropped_tests: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -39,7 +41,10 @@ pub struct FindingSummary {
     pub reproducer: Option<u32>,
     /// Struct types the inputs build freely (empty: valid inputs).
     pub unvouched_inputs: Vec<String>,
+    /// Why its reproducer did not show the fault when cairn ran it.
+    pub not_confirmed: Option<String>,
 }
+
 
 pub(crate) fn summarize(
     file: &TestsFile,
@@ -60,13 +65,14 @@ pub(crate) fn summarize(
             findings: f
                 .findings
                 .iter()
-                .filter(|x| x.unvouched_inputs.is_empty())
+                .filter(|x| x.unvouched_inputs.is_empty() && x.not_confirmed.is_none())
                 .count(),
             unchecked_findings: f
                 .findings
                 .iter()
-                .filter(|x| !x.unvouched_inputs.is_empty())
+                .filter(|x| !x.unvouched_inputs.is_empty() && x.not_confirmed.is_none())
                 .count(),
+            dropped_tests: f.dropped_tests.len(),
         })
         .collect();
     let findings = file
@@ -84,6 +90,7 @@ pub(crate) fn summarize(
                 message: x.message.clone(),
                 reproducer: x.reproducer,
                 unvouched_inputs: x.unvouched_inputs.clone(),
+                not_confirmed: x.not_confirmed.clone(),
             })
         })
         .collect();
@@ -139,6 +146,9 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
     }
     let mut unchecked: Vec<&str> = Vec::new();
     for finding in &summary.findings {
+        if finding.not_confirmed.is_some() {
+            continue;
+        }
         if !finding.unvouched_inputs.is_empty() {
             unchecked.extend(finding.unvouched_inputs.iter().map(String::as_str));
             if !all_findings {
@@ -162,7 +172,7 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
     let unchecked_count = summary
         .findings
         .iter()
-        .filter(|f| !f.unvouched_inputs.is_empty())
+        .filter(|f| !f.unvouched_inputs.is_empty() && f.not_confirmed.is_none())
         .count();
     if unchecked_count > 0 && !all_findings {
         unchecked.sort_unstable();
@@ -173,6 +183,26 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
              the program never holds: --findings all lists them; --invariant TYPE=FUNCTION declares \
              what a valid value is",
             unchecked.join(", ")
+        );
+    }
+    let unconfirmed = summary
+        .findings
+        .iter()
+        .filter(|f| f.not_confirmed.is_some())
+        .count();
+    let dropped: usize = summary.functions.iter().map(|f| f.dropped_tests).sum();
+    if dropped > 0 {
+        let _ = writeln!(
+            out,
+            "  {dropped} test(s) left out: running them against the code contradicted the engine \
+             (tests.json says why for each)"
+        );
+    }
+    if unconfirmed > 0 {
+        let _ = writeln!(
+            out,
+            "  {unconfirmed} more finding(s) whose reproducer did not show the fault when cairn ran it: \
+             not reported as faults (tests.json says why for each)"
         );
     }
     for note in &summary.notes {

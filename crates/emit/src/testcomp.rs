@@ -540,6 +540,7 @@ mod tests {
             unvouched_inputs: vec![],
             broken_invariant: None,
             path_goals: vec![],
+            not_confirmed: None,
         };
         let suite = test_suite(
             &program(),

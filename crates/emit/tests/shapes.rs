@@ -420,6 +420,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
             solver: Default::default(),
             cheap: Default::default(),
         },
+        dropped_tests: Vec::new(),
     }
 }
 

@@ -93,6 +93,10 @@ pub struct FunctionJson {
     pub tests: Vec<TestJson>,
     pub findings: Vec<FindingJson>,
     pub stats: StatsJson,
+    /// Tests the engine made that failed when cairn ran them against the
+    /// code, left out of the driver, with why.
+    #[serde(default)]
+    pub dropped_tests: Vec<crate::DroppedTest>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -252,6 +256,10 @@ pub struct FindingJson {
     /// Goal keys on the path to the fault, each once, in order of first reach.
     #[serde(default)]
     pub path_goals: Vec<String>,
+    /// Why running its reproducer did not show the fault, when cairn ran
+    /// it: then no claim, only information.
+    #[serde(default)]
+    pub not_confirmed: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

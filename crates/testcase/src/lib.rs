@@ -439,6 +439,10 @@ pub struct Finding {
     /// The goals of the function on the path to the fault, each once, in
     /// order of first reach.
     pub path_goals: Vec<Goal>,
+    /// Why running its reproducer did not show the fault, when cairn ran
+    /// it: the finding is then no claim, only information.
+    #[serde(default)]
+    pub not_confirmed: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -454,6 +458,7 @@ impl Finding {
     pub fn has_valid_inputs(&self) -> bool {
         self.unvouched_inputs.is_empty()
     }
+
 }
 
 /// A bound the engine names (`max_array`, `alloc_may_fail`, ...) as a user
@@ -507,6 +512,9 @@ pub enum Uncovered {
     Budget(String),
     /// The path needs something the engine does not model (named).
     Unsupported(String),
+    /// The engine predicted a test for it, and running the test against
+    /// the code contradicted the prediction (why): the test was dropped.
+    Refuted(String),
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -560,6 +568,18 @@ pub struct FunctionReport {
     pub goals: Vec<Goal>,
     pub uncovered: Vec<(Goal, Uncovered)>,
     pub stats: Stats,
+    /// Tests the engine made that failed when run against the code, left
+    /// out of the driver.
+    #[serde(default)]
+    pub dropped_tests: Vec<DroppedTest>,
+}
+
+/// A test left out because running it contradicted the engine.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DroppedTest {
+    /// Its name in the driver it was first written to.
+    pub name: String,
+    pub reason: String,
 }
 
 impl FunctionReport {
@@ -575,6 +595,7 @@ impl FunctionReport {
                 .collect(),
             uncovered: Vec::new(),
             stats: Stats::default(),
+            dropped_tests: Vec::new(),
         }
     }
 }

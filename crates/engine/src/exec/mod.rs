@@ -789,6 +789,7 @@ impl<'a> Machine<'_, 'a> {
             unvouched_inputs,
             broken_invariant: None,
             path_goals: st.trace.clone(),
+            not_confirmed: None,
         });
         true
     }
