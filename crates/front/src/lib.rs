@@ -80,6 +80,7 @@
 //!
 //! Unsupported constructs (inline asm, arrays of variable-length arrays,
 //! setjmp/longjmp, computed goto, `__auto_type`, `long double` arithmetic,
+//! implicit `int` (`f() {...}`, `register n;`, which lang-c cannot parse),
 //! `_Bool` parameters of old-style definitions, calls without a prototype
 //! whose callee would read what no conversion gives (too few arguments, an
 //! `int` for a `double` or a `long`: undefined behaviour), calls with

@@ -592,3 +592,28 @@ fn malformed_old_style_definitions_are_errors_at_their_place() {
         && d.message == "conflicting types for `later`"));
     assert!(function(&out, "fine").body.is_some());
 }
+
+#[test]
+fn implicit_int_is_refused_and_its_callers_excluded() {
+    let out = lower(concat!(
+        "count(n) int n; { return n; }\n",
+        "int scale(c, n) char c; register n; { return c * n; }\n",
+        "int caller(void) { return scale(1, 2); }\n",
+        "int fine(a) int a; { return a; }\n",
+    ));
+    let reasons: Vec<(&str, &str, u32)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.message.as_str(), d.line))
+        .collect();
+    let implicit = "unsupported: implicit `int` (a declaration without a type)";
+    assert_eq!(
+        reasons,
+        vec![
+            ("count", implicit, 1),
+            ("scale", implicit, 2),
+            ("caller", "unsupported: calls `scale`, which is excluded", 3),
+        ]
+    );
+    assert!(function(&out, "fine").body.is_some());
+}
