@@ -189,6 +189,7 @@ fn function_in(
             params: params.iter().map(|p| p.1.clone()).collect(),
             variadic: false,
         },
+        prototyped: true,
         is_static: false,
         span,
         body: Some(Body {
@@ -253,6 +254,7 @@ pub fn sample_program() -> Program {
             params: vec![char_ptr()],
             variadic: false,
         },
+        prototyped: true,
         is_static: false,
         span: position("read_sensor", "read_sensor"),
         body: None,

@@ -665,7 +665,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         }
         let callee = match wrapped {
             true => crate::support::va_list_wrapper_name(self.unit, func),
-            false => self.unit.function_name(func).to_string(),
+            false => self.unit.callee(func)?,
         };
         let call = format!("{callee}({})", args.join(", "));
         code.args = args;
@@ -1006,11 +1006,7 @@ pub fn api_call_text(
             }
         });
     }
-    Ok(format!(
-        "{}({})",
-        unit.function_name(call.func),
-        args.join(", ")
-    ))
+    Ok(format!("{}({})", unit.callee(call.func)?, args.join(", ")))
 }
 
 #[cfg(test)]

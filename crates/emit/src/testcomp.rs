@@ -342,6 +342,7 @@ mod tests {
                 params: vec![],
                 variadic: false,
             },
+            prototyped: true,
             is_static: false,
             span: Span::default(),
             body: None,

@@ -107,6 +107,22 @@ impl<'a> Unit<'a> {
         }
     }
 
+    /// The function a driver's call names: `f`, or, when C sees `f`
+    /// without a prototype and it takes parameters, `f` cast to a pointer
+    /// to the function type its body receives (`((long (*)(long, double))f)`),
+    /// so that each argument converts to its parameter's type as under a
+    /// prototype. A plain call would pass `-1` as an `int` to a `long`
+    /// parameter, and the callee would read bits the call never set.
+    pub fn callee(&self, f: FuncId) -> Result<String, String> {
+        let function = self.program.function(f);
+        let name = self.function_name(f);
+        if function.prototyped || function.sig.params.is_empty() {
+            return Ok(name.to_string());
+        }
+        let pointer = Type::ptr(Type::Function(Box::new(function.sig.clone())));
+        Ok(format!("(({}){name})", self.spell(&pointer, "")?))
+    }
+
     /// How the drivers name this global, or `None` for a function's `static`
     /// local, which code outside the function cannot reach.
     pub fn global_name(&self, g: GlobalId) -> Option<&str> {
@@ -301,4 +317,48 @@ fn uses(program: &Program) -> Uses {
     used.globals.extend(assigned);
     used.functions.extend(called);
     used
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::{DataModel, FloatKind, FnSig, Function, IntType, Span};
+
+    #[test]
+    fn a_function_without_a_prototype_is_called_through_a_prototyped_pointer() {
+        let function = |name: &str, prototyped: bool, params: Vec<Type>| Function {
+            name: name.to_string(),
+            sig: FnSig {
+                ret: Type::Int(IntType::INT),
+                params,
+                variadic: false,
+            },
+            prototyped,
+            is_static: false,
+            span: Span::default(),
+            body: None,
+        };
+        let wide = Type::Int(IntType::LONG_LONG);
+        let program = Program {
+            files: vec!["t.c".to_string()],
+            structs: Vec::new(),
+            globals: Vec::new(),
+            functions: vec![
+                function(
+                    "old",
+                    false,
+                    vec![wide.clone(), Type::Float(FloatKind::F64)],
+                ),
+                function("new", true, vec![wide]),
+                function("empty", false, Vec::new()),
+            ],
+            strings: Vec::new(),
+            data_model: DataModel::Lp64,
+        };
+        let unit = Unit::new(&program);
+        let callees: Vec<String> = (0..3)
+            .map(|f| unit.callee(FuncId(f)).expect("spellable"))
+            .collect();
+        assert_eq!(callees, ["((int (*)(long, double))old)", "new", "empty"]);
+    }
 }

@@ -101,6 +101,7 @@ fn program() -> Program {
                 params: params.iter().map(|p| p.1.clone()).collect(),
                 variadic: false,
             },
+            prototyped: true,
             is_static: false,
             span: span(),
             body: Some(Body {

@@ -173,6 +173,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], stmts: Vec<StmtKind>
             params: params.iter().map(|p| p.1.clone()).collect(),
             variadic: false,
         },
+        prototyped: true,
         is_static: false,
         span: span(),
         body: Some(Body {
@@ -195,6 +196,7 @@ fn declared(name: &str, ret: Type, params: Vec<Type>, variadic: bool) -> Functio
             params,
             variadic,
         },
+        prototyped: true,
         is_static: false,
         span: span(),
         body: None,

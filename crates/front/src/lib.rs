@@ -49,6 +49,15 @@
 //!   a function a header defines (`static inline`) gets its body then too.
 //! - Spans: `file` indexes `Program::files` (0 is the main file); columns in
 //!   the main file are measured on the original line.
+//! - Old-style (K&R) definitions (`lower/old_style.rs`) receive their
+//!   parameters as gcc passes them without a prototype: the signature holds
+//!   the promoted types (`int` for a `char`, `double` for a `float`, unless
+//!   a prototype declared before says otherwise) and the body first converts
+//!   each into a local of its declared type. A call without a prototype in
+//!   scope passes its arguments promoted, then converted to the types the
+//!   callee receives once the file is read; extra arguments are dropped; a
+//!   function only declared `f()` receives what its first call passes;
+//!   `ir::Function::prototyped` says whether C callers see a prototype.
 //! - GNU statement expressions `({ ...; e; })` (glibc's `assert`) run their
 //!   statements in place; the value of the final expression is the result.
 //! - GNU `a ?: b` evaluates `a` once into a temporary and branches on it
@@ -70,8 +79,13 @@
 //! in (`salvage.rs`: a function keeps its prototype and is excluded).
 //!
 //! Unsupported constructs (inline asm, arrays of variable-length arrays,
-//! setjmp/longjmp, computed goto, `__auto_type`, `long double` arithmetic, K&R
-//! definitions, `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
+//! setjmp/longjmp, computed goto, `__auto_type`, `long double` arithmetic,
+//! implicit `int` (`f() {...}`, `register n;`, which lang-c cannot parse),
+//! `_Bool` parameters of old-style definitions, calls without a prototype
+//! whose callee would read what no conversion gives (too few arguments, an
+//! `int` for a `double` or a `long`: undefined behaviour), calls with
+//! arguments through a pointer to a function without a prototype,
+//! `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
 //! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function

@@ -50,6 +50,47 @@ fn is_keyword_with_parens(w: &str) -> bool {
     )
 }
 
+/// Words that may begin a declaration without naming its type (which is
+/// then C89's implicit `int`).
+fn is_specifier_without_type(w: &str) -> bool {
+    matches!(
+        w,
+        "static"
+            | "extern"
+            | "register"
+            | "auto"
+            | "const"
+            | "volatile"
+            | "inline"
+            | "__inline"
+            | "__inline__"
+            | "_Noreturn"
+            | "__extension__"
+    )
+}
+
+/// Words that name a type or begin one.
+fn is_type_word(w: &str) -> bool {
+    matches!(
+        w,
+        "void"
+            | "char"
+            | "short"
+            | "int"
+            | "long"
+            | "float"
+            | "double"
+            | "signed"
+            | "__signed__"
+            | "unsigned"
+            | "_Bool"
+            | "_Complex"
+            | "struct"
+            | "union"
+            | "enum"
+    ) || is_keyword_with_parens(w)
+}
+
 /// The top-level items of the text, in order.
 fn items(text: &str, toks: &[Token]) -> Vec<Item> {
     let mut out = Vec::new();
@@ -59,6 +100,11 @@ fn items(text: &str, toks: &[Token]) -> Vec<Item> {
     // attribute or asm label (then a `{` after it is no function body).
     let mut group_is_keyword = false;
     let mut group_keyword_open = false;
+    // Inside the declaration list of an old-style definition (`int f(a)
+    // int a; {...}`), whose `;` end no item; a word after `)` in an
+    // initializer follows a cast instead.
+    let mut parameter_declarations = false;
+    let mut initializer = false;
     for i in 0..toks.len() {
         let w = word(text, toks, i);
         match w {
@@ -68,9 +114,10 @@ fn items(text: &str, toks: &[Token]) -> Vec<Item> {
             }
             "{" if depth == 0 => {
                 let after_paren = word(text, toks, i.wrapping_sub(1)) == ")";
-                if after_paren && !group_is_keyword {
+                if (after_paren && !group_is_keyword) || parameter_declarations {
                     body = Some(i);
                 }
+                parameter_declarations = false;
                 depth += 1;
             }
             "(" | "[" | "{" => depth += 1,
@@ -78,6 +125,11 @@ fn items(text: &str, toks: &[Token]) -> Vec<Item> {
                 depth = depth.saturating_sub(1);
                 if depth == 0 && w == ")" {
                     group_is_keyword = group_keyword_open;
+                    let next = i + 1;
+                    parameter_declarations |= !group_is_keyword
+                        && !initializer
+                        && toks.get(next).is_some_and(|t| t.kind == Kind::Word)
+                        && !is_keyword_with_parens(word(text, toks, next));
                 }
                 if depth == 0 && w == "}" && body.is_some() {
                     out.push(Item {
@@ -88,6 +140,8 @@ fn items(text: &str, toks: &[Token]) -> Vec<Item> {
                     first = i + 1;
                 }
             }
+            "=" if depth == 0 => initializer = true,
+            ";" if depth == 0 && parameter_declarations => {}
             ";" if depth == 0 => {
                 out.push(Item {
                     first,
@@ -96,6 +150,7 @@ fn items(text: &str, toks: &[Token]) -> Vec<Item> {
                 });
                 first = i + 1;
                 body = None;
+                initializer = false;
             }
             _ => {}
         }
@@ -122,8 +177,64 @@ fn function_name(text: &str, toks: &[Token], item: &Item) -> Option<String> {
     })
 }
 
+/// Whether the declaration starting at token `start` names no type, as
+/// `f(x) {...}`, `static g();` or `register n;` in the declaration list of
+/// an old-style definition (C89's implicit `int`, which lang-c refuses).
+fn lacks_type(text: &str, toks: &[Token], start: usize) -> bool {
+    let mut i = start;
+    while is_specifier_without_type(word(text, toks, i)) {
+        i += 1;
+    }
+    let w = word(text, toks, i);
+    if w == "*" {
+        return i > start;
+    }
+    let declarator_name = toks.get(i).is_some_and(|t| t.kind == Kind::Word) && !is_type_word(w);
+    declarator_name && matches!(word(text, toks, i + 1), "(" | ";" | "," | "[" | "=")
+}
+
+/// The first token of the declaration list of an old-style definition
+/// (`int a;` in `int f(a) int a; {...}`), if the item is one.
+fn parameter_declarations(text: &str, toks: &[Token], item: &Item) -> Option<usize> {
+    let open = item.body?;
+    let mut depth = 0usize;
+    (item.first..open).find_map(|i| {
+        match word(text, toks, i) {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ => return None,
+        }
+        let next = i + 1;
+        let starts_list = depth == 0
+            && next < open
+            && toks[next].kind == Kind::Word
+            && !is_keyword_with_parens(word(text, toks, next));
+        starts_list.then_some(next)
+    })
+}
+
 /// A construct of the item lang-c is known not to parse.
 fn construct(text: &str, toks: &[Token], item: &Item) -> Option<&'static str> {
+    // Declarations start the item and follow a `)` or `;` before its body.
+    let header_end = item.body.unwrap_or(item.last);
+    let mut depth = 0usize;
+    let mut starts = vec![item.first];
+    for i in item.first..header_end {
+        match word(text, toks, i) {
+            "(" | "[" => depth += 1,
+            ")" | "]" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    starts.push(i + 1);
+                }
+            }
+            ";" if depth == 0 => starts.push(i + 1),
+            _ => {}
+        }
+    }
+    if starts.iter().any(|&start| lacks_type(text, toks, start)) {
+        return Some("implicit `int` (a declaration without a type)");
+    }
     (item.first..=item.last).find_map(|i| {
         let w = word(text, toks, i);
         let next = word(text, toks, i + 1);
@@ -161,12 +272,21 @@ pub(crate) fn cut(text: &mut String, offset: usize) -> Option<Cut> {
     let function = function_name(text, &toks, item);
     let construct = construct(text, &toks, item);
     let start = toks[item.first].start;
-    let (from, replacement) = match item.body {
+    let declarations = parameter_declarations(text, &toks, item);
+    let (from, replacement) = match (item.body, declarations) {
         // The error is in the body: keep the prototype.
-        Some(open) if toks[open].start <= offset => {
+        (Some(open), _) if toks[open].start <= offset => {
             let close = matching(text, &toks, open);
             let from = toks[open].start;
             let mut r = blank(text, from, toks[close].end);
+            r.replace_range(0..1, ";");
+            (from, r)
+        }
+        // In the declaration list of an old-style definition: keep
+        // `f(a, b);`, a declaration without a prototype.
+        (Some(_), Some(list)) if toks[list].start <= offset => {
+            let from = toks[list].start;
+            let mut r = blank(text, from, toks[item.last].end);
             r.replace_range(0..1, ";");
             (from, r)
         }
@@ -220,6 +340,30 @@ mod tests {
         assert!(text.starts_with("struct s { int a; } x;\n"), "{text}");
         assert!(text.ends_with("\nint y;\n"), "{text}");
         assert!(!text.contains("weird"));
+    }
+
+    #[test]
+    fn an_old_style_definition_is_one_item_that_keeps_its_head() {
+        let text =
+            "static char *p = (char *) q;\nint f(a, b) int a; register b; { return a; }\nint g;\n";
+        let toks = tokens(text);
+        let items = items(text, &toks);
+        assert_eq!(
+            items.len(),
+            3,
+            "a cast in an initializer starts no declaration list"
+        );
+        assert!(items[1].body.is_some());
+        let mut text = text.to_string();
+        let offset = text.find("b; {").unwrap();
+        let cut = cut(&mut text, offset).expect("an item holds the offset");
+        assert_eq!(cut.function.as_deref(), Some("f"));
+        assert_eq!(
+            cut.construct,
+            Some("implicit `int` (a declaration without a type)")
+        );
+        assert!(text.contains("int f(a, b) ;"), "{text}");
+        assert!(text.ends_with("\nint g;\n"), "{text}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Differential test of the lowering of memory, control flow, calls, GCC
-//! builtins and floating point: `tests/programs/memory.c` and `floats.c` are
+//! builtins, floating point and old-style definitions:
+//! `tests/programs/memory.c`, `floats.c` and `old_style.c` are
 //! compiled and run by the system compiler, and the same functions are run
 //! on the IR by a small byte-level interpreter written here; every function
 //! must return the same value.
@@ -20,6 +21,11 @@ fn memory_programs_run_like_the_system_compiler() {
 #[test]
 fn floating_programs_run_like_the_system_compiler() {
     runs_like_the_system_compiler("floats.c");
+}
+
+#[test]
+fn old_style_definitions_run_like_the_system_compiler() {
+    runs_like_the_system_compiler("old_style.c");
 }
 
 /// Runs every `t_` function of `tests/programs/NAME` natively and on the IR.

@@ -409,3 +409,211 @@ fn va_arg_of_a_promoted_type_or_outside_a_variadic_function_is_refused_at_its_pl
     let body = function.body.as_ref().expect("body");
     assert_eq!(body.local(area).ty, Type::ptr(Type::Void));
 }
+
+/// The function named `name` in `out`'s program.
+fn function<'p>(out: &'p front::FrontOutput, name: &str) -> &'p ir::Function {
+    let id = out.program.function_by_name(name).expect("function exists");
+    out.program.function(id)
+}
+
+#[test]
+fn old_style_definitions_receive_promoted_types_unless_a_prototype_says_otherwise() {
+    let out = lower(concat!(
+        "int plain(c, x, n, s) char c; float x; short *s; { return c + n + (int)x + *s; }\n",
+        "int widened(int c);\n",
+        "int widened(c) char c; { return c; }\n",
+        "int kept(char c);\n",
+        "int kept(c) char c; { return c; }\n",
+        "int empty() { return 1; }\n",
+    ));
+    assert!(out.excluded.is_empty(), "{:?}", out.excluded);
+    let int = Type::Int(ir::IntType::INT);
+    let plain = function(&out, "plain");
+    assert!(!plain.prototyped);
+    assert_eq!(
+        plain.sig.params,
+        vec![
+            int.clone(),
+            Type::Float(ir::FloatKind::F64),
+            int.clone(),
+            Type::ptr(Type::Int(ir::IntType::SHORT)),
+        ]
+    );
+    // The body's own `c` and `x` have the declared types.
+    let body = plain.body.as_ref().expect("a body");
+    let declared: Vec<(&str, &Type)> = body.locals[4..6]
+        .iter()
+        .map(|l| (l.name.as_str(), &l.ty))
+        .collect();
+    assert_eq!(
+        declared,
+        vec![
+            ("c", &Type::Int(ir::IntType::CHAR)),
+            ("x", &Type::Float(ir::FloatKind::F32)),
+        ]
+    );
+    let widened = function(&out, "widened");
+    assert!(widened.prototyped);
+    assert_eq!(widened.sig.params, vec![int]);
+    let kept = function(&out, "kept");
+    assert!(kept.prototyped);
+    assert_eq!(kept.sig.params, vec![Type::Int(ir::IntType::CHAR)]);
+    assert!(!function(&out, "empty").prototyped);
+}
+
+#[test]
+fn calls_without_a_prototype_pass_promoted_arguments_fitted_to_the_callee() {
+    let out = lower(concat!(
+        "int later();\n",
+        "int stub();\n",
+        "int first(short s) { return later(s, 1.5f) + stub(s, 'a', 2.5f) + stub(1, 2, 3.0); }\n",
+        "int later(c, d) char c; double d; { return c + (int)d; }\n",
+        "int extra(void) { return later(1, 2.0, 3); }\n",
+    ));
+    assert!(out.excluded.is_empty(), "{:?}", out.excluded);
+    let int = Type::Int(ir::IntType::INT);
+    let double = Type::Float(ir::FloatKind::F64);
+    // Defined in no file read: it receives what its first call passes.
+    let stub = function(&out, "stub");
+    assert!(!stub.prototyped);
+    assert_eq!(
+        stub.sig.params,
+        vec![int.clone(), int.clone(), double.clone()]
+    );
+    let call_args = |name: &str| -> Vec<Vec<Type>> {
+        let body = function(&out, name).body.as_ref().expect("a body");
+        body.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                ir::StmtKind::Call { args, .. } => {
+                    Some(args.iter().map(|a| a.ty.clone()).collect())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let fitted = vec![int.clone(), double.clone()];
+    let stubbed = vec![int.clone(), int, double];
+    assert_eq!(
+        call_args("first"),
+        vec![fitted.clone(), stubbed.clone(), stubbed]
+    );
+    // The callee never reads an extra argument.
+    assert_eq!(call_args("extra"), vec![fitted]);
+}
+
+#[test]
+fn calls_the_callee_would_misread_exclude_their_caller_at_the_call() {
+    let out = lower(concat!(
+        "double half(x) float x; { return x / 2; }\n",
+        "long wide(v) long v; { return v; }\n",
+        "int takes_int(void) { return (int)half(3); }\n",
+        "int narrower(void) { return (int)wide(1); }\n",
+        "int too_few(void) { return (int)wide(); }\n",
+        "int (*pointer)();\n",
+        "int through_pointer(void) { return pointer(1); }\n",
+        "int wider(long long v) { return (int)wide(v); }\n",
+    ));
+    let reasons: Vec<(&str, &str, u32, u32)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.message.as_str(), d.line, d.col))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            (
+                "through_pointer",
+                "unsupported: call with arguments through a pointer to a function without a prototype",
+                7,
+                36
+            ),
+            (
+                "takes_int",
+                "unsupported: `half` has no prototype here and argument 1 of this call does not have the type it receives (undefined behaviour)",
+                3,
+                35
+            ),
+            (
+                "narrower",
+                "unsupported: `wide` has no prototype here and argument 1 of this call does not have the type it receives (undefined behaviour)",
+                4,
+                34
+            ),
+            (
+                "too_few",
+                "unsupported: `wide` has no prototype here and this call passes 0 of its 1 arguments (undefined behaviour)",
+                5,
+                33
+            ),
+        ]
+    );
+    // As wide as the parameter: what gcc's callee reads.
+    assert!(function(&out, "wider").body.is_some());
+}
+
+#[test]
+fn malformed_old_style_definitions_are_errors_at_their_place() {
+    let out = lower(concat!(
+        "int stranger(a) int a, b; { return a; }\n",
+        "int twice(a) int a; long a; { return a; }\n",
+        "int stored(a) static int a; { return a; }\n",
+        "int set(a) int a = 1; { return a; }\n",
+        "int count(int n);\n",
+        "int count(n) long n; { return n; }\n",
+        "int mix(int a) int a; { return a; }\n",
+        "int later(c) char c; { return c; }\n",
+        "int later(char);\n",
+        "int fine(a) int a; { return a; }\n",
+    ));
+    let reasons: Vec<(&str, u32, u32)> = out
+        .excluded
+        .iter()
+        .map(|(_, d)| (d.message.as_str(), d.line, d.col))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            ("declaration of `b`, which is no parameter", 1, 24),
+            ("parameter `a` is declared twice", 2, 26),
+            ("storage class other than `register` for a parameter", 3, 15),
+            ("parameter `a` is initialized", 4, 16),
+            ("parameter `n` does not match the prototype", 6, 11),
+            (
+                "old-style parameter declarations in a prototyped function definition",
+                7,
+                16
+            ),
+        ]
+    );
+    assert!(out.diagnostics.iter().any(|d| d.line == 9
+        && d.severity == Severity::Error
+        && d.message == "conflicting types for `later`"));
+    assert!(function(&out, "fine").body.is_some());
+}
+
+#[test]
+fn implicit_int_is_refused_and_its_callers_excluded() {
+    let out = lower(concat!(
+        "count(n) int n; { return n; }\n",
+        "int scale(c, n) char c; register n; { return c * n; }\n",
+        "int caller(void) { return scale(1, 2); }\n",
+        "int fine(a) int a; { return a; }\n",
+    ));
+    let reasons: Vec<(&str, &str, u32)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.message.as_str(), d.line))
+        .collect();
+    let implicit = "unsupported: implicit `int` (a declaration without a type)";
+    assert_eq!(
+        reasons,
+        vec![
+            ("count", implicit, 1),
+            ("scale", implicit, 2),
+            ("caller", "unsupported: calls `scale`, which is excluded", 3),
+        ]
+    );
+    assert!(function(&out, "fine").body.is_some());
+}

@@ -176,6 +176,12 @@ pub enum ConstValue {
 pub struct Function {
     pub name: String,
     pub sig: FnSig,
+    /// Whether C code calling it sees a prototype. Without one (declared
+    /// `f()`, or defined old-style, K&R, and never given one) a C call
+    /// passes its arguments after the default promotions, unconverted: a
+    /// driver must convert them itself. `sig` then holds the types the
+    /// body receives (an old-style `char c` arrives as an `int`).
+    pub prototyped: bool,
     pub is_static: bool,
     pub span: Span,
     /// `None` for a function declared but not defined in this file.

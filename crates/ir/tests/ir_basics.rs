@@ -116,6 +116,7 @@ fn switch_program() -> Program {
             params: vec![int],
             variadic: false,
         },
+        prototyped: true,
         is_static: false,
         span,
         body: Some(body),

@@ -1,7 +1,8 @@
 //! Expressions: typing, conversions and the sequencing of side effects into
 //! statements, so that every IR expression is side-effect free.
 
-use super::{Lowerer, Symbol, MAX_NESTING, R};
+use super::old_style::promoted;
+use super::{Lowerer, Prototype, Symbol, MAX_NESTING, R};
 use crate::cfloat::{self, FloatValue, Folded};
 use crate::cint;
 use ir::{
@@ -743,10 +744,15 @@ impl<'a> Lowerer<'a> {
         let callee_val = self.expr(&c.node.callee)?;
         let noreturn =
             matches!(callee_val, Val::Func(i) if self.funcs.get(i).is_some_and(|f| f.noreturn));
+        // Without a prototype, arguments are promoted and unchecked here
+        // and fitted to the callee once the file is read (`old_style.rs`).
         let (callee, sig, loose) = match callee_val {
             Val::Func(index) => {
                 let sig = self.fn_sig_of(index);
-                let loose = self.funcs.get(index).is_some_and(|f| f.unprototyped);
+                let loose = self
+                    .funcs
+                    .get(index)
+                    .is_some_and(|f| f.prototype != Prototype::Declared);
                 match (self.func_id(index), sig) {
                     (Some(id), Some(sig)) => (Callee::Direct(id), sig, loose),
                     _ => return self.error(at, "unknown function"),
@@ -762,14 +768,22 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 match e.kind {
-                    ExprKind::FuncAddr(id) => (Callee::Direct(id), sig, false),
+                    ExprKind::FuncAddr(id) => (Callee::Direct(id), sig, !self.has_prototype(id)),
+                    _ if sig.params.is_empty() && !sig.variadic && !args.is_empty() => {
+                        return self.unsupported(
+                            at,
+                            "call with arguments through a pointer to a function without a prototype",
+                        )
+                    }
                     _ => (Callee::Indirect(e), sig, false),
                 }
             }
         };
-        if args.len() < sig.params.len()
-            || (args.len() > sig.params.len() && !sig.variadic && !loose)
-        {
+        let counted = match sig.variadic {
+            true => args.len() >= sig.params.len(),
+            false => args.len() == sig.params.len(),
+        };
+        if !loose && !counted {
             return self.error(
                 at,
                 format!(
@@ -782,16 +796,15 @@ impl<'a> Lowerer<'a> {
         let mut values = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let v = self.rvalue(a)?;
-            let v = match sig.params.get(i) {
+            let v = match sig.params.get(i).filter(|_| !loose) {
                 Some(param) => self.convert(v, param, a.span.start)?,
-                None => match v.ty {
-                    Type::Int(t) => make_cast(v, &Type::Int(cint::promote(t))),
-                    Type::Float(FloatKind::F32) => make_cast(v, &Type::Float(FloatKind::F64)),
-                    Type::Void => {
-                        return self.error(a.span.start, "void value passed as an argument")
-                    }
-                    _ => v,
-                },
+                None if v.ty == Type::Void => {
+                    return self.error(a.span.start, "void value passed as an argument")
+                }
+                None => {
+                    let to = promoted(&v.ty);
+                    make_cast(v, &to)
+                }
             };
             values.push(v);
         }

@@ -10,6 +10,7 @@ mod compact;
 mod expr;
 mod float_builtin;
 mod init;
+mod old_style;
 mod stmt;
 mod types;
 mod varargs;
@@ -77,9 +78,9 @@ struct FuncDecl<'a> {
     function: Function,
     /// A definition seen in a header, lowered only if the function is used.
     header_definition: Option<&'a Node<FunctionDefinition>>,
-    /// The signature came from `f()` without a prototype.
-    unprototyped: bool,
-    /// Parameter names, types and positions of the definition.
+    prototype: Prototype,
+    /// Parameter names, types and positions of the definition, the types as
+    /// its body declares them (see [`old_style`]).
     params: Params,
     /// Declared `_Noreturn` / `noreturn`: nothing after a call to it runs.
     noreturn: bool,
@@ -92,11 +93,26 @@ impl FuncDecl<'_> {
             id: None,
             function,
             header_definition: None,
-            unprototyped: false,
+            prototype: Prototype::Declared,
             params: Vec::new(),
             noreturn: false,
         }
     }
+}
+
+/// Whether calls of a function see a prototype, as C decides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prototype {
+    /// Only declared `f()`: calls pass their arguments after the default
+    /// promotions, unchecked; the signature has no parameters yet (a
+    /// bodiless one gets those of its calls, [`old_style`]).
+    Missing,
+    /// Defined old-style (`int f(c) char c; {...}`) with no prototype in
+    /// scope: calls are as for `Missing`; the signature holds the promoted
+    /// types the body receives (`int` for `c`).
+    OldStyleDefinition,
+    /// Calls convert their arguments to the parameter types.
+    Declared,
 }
 
 /// A block being built: its terminator is `None` while it is still open.
@@ -398,6 +414,7 @@ impl<'a> Lowerer<'a> {
                 decl.global.ty = Type::Array(elem.clone(), Some(1));
             }
         }
+        self.reconcile_unprototyped_calls();
         self.exclude_callers_of_excluded();
         for decl in &self.globals {
             if let Some(id) = decl.id {
@@ -407,6 +424,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         for decl in &mut self.funcs {
+            decl.function.prototyped = decl.prototype == Prototype::Declared;
             if let Some(id) = decl.id {
                 if let Some(slot) = self.program.functions.get_mut(id.index()) {
                     *slot = decl.function.clone();
@@ -435,7 +453,7 @@ impl<'a> Lowerer<'a> {
                 })
                 .collect();
             let mut newly = Vec::new();
-            for decl in &mut self.funcs {
+            for (index, decl) in self.funcs.iter().enumerate() {
                 let Some(body) = &decl.function.body else {
                     continue;
                 };
@@ -451,37 +469,47 @@ impl<'a> Lowerer<'a> {
                         _ => None,
                     });
                 if let Some(((callee, severity), span)) = call {
-                    decl.function.body = None;
-                    newly.push((decl.function.name.clone(), callee, severity, span));
+                    newly.push((index, callee, severity, span));
                 }
             }
             if newly.is_empty() {
                 return;
             }
-            for (name, callee, severity, span) in newly {
+            for (index, callee, severity, span) in newly {
                 let message = match severity {
                     Severity::Unsupported => {
                         format!("unsupported: calls `{callee}`, which is excluded")
                     }
                     _ => format!("calls `{callee}`, which is excluded"),
                 };
-                let file = self
-                    .lines
-                    .files
-                    .get(span.file as usize)
-                    .cloned()
-                    .unwrap_or_default();
-                let diag = Diagnostic {
-                    severity,
-                    file,
-                    line: span.line,
-                    col: span.col,
-                    message,
-                };
-                self.diagnostics.push(diag.clone());
-                self.excluded.push((name, diag));
+                self.exclude_body(index, span, severity, message);
             }
         }
+    }
+
+    /// Takes the body of function `index` out, for a reason found at `span`
+    /// after it was lowered.
+    fn exclude_body(&mut self, index: usize, span: Span, severity: Severity, message: String) {
+        let Some(decl) = self.funcs.get_mut(index) else {
+            return;
+        };
+        decl.function.body = None;
+        let name = decl.function.name.clone();
+        let file = self
+            .lines
+            .files
+            .get(span.file as usize)
+            .cloned()
+            .unwrap_or_default();
+        let diag = Diagnostic {
+            severity,
+            file,
+            line: span.line,
+            col: span.col,
+            message,
+        };
+        self.diagnostics.push(diag.clone());
+        self.excluded.push((name, diag));
     }
 
     // ----- positions and diagnostics -----
@@ -603,6 +631,14 @@ impl<'a> Lowerer<'a> {
         let id = GlobalId((self.program.globals.len() - 1) as u32);
         decl.id = Some(id);
         Some(id)
+    }
+
+    /// Whether calls of function `id` see a prototype.
+    fn has_prototype(&self, id: FuncId) -> bool {
+        self.funcs
+            .iter()
+            .find(|f| f.id == Some(id))
+            .is_none_or(|f| f.prototype == Prototype::Declared)
     }
 
     fn fn_sig_of(&self, index: usize) -> Option<FnSig> {

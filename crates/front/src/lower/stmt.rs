@@ -3,7 +3,9 @@
 use super::expr::{float_zero, make_binary};
 use super::types::{has_attribute, layout_attribute, Declared, Specs};
 use super::vla::VariableLength;
-use super::{FnBuilder, FuncDecl, GlobalDecl, Lowerer, Scope, SwitchState, Symbol, MAX_NESTING, R};
+use super::{
+    FnBuilder, FuncDecl, GlobalDecl, Lowerer, Prototype, Scope, SwitchState, Symbol, MAX_NESTING, R,
+};
 use crate::cint;
 use crate::Severity;
 use ir::{
@@ -126,7 +128,8 @@ impl<'a> Lowerer<'a> {
         }
         if let Type::Function(sig) = &declared.ty {
             let is_static = specs.storage == Some(StorageClassSpecifier::Static);
-            let index = self.declare_function(&name, (**sig).clone(), is_static, &declared, None);
+            let index =
+                self.declare_function(&name, (**sig).clone(), is_static, &declared, None)?;
             let noreturn = specs.noreturn
                 || has_attribute(&init_decl.node.declarator.node.extensions, "noreturn");
             if let Some(decl) = self.funcs.get_mut(index) {
@@ -293,7 +296,7 @@ impl<'a> Lowerer<'a> {
         is_static: bool,
         declared: &Declared,
         definition: Option<&'a Node<FunctionDefinition>>,
-    ) -> usize {
+    ) -> R<usize> {
         let at = declared.name_offset;
         let existing = match self.scopes.first().and_then(|s| s.names.get(name)) {
             Some(Symbol::Func(i)) => Some(*i),
@@ -301,17 +304,28 @@ impl<'a> Lowerer<'a> {
         };
         let index = match existing.and_then(|i| self.funcs.get_mut(i).map(|d| (i, d))) {
             Some((i, decl)) => {
-                if decl.unprototyped && !declared.unprototyped {
-                    decl.function.sig = sig;
-                    decl.unprototyped = false;
+                let mut conflicting = false;
+                if !declared.unprototyped {
+                    // A prototype after an old-style definition must give
+                    // the types its body receives.
+                    conflicting =
+                        decl.prototype == Prototype::OldStyleDefinition && decl.function.sig != sig;
+                    if decl.prototype == Prototype::Missing {
+                        decl.function.sig = sig;
+                    }
+                    decl.prototype = Prototype::Declared;
                 }
                 decl.function.is_static |= is_static;
+                if conflicting {
+                    return self.error(at, format!("conflicting types for `{name}`"));
+                }
                 i
             }
             None => {
                 let function = Function {
                     name: name.to_string(),
                     sig,
+                    prototyped: !declared.unprototyped,
                     is_static,
                     span: self.span(at),
                     body: None,
@@ -320,7 +334,10 @@ impl<'a> Lowerer<'a> {
                     id: None,
                     function,
                     header_definition: None,
-                    unprototyped: declared.unprototyped,
+                    prototype: match declared.unprototyped {
+                        true => Prototype::Missing,
+                        false => Prototype::Declared,
+                    },
                     params: Vec::new(),
                     noreturn: false,
                 });
@@ -332,26 +349,60 @@ impl<'a> Lowerer<'a> {
             }
         };
         if let Some(def) = definition {
-            let span = self.span(at);
-            let from_header = !self.in_main_file(def.span.start);
-            if let Some(decl) = self.funcs.get_mut(index) {
-                decl.params = declared.params.clone();
-                decl.function.span = span;
-                decl.function.sig.variadic =
-                    matches!(&declared.ty, Type::Function(s) if s.variadic);
-                decl.unprototyped = false;
-                if from_header {
-                    decl.header_definition = Some(def);
-                    if decl.id.is_some() {
-                        self.pending_bodies.push(index);
-                    }
-                }
-            }
+            self.define_function(index, declared, def)?;
         }
         if self.in_main_file(at) {
             self.func_id(index);
         }
-        index
+        Ok(index)
+    }
+
+    /// Records the definition `def` of function `index`, whose declarator
+    /// is `declared`.
+    fn define_function(
+        &mut self,
+        index: usize,
+        declared: &Declared,
+        def: &'a Node<FunctionDefinition>,
+    ) -> R<()> {
+        let Some(decl) = self.funcs.get(index) else {
+            return Ok(());
+        };
+        let (prototype, sig) = (decl.prototype, decl.function.sig.clone());
+        let received = match (declared.unprototyped, prototype) {
+            (false, _) => None,
+            (true, Prototype::Missing) => Some(self.received_types(None, declared)?),
+            (true, Prototype::Declared) => Some(self.received_types(Some(&sig), declared)?),
+            // A second definition, which the caller reports.
+            (true, Prototype::OldStyleDefinition) => return Ok(()),
+        };
+        let span = self.span(declared.name_offset);
+        let from_header = !self.in_main_file(def.span.start);
+        let Some(decl) = self.funcs.get_mut(index) else {
+            return Ok(());
+        };
+        decl.params = declared.params.clone();
+        decl.function.span = span;
+        match received {
+            Some(params) => {
+                decl.function.sig.params = params;
+                if prototype == Prototype::Missing {
+                    decl.prototype = Prototype::OldStyleDefinition;
+                }
+            }
+            None => {
+                decl.function.sig.variadic =
+                    matches!(&declared.ty, Type::Function(s) if s.variadic);
+                decl.prototype = Prototype::Declared;
+            }
+        }
+        if from_header {
+            decl.header_definition = Some(def);
+            if decl.id.is_some() {
+                self.pending_bodies.push(index);
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn function_definition(&mut self, def: &'a Node<FunctionDefinition>) {
@@ -361,13 +412,18 @@ impl<'a> Lowerer<'a> {
             .and_then(|base| self.declarator(base, &def.node.declarator));
         let result = declared.and_then(|declared| match (&declared.ty, &declared.name) {
             (Type::Function(sig), Some(name)) => {
-                if let Some(k) = def.node.declarations.first() {
-                    return self.unsupported(k.span.start, "K&R function definition");
-                }
                 let is_static = specs.storage == Some(StorageClassSpecifier::Static);
-                let name = name.clone();
-                let index =
-                    self.declare_function(&name, (**sig).clone(), is_static, &declared, Some(def));
+                let (name, sig) = (name.clone(), (**sig).clone());
+                let declared =
+                    match (declared.unprototyped, def.node.declarations.first()) {
+                        (true, _) => self.old_style_parameters(declared, &def.node.declarations)?,
+                        (false, None) => declared,
+                        (false, Some(k)) => return self.error(
+                            k.span.start,
+                            "old-style parameter declarations in a prototyped function definition",
+                        ),
+                    };
+                let index = self.declare_function(&name, sig, is_static, &declared, Some(def))?;
                 if let Some(decl) = self.funcs.get_mut(index) {
                     decl.noreturn |= specs.noreturn;
                 }
@@ -424,7 +480,8 @@ impl<'a> Lowerer<'a> {
         if let Ok(declared) = declared {
             if let (Type::Function(sig), Some(name)) = (&declared.ty, &declared.name) {
                 let is_static = specs.storage == Some(StorageClassSpecifier::Static);
-                self.declare_function(name, (**sig).clone(), is_static, &declared, None);
+                // Its diagnostic is the one that excluded the definition.
+                let _ = self.declare_function(name, (**sig).clone(), is_static, &declared, None);
             }
         }
     }
@@ -464,15 +521,25 @@ impl<'a> Lowerer<'a> {
         params: &[(Option<String>, Type, usize)],
         def: &Node<FunctionDefinition>,
     ) -> R<()> {
+        let mut converted = Vec::new();
         for (i, ty) in sig.params.iter().enumerate() {
-            let (pname, at) = match params.get(i) {
-                Some((n, _, at)) => (n.clone().unwrap_or_default(), *at),
-                None => (String::new(), def.span.start),
+            let (pname, declared, at) = match params.get(i) {
+                Some((n, declared, at)) => (n.clone().unwrap_or_default(), declared, *at),
+                None => (String::new(), ty, def.span.start),
             };
             let span = self.span(at);
             let id = self.builder(at)?.new_local(&pname, ty.clone(), span);
-            if !pname.is_empty() {
-                self.bind(&pname, Symbol::Local(id, ty.clone()));
+            if pname.is_empty() {
+                continue;
+            }
+            match declared == ty {
+                true => self.bind(&pname, Symbol::Local(id, ty.clone())),
+                false => converted.push((
+                    pname,
+                    Expr::load(Place::local(id), ty.clone()),
+                    declared.clone(),
+                    at,
+                )),
             }
         }
         if sig.variadic {
@@ -480,6 +547,15 @@ impl<'a> Lowerer<'a> {
             let span = self.span(def.span.start);
             let f = self.builder(def.span.start)?;
             f.va_area = Some(f.new_local("va_area", Type::ptr(Type::Void), span));
+        }
+        // An old-style definition receives a parameter promoted and first
+        // converts it to its declared type (`old_style.rs`).
+        for (pname, received, declared, at) in converted {
+            let span = self.span(at);
+            let own = self.builder(at)?.new_local(&pname, declared.clone(), span);
+            let value = self.convert(received, &declared, at)?;
+            self.assign_stmt(Place::local(own), value, at)?;
+            self.bind(&pname, Symbol::Local(own, declared));
         }
         self.statement(&def.node.statement)?;
         let end = def.span.end.saturating_sub(1);

@@ -480,11 +480,20 @@ impl<'a> Lowerer<'a> {
                     Type::Function(Box::new(sig))
                 }
                 DerivedDeclarator::KRFunction(names) => {
-                    if !names.is_empty() {
-                        return self.unsupported(x.span.start, "K&R function definition");
-                    }
                     if outermost {
                         unprototyped = true;
+                        // An old-style definition's identifier list: its
+                        // declaration list types it (`old_style.rs`).
+                        params = names
+                            .iter()
+                            .map(|n| {
+                                (
+                                    Some(n.node.name.clone()),
+                                    Type::Int(IntType::INT),
+                                    n.span.start,
+                                )
+                            })
+                            .collect();
                     }
                     Type::Function(Box::new(FnSig {
                         ret: ty,
@@ -516,8 +525,14 @@ impl<'a> Lowerer<'a> {
                 const_pointer,
             }),
             DeclaratorKind::Declarator(inner) => {
+                // `int (f)(a)`: parentheses around the name alone (against a
+                // macro `f`) leave this level's function declarator the name's.
+                let bare_name = inner.node.derived.is_empty();
                 let mut declared = self.declarator(ty, inner)?;
-                if declared.params.is_empty()
+                if bare_name {
+                    declared.params = params;
+                    declared.unprototyped = unprototyped;
+                } else if declared.params.is_empty()
                     && !params.is_empty()
                     && matches!(declared.ty, Type::Function(_))
                 {
@@ -549,6 +564,18 @@ impl<'a> Lowerer<'a> {
         Ok(Type::Array(Box::new(elem), length))
     }
 
+    /// Resolves the declarator of a parameter, whose array lengths need
+    /// not be constant (the array becomes a pointer).
+    pub(super) fn parameter_declarator(&mut self, base: Type, d: &Node<Declarator>) -> R<Declared> {
+        let outer = std::mem::replace(
+            &mut self.variable_length,
+            super::vla::VariableLength::Parameter,
+        );
+        let declared = self.declarator(base, d);
+        self.variable_length = outer;
+        declared
+    }
+
     /// The signature of a prototype and its parameter names.
     fn function_params(&mut self, ret: Type, f: &FunctionDeclarator) -> R<(FnSig, Params)> {
         let mut params = Vec::new();
@@ -558,15 +585,7 @@ impl<'a> Lowerer<'a> {
                 let specs = Specs::of_declaration(&p.node.specifiers, p.span.start);
                 let base = self.base_type(&specs)?;
                 let declared = match &p.node.declarator {
-                    Some(d) => {
-                        let outer = std::mem::replace(
-                            &mut self.variable_length,
-                            super::vla::VariableLength::Parameter,
-                        );
-                        let declared = self.declarator(base, d);
-                        self.variable_length = outer;
-                        declared?
-                    }
+                    Some(d) => self.parameter_declarator(base, d)?,
                     None => Declared {
                         name: None,
                         name_offset: p.span.start,
@@ -576,11 +595,7 @@ impl<'a> Lowerer<'a> {
                         const_pointer: false,
                     },
                 };
-                let ty = match declared.ty {
-                    Type::Array(elem, _) => Type::Pointer(elem),
-                    Type::Function(sig) => Type::ptr(Type::Function(sig)),
-                    other => other,
-                };
+                let ty = adjusted_parameter(declared.ty);
                 params.push((declared.name, ty, declared.name_offset));
             }
             Ok(())
@@ -628,6 +643,16 @@ impl<'a> Lowerer<'a> {
             return self.error(at, "sizeof applied to an incomplete type");
         }
         Ok(self.program.size_of(ty))
+    }
+}
+
+/// A parameter's type as the function receives it: an array is a pointer
+/// to its first element, a function a pointer to it.
+pub(super) fn adjusted_parameter(ty: Type) -> Type {
+    match ty {
+        Type::Array(elem, _) => Type::Pointer(elem),
+        Type::Function(sig) => Type::ptr(Type::Function(sig)),
+        other => other,
     }
 }
 

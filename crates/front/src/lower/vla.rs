@@ -280,6 +280,7 @@ impl Lowerer<'_> {
                         params: vec![Type::Int(self.size_type())],
                         variadic: false,
                     },
+                    prototyped: true,
                     is_static: false,
                     span: Span {
                         file: self.built_in_file(),
