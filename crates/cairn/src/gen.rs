@@ -106,8 +106,9 @@ const INVARIANT_MARKER: &str = "cairn: invariant ";
 /// The invariants `file` declares in comments, one per marker, up to the
 /// end of the comment or line.
 fn source_invariants(file: &Path) -> Result<Vec<engine::InvariantSpec>, UsageError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+    // Sources in Latin-1 and other encodings are common: the markers are ASCII.
+    let bytes = std::fs::read(file).map_err(|e| UsageError(format!("{}: {e}", file.display())))?;
+    let text = String::from_utf8_lossy(&bytes);
     let mut specs = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let Some(at) = line.find(INVARIANT_MARKER) else {
@@ -208,12 +209,21 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     let mut unreadable = Vec::new();
     for source in sources {
         let read = load(&source.file, &args.source).and_then(|output| {
-            // In a project, -f names the functions wherever they are.
+            // In a project, -f names the functions wherever they are
+            // defined: a file that only declares one (a header's
+            // prototype) does not take it.
+            let defined_here = |name: &String| {
+                output
+                    .program
+                    .function_by_name(name)
+                    .is_some_and(|f| output.program.function(f).body.is_some())
+                    || output.excluded.iter().any(|(excluded, _)| excluded == name)
+            };
             let names: Vec<String> = match project {
                 true => args
                     .functions
                     .iter()
-                    .filter(|name| output.program.function_by_name(name).is_some())
+                    .filter(|name| defined_here(name))
                     .cloned()
                     .collect(),
                 false => args.functions.clone(),
@@ -376,12 +386,8 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         file_reports.push(report);
         progress(&files, &owners, &work, n + 1);
         if file_reports.len() == run.funcs.len() {
-            summaries[owner] = Some(run.write(
-                file_reports,
-                &unfinished[owner],
-                args.goals,
-                validate(),
-            )?);
+            summaries[owner] =
+                Some(run.write(file_reports, &unfinished[owner], args.goals, validate())?);
         }
         Ok::<(), UsageError>(())
     })?;

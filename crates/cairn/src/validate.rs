@@ -7,10 +7,10 @@
 //! the reason, so the outputs say only what running them showed.
 
 use crate::UsageError;
+use ir::Goal;
 use std::collections::BTreeSet;
 use std::path::Path;
 use testcase::json::TestsFile;
-use ir::Goal;
 use testcase::{DroppedTest, FunctionReport, TestCase, Uncovered};
 
 /// How often a file's outputs are run and corrected: leaving tests out
@@ -158,10 +158,7 @@ fn mark_unconfirmed_findings(
         }
         let why = match ran.reproducer_run(number) {
             Some(run) if run.confirmed => continue,
-            Some(run) => format!(
-                "its reproducer {} and nothing showed the fault",
-                run.ending
-            ),
+            Some(run) => format!("its reproducer {} and nothing showed the fault", run.ending),
             None => "its reproducer could not be built".to_string(),
         };
         finding.not_confirmed = Some(why);

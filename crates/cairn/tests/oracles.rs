@@ -150,6 +150,9 @@ fn members_named_after_the_allocator_keep_their_names() {
     let driver = std::fs::read_to_string(out_dir.join("bag_test.c")).expect("driver");
     assert!(!driver.contains("#define free"), "{driver}");
     assert!(!driver.contains("#define malloc"), "{driver}");
-    assert!(driver.contains("cairn_fail_allocations((const unsigned[])"), "{driver}");
+    assert!(
+        driver.contains("cairn_fail_allocations((const unsigned[])"),
+        "{driver}"
+    );
     assert!(stdout.contains("0 failed"), "{stdout}");
 }

@@ -135,3 +135,53 @@ fn a_build_dir_without_c_files_is_a_usage_error() {
     assert!(text(&run.stderr).contains("lists no C file"));
     assert!(!out.exists());
 }
+
+/// A function named with `-f` is taken where it is defined, not where a
+/// header only declares it; a file in Latin-1 is read as any other.
+#[test]
+fn named_functions_are_taken_where_they_are_defined() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    std::fs::create_dir_all(&root).expect("src");
+    std::fs::write(root.join("area.h"), "int area(int w, int h);\n").expect("header");
+    std::fs::write(
+        root.join("area.c"),
+        "#include \"area.h\"\nint area(int w, int h)\n{\n    if (w < 0 || h < 0)\n        return 0;\n    return w * h;\n}\n",
+    )
+    .expect("area.c");
+    // \xe9 is an e with an acute accent in Latin-1.
+    let mut twice = b"#include \"area.h\"\n/* Caf\xe9 */\nint twice_area(int w)\n{\n    return w > 100 ? -1 : 2 * area(w, w);\n}\n".to_vec();
+    twice.extend_from_slice(b"int unrelated(void)\n{\n    return 1;\n}\n");
+    std::fs::write(root.join("twice.c"), twice).expect("twice.c");
+    let build = dir.path().join("build");
+    std::fs::create_dir_all(&build).expect("build");
+    let entries = serde_json::json!([
+        {"directory": root, "file": "area.c", "command": "cc -c area.c"},
+        {"directory": root, "file": "twice.c", "command": "cc -c twice.c"},
+    ]);
+    std::fs::write(
+        build.join("compile_commands.json"),
+        serde_json::to_string(&entries).expect("JSON"),
+    )
+    .expect("write compile_commands.json");
+    let out = dir.path().join("out");
+    let run = cairn(&[
+        "gen",
+        "-p",
+        arg(&build),
+        "-o",
+        arg(&out),
+        "-f",
+        "area",
+        "-f",
+        "twice_area",
+    ]);
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert!(!stderr.contains("has no body"), "{stderr}");
+    assert!(
+        stdout.contains("area ") && stdout.contains("twice_area"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("unrelated"), "{stdout}");
+}

@@ -54,7 +54,11 @@ fn tests_the_run_contradicts_are_left_out_with_their_reason() {
     let put_two = function("put_two");
     let dropped = put_two["dropped_tests"].as_array().expect("dropped tests");
     assert!(!dropped.is_empty(), "{put_two}");
-    assert_eq!(put_two["tests"].as_array().map(Vec::len), Some(0), "{put_two}");
+    assert_eq!(
+        put_two["tests"].as_array().map(Vec::len),
+        Some(0),
+        "{put_two}"
+    );
     for test in dropped {
         assert!(
             test["reason"].as_str().is_some_and(|r| !r.is_empty()),

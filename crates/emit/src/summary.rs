@@ -45,7 +45,6 @@ pub struct FindingSummary {
     pub not_confirmed: Option<String>,
 }
 
-
 pub(crate) fn summarize(
     file: &TestsFile,
     source: &Path,

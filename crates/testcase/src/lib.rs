@@ -458,7 +458,6 @@ impl Finding {
     pub fn has_valid_inputs(&self) -> bool {
         self.unvouched_inputs.is_empty()
     }
-
 }
 
 /// A bound the engine names (`max_array`, `alloc_may_fail`, ...) as a user
