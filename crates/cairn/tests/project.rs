@@ -38,6 +38,15 @@ fn build_dir(at: &Path) -> PathBuf {
     build
 }
 
+/// `gen -p BUILD -o OUT -f NAME...`.
+fn gen_functions(build: &Path, out: &Path, names: &[&str]) -> std::process::Output {
+    let mut args = vec!["gen", "-p", arg(build), "-o", arg(out)];
+    for name in names {
+        args.extend(["-f", name]);
+    }
+    cairn(&args)
+}
+
 #[test]
 fn a_project_is_tested_file_by_file() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -103,17 +112,7 @@ fn functions_named_with_f_are_found_in_any_file_of_a_project() {
     let dir = tempfile::tempdir().expect("temp dir");
     let build = build_dir(dir.path());
     let out = dir.path().join("out");
-    let run = cairn(&[
-        "gen",
-        "-p",
-        arg(&build),
-        "-o",
-        arg(&out),
-        "-f",
-        "clamp",
-        "-f",
-        "is_vowel",
-    ]);
+    let run = gen_functions(&build, &out, &["clamp", "is_vowel"]);
     let stderr = text(&run.stderr);
     assert!(run.status.success(), "{stderr}");
     assert!(stderr.contains("project: 2 files"), "{stderr}");
@@ -165,17 +164,7 @@ fn named_functions_are_taken_where_they_are_defined() {
     )
     .expect("write compile_commands.json");
     let out = dir.path().join("out");
-    let run = cairn(&[
-        "gen",
-        "-p",
-        arg(&build),
-        "-o",
-        arg(&out),
-        "-f",
-        "area",
-        "-f",
-        "twice_area",
-    ]);
+    let run = gen_functions(&build, &out, &["area", "twice_area"]);
     let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
     assert!(run.status.success(), "{stdout}{stderr}");
     assert!(!stderr.contains("has no body"), "{stderr}");
