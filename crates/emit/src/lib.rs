@@ -209,9 +209,11 @@ pub fn write_outputs(
         .map(|d| support::parse_define(d))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|m| error(&config.source, m))?;
+    // A directory that does not exist adds nothing (gcc ignores it too).
     let include_dirs = flags
         .include_dirs
         .iter()
+        .filter(|d| d.is_dir())
         .map(|d| {
             let absolute = d.canonicalize().map_err(|e| error(d, e.to_string()))?;
             absolute
