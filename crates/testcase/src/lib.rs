@@ -5,6 +5,7 @@
 //! Architecture invariant: depends on `ir` and serde only, so the stages
 //! after the engine (`emit`, `check`) never link Z3.
 
+pub mod c_library;
 pub mod json;
 
 use ir::{FloatKind, FuncId, GlobalId, Goal, IntType, Span, Type};

@@ -1,0 +1,76 @@
+//! What the C library a driver links provides: the functions of glibc's
+//! `libc.so.6` and `libm.so.6`, as `cc FILE_test.c -lm` links them. Such a
+//! function without a body in the source is the real one in every test (the
+//! engine models it or must refuse the path); any other function without a
+//! body (another file's, a third-party library's such as GLib's, which the
+//! driver does not link) is a stub the driver defines and each test scripts.
+
+use std::ffi::CString;
+use std::sync::OnceLock;
+
+/// Whether the C library the drivers link exports a function `name`.
+pub fn provides(name: &str) -> bool {
+    let Ok(symbol) = CString::new(name) else {
+        return false;
+    };
+    libraries().iter().any(|&handle| {
+        // SAFETY: `handle` came from dlopen and is never closed; `symbol`
+        // is a NUL-terminated name. dlsym only looks the name up.
+        !unsafe { libc::dlsym(handle as *mut libc::c_void, symbol.as_ptr()) }.is_null()
+    })
+}
+
+/// The handles of libc and libm, opened once (kept as addresses: a raw
+/// pointer is not `Sync`).
+fn libraries() -> &'static [usize] {
+    static HANDLES: OnceLock<Vec<usize>> = OnceLock::new();
+    HANDLES.get_or_init(|| {
+        ["libc.so.6", "libm.so.6"]
+            .iter()
+            .filter_map(|name| {
+                let name = CString::new(*name).ok()?;
+                // SAFETY: dlopen of a system library by name; it stays open.
+                let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_LAZY) };
+                (!handle.is_null()).then_some(handle as usize)
+            })
+            .collect()
+    })
+}
+
+/// Whether the driver defines `func` as a stub: no body in the source, not
+/// a compiler builtin, not from the C library.
+pub fn is_stubbed(program: &ir::Program, func: ir::FuncId) -> bool {
+    let f = program.function(func);
+    f.body.is_none()
+        && !program.file_name(f.span).starts_with('<')
+        && !f.name.starts_with("__builtin_")
+        && !provides(&f.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::provides;
+
+    #[test]
+    fn the_c_library_and_libm_are_known_and_other_libraries_are_not() {
+        for name in [
+            "strlen",
+            "fprintf",
+            "malloc_usable_size",
+            "getenv",
+            "sqrt",
+            "lround",
+        ] {
+            assert!(provides(name), "{name}");
+        }
+        for name in [
+            "g_object_unref",
+            "json_parse",
+            "Z3_mk_context",
+            "not a name",
+            "nul\0",
+        ] {
+            assert!(!provides(name), "{name}");
+        }
+    }
+}
