@@ -228,13 +228,21 @@ def measure(chosen, out, report, gen_result):
            "findings_files": 0, "findings_files_ok": 0, "tests_run": 0, "tests_passed": 0,
            "sanitized": 0, "sanitizer_clean": 0, "branches_covered": 0, "branches_total": 0,
            "findings": 0, "confirmed": 0, "unconfirmed": 0, "claimed_not_measured": 0,
-           "predicted_covered": 0, "predicted_total": 0}
+           "predicted_covered": 0, "predicted_total": 0, "dropped_tests": 0, "withdrawn": 0}
     failures = []
     for source, (root, data) in by_source.items():
         for fn in data.get("functions", []):
             if (source, fn["name"]) in wanted:
                 written = [t for t in fn.get("tests", []) if not t.get("skipped")]
                 row["with_tests"] += bool(written)
+                # gen ran its tests and reproducers: what the run contradicted
+                # it left out (tests) or withdrew (findings), with the reason.
+                for dropped in fn.get("dropped_tests", []):
+                    row["dropped_tests"] += 1
+                    failures.append({"class": "test left out by gen (its run contradicted cairn)",
+                                     "file": source, "function": fn["name"],
+                                     "test": dropped["name"], "detail": dropped["reason"][:400]})
+                row["withdrawn"] += sum(1 for f in fn.get("findings", []) if f.get("not_confirmed"))
                 row["predicted_covered"] += sum(1 for g in fn.get("goals", []) if g.get("covered"))
                 row["predicted_total"] += len(fn.get("goals", []))
     for file in (report or {}).get("files", []):
@@ -312,8 +320,16 @@ def measure(chosen, out, report, gen_result):
             else:  # not measured: cairn's own goals count, none covered
                 row["branches_total"] += len(g.get("goals", []))
         confirmed = {r["number"]: r for r in file.get("reproducers", [])}
+        # A claim is a finding cairn reports as a fault: on inputs something
+        # vouches for, and not withdrawn by gen's run of its reproducer.
+        claims = {(f["name"], x.get("line"), x.get("col"), x.get("kind"))
+                  for f in generated for x in f.get("findings", [])
+                  if not x.get("unvouched_inputs") and not x.get("not_confirmed")}
         for finding in file.get("findings", []):
             if finding["function"] not in sampled_here:
+                continue
+            if (finding["function"], finding.get("line"), finding.get("col"),
+                    finding.get("kind")) not in claims:
                 continue
             row["findings"] += 1
             run = confirmed.get(finding.get("reproducer"))

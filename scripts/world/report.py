@@ -6,8 +6,9 @@ import re
 from collections import OrderedDict
 
 COLUMNS = ["library", "build", "C files", "defined", "lowered", "with tests", "drivers compile",
-           "findings compile", "tests passed", "sanitizer-clean", "branch coverage",
-           "findings claimed / confirmed / not", "claimed not measured", "gen s", "gen MB"]
+           "findings compile", "tests passed", "left out", "sanitizer-clean", "branch coverage",
+           "findings claimed / confirmed / not", "withdrawn", "claimed not measured", "gen s",
+           "gen MB"]
 
 
 def pct(a, b):
@@ -39,10 +40,12 @@ def cells(lib):
         ratio(row.get("drivers_ok", 0), row.get("drivers", 0)),
         ratio(row.get("findings_files_ok", 0), row.get("findings_files", 0)),
         ratio(row.get("tests_passed", 0), row.get("tests_run", 0)),
+        str(row.get("dropped_tests", 0)),
         ratio(row.get("sanitizer_clean", 0), row.get("sanitized", 0)),
         f"{row.get('branches_covered', 0)}/{row.get('branches_total', 0)} "
         f"{pct(row.get('branches_covered', 0), row.get('branches_total', 0))}",
         f"{row.get('findings', 0)} / {row.get('confirmed', 0)} / {row.get('unconfirmed', 0)}",
+        str(row.get("withdrawn", 0)),
         str(row.get("claimed_not_measured", 0)),
         f"{gen.get('seconds', '-')}{gen_note}",
         str(gen.get("peak_mb", "-")),
@@ -61,9 +64,11 @@ def total_cells(libs):
         f"**total ({len(libs)})**", "", str(sum(lib["c_files"] for lib in libs)), str(defined),
         f"{lowered} ({pct(lowered, defined)})", ratio(s("with_tests"), s("sampled")),
         ratio(s("drivers_ok"), s("drivers")), ratio(s("findings_files_ok"), s("findings_files")),
-        ratio(s("tests_passed"), s("tests_run")), ratio(s("sanitizer_clean"), s("sanitized")),
+        ratio(s("tests_passed"), s("tests_run")), str(s("dropped_tests")),
+        ratio(s("sanitizer_clean"), s("sanitized")),
         f"{s('branches_covered')}/{s('branches_total')} {pct(s('branches_covered'), s('branches_total'))}",
-        f"{s('findings')} / {s('confirmed')} / {s('unconfirmed')}", str(s("claimed_not_measured")),
+        f"{s('findings')} / {s('confirmed')} / {s('unconfirmed')}", str(s("withdrawn")),
+        str(s("claimed_not_measured")),
         f"{gen_seconds:.0f}", f"max {max(peaks, default=0)}",
     ]
 
@@ -168,10 +173,14 @@ def markdown(summary):
     out = "\n".join(head) + "\n" + table(rows)
     out += ("\ndefined/lowered: the front end over every library file (parse_share); with tests: "
             "of the sampled functions; drivers and findings files: those compiling / written; "
-            "tests passed / run; sanitizer-clean: of the drivers built with the sanitizers; branch "
+            "tests passed / run; left out: tests gen ran and left out because the run contradicted "
+            "cairn (each one an engine error to fix; listed below); sanitizer-clean: of the drivers "
+            "built with the sanitizers; branch "
             "coverage: gcov over the sampled functions (a driver that does not compile counts 0 "
-            "of cairn's goals); findings: claimed / confirmed by the reproducer / not confirmed "
-            "(possibly false, listed below); gen: wall seconds and peak resident MB of cairn gen.\n\n")
+            "of cairn's goals); findings: claimed (on vouched inputs, not withdrawn) / confirmed by "
+            "the reproducer / not confirmed (possibly false, listed below); withdrawn: findings gen "
+            "ran and did not report because the reproducer did not show them; gen: wall seconds "
+            "and peak resident MB of cairn gen.\n\n")
     if summary["replaced"]:
         out += "## Replaced by the next of the draw\n\n| # | package | reason |\n|---|---|---|\n"
         for r in summary["replaced"]:
