@@ -5,11 +5,13 @@
 //! come from headers get an IR entity only when something uses them, so the
 //! program holds what the main file needs, not all of libc.
 
+mod atomic;
 mod builtin;
 mod compact;
 mod expr;
 mod float_builtin;
 mod init;
+mod library;
 mod old_style;
 mod stmt;
 mod types;
@@ -363,6 +365,7 @@ pub(crate) fn lower_unit(
         functions: Vec::new(),
         strings: Vec::new(),
         data_model,
+        own_library_declarations: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -414,6 +417,7 @@ impl<'a> Lowerer<'a> {
                 decl.global.ty = Type::Array(elem.clone(), Some(1));
             }
         }
+        self.program.own_library_declarations = self.own_library_declarations();
         self.reconcile_unprototyped_calls();
         self.exclude_callers_of_excluded();
         for decl in &self.globals {
