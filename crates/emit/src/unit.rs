@@ -145,8 +145,8 @@ impl<'a> Unit<'a> {
     }
     /// The stubs a set of inputs needs, with the longest script of each:
     /// the functions the tests script, and every other bodiless function the
-    /// code uses that no system header declares (else the driver would not
-    /// link; such a stub returns zero). Functions the drivers themselves call
+    /// code uses that no system header declares and that is not the C
+    /// library's (else the driver would not link; such a stub returns zero). Functions the drivers themselves call
     /// are left out (and reported).
     pub fn stub_plans<'i>(
         &self,
@@ -156,7 +156,8 @@ impl<'a> Unit<'a> {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
         for func in uses(self.program).functions {
             let f = self.program.function(func);
-            if f.body.is_none() && !self.program.in_system_header(f.span) {
+            let library = self.program.own_library_declarations.contains(&f.name);
+            if f.body.is_none() && !self.program.in_system_header(f.span) && !library {
                 capacity.insert(func, 0);
             }
         }

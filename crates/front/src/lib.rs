@@ -113,7 +113,7 @@ mod lower;
 mod nesting;
 mod pragma;
 mod preprocess;
-pub use preprocess::{compile_database_files, flags_from_compile_commands};
+pub use preprocess::{compile_database_files, flags_from_compile_commands, SourceFlag};
 mod salvage;
 
 use std::path::{Path, PathBuf};
