@@ -521,6 +521,10 @@ impl<'a> Lowerer<'a> {
                     Val::Place(p, ty) if ty.is_scalar() => {
                         Ok(Val::Value(self.snapshot(Expr::load(p, ty), at)?))
                     }
+                    // An array or a function decays to a pointer.
+                    v @ (Val::Place(_, Type::Array(..)) | Val::Func(_)) => {
+                        Ok(Val::Value(self.rvalue_of(v, at)?))
+                    }
                     other => Ok(other),
                 }
             }
