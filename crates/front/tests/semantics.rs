@@ -700,3 +700,21 @@ fn implicit_int_is_refused_and_its_callers_excluded() {
     );
     assert!(function(&out, "fine").body.is_some());
 }
+
+#[test]
+fn a_transparent_union_parameter_takes_its_first_members_type() {
+    let out = lower(concat!(
+        "#include <sys/socket.h>\n",
+        "#include <sys/un.h>\n",
+        "int open_socket(int fd, struct sockaddr_un *address) {\n",
+        "    return connect(fd, (struct sockaddr *)address, sizeof *address);\n",
+        "}\n",
+    ));
+    assert!(out.excluded.is_empty(), "{:?}", out.excluded);
+    let connect = function(&out, "connect");
+    assert!(
+        matches!(connect.sig.params[1], Type::Pointer(_)),
+        "{:?}",
+        connect.sig
+    );
+}

@@ -26,7 +26,7 @@ use ir::{
 };
 use lang_c::ast::{ExternalDeclaration, FunctionDefinition, TranslationUnit};
 use lang_c::span::Node;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
 
@@ -339,6 +339,8 @@ pub(crate) struct Lowerer<'a> {
     /// The lengths that are no constants of the local variable-length array
     /// being declared, evaluated by its declarator, innermost first.
     pending_lengths: Vec<ir::Expr>,
+    /// Unions declared `__attribute__((transparent_union))`.
+    transparent_unions: HashSet<StructId>,
 }
 
 /// The lowered program with its diagnostics.
@@ -385,6 +387,7 @@ pub(crate) fn lower_unit(
         placeholders: HashMap::new(),
         variable_length: vla::VariableLength::Refused,
         pending_lengths: Vec::new(),
+        transparent_unions: HashSet::new(),
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {
