@@ -190,7 +190,7 @@ fn parse_declaration(line: &str, model: DataModel) -> Option<(String, LibraryBui
         None => (false, line),
     };
     let (head, params) = line.split_once('(')?;
-    let name_at = head.rfind(|c: char| c == ' ' || c == '*')? + 1;
+    let name_at = head.rfind([' ', '*'])? + 1;
     let ret = parse_type(&head[..name_at], model)?;
     let mut sig = FnSig {
         ret,
@@ -213,7 +213,7 @@ fn parse_declaration(line: &str, model: DataModel) -> Option<(String, LibraryBui
 fn parse_type(text: &str, model: DataModel) -> Option<Type> {
     let stars = text.matches('*').count();
     let words: Vec<&str> = text
-        .split(|c: char| c == ' ' || c == '*')
+        .split([' ', '*'])
         .filter(|w| !w.is_empty() && *w != "const")
         .collect();
     let mut ty = match words.as_slice() {
