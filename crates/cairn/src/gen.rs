@@ -778,22 +778,18 @@ pub fn emit_config(out: &Path, record: &RunRecord<()>) -> Result<emit::EmitConfi
     let mut flags = emit::SourceFlags {
         defines: record.flags.define.clone(),
         include_dirs: record.flags.include.clone(),
+        ..emit::SourceFlags::default()
     };
     if let Some(database) = &record.flags.compile_commands {
         let listed = front::flags_from_compile_commands(database, &record.source)
             .map_err(|d| UsageError(d.to_string()))?;
-        let mut listed = listed.into_iter();
-        while let Some(flag) = listed.next() {
-            // Apart (-I dir) or joined (-Idir), as the front end keeps them.
-            let (kind, value) = match flag.get(..2) {
-                Some(kind @ ("-I" | "-D")) if flag.len() == 2 => (kind, listed.next()),
-                Some(kind @ ("-I" | "-D")) => (kind, flag.get(2..).map(str::to_string)),
-                _ => continue,
-            };
-            match (kind, value) {
-                ("-I", Some(dir)) => flags.include_dirs.push(PathBuf::from(dir)),
-                (_, Some(define)) => flags.defines.push(define),
-                (_, None) => {}
+        for flag in listed {
+            match flag {
+                front::SourceFlag::IncludeDir(dir) => flags.include_dirs.push(dir),
+                front::SourceFlag::Define(define) => flags.defines.push(define),
+                front::SourceFlag::Undefine(name) => flags.undefines.push(name),
+                front::SourceFlag::ForcedInclude { file, .. } => flags.forced_includes.push(file),
+                front::SourceFlag::Other(words) => flags.compiler_flags.extend(words),
             }
         }
     }

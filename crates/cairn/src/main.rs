@@ -115,6 +115,7 @@ fn write_single_test(
         flags: emit::SourceFlags {
             defines: source.define.clone(),
             include_dirs: source.include.clone(),
+            ..emit::SourceFlags::default()
         },
         framework: emit::Framework::Plain,
     };

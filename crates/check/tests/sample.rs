@@ -209,6 +209,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
     let flags = emit::SourceFlags {
         defines: vec!["SAMPLE_OK".into()],
         include_dirs: vec![include.clone()],
+        ..emit::SourceFlags::default()
     };
     let config = EmitConfig {
         out_dir: out.clone(),

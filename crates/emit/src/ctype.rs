@@ -155,6 +155,7 @@ mod tests {
             functions: vec![],
             strings: vec![],
             data_model: ir::DataModel::Lp64,
+            own_library_declarations: Vec::new(),
         }
     }
 

@@ -181,7 +181,7 @@ pub fn test_driver(
     out.text(&body);
     let (text, c_part) = match framework {
         Framework::Plain => {
-            runner::write_main(&mut out, &runnable);
+            runner::write_main(&mut out, unit.program, &runnable);
             (out.finish(), None)
         }
         Framework::Cmocka => {
@@ -1201,8 +1201,9 @@ fn broken_invariant_check(
 const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
 {
     const long count = (long)(sizeof cairn_findings / sizeof cairn_findings[0]);
+    long i;
     if (argc < 2) {
-        for (long i = 0; i < count; i++)
+        for (i = 0; i < count; i++)
             printf("%ld: %s\n", i + 1, cairn_findings[i].about);
         return 0;
     }

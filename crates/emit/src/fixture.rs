@@ -295,6 +295,7 @@ pub fn sample_program() -> Program {
         functions,
         strings: vec![],
         data_model: ir::DataModel::Lp64,
+        own_library_declarations: Vec::new(),
     }
 }
 

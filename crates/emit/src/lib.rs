@@ -149,6 +149,14 @@ pub struct SourceFlags {
     /// `NAME` or `NAME=VALUE`, as for `cc -D`.
     pub defines: Vec<String>,
     pub include_dirs: Vec<PathBuf>,
+    /// `cc -U NAME`: written as `#undef`s after the defines.
+    pub undefines: Vec<String>,
+    /// `cc -include FILE`: included after the defines, before the source.
+    pub forced_includes: Vec<PathBuf>,
+    /// Any other flag that changes the source's preprocessed text
+    /// (`-iquote DIR`, `-std=gnu89`, `-pthread`...), given to every
+    /// compilation of the generated files.
+    pub compiler_flags: Vec<String>,
 }
 
 /// A file that could not be read or written.
@@ -222,11 +230,39 @@ pub fn write_outputs(
                 .ok_or_else(|| error(d, "not valid UTF-8".into()))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let undefines = flags
+        .undefines
+        .iter()
+        .map(|name| support::checked_macro_name(name))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| error(&config.source, m))?;
+    let forced_includes = flags
+        .forced_includes
+        .iter()
+        .map(|file| {
+            let file = file.canonicalize().unwrap_or_else(|_| file.clone());
+            match file.to_str() {
+                Some(name) if !name.contains(['"', '\n']) => Ok(name.to_string()),
+                _ => Err(error(
+                    &file,
+                    "cannot be written in an #include directive".into(),
+                )),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let compiler_flags = flags
+        .compiler_flags
+        .iter()
+        .map(|flag| support::driver_dialect(flag))
+        .collect();
     let source = support::SourceRef {
         include_path: include_path.clone(),
         stem: stem.clone(),
         defines,
+        undefines,
+        forced_includes,
         include_dirs,
+        compiler_flags,
         data_model: program.data_model,
     };
 
@@ -278,6 +314,7 @@ pub fn write_outputs(
         source: config.source.display().to_string(),
         source_from_out: include_path.clone(),
         include_dirs: source.include_dirs.clone(),
+        flags: source.compiler_flags.clone(),
         data_model: program.data_model,
         driver: driver_name.clone(),
         framework: config.framework,

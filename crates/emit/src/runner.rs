@@ -36,7 +36,7 @@ pub fn describe(out: &mut CodeWriter, binary: &str) {
 }
 
 /// The test table and `main`.
-pub fn write_main(out: &mut CodeWriter, tests: &[String]) {
+pub fn write_main(out: &mut CodeWriter, program: &ir::Program, tests: &[String]) {
     if tests.is_empty() {
         out.line("int main(void)");
         out.open("{");
@@ -45,7 +45,9 @@ pub fn write_main(out: &mut CodeWriter, tests: &[String]) {
         out.close("}");
         return;
     }
-    out.text(RUNNER_INCLUDES);
+    out.line("/* Running the tests: each in a child process of its own, so that a test that");
+    out.line(" * crashes, hangs or prints without end fails alone and the others still run. */");
+    crate::support::library_headers(out, program, RUNNER_HEADERS);
     out.blank();
     for (name, value, unit) in [
         ("CAIRN_TEST_TIMEOUT", TEST_TIMEOUT_SECONDS, "seconds"),
@@ -68,14 +70,14 @@ pub fn write_main(out: &mut CodeWriter, tests: &[String]) {
 }
 
 /// The runner's headers, before the limits' `#define`s.
-const RUNNER_INCLUDES: &str = r#"/* Running the tests: each in a child process of its own, so that a test that
- * crashes, hangs or prints without end fails alone and the others still run. */
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>"#;
+const RUNNER_HEADERS: &[&str] = &[
+    "errno.h",
+    "poll.h",
+    "signal.h",
+    "sys/wait.h",
+    "time.h",
+    "unistd.h",
+];
 
 /// Built with -fsanitize=undefined, the first error ends the process: a
 /// test then fails, and a reproducer stops where it confirmed its finding
@@ -125,7 +127,8 @@ static void cairn_write_coverage_on_fatal_signals(void)
     (void)handler_stack;
 #endif
     struct sigaction action = { .sa_handler = cairn_write_coverage_and_die, .sa_flags = flags };
-    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+    size_t i;
+    for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
         sigaction(fatal[i], &action, NULL);
 }
 
@@ -277,7 +280,8 @@ static int cairn_run_in_child(const struct cairn_test *test)
 /* Runs the named test in this process, without limits (for a debugger). */
 static int cairn_run_alone(const struct cairn_test *tests, size_t count, const char *name)
 {
-    for (size_t i = 0; i < count; i++) {
+    size_t i;
+    for (i = 0; i < count; i++) {
         if (strcmp(tests[i].name, name) == 0) {
             int failed = tests[i].run() != 0;
             printf("%d passed, %d failed\n", !failed, failed);
@@ -285,7 +289,7 @@ static int cairn_run_alone(const struct cairn_test *tests, size_t count, const c
         }
     }
     printf("no test named %s; the tests are:\n", name);
-    for (size_t i = 0; i < count; i++)
+    for (i = 0; i < count; i++)
         printf("  %s\n", tests[i].name);
     return 2;
 }"#;
@@ -300,7 +304,8 @@ const MAIN: &str = r#"int main(int argc, char **argv)
     /* Each test in a child process: a crash, a hang or endless output fails that test alone. */
     int passed = 0;
     int failed = 0;
-    for (size_t i = 0; i < count; i++) {
+    size_t i;
+    for (i = 0; i < count; i++) {
         if (cairn_run_in_child(&cairn_tests[i]) == 0)
             passed++;
         else

@@ -47,28 +47,36 @@ pub struct SourceRef {
     pub stem: String,
     /// `(NAME, VALUE)` pairs written as `#define`s before the include.
     pub defines: Vec<(String, String)>,
+    /// Names written as `#undef`s after the defines (`-U`).
+    pub undefines: Vec<String>,
+    /// Absolute files included after the defines, before the source (`-include`).
+    pub forced_includes: Vec<String>,
     /// Absolute directories the source's includes need (`-I`).
     pub include_dirs: Vec<String>,
+    /// Other flags every compilation of the generated files needs, in the
+    /// drivers' dialect ([`driver_dialect`]).
+    pub compiler_flags: Vec<String>,
     /// The data model the source was analysed for: the drivers are built
     /// with `-m32` under ILP32.
     pub data_model: DataModel,
 }
 
 impl SourceRef {
-    /// `cc [-m32] [-I DIR]... path/to/FILE -o BINARY -lm`.
+    /// `cc [-m32] [-I DIR]... [FLAG]... path/to/FILE -o BINARY -lm`.
     pub fn build_command(&self, file: &str, binary: &str) -> String {
         format!("cc {}path/to/{file} -o {binary} -lm", self.compiler_flags())
     }
 
     /// The compiler flags the generated files need, each followed by a
-    /// space: `-m32` for ILP32, the include directories.
+    /// space: `-m32` for ILP32, the include directories, the other flags.
     pub fn compiler_flags(&self) -> String {
         let model = match self.data_model {
             DataModel::Lp64 => None,
             DataModel::Ilp32 => Some(format!("{} ", self.data_model.gcc_flag())),
         };
         let dirs = self.include_dirs.iter().map(|d| format!("-I{d} "));
-        model.into_iter().chain(dirs).collect()
+        let others = self.compiler_flags.iter().map(|f| format!("{f} "));
+        model.into_iter().chain(dirs).chain(others).collect()
     }
 
     /// The defines, the replacements of the allocator when wanted, then
@@ -77,6 +85,12 @@ impl SourceRef {
     pub fn include(&self, out: &mut CodeWriter, unit: &Unit, wrappers: Wrappers) {
         for (name, value) in &self.defines {
             out.line(&format!("#define {name} {value}"));
+        }
+        for name in &self.undefines {
+            out.line(&format!("#undef {name}"));
+        }
+        for file in &self.forced_includes {
+            out.line(&format!("#include \"{file}\""));
         }
         if self.data_model == DataModel::Ilp32 {
             // The tests' values and layouts are those of i386: built
@@ -113,13 +127,33 @@ impl SourceRef {
             out.line("#undef main");
         }
         out.blank();
-        if unit.uses_errno {
-            out.line("#include <errno.h>");
-        }
-        out.line("#include <stdio.h>");
-        out.line("#include <stdlib.h>");
-        out.line("#include <string.h>");
+        let errno = unit.uses_errno.then_some("errno.h");
+        let headers: Vec<&str> = errno
+            .into_iter()
+            .chain(["stdio.h", "stdlib.h", "string.h"])
+            .collect();
+        library_headers(out, unit.program, &headers);
         out.blank();
+    }
+}
+
+/// `#include`s C library headers after the source, hiding their
+/// declarations of the functions the source declares itself
+/// (`ir::Program::own_library_declarations`, such as `char *malloc();`),
+/// which would conflict: the driver's calls then use the source's.
+pub fn library_headers(out: &mut CodeWriter, program: &ir::Program, headers: &[&str]) {
+    let hidden = &program.own_library_declarations;
+    if !hidden.is_empty() {
+        out.line("/* The source declares these C library functions itself. */");
+    }
+    for name in hidden {
+        out.line(&format!("#define {name} cairn_library_{name}"));
+    }
+    for header in headers {
+        out.line(&format!("#include <{header}>"));
+    }
+    for name in hidden {
+        out.line(&format!("#undef {name}"));
     }
 }
 
@@ -150,7 +184,9 @@ pub const GARBAGE_FILL: i32 = 0xA5;
 /// call under test runs are watched: the C library's own calls from inside
 /// (stdio buffers, `fopen`), the driver's set-up and checks are not. Written
 /// before any header, with compiler builtins only, so the source's own
-/// includes and feature macros are untouched.
+/// includes and feature macros are untouched; each replacement is named by
+/// an assembler label (`cairn_replaced_malloc` is the symbol `malloc`), so
+/// that it conflicts with no declaration of the source (`char *malloc();`).
 const WATCHING: &str = r#"
 /* The driver replaces the C library's allocator for the whole program and
  * calls the real one (the sanitizers' when they are on). It watches only the
@@ -223,9 +259,10 @@ __attribute__((unused)) static void cairn_forget_frees(void)
  * freed more blocks than are remembered. */
 __attribute__((unused)) static int cairn_was_freed(const void *object, int expected)
 {
+    __SIZE_TYPE__ i;
     if (cairn_freed_count == sizeof cairn_freed / sizeof cairn_freed[0])
         return expected;
-    for (__SIZE_TYPE__ i = 0; i < cairn_freed_count; i++)
+    for (i = 0; i < cairn_freed_count; i++)
         if (cairn_freed[i] == object)
             return 1;
     return 0;
@@ -255,7 +292,8 @@ static int cairn_allocation_fails(const void *caller)
     if (!cairn_watched(caller))
         return 0;
     unsigned call = cairn_allocation_calls++;
-    for (__SIZE_TYPE__ i = 0; i < cairn_failing_count; i++)
+    __SIZE_TYPE__ i;
+    for (i = 0; i < cairn_failing_count; i++)
         if (cairn_failing_calls[i] == call)
             return 1;
     return 0;
@@ -286,7 +324,8 @@ const ALLOCATOR_REPLACEMENTS: &[Replacement] = &[
     Replacement {
         name: "malloc",
         text: r#"
-void *malloc(__SIZE_TYPE__ size)
+void *cairn_replaced_malloc(__SIZE_TYPE__ size) __asm__("malloc");
+void *cairn_replaced_malloc(__SIZE_TYPE__ size)
 {
     const void *caller = __builtin_return_address(0);
     if (cairn_allocation_fails(caller))
@@ -301,7 +340,8 @@ void *malloc(__SIZE_TYPE__ size)
     Replacement {
         name: "calloc",
         text: r#"
-void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
+void *cairn_replaced_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size) __asm__("calloc");
+void *cairn_replaced_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
 {
     if (cairn_allocation_fails(__builtin_return_address(0)))
         return (void *)0;
@@ -312,14 +352,15 @@ void *calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
     Replacement {
         name: "realloc",
         text: r#"
-extern __SIZE_TYPE__ malloc_usable_size(void *object);
+extern __SIZE_TYPE__ cairn_usable_size(void *object) __asm__("malloc_usable_size");
 
-void *realloc(void *old, __SIZE_TYPE__ size)
+void *cairn_replaced_realloc(void *old, __SIZE_TYPE__ size) __asm__("realloc");
+void *cairn_replaced_realloc(void *old, __SIZE_TYPE__ size)
 {
     const void *caller = __builtin_return_address(0);
     if (cairn_allocation_fails(caller))
         return (void *)0;
-    __SIZE_TYPE__ kept = old == (void *)0 ? 0 : malloc_usable_size(old);
+    __SIZE_TYPE__ kept = old == (void *)0 ? 0 : cairn_usable_size(old);
     unsigned char *object = cairn_real_realloc(old, size);
     if (object != (void *)0 && cairn_fill_byte >= 0 && size > kept && cairn_in_program(caller))
         __builtin_memset(object + kept, cairn_fill_byte, size - kept);
@@ -330,7 +371,8 @@ void *realloc(void *old, __SIZE_TYPE__ size)
     Replacement {
         name: "strdup",
         text: r#"
-char *strdup(const char *s)
+char *cairn_replaced_strdup(const char *s) __asm__("strdup");
+char *cairn_replaced_strdup(const char *s)
 {
     if (cairn_allocation_fails(__builtin_return_address(0)))
         return (char *)0;
@@ -345,7 +387,8 @@ char *strdup(const char *s)
     Replacement {
         name: "strndup",
         text: r#"
-char *strndup(const char *s, __SIZE_TYPE__ n)
+char *cairn_replaced_strndup(const char *s, __SIZE_TYPE__ n) __asm__("strndup");
+char *cairn_replaced_strndup(const char *s, __SIZE_TYPE__ n)
 {
     if (cairn_allocation_fails(__builtin_return_address(0)))
         return (char *)0;
@@ -366,7 +409,8 @@ char *strndup(const char *s, __SIZE_TYPE__ n)
 /// The replacement of `free`: it remembers the blocks the code under test
 /// frees while the call under test runs.
 const FREE: &str = r#"
-void free(void *object)
+void cairn_replaced_free(void *object) __asm__("free");
+void cairn_replaced_free(void *object)
 {
     if (object == (void *)0)
         return;
@@ -444,6 +488,37 @@ fn is_data_pointer(ty: &Type) -> bool {
 }
 
 /// `NAME=VALUE` -> (`NAME`, `VALUE`); `NAME` -> (`NAME`, `1`), as `cc -D` reads them.
+/// A `-U` name, which the drivers write in an `#undef`.
+pub fn checked_macro_name(name: &str) -> Result<String, String> {
+    match name.is_empty() || name.contains(char::is_whitespace) {
+        true => Err(format!("`{name}` is not a valid -U name")),
+        false => Ok(name.to_string()),
+    }
+}
+
+/// A source's flag as the drivers are built with it: an ISO dialect
+/// (`-std=c99`, `-ansi`) becomes its GNU one, which has the same
+/// `__STDC_VERSION__` and inline semantics but keeps the POSIX
+/// declarations the runner needs (`fork`, `sigaction`) and `//`
+/// comments; every other flag stays as it is.
+pub fn driver_dialect(flag: &str) -> String {
+    let iso = match flag {
+        "-ansi" => "90",
+        _ => match flag.strip_prefix("-std=") {
+            Some("iso9899:1990" | "iso9899:199409") => "90",
+            Some("iso9899:1999" | "iso9899:199x") => "99",
+            Some("iso9899:2011") => "11",
+            Some("iso9899:2017" | "iso9899:2018") => "17",
+            Some(std) => match std.strip_prefix('c') {
+                Some(version) => version,
+                None => return flag.to_string(),
+            },
+            None => return flag.to_string(),
+        },
+    };
+    format!("-std=gnu{iso}")
+}
+
 pub fn parse_define(define: &str) -> Result<(String, String), String> {
     let (name, value) = define.split_once('=').unwrap_or((define, "1"));
     if name.is_empty() || define.contains(['\n', '\r']) {
@@ -724,9 +799,15 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             out.line(&format!("{}++;", names.calls));
         }
         out.close("}");
+        // The source's own declaration gives the exact type, unless there
+        // is none at file scope (an implicit declaration is `int f();`).
+        let declared = match f.prototyped {
+            true => format!("__typeof__({0}) {0}", f.name),
+            false => unit.spell(&f.sig.ret, &format!("{}()", f.name))?,
+        };
         out.line(&format!(
-            "__typeof__({0}) {0} __attribute__((alias(\"{1}\")));",
-            f.name, names.implementation
+            "{declared} __attribute__((alias(\"{}\")));",
+            names.implementation
         ));
         out.blank();
     }
@@ -787,11 +868,12 @@ const HELPERS: [(&str, &str); 8] = [
 static int cairn_expect_new(const char *test, const char *what, const void *actual, const char *expected_text,
                             const void *const *known, size_t count)
 {
+    size_t i;
     if (actual == NULL) {
         printf("FAIL %s: %s NULL, expected a new object (%s)\n", test, what, expected_text);
         return 1;
     }
-    for (size_t i = 0; i < count; i++) {
+    for (i = 0; i < count; i++) {
         if (actual == known[i]) {
             printf("FAIL %s: %s %p, an object the test already knows, expected a new one (%s)\n", test, what,
                    actual, expected_text);

@@ -365,6 +365,7 @@ mod tests {
             ],
             strings: vec![],
             data_model: ir::DataModel::Lp64,
+            own_library_declarations: Vec::new(),
         }
     }
 

@@ -145,8 +145,8 @@ impl<'a> Unit<'a> {
     }
     /// The stubs a set of inputs needs, with the longest script of each:
     /// the functions the tests script, and every other bodiless function the
-    /// code uses that no system header declares (else the driver would not
-    /// link; such a stub returns zero). Functions the drivers themselves call
+    /// code uses that no system header declares and that is not the C
+    /// library's (else the driver would not link; such a stub returns zero). Functions the drivers themselves call
     /// are left out (and reported).
     pub fn stub_plans<'i>(
         &self,
@@ -353,6 +353,7 @@ mod tests {
             ],
             strings: Vec::new(),
             data_model: DataModel::Lp64,
+            own_library_declarations: Vec::new(),
         };
         let unit = Unit::new(&program);
         let callees: Vec<String> = (0..3)

@@ -51,6 +51,7 @@ fn program() -> Program {
         functions: vec![],
         strings: vec![],
         data_model: ir::DataModel::Lp64,
+        own_library_declarations: Vec::new(),
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

@@ -213,6 +213,7 @@ mod test_programs {
             functions: vec![],
             strings: vec![],
             data_model: ir::DataModel::Lp64,
+            own_library_declarations: Vec::new(),
         }
     }
 

@@ -10,6 +10,9 @@
 //!   marker (after `unsigned` for the last), which the lowering reads as
 //!   the 128-bit integer type (lang-c has no such keyword).
 //! - `__thread` becomes `_Thread_local`.
+//! - `__auto_type x = e` becomes `__typeof__((0, (e))) x = e`: the type of
+//!   `e` after lvalue conversion and decay, as gcc deduces it (`e` is not
+//!   evaluated inside `__typeof__`).
 //! - A universal character name in a string or character literal
 //!   (`"\u00e9"`, `L'\U0001F600'`) becomes the character itself, which
 //!   the literal's decoding encodes as its prefix says (UTF-8 bytes, or
@@ -231,6 +234,33 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                         start: tok.start,
                         end: tok.end,
                         with,
+                        moved_from: None,
+                    });
+                }
+            }
+            "__auto_type"
+                if toks.get(i + 1).is_some_and(|t| t.kind == Kind::Word) && word(i + 2) == "=" =>
+            {
+                // The initializer ends at the `;` (or `,`) outside brackets.
+                let mut end = i + 3;
+                while end < toks.len() && !matches!(word(end), ";" | ",") {
+                    end = match word(end) {
+                        "(" | "[" | "{" => matching(text, &toks, end) + 1,
+                        _ => end + 1,
+                    };
+                }
+                let initializer = match (
+                    toks.get(i + 3),
+                    end.checked_sub(1).and_then(|e| toks.get(e)),
+                ) {
+                    (Some(first), Some(last)) if end > i + 3 => text.get(first.start..last.end),
+                    _ => None,
+                };
+                if let Some(initializer) = initializer {
+                    changes.push(Change {
+                        start: tok.start,
+                        end: tok.end,
+                        with: format!("__typeof__((0, ({initializer})))"),
                         moved_from: None,
                     });
                 }

@@ -73,18 +73,22 @@
 //!   A bit-field reads as its declared type, promoted as gcc promotes it
 //!   (`lower/expr.rs`, `promoted_bit_field`). Only the struct types the
 //!   program uses are kept.
+//! - A call of an undeclared function declares it as gcc 12 does
+//!   (`lower/library.rs`): with the C library's type when gcc knows it as
+//!   a builtin (`strlen`, `exit`...), in `<built-in>`; else as `int f();`
+//!   at the call. `__atomic_*`/`__sync_*` builtins are plain accesses
+//!   without branches (`lower/atomic.rs`).
 //!
 //! GNU spellings lang-c cannot parse are rewritten before parsing
 //! (`gnu.rs`); a parse error still left costs only the top-level item it is
 //! in (`salvage.rs`: a function keeps its prototype and is excluded).
 //!
 //! Unsupported constructs (inline asm, arrays of variable-length arrays,
-//! setjmp/longjmp, computed goto, `__auto_type`, `long double` arithmetic,
+//! setjmp/longjmp, computed goto, `long double` arithmetic,
 //! implicit `int` (`f() {...}`, `register n;`, which lang-c cannot parse),
 //! `_Bool` parameters of old-style definitions, calls without a prototype
 //! whose callee would read what no conversion gives (too few arguments, an
-//! `int` for a `double` or a `long`: undefined behaviour), calls with
-//! arguments through a pointer to a function without a prototype,
+//! `int` for a `double` or a `long`: undefined behaviour),
 //! `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
 //! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
@@ -113,7 +117,7 @@ mod lower;
 mod nesting;
 mod pragma;
 mod preprocess;
-pub use preprocess::{compile_database_files, flags_from_compile_commands};
+pub use preprocess::{compile_database_files, flags_from_compile_commands, SourceFlag};
 mod salvage;
 
 use std::path::{Path, PathBuf};

@@ -60,7 +60,9 @@ fn compiler(
     // define, gets the same answers from the table).
     cmd.arg("-D__NO_CTYPE");
     if let Some(dir) = &config.compile_commands_dir {
-        cmd.args(flags_from_compile_commands(dir, path)?);
+        for flag in flags_from_compile_commands(dir, path)? {
+            cmd.args(flag.args());
+        }
     }
     for dir in &config.include_dirs {
         cmd.arg(format!("-I{}", dir.display()));
@@ -140,8 +142,45 @@ pub fn compile_database_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     Ok(files)
 }
 
-/// The preprocessor-relevant flags of `file`'s entry in `dir/compile_commands.json`.
-pub fn flags_from_compile_commands(dir: &Path, file: &Path) -> Result<Vec<String>, Diagnostic> {
+/// A flag of a compile command that changes the preprocessed text, with
+/// relative paths resolved against the command's directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceFlag {
+    /// `-I DIR`.
+    IncludeDir(PathBuf),
+    /// `-D NAME` or `-D NAME=VALUE`.
+    Define(String),
+    /// `-U NAME`.
+    Undefine(String),
+    /// `-include FILE` (`macros_only`: `-imacros FILE`), read before the source.
+    ForcedInclude { file: PathBuf, macros_only: bool },
+    /// Any other flag kept, as the compiler takes it: a search directory
+    /// (`-iquote DIR`, `-isystem DIR`, `-idirafter DIR`, `--sysroot=DIR`),
+    /// the dialect (`-std=gnu89`, `-ansi`, `-fsigned-char`...), a
+    /// predefined macro's source (`-pthread`, `-fPIC`, `-fopenmp`,
+    /// `-march=...`, `-mavx2`...).
+    Other(Vec<String>),
+}
+
+impl SourceFlag {
+    /// The flag's words on a compiler's command line.
+    pub fn args(&self) -> Vec<String> {
+        match self {
+            SourceFlag::IncludeDir(dir) => vec![format!("-I{}", dir.display())],
+            SourceFlag::Define(define) => vec![format!("-D{define}")],
+            SourceFlag::Undefine(name) => vec![format!("-U{name}")],
+            SourceFlag::ForcedInclude { file, macros_only } => {
+                let flag = if *macros_only { "-imacros" } else { "-include" };
+                vec![flag.to_string(), file.display().to_string()]
+            }
+            SourceFlag::Other(words) => words.clone(),
+        }
+    }
+}
+
+/// The flags of `file`'s entry in `dir/compile_commands.json` that change
+/// its preprocessed text (see [`preprocessor_flags`]).
+pub fn flags_from_compile_commands(dir: &Path, file: &Path) -> Result<Vec<SourceFlag>, Diagnostic> {
     let db_path = dir.join("compile_commands.json");
     let wanted = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
     for entry in &compile_database(dir)? {
@@ -167,55 +206,120 @@ pub fn flags_from_compile_commands(dir: &Path, file: &Path) -> Result<Vec<String
     ))
 }
 
-/// Keeps -I/-D/-U/-std/-include/-isystem (joined or separate forms);
-/// relative include directories are resolved against the entry's directory.
-fn preprocessor_flags(args: &[String], directory: &Path) -> Vec<String> {
-    let resolve = |p: &str| {
+/// Flags taking a value, joined (`-Idir`) or apart (`-I dir`), and whether
+/// the value is a path.
+const FLAGS_WITH_VALUE: &[(&str, bool)] = &[
+    ("-I", true),
+    ("-D", false),
+    ("-U", false),
+    ("-include", true),
+    ("-imacros", true),
+    ("-iquote", true),
+    ("-isystem", true),
+    ("-idirafter", true),
+    ("-isysroot", true),
+];
+
+/// Flags without a value that change the preprocessed text: they choose
+/// the dialect or predefine macros (`__CHAR_UNSIGNED__`, `_REENTRANT`,
+/// `__PIC__`, `_OPENMP`, `__FAST_MATH__`, `__GNUC_GNU_INLINE__`...).
+const DIALECT_FLAGS: &[&str] = &[
+    "-ansi",
+    "-pthread",
+    "-nostdinc",
+    "-undef",
+    "-trigraphs",
+    "-fsigned-char",
+    "-funsigned-char",
+    "-fno-signed-char",
+    "-fno-unsigned-char",
+    "-fshort-wchar",
+    "-fopenmp",
+    "-fPIC",
+    "-fpic",
+    "-fPIE",
+    "-fpie",
+    "-fno-PIC",
+    "-fno-pic",
+    "-fno-PIE",
+    "-fno-pie",
+    "-fgnu89-inline",
+    "-fno-gnu89-inline",
+    "-ffast-math",
+    "-ffinite-math-only",
+    "-fno-math-errno",
+];
+
+/// Flags with a joined value that change the preprocessed text.
+const DIALECT_PREFIXES: &[&str] = &["-std=", "--sysroot="];
+
+/// The flags of a compile command (`args[0]` is the compiler) that change
+/// the preprocessed text, in their order. Left out on purpose: `-O` levels
+/// (`__OPTIMIZE__` only selects the C library's optional inline versions
+/// of functions the engine models, `__USE_EXTERN_INLINES` and
+/// `_FORTIFY_SOURCE` wrappers) and `-m32`/`-m64`/`-mx32`, which the data
+/// model decides (`FrontConfig::data_model`). Kept `-m` flags choose
+/// instruction sets (`-mavx2` defines `__AVX2__`).
+fn preprocessor_flags(args: &[String], directory: &Path) -> Vec<SourceFlag> {
+    let resolve = |p: &str| -> PathBuf {
         let path = Path::new(p);
         if path.is_absolute() {
-            p.to_string()
+            path.to_path_buf()
         } else {
-            directory.join(path).display().to_string()
+            directory.join(path)
         }
     };
     let mut out = Vec::new();
     let mut iter = args.iter().skip(1);
     while let Some(arg) = iter.next() {
-        for (flag, is_path) in [
-            ("-I", true),
-            ("-isystem", true),
-            ("-include", true),
-            ("-D", false),
-            ("-U", false),
-        ] {
-            if arg == flag {
-                if let Some(value) = iter.next() {
-                    out.push(flag.to_string());
-                    out.push(if is_path {
-                        resolve(value)
-                    } else {
-                        value.clone()
-                    });
+        let with_value = FLAGS_WITH_VALUE
+            .iter()
+            .find(|(flag, _)| arg.starts_with(flag));
+        if let Some(&(flag, is_path)) = with_value {
+            let value = match &arg[flag.len()..] {
+                "" => iter.next().cloned(),
+                joined => Some(joined.to_string()),
+            };
+            let Some(value) = value else {
+                continue;
+            };
+            out.push(match flag {
+                "-I" => SourceFlag::IncludeDir(resolve(&value)),
+                "-D" => SourceFlag::Define(value),
+                "-U" => SourceFlag::Undefine(value),
+                "-include" | "-imacros" => {
+                    // gcc looks for it in the command's directory first, then
+                    // along the `#include "..."` chain.
+                    let in_directory = resolve(&value);
+                    let file = match in_directory.exists() {
+                        true => in_directory,
+                        false => PathBuf::from(value),
+                    };
+                    SourceFlag::ForcedInclude {
+                        file,
+                        macros_only: flag == "-imacros",
+                    }
                 }
-                break;
-            }
-            if let Some(value) = arg.strip_prefix(flag) {
-                // `-include` and `-isystem` are only spelled with a separate value here.
-                if flag == "-I" || flag == "-D" || flag == "-U" {
-                    out.push(format!(
-                        "{flag}{}",
-                        if is_path {
-                            resolve(value)
-                        } else {
-                            value.to_string()
-                        }
-                    ));
-                    break;
-                }
-            }
+                _ if is_path => SourceFlag::Other(vec![
+                    flag.to_string(),
+                    resolve(&value).display().to_string(),
+                ]),
+                _ => SourceFlag::Other(vec![flag.to_string(), value]),
+            });
+            continue;
         }
-        if arg.starts_with("-std=") {
-            out.push(arg.clone());
+        let data_model = matches!(arg.as_str(), "-m32" | "-m64" | "-mx32" | "-m16");
+        let instruction_set = arg.starts_with("-m") && !data_model;
+        if DIALECT_FLAGS.contains(&arg.as_str())
+            || DIALECT_PREFIXES.iter().any(|p| arg.starts_with(p))
+            || instruction_set
+        {
+            out.push(match arg.strip_prefix("--sysroot=") {
+                Some(dir) => {
+                    SourceFlag::Other(vec![format!("--sysroot={}", resolve(dir).display())])
+                }
+                None => SourceFlag::Other(vec![arg.clone()]),
+            });
         }
     }
     out
@@ -273,27 +377,65 @@ mod tests {
     }
 
     #[test]
-    fn keeps_preprocessor_flags_and_resolves_relative_includes() {
+    fn keeps_the_flags_that_change_the_preprocessed_text() {
         let args: Vec<String> = [
-            "cc", "-Iinc", "-I", "/abs", "-DA=1", "-O2", "-c", "-std=c99", "-isystem", "sys",
-            "-UB", "x.c",
+            "cc",
+            "-Iinc",
+            "-I",
+            "/abs",
+            "-DA=1",
+            "-O2",
+            "-c",
+            "-std=c99",
+            "-isystem",
+            "sys",
+            "-UB",
+            "-iquote",
+            "../include",
+            "-include",
+            "absent.h",
+            "-imacros",
+            "/cfg.h",
+            "-m64",
+            "-mavx2",
+            "-fPIC",
+            "-g",
+            "-Wall",
+            "-pthread",
+            "-o",
+            "x.o",
+            "x.c",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
         let flags = preprocessor_flags(&args, Path::new("/proj"));
+        let other =
+            |words: &[&str]| SourceFlag::Other(words.iter().map(|w| w.to_string()).collect());
         assert_eq!(
             flags,
             vec![
-                "-I/proj/inc",
-                "-I",
-                "/abs",
-                "-DA=1",
-                "-std=c99",
-                "-isystem",
-                "/proj/sys",
-                "-UB"
+                SourceFlag::IncludeDir("/proj/inc".into()),
+                SourceFlag::IncludeDir("/abs".into()),
+                SourceFlag::Define("A=1".into()),
+                other(&["-std=c99"]),
+                other(&["-isystem", "/proj/sys"]),
+                SourceFlag::Undefine("B".into()),
+                other(&["-iquote", "/proj/../include"]),
+                SourceFlag::ForcedInclude {
+                    file: "absent.h".into(),
+                    macros_only: false
+                },
+                SourceFlag::ForcedInclude {
+                    file: "/cfg.h".into(),
+                    macros_only: true
+                },
+                other(&["-mavx2"]),
+                other(&["-fPIC"]),
+                other(&["-pthread"]),
             ]
         );
+        let words: Vec<String> = flags.iter().flat_map(SourceFlag::args).collect();
+        assert_eq!(words[..3], ["-I/proj/inc", "-I/abs", "-DA=1"]);
     }
 }

@@ -1,6 +1,6 @@
 //! Differential test of the lowering of memory, control flow, calls, GCC
-//! builtins, floating point and old-style definitions:
-//! `tests/programs/memory.c`, `floats.c` and `old_style.c` are
+//! builtins (atomic ones too), floating point and old-style definitions:
+//! `tests/programs/memory.c`, `floats.c`, `old_style.c` and `atomics.c` are
 //! compiled and run by the system compiler, and the same functions are run
 //! on the IR by a small byte-level interpreter written here; every function
 //! must return the same value.
@@ -26,6 +26,11 @@ fn floating_programs_run_like_the_system_compiler() {
 #[test]
 fn old_style_definitions_run_like_the_system_compiler() {
     runs_like_the_system_compiler("old_style.c");
+}
+
+#[test]
+fn atomic_builtins_run_like_the_system_compiler() {
+    runs_like_the_system_compiler("atomics.c");
 }
 
 /// Runs every `t_` function of `tests/programs/NAME` natively and on the IR.

@@ -524,12 +524,6 @@ fn calls_the_callee_would_misread_exclude_their_caller_at_the_call() {
         reasons,
         vec![
             (
-                "through_pointer",
-                "unsupported: call with arguments through a pointer to a function without a prototype",
-                7,
-                36
-            ),
-            (
                 "takes_int",
                 "unsupported: `half` has no prototype here and argument 1 of this call does not have the type it receives (undefined behaviour)",
                 3,
@@ -551,6 +545,95 @@ fn calls_the_callee_would_misread_exclude_their_caller_at_the_call() {
     );
     // As wide as the parameter: what gcc's callee reads.
     assert!(function(&out, "wider").body.is_some());
+    // Through a pointer the engine fits the arguments to the callee reached.
+    assert!(function(&out, "through_pointer").body.is_some());
+}
+
+#[test]
+fn undeclared_functions_are_declared_as_gcc_declares_them() {
+    let out = lower(concat!(
+        "int sign(char *s) { if (strcmp(s, \"-\") == 0) exit(1); return atoi(s) + (int)strlen(s); }\n",
+        "int twice(int x) { return helper(x) * 2; }\n",
+        "unsigned long copy(char *d, char *s) { __builtin_memcpy(d, s, 4); return __builtin_strlen(d); }\n",
+    ));
+    assert!(out.excluded.is_empty(), "{:?}", out.excluded);
+    let warnings: Vec<(u32, u32, &str)> = out
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.col, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings[..2],
+        [
+            (1, 25, "implicit declaration of function `strcmp`"),
+            (1, 46, "implicit declaration of function `exit`")
+        ]
+    );
+    let int = Type::Int(ir::IntType::INT);
+    let size = Type::Int(ir::IntType::new(64, false));
+    // A builtin of the C library keeps its type, declared by the compiler.
+    let strlen = function(&out, "strlen");
+    assert_eq!((strlen.prototyped, &strlen.sig.ret), (true, &size));
+    assert!(out.program.in_system_header(strlen.span));
+    // `exit` does not return: nothing follows its call.
+    let sign = function(&out, "sign").body.as_ref().expect("a body");
+    assert!(sign
+        .blocks
+        .iter()
+        .any(|b| b.term == ir::Terminator::Unreachable));
+    // Anything else is `int f();`, declared where it is first called.
+    for name in ["atoi", "helper"] {
+        let f = function(&out, name);
+        assert_eq!((f.prototyped, &f.sig.ret), (false, &int), "{name}");
+        assert_eq!(f.span.line, if name == "atoi" { 1 } else { 2 });
+    }
+    let memcpy = function(&out, "memcpy");
+    assert_eq!(memcpy.sig.params.len(), 3);
+    assert_eq!(out.program.own_library_declarations, vec!["atoi"]);
+}
+
+#[test]
+fn library_functions_the_source_declares_itself_are_listed() {
+    let out = lower(concat!(
+        "char *malloc();\n",
+        "int strlen();\n",
+        "long lookup();\n",
+        "int length(char *s) { return strlen(s); }\n",
+    ));
+    // Used or not; `lookup` is no function of the C library.
+    assert_eq!(
+        out.program.own_library_declarations,
+        vec!["malloc", "strlen"]
+    );
+}
+
+#[test]
+fn atomic_builtins_are_plain_accesses_without_branches() {
+    let out = lower(concat!(
+        "int counter;\n",
+        "void *slot;\n",
+        "int bump(void) { __sync_fetch_and_add(&counter, 1); return __atomic_add_fetch(&counter, 2, 5); }\n",
+        "void *get(void) { void *p; __atomic_load(&slot, &p, 5); return p; }\n",
+        "int swap(int e) { return __atomic_compare_exchange_n(&counter, &e, 7, 0, 5, 5) + e; }\n",
+        "int cas(int old) { return __sync_val_compare_and_swap(&counter, old, 3); }\n",
+        "void *pointer_cas(void *e) { __atomic_compare_exchange_n(&slot, &e, 0, 0, 5, 5); return e; }\n",
+    ));
+    let reasons: Vec<(&str, &str)> = out
+        .excluded
+        .iter()
+        .map(|(name, d)| (name.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![(
+            "pointer_cas",
+            "unsupported: `__atomic_compare_exchange_n` on a pointer"
+        )]
+    );
+    for name in ["bump", "get", "swap", "cas"] {
+        let body = function(&out, name).body.as_ref().expect("a body");
+        assert!(body.branches.is_empty(), "{name} has no branch");
+    }
 }
 
 #[test]
@@ -616,4 +699,22 @@ fn implicit_int_is_refused_and_its_callers_excluded() {
         ]
     );
     assert!(function(&out, "fine").body.is_some());
+}
+
+#[test]
+fn a_transparent_union_parameter_takes_its_first_members_type() {
+    let out = lower(concat!(
+        "#include <sys/socket.h>\n",
+        "#include <sys/un.h>\n",
+        "int open_socket(int fd, struct sockaddr_un *address) {\n",
+        "    return connect(fd, (struct sockaddr *)address, sizeof *address);\n",
+        "}\n",
+    ));
+    assert!(out.excluded.is_empty(), "{:?}", out.excluded);
+    let connect = function(&out, "connect");
+    assert!(
+        matches!(connect.sig.params[1], Type::Pointer(_)),
+        "{:?}",
+        connect.sig
+    );
 }

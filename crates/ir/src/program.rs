@@ -82,6 +82,11 @@ pub struct Program {
     pub strings: Vec<Vec<u8>>,
     /// What the sizes, layouts and integer types above were computed for.
     pub data_model: DataModel,
+    /// C library functions the code declares or defines itself, outside
+    /// the library's headers (`char *malloc();` in old code), used or not:
+    /// a driver stubs none of them and hides its headers' declarations of
+    /// them, which may not match.
+    pub own_library_declarations: Vec<String>,
 }
 
 impl Layout for Program {

@@ -11,6 +11,7 @@ fn empty_program() -> Program {
         functions: vec![],
         strings: vec![],
         data_model: ir::DataModel::Lp64,
+        own_library_declarations: Vec::new(),
     }
 }
 

@@ -18,6 +18,10 @@ pub struct TestsFile {
     /// Absolute `-I` directories the source needs to compile.
     #[serde(default)]
     pub include_dirs: Vec<String>,
+    /// Other flags every compilation of the generated files needs
+    /// (`-iquote DIR`, `-std=gnu89`...), after the include directories.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
     /// The data model the tests were generated for: under ILP32 every
     /// generated file compiles with `-m32`.
     #[serde(default, skip_serializing_if = "is_lp64")]
@@ -51,10 +55,15 @@ impl TestsFile {
     }
 
     /// The flags every compilation of the generated files needs: the
-    /// target's, then `-I` for each include directory.
+    /// target's, then `-I` for each include directory, then the others.
     pub fn compiler_flags(&self) -> Vec<String> {
         let dirs = self.include_dirs.iter().map(|d| format!("-I{d}"));
-        self.target_flags().into_iter().chain(dirs).collect()
+        let others = self.flags.iter().cloned();
+        self.target_flags()
+            .into_iter()
+            .chain(dirs)
+            .chain(others)
+            .collect()
     }
 }
 

@@ -57,6 +57,9 @@ impl Machine<'_, '_> {
         for a in args {
             values.push(self.eval(st, a)?);
         }
+        if let Callee::Indirect(_) = callee {
+            values = fitted_arguments(self.program, func, args, values)?;
+        }
         let function = self.program.function(func);
         if testcase::ERROR_FUNCTIONS.contains(&function.name.as_str()) {
             let message = format!("the error function `{}` is called", function.name);
@@ -829,6 +832,57 @@ fn set_param(program: &Program, st: &mut State, param: usize, value: SymVal) {
 /// How C code names the system header at `path`: `<stdlib.h>` for
 /// `/usr/include/stdlib.h`, `<bits/types.h>` for
 /// `/usr/include/x86_64-linux-gnu/bits/types.h`.
+/// The arguments of a call through a pointer, as the function it reaches
+/// receives them. Through a pointer to a function without a prototype
+/// (`int (*f)()`) a call passes its arguments promoted and unchecked; the
+/// callee reads the low bytes of each integer or pointer's register or
+/// stack slot, so an equally wide or wider integer converts exactly.
+/// Anything else (too few arguments, an `int` for a `double` or a `long`)
+/// reads what no conversion gives (undefined behaviour): the path stops.
+fn fitted_arguments(
+    program: &Program,
+    func: FuncId,
+    args: &[Expr],
+    mut values: Vec<SymVal>,
+) -> Exec<Vec<SymVal>> {
+    let function = program.function(func);
+    let params = &function.sig.params;
+    let refused = |what: String| {
+        unsupported(format!(
+            "a call of `{}` through a pointer without a prototype that {what} (undefined behaviour)",
+            function.name
+        ))
+    };
+    if args.len() < params.len() {
+        return refused(format!(
+            "passes {} of its {} arguments",
+            args.len(),
+            params.len()
+        ));
+    }
+    let slot_bits = program.data_model.pointer_bytes() * 8;
+    for (i, (param, arg)) in params.iter().zip(args).enumerate() {
+        if arg.ty == *param {
+            continue;
+        }
+        match (&arg.ty, param, &mut values[i]) {
+            (Type::Pointer(_), Type::Pointer(_), _) => {}
+            (Type::Int(a), Type::Int(p), SymVal::Int(v))
+                if !p.is_bool && p.bits <= a.bits && u64::from(a.bits) <= slot_bits =>
+            {
+                *v = crate::value::resize(v, u32::from(p.bits), a.signed);
+            }
+            _ => {
+                return refused(format!(
+                    "passes argument {} as another type than it receives",
+                    i + 1
+                ))
+            }
+        }
+    }
+    Ok(values)
+}
+
 fn header_name(path: &str) -> String {
     if path.starts_with('<') {
         return path.to_string();

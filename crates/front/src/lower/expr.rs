@@ -521,6 +521,10 @@ impl<'a> Lowerer<'a> {
                     Val::Place(p, ty) if ty.is_scalar() => {
                         Ok(Val::Value(self.snapshot(Expr::load(p, ty), at)?))
                     }
+                    // An array or a function decays to a pointer.
+                    v @ (Val::Place(_, Type::Array(..)) | Val::Func(_)) => {
+                        Ok(Val::Value(self.rvalue_of(v, at)?))
+                    }
                     other => Ok(other),
                 }
             }
@@ -698,6 +702,7 @@ impl<'a> Lowerer<'a> {
 
     fn call(&mut self, c: &Node<CallExpression>, at: usize) -> R<Val> {
         let args = &c.node.arguments;
+        let mut declared_here = None;
         if let Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.as_str();
             if self.lookup(name).is_none() {
@@ -708,31 +713,36 @@ impl<'a> Lowerer<'a> {
                 {
                     return lowered;
                 }
-                return match name {
+                match name {
                     "__builtin_expect" | "__builtin_expect_with_probability" if args.len() >= 2 => {
                         let v = self.rvalue(&args[0])?;
                         for a in &args[1..] {
                             self.discard(a)?;
                         }
-                        Ok(Val::Value(v))
+                        return Ok(Val::Value(v));
                     }
                     "__builtin_unreachable" | "__builtin_trap" | "__builtin_abort" => {
                         let span = self.span(at);
                         self.builder(at)?
                             .terminate(ir::Terminator::Unreachable, span);
-                        Ok(void_value())
+                        return Ok(void_value());
                     }
                     "__builtin_constant_p" if args.len() == 1 => {
                         let constant = self.const_int(&args[0]).is_ok();
-                        Ok(Val::Value(Expr::int(IntType::INT, i128::from(constant))))
+                        return Ok(Val::Value(Expr::int(IntType::INT, i128::from(constant))));
                     }
-                    "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" | "longjmp"
-                    | "siglongjmp" => self.unsupported(at, "setjmp/longjmp"),
-                    n if n.starts_with("__builtin_") => {
-                        self.unsupported(at, &format!("builtin `{n}`"))
+                    n if n.starts_with("__atomic_") || n.starts_with("__sync_") => {
+                        return match self.atomic_builtin(n, args, at) {
+                            Some(lowered) => lowered,
+                            None => self.unsupported(at, &format!("builtin `{n}`")),
+                        };
                     }
-                    n => self.error(at, format!("implicit declaration of function `{n}`")),
-                };
+                    n if n.starts_with("__builtin_") => match self.library_builtin_function(n) {
+                        Some(index) => declared_here = Some(index),
+                        None => return self.unsupported(at, &format!("builtin `{n}`")),
+                    },
+                    n => declared_here = Some(self.implicit_declaration(n, at)),
+                }
             }
             if matches!(
                 name,
@@ -741,7 +751,10 @@ impl<'a> Lowerer<'a> {
                 return self.unsupported(at, "setjmp/longjmp");
             }
         }
-        let callee_val = self.expr(&c.node.callee)?;
+        let callee_val = match declared_here {
+            Some(index) => Val::Func(index),
+            None => self.expr(&c.node.callee)?,
+        };
         let noreturn =
             matches!(callee_val, Val::Func(i) if self.funcs.get(i).is_some_and(|f| f.noreturn));
         // Without a prototype, arguments are promoted and unchecked here
@@ -769,13 +782,12 @@ impl<'a> Lowerer<'a> {
                 };
                 match e.kind {
                     ExprKind::FuncAddr(id) => (Callee::Direct(id), sig, !self.has_prototype(id)),
-                    _ if sig.params.is_empty() && !sig.variadic && !args.is_empty() => {
-                        return self.unsupported(
-                            at,
-                            "call with arguments through a pointer to a function without a prototype",
-                        )
+                    // Through `int (*f)()` the arguments go promoted and
+                    // unchecked; the engine fits them to the function reached.
+                    _ => {
+                        let loose = sig.params.is_empty() && !sig.variadic;
+                        (Callee::Indirect(e), sig, loose)
                     }
-                    _ => (Callee::Indirect(e), sig, false),
                 }
             }
         };

@@ -5,11 +5,13 @@
 //! come from headers get an IR entity only when something uses them, so the
 //! program holds what the main file needs, not all of libc.
 
+mod atomic;
 mod builtin;
 mod compact;
 mod expr;
 mod float_builtin;
 mod init;
+mod library;
 mod old_style;
 mod stmt;
 mod types;
@@ -24,7 +26,7 @@ use ir::{
 };
 use lang_c::ast::{ExternalDeclaration, FunctionDefinition, TranslationUnit};
 use lang_c::span::Node;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
 
@@ -337,6 +339,8 @@ pub(crate) struct Lowerer<'a> {
     /// The lengths that are no constants of the local variable-length array
     /// being declared, evaluated by its declarator, innermost first.
     pending_lengths: Vec<ir::Expr>,
+    /// Unions declared `__attribute__((transparent_union))`.
+    transparent_unions: HashSet<StructId>,
 }
 
 /// The lowered program with its diagnostics.
@@ -363,6 +367,7 @@ pub(crate) fn lower_unit(
         functions: Vec::new(),
         strings: Vec::new(),
         data_model,
+        own_library_declarations: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -382,6 +387,7 @@ pub(crate) fn lower_unit(
         placeholders: HashMap::new(),
         variable_length: vla::VariableLength::Refused,
         pending_lengths: Vec::new(),
+        transparent_unions: HashSet::new(),
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {
@@ -414,6 +420,7 @@ impl<'a> Lowerer<'a> {
                 decl.global.ty = Type::Array(elem.clone(), Some(1));
             }
         }
+        self.program.own_library_declarations = self.own_library_declarations();
         self.reconcile_unprototyped_calls();
         self.exclude_callers_of_excluded();
         for decl in &self.globals {

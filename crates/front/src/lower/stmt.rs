@@ -122,6 +122,12 @@ impl<'a> Lowerer<'a> {
             if let Some(at) = layout_attribute(&init_decl.node.declarator.node.extensions) {
                 return self.unsupported(at, "alignment or packing attribute");
             }
+            let extensions = &init_decl.node.declarator.node.extensions;
+            if let (true, Type::Struct(id)) =
+                (has_attribute(extensions, "transparent_union"), &declared.ty)
+            {
+                self.transparent_unions.insert(*id);
+            }
             self.note_typedef_name(&declared.ty, &name);
             self.bind(&name, Symbol::Typedef(declared.ty));
             return Ok(());

@@ -595,7 +595,7 @@ impl<'a> Lowerer<'a> {
                         const_pointer: false,
                     },
                 };
-                let ty = adjusted_parameter(declared.ty);
+                let ty = self.passed_as(adjusted_parameter(declared.ty));
                 params.push((declared.name, ty, declared.name_offset));
             }
             Ok(())
@@ -648,6 +648,23 @@ impl<'a> Lowerer<'a> {
 
 /// A parameter's type as the function receives it: an array is a pointer
 /// to its first element, a function a pointer to it.
+impl Lowerer<'_> {
+    /// A parameter of a transparent union type (glibc's `__SOCKADDR_ARG`)
+    /// takes any of its members' types and is passed as the first one,
+    /// as gcc passes it: a parameter of that first member's type.
+    fn passed_as(&self, ty: Type) -> Type {
+        match &ty {
+            Type::Struct(id) if self.transparent_unions.contains(id) => self
+                .program
+                .structs
+                .get(id.0 as usize)
+                .and_then(|union| union.fields.first())
+                .map_or(ty.clone(), |member| member.ty.clone()),
+            _ => ty,
+        }
+    }
+}
+
 pub(super) fn adjusted_parameter(ty: Type) -> Type {
     match ty {
         Type::Array(elem, _) => Type::Pointer(elem),

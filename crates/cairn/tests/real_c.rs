@@ -1,0 +1,188 @@
+//! End-to-end: the C that old real code is written in, through the real
+//! binary with `--check --sanitize`: calls of C library functions never
+//! declared (C89's implicit declarations, as gcc 12 makes them), C library
+//! functions the source declares itself with types of its own (`char
+//! *malloc();`), whose drivers must still compile, and a project whose
+//! compile command needs `-iquote`, `-include` and `-std=gnu89`, which the
+//! driver must be built with too.
+
+mod common;
+
+use common::{arg, cairn, gen_checked_with, text};
+
+/// Functions calling the C library without its headers, and a function
+/// declared nowhere (a stub).
+const IMPLICIT: &str = r#"/* Old-style C that calls the C library without including its headers. */
+int
+parse_sign(s)
+char *s;
+{
+    if (strcmp(s, "-") == 0)
+        return -1;
+    if (strlen(s) > 3)
+        return 2;
+    return atoi(s) > 0;
+}
+
+int
+checked(n)
+int n;
+{
+    if (n < 0)
+        exit(1);
+    return abs(n - 10);
+}
+
+int
+helper_twice(x)
+int x;
+{
+    return undeclared_helper(x) * 2;
+}
+"#;
+
+/// C library functions declared by the source with types other than the
+/// library's: the driver's own headers would conflict with them.
+const SELF_DECLARED: &str = r#"/* Old code that declares the C library functions it uses itself. */
+char *malloc();
+void free();
+int strlen();
+char *strcpy();
+
+struct item {
+    int key;
+    char *name;
+};
+
+struct item *
+make_item(key, name)
+int key;
+char *name;
+{
+    struct item *it;
+    unsigned long size;
+    it = (struct item *) malloc(sizeof(struct item));
+    if (it == 0)
+        return 0;
+    it->key = key;
+    size = strlen(name);
+    it->name = malloc(size + 1);
+    if (it->name == 0) {
+        free(it);
+        return 0;
+    }
+    strcpy(it->name, name);
+    return it;
+}
+
+int
+name_length(it)
+struct item *it;
+{
+    if (it == 0 || it->name == 0)
+        return -1;
+    return strlen(it->name);
+}
+"#;
+
+#[test]
+fn implicit_declarations_are_tested_and_measured() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, stderr, _) = gen_checked_with(dir.path(), "implicit.c", IMPLICIT, &["--sanitize"]);
+    assert!(!stderr.contains("unsupported"), "{stderr}");
+    assert!(
+        stderr.contains("implicit declaration of function `strcmp`"),
+        "{stderr}"
+    );
+    for function in ["parse_sign", "checked", "helper_twice"] {
+        let tested = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(function))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n > 0);
+        assert!(tested, "{function}:\n{stdout}");
+    }
+}
+
+#[test]
+fn library_functions_the_source_declares_itself_leave_the_driver_compiling() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "items.c", SELF_DECLARED, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("items_test.c")).expect("driver");
+    // The library's own declarations are hidden, not the source's.
+    assert!(
+        driver.contains("#define malloc cairn_library_malloc\n#define strcpy"),
+        "{driver}"
+    );
+    assert!(driver.contains("__asm__(\"malloc\")"), "{driver}");
+    assert!(!driver.contains("cairn_stub_strlen"), "{driver}");
+    assert!(stdout.contains("name_length"), "{stdout}");
+}
+
+#[test]
+fn compile_command_flags_reach_the_front_end_and_the_driver() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    for sub in ["src", "include", "build"] {
+        std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+    }
+    // Found only through -iquote; config.h only through -include.
+    std::fs::write(root.join("include/limits_of.h"), "#define LIMIT 10\n").expect("write");
+    std::fs::write(root.join("build/config.h"), "#define HAVE_CONFIG 1\n").expect("write");
+    // gnu89 `inline`: an external definition too, which gnu11 would not
+    // emit (the driver would not link unless built with -std=gnu89).
+    let source = r#"#ifndef HAVE_CONFIG
+#error needs config.h
+#endif
+#include "limits_of.h"
+
+inline int clamp(int v)
+{
+    if (v > LIMIT)
+        return LIMIT;
+    return v;
+}
+
+int scaled(int v)
+{
+    if (v < 0)
+        return 0;
+    return clamp(v) * 2;
+}
+"#;
+    let file = root.join("src/scaled.c");
+    std::fs::write(&file, source).expect("write");
+    let command = serde_json::json!([{
+        "directory": arg(&root.join("build")),
+        "file": arg(&file),
+        "arguments": ["gcc", "-iquote", "../include", "-include", "config.h", "-std=gnu89",
+                      "-O2", "-c", arg(&file)],
+    }]);
+    std::fs::write(
+        root.join("build/compile_commands.json"),
+        command.to_string(),
+    )
+    .expect("write compile_commands.json");
+    let out = root.join("out");
+    let run = cairn(&[
+        "gen",
+        "-p",
+        arg(&root.join("build")),
+        "-o",
+        arg(&out),
+        "--check",
+        "--sanitize",
+        "--max-time",
+        "20",
+    ]);
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("check passed"), "{stdout}");
+    let tests = std::fs::read_to_string(out.join("scaled/scaled.tests.json")).expect("tests.json");
+    assert!(tests.contains("\"-std=gnu89\""), "{tests}");
+    assert!(tests.contains("\"-iquote\""), "{tests}");
+    let driver = std::fs::read_to_string(out.join("scaled/scaled_test.c")).expect("driver");
+    assert!(driver.contains("build/config.h\""), "{driver}");
+}
