@@ -736,6 +736,7 @@ impl Machine<'_, '_> {
         }
         self.writing(st, obj)?;
         let from = self.source(st, &src)?.obj;
+        self.note_extent(st, from, &src.offset, Some(total));
         let inside = memory::in_bounds(self.program, st.object(from), &src.offset, total);
         self.bounds_fault(st, &[from], &inside.not(), "read past the end of an object")?;
         let object = st.object(from);
@@ -797,4 +798,46 @@ enum Put {
 fn va_list_cursor_offset(program: &Program) -> Option<u64> {
     let tag = program.structs.iter().find(|s| s.name == ir::VA_LIST_TAG)?;
     Some(tag.fields.get(ir::VA_LIST_CURSOR as usize)?.offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::STREAM_FUNCTIONS;
+    use crate::state::is_stream_type;
+
+    /// Each function of the table as glibc's `<stdio.h>` declares it: the
+    /// argument the table names is its one `FILE *`.
+    #[test]
+    fn the_table_names_the_stream_argument_glibc_declares() {
+        let mut text =
+            "#define _GNU_SOURCE\n#include <stdio.h>\nvoid uses(void)\n{\n    void (*f)(void);\n"
+                .to_string();
+        for function in STREAM_FUNCTIONS {
+            text += &format!("    f = (void (*)(void)){};\n", function.name);
+        }
+        text += "    (void)f;\n}\n";
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("uses.c");
+        std::fs::write(&path, text).expect("written");
+        let program = front::compile(&path, &front::FrontConfig::default())
+            .expect("<stdio.h> compiles")
+            .program;
+        for (k, function) in STREAM_FUNCTIONS.iter().enumerate() {
+            let named = STREAM_FUNCTIONS.iter().filter(|f| f.name == function.name);
+            assert_eq!(named.count(), 1, "`{}` listed twice", function.name);
+            let id = program
+                .function_by_name(function.name)
+                .unwrap_or_else(|| panic!("`{}` is not in <stdio.h>", function.name));
+            let streams: Vec<usize> = program
+                .function(id)
+                .sig
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(_, ty)| ty.pointee().is_some_and(|t| is_stream_type(&program, t)))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(streams, [function.stream], "entry {k}, `{}`", function.name);
+        }
+    }
 }
