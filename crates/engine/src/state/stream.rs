@@ -71,12 +71,13 @@ pub struct Reading {
 /// bytes, after which a write fails.
 #[derive(Clone, Debug)]
 pub struct Writing {
-    /// How many bytes it takes (64 bits), an input.
+    /// How many bytes it takes (64 bits), an input constrained only by the
+    /// write that fills it: until then any room takes what the path wrote.
     pub room: Word,
     /// How many it took so far (64 bits).
     pub taken: Word,
-    /// A write found too little room: the test needs `room` as chosen
-    /// (otherwise any room takes what the path wrote).
+    /// A write found too little room: `room` is what was taken, and the
+    /// test needs it as chosen.
     pub filled: bool,
     /// What was written, in order; `None` once bytes the test cannot know
     /// were written (padding, memory never set).

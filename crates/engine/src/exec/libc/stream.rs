@@ -18,7 +18,7 @@ use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine, Stop};
 use crate::memory;
 use crate::state::{ObjKind, Object, Piece, Reading, State, Stream, StreamRole, Writing, Written};
-use crate::value::{cell_byte, Cond, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word};
+use crate::value::{cell_byte, cond_value, Cond, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word};
 use ir::{IntType, Program, Type};
 use std::rc::Rc;
 use testcase::FindingKind;
@@ -318,10 +318,14 @@ impl Machine<'_, '_> {
     }
 
     /// A write of the first `n` (64 bits) of `bytes`, the call returning
-    /// `result` of how it met the room the stream had left. The stream
-    /// takes what fits; where the room may be of several kinds, the path
-    /// forks and each child finishes the call (running it again would make
-    /// new symbols for a formatted number's digits).
+    /// `result` of how it met the room the stream had left; the stream
+    /// takes what fits. Until a write fills it, the room is bounded only by
+    /// the failure the path meets, so a write that fits constrains nothing
+    /// (no query over a formatted number's digits): it fits, finds no room
+    /// (the room is what was taken) or finds too little (the room lies
+    /// within this write). Once filled, a write fits only when empty. Where
+    /// several may hold, the path forks and each child finishes the call
+    /// (running it again would make new symbols for those digits).
     fn put(
         &mut self,
         st: &mut State,
@@ -332,32 +336,44 @@ impl Machine<'_, '_> {
         let StreamRole::Write(writing) = &stream(st, obj)?.role else {
             return unsupported("a write to a stream not opened for writing");
         };
-        let left = writing.room.bvsub(&writing.taken);
         let zero = Word::known(0, 64);
-        let none = n.eq(&zero);
-        let fits = Cond::or(&[none.clone(), left.bvuge(n)]);
-        let mut alternatives = vec![
-            (fits, Put::Fits),
-            (Cond::and(&[none.not(), left.eq(&zero)]), Put::NoRoom),
-        ];
-        // A write of one byte fits or finds no room.
-        if Self::concrete_u64(n).is_none_or(|n| n > 1) {
-            let short = Cond::and(&[left.bvugt(&zero), left.bvult(n)]);
-            alternatives.push((short, Put::Short(left.clone())));
+        let empty = n.eq(&zero);
+        // Each way the write may go: when it may, and what it then assumes.
+        let mut ways = Vec::new();
+        if writing.filled {
+            ways.push((empty.clone(), empty.clone(), Put::Fits));
+            ways.push((empty.not(), empty.not(), Put::NoRoom));
+        } else {
+            let (room, taken) = (&writing.room, &writing.taken);
+            ways.push((Cond::Known(true), Cond::Known(true), Put::Fits));
+            let none_left = Cond::and(&[empty.not(), room.eq(taken)]);
+            ways.push((empty.not(), none_left, Put::NoRoom));
+            // A write of one byte fits or finds no room.
+            if Self::concrete_u64(n).is_none_or(|n| n > 1) {
+                let within = Cond::and(&[room.bvugt(taken), room.bvult(taken.bvadd(n))]);
+                let short = Put::Short(room.bvsub(taken));
+                ways.push((n.bvugt(Word::known(1, 64)), within, short));
+            }
         }
-        let mut feasible = self.feasible_alternatives(st, alternatives);
+        let mut feasible = Vec::new();
+        for (may, assumed, put) in ways {
+            if cond_value(&may) == Some(true) || (cond_value(&may).is_none() && self.may(st, &may))
+            {
+                feasible.push((assumed, put));
+            }
+        }
         if feasible.len() <= 1 {
-            let Some((cond, put)) = feasible.pop() else {
+            let Some((assumed, put)) = feasible.pop() else {
                 return Err(Stop::Dead);
             };
-            self.assume(st, &cond)?;
+            self.assume(st, &assumed)?;
             self.take(st, obj, bytes, n, &put)?;
             return returns_int(result(&put));
         }
         let mut outcomes = Vec::new();
-        for (cond, put) in feasible {
+        for (assumed, put) in feasible {
             let mut child = self.fork(st);
-            self.assume(&mut child, &cond)?;
+            self.assume(&mut child, &assumed)?;
             self.take(&mut child, obj, bytes.clone(), n, &put)?;
             outcomes.push((child, SymVal::Int(result(&put))));
         }
