@@ -8,6 +8,7 @@ use crate::inputs::{
 use crate::literal::{comment_text, escape_string, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
 use crate::runner;
+use crate::streams;
 use crate::support::{self, SourceRef, StubNames, Wrappers};
 use crate::test_names;
 use crate::unit::{StubPlan, Unit};
@@ -27,6 +28,8 @@ pub struct EmittedTest {
     pub skipped: Option<String>,
     /// C name of each input object, by object index.
     pub object_names: Vec<String>,
+    /// C name of each input stream, by stream index.
+    pub stream_names: Vec<String>,
     /// C name of each object of the output heap, by allocation index (empty: never named).
     pub allocated_names: Vec<String>,
     /// The checks as written: C lvalue and expected value.
@@ -95,6 +98,10 @@ pub fn test_driver(
         Wrappers::None
     };
     source.include(&mut out, unit, wrappers);
+    if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
+        out.text(streams::SUPPORT);
+        out.blank();
+    }
     if framework == Framework::Cmocka {
         out.text(framework::CMOCKA_HEADERS);
         out.blank();
@@ -146,6 +153,7 @@ pub fn test_driver(
                         name,
                         skipped: None,
                         object_names: written.object_names,
+                        stream_names: written.stream_names,
                         allocated_names: written.allocated_names,
                         checks: written.checks,
                     });
@@ -156,6 +164,7 @@ pub fn test_driver(
                         name,
                         skipped: Some(reason),
                         object_names: vec![],
+                        stream_names: vec![],
                         allocated_names: vec![],
                         checks: vec![],
                     });
@@ -219,6 +228,7 @@ const SHOWN_CALL_LENGTH: usize = 40;
 struct WrittenTest {
     text: String,
     object_names: Vec<String>,
+    stream_names: Vec<String>,
     allocated_names: Vec<String>,
     checks: Vec<(String, Check)>,
     /// Output objects no written check reaches: the driver cannot free them.
@@ -357,6 +367,7 @@ fn write_test(
         check_frees(&mut out, test, &code.objects, (framework, &failures));
     }
     check_stub_calls(&mut out, unit, test, plans, (framework, &failures))?;
+    check_streams(&mut out, test, &code.objects, (framework, &failures));
     let unreached = free_everything(&mut out, test, &code.objects);
     if framework::counts_failures(framework) {
         out.line(&format!("return {failures} != 0;"));
@@ -367,6 +378,12 @@ fn write_test(
         .inputs()
         .iter()
         .map(|o| o.c_name.clone())
+        .collect();
+    let stream_names = code
+        .objects
+        .streams()
+        .iter()
+        .map(|s| s.stream.clone())
         .collect();
     let allocated_names = (0..test.allocated.len())
         .map(|i| {
@@ -381,6 +398,7 @@ fn write_test(
     Ok(WrittenTest {
         text: out.finish(),
         object_names,
+        stream_names,
         allocated_names,
         checks: written,
         unreached,
@@ -409,6 +427,26 @@ fn check_frees(
         out.line(&framework::check_statement(
             framework, failures, &what, &assertion,
         ));
+    }
+}
+
+/// What the call left in each stream: the bytes written, the flags, how
+/// far it read.
+fn check_streams(
+    out: &mut CodeWriter,
+    test: &TestCase,
+    objects: &HeapNames,
+    (framework, failures): (Framework, &str),
+) {
+    for (stream, names) in test.inputs.streams.iter().zip(objects.streams()) {
+        for check in streams::checks(stream, names) {
+            out.line(&framework::check_statement(
+                framework,
+                failures,
+                &check.what,
+                &check.assertion,
+            ));
+        }
     }
 }
 
@@ -572,6 +610,12 @@ fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -
         .filter(|(i, _)| !objects.is_bound(AllocId(*i as u32)))
         .map(|(_, a)| a.name.clone())
         .collect();
+    let closing = close_streams(&test.inputs, objects);
+    if !closing.is_empty() {
+        out.blank();
+        out.line("/* Close the streams the call left open. */");
+        closing.iter().for_each(|line| out.line(line));
+    }
     if inputs.is_empty() && outputs.is_empty() && freed.is_empty() {
         return unreached;
     }
@@ -596,6 +640,16 @@ fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -
         out.line(&format!("free({name});"));
     }
     unreached
+}
+
+/// The statements that close the test's streams the call left open.
+fn close_streams(inputs: &testcase::Inputs, objects: &HeapNames) -> Vec<String> {
+    inputs
+        .streams
+        .iter()
+        .zip(objects.streams())
+        .filter_map(|(stream, names)| streams::close(stream, names))
+        .collect()
 }
 
 /// Right before the call: which allocation calls of the code under test
@@ -728,9 +782,16 @@ fn edge_comment(unit: &Unit, test: &TestCase, goals: &HashMap<Goal, GoalInfo>) -
 /// The three input steps and the stub scripts, each under a short heading.
 fn set_up(out: &mut CodeWriter, code: &CallCode) {
     let mut declarations = code.declarations.clone();
-    declarations.extend(code.allocation_check.iter().cloned());
+    let mut streams = code.streams.clone();
+    // The check of what could not be allocated or opened comes after all of it.
+    let last = match streams.is_empty() {
+        true => &mut declarations,
+        false => &mut streams,
+    };
+    last.extend(code.allocation_check.iter().cloned());
     let sections = [
         ("Input objects.", &declarations),
+        ("Input streams.", &streams),
         ("Input values.", &code.data),
         ("Pointers.", &code.links),
         (
@@ -951,6 +1012,10 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
         " * List them: ./{binary}    Run finding K: ./{binary} K */"
     ));
     source.include(&mut out, unit, wrappers);
+    if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
+        out.text(streams::SUPPORT);
+        out.blank();
+    }
     if let Err(reason) = support::extern_definitions(&mut out, unit, all_inputs()) {
         notes.push(format!("extern globals not defined: {reason}"));
     }
@@ -1100,7 +1165,15 @@ fn write_reproducer(
         out.open("{");
         prepare_call(&mut out);
         out.line("cairn_fill_new_memory(fill);");
-        out.line(&format!("return {};", code.call));
+        let closing = close_streams(&finding.inputs, &code.objects);
+        if closing.is_empty() {
+            out.line(&format!("return {};", code.call));
+        } else {
+            let result = scope.fresh("result");
+            out.line(&format!("long long {result} = {};", code.call));
+            closing.iter().for_each(|line| out.line(line));
+            out.line(&format!("return {result};"));
+        }
         out.close("}");
         out.blank();
         out.line(&format!("static void {name}(void)"));
@@ -1149,6 +1222,9 @@ fn write_reproducer(
     }
     if let Some(check) = &invariant_check {
         check.iter().for_each(|line| out.line(line));
+    }
+    for line in close_streams(&finding.inputs, &code.objects) {
+        out.line(&line);
     }
     out.close("}");
     Ok(out.finish())

@@ -49,6 +49,12 @@ pub enum Assertion<'a> {
         expected: String,
         single: bool,
     },
+    /// The `actual_size` bytes at `actual` (what a stream was written).
+    Bytes {
+        actual: &'a str,
+        actual_size: &'a str,
+        expected: Vec<u8>,
+    },
 }
 
 /// The names of a driver's files.
@@ -155,6 +161,31 @@ pub fn check_statement(
         ) => format!(
             "assert_false({}(__func__, \"{what}\", {actual}, {expected}));",
             float_helper(*single)
+        ),
+        (
+            Framework::Cmocka,
+            Assertion::Bytes {
+                actual,
+                actual_size,
+                expected,
+            },
+        ) => format!(
+            "assert_int_equal({actual_size}, {}); assert_memory_equal({actual}, {}, {});",
+            expected.len(),
+            crate::literal::bytes_literal(expected),
+            expected.len()
+        ),
+        (
+            _,
+            Assertion::Bytes {
+                actual,
+                actual_size,
+                expected,
+            },
+        ) => format!(
+            "{failures} += cairn_expect_bytes(__func__, \"{what}\", {actual}, {actual_size}, {}, {});",
+            crate::literal::bytes_literal(expected),
+            expected.len()
         ),
         (_, Assertion::Signed { actual, expected }) => format!(
             "{failures} += cairn_expect_signed(__func__, \"{what}\", {actual}, {expected});"
@@ -364,4 +395,14 @@ int cairn_expect_float(const char *test, const char *what, float actual, float e
     bool same = memcmp(&actual, &expected, sizeof actual) == 0 || (actual != actual && expected != expected);
     EXPECT_TRUE(same) << what << " " << std::hexfloat << actual << ", expected " << expected;
     return !same;
+}
+
+/* The bytes a stream was written. */
+int cairn_expect_bytes(const char *test, const char *what, const char *actual, size_t actual_size,
+                       const char *expected, size_t expected_size)
+{
+    (void)test;
+    std::string got(actual, actual_size), wanted(expected, expected_size);
+    EXPECT_EQ(got, wanted) << what;
+    return got != wanted;
 }"#;

@@ -7,14 +7,17 @@
 use crate::ctype::is_identifier;
 use crate::literal::{bytes_literal, char_literal, comment_text, float_literal, int_literal};
 use crate::names::{identifier_from_path, NameScope};
+use crate::streams::{self, StreamNames};
 use crate::unit::Unit;
 use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
-use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, Value};
+use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, StreamId, Value};
 
 /// The code that sets up one call.
 #[derive(Debug, Default)]
 pub struct CallCode {
     pub declarations: Vec<String>,
+    /// The streams of the `FILE *` inputs, opened.
+    pub streams: Vec<String>,
     /// Lines that end the test when an input allocation failed (may be empty).
     pub allocation_check: Vec<String>,
     pub data: Vec<String>,
@@ -64,6 +67,8 @@ pub struct HeapNames {
     parts: Vec<((u32, u32), String)>,
     /// By allocation index; `None` until a check first reaches the object.
     allocated: Vec<Option<HeapObject>>,
+    /// The streams of the test's `FILE *` inputs, by stream index.
+    streams: Vec<StreamNames>,
 }
 
 #[derive(Clone, Debug)]
@@ -90,6 +95,15 @@ impl<'u, 'p> InputWriter<'u, 'p> {
     pub fn write(&self, func: FuncId, scope: &mut NameScope) -> Result<CallCode, String> {
         let mut code = CallCode::default();
         self.declare_objects(scope, &mut code)?;
+        for stream in &self.inputs.streams {
+            let (lines, names) = streams::open(stream, scope);
+            code.streams.extend(lines);
+            code.objects.streams.push(names);
+        }
+        if let Allocation::Checked { on_failure } = self.allocation {
+            code.allocation_check =
+                allocation_check(&code.objects.inputs, &code.objects.streams, on_failure);
+        }
         let mut sink = Sink {
             data: &mut code.data,
             links: &mut code.links,
@@ -157,9 +171,6 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 elem: object.elem.clone(),
                 len: object.len,
             });
-        }
-        if let Allocation::Checked { on_failure } = self.allocation {
-            code.allocation_check = allocation_check(&code.objects.inputs, on_failure);
         }
         Ok(())
     }
@@ -384,6 +395,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             }
             Value::Constructed { param } => objects.constructed_name(*param)?.to_string(),
             Value::Part { param, call } => objects.part_name(*param, *call)?.to_string(),
+            Value::Stream(id) => objects.stream(*id)?.stream.clone(),
             other => return Err(format!("{} is not a pointer", value_words(other))),
         }))
     }
@@ -703,6 +715,18 @@ impl HeapNames {
             .ok_or_else(|| format!("part {call} of parameter {param} is used before it is made"))
     }
 
+    /// The names of stream `id`.
+    pub fn stream(&self, id: StreamId) -> Result<&StreamNames, String> {
+        self.streams
+            .get(id.0 as usize)
+            .ok_or_else(|| format!("pointer to missing stream {}", id.0))
+    }
+
+    /// The streams in stream order.
+    pub fn streams(&self) -> &[StreamNames] {
+        &self.streams
+    }
+
     pub fn is_bound(&self, object: AllocId) -> bool {
         matches!(self.allocated.get(object.0 as usize), Some(Some(_)))
     }
@@ -755,23 +779,31 @@ impl HeapNames {
 
 /// `if (a_in == NULL || ...) { free...; return cairn_out_of_memory(__func__); }`
 /// (`fail` the statement that ends the test) over the objects of non-zero
-/// length (`calloc(0, ...)` may return NULL).
-fn allocation_check(objects: &[HeapObject], fail: &str) -> Vec<String> {
+/// length (`calloc(0, ...)` may return NULL) and the streams.
+fn allocation_check(objects: &[HeapObject], streams: &[StreamNames], fail: &str) -> Vec<String> {
     let tested: Vec<String> = objects
         .iter()
         .filter(|o| o.len > 0)
-        .map(|o| format!("{} == NULL", o.c_name))
+        .map(|o| &o.c_name)
+        .chain(streams.iter().map(|s| &s.stream))
+        .map(|name| format!("{name} == NULL"))
         .collect();
     if tested.is_empty() {
         return Vec::new();
     }
     let condition = format!("if ({})", tested.join(" || "));
-    if objects.len() == 1 {
+    if objects.len() + streams.len() == 1 {
         return vec![condition, format!("    {fail}")];
     }
-    // Free the ones that were allocated (free(NULL) does nothing).
+    // Free the ones that were allocated (free(NULL) does nothing), close
+    // the streams that were opened.
     let mut lines = vec![format!("{condition} {{")];
     lines.extend(objects.iter().map(|o| format!("    free({});", o.c_name)));
+    lines.extend(
+        streams
+            .iter()
+            .map(|s| format!("    {}", streams::release_unopened(s))),
+    );
     lines.push(format!("    {fail}"));
     lines.push("}".to_string());
     lines
@@ -840,6 +872,7 @@ pub fn value_words(value: &Value) -> String {
                 param + 1
             )
         }
+        Value::Stream(id) => format!("input stream {}", id.0),
     }
 }
 
@@ -1049,16 +1082,16 @@ mod tests {
             elem: Type::Int(IntType::INT),
             len,
         };
-        assert!(allocation_check(&[object("a_in", 0)], FAIL).is_empty());
+        assert!(allocation_check(&[object("a_in", 0)], &[], FAIL).is_empty());
         assert_eq!(
-            allocation_check(&[object("a_in", 1)], FAIL),
+            allocation_check(&[object("a_in", 1)], &[], FAIL),
             [
                 "if (a_in == NULL)",
                 "    return cairn_out_of_memory(__func__);"
             ]
         );
         assert_eq!(
-            allocation_check(&[object("a_in", 0), object("b_in", 2)], FAIL),
+            allocation_check(&[object("a_in", 0), object("b_in", 2)], &[], FAIL),
             [
                 "if (b_in == NULL) {",
                 "    free(a_in);",

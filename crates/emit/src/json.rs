@@ -8,10 +8,11 @@ use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use testcase::json::{
     AllocatedJson, CheckJson, ConstructionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
-    NamedValue, ObjectJson, StatsJson, StubJson, TestJson,
+    NamedValue, ObjectJson, StatsJson, StreamJson, StubJson, TestJson,
 };
 use testcase::{
-    AllocId, AllocatedObject, FunctionReport, Inputs, Root, Step, TestCase, Uncovered, Value,
+    AllocId, AllocatedObject, FunctionReport, InputStream, Inputs, Root, Step, StreamAfter,
+    StreamMode, TestCase, Uncovered, Value,
 };
 
 /// Builds one function's entry. `file_path` maps a source file index to the
@@ -73,7 +74,12 @@ pub fn function_json(
         .map(|(test, emitted)| TestJson {
             name: emitted.name.clone(),
             skipped: emitted.skipped.clone(),
-            inputs: inputs_json(unit, report.func, &test.inputs, &emitted.object_names),
+            inputs: inputs_json(
+                unit,
+                report.func,
+                &test.inputs,
+                (&emitted.object_names, &emitted.stream_names),
+            ),
             expected_return: test
                 .ret
                 .as_ref()
@@ -118,7 +124,7 @@ pub fn function_json(
             line: finding.span.line,
             col: finding.span.col,
             message: finding.message.clone(),
-            inputs: inputs_json(unit, report.func, &finding.inputs, &[]),
+            inputs: inputs_json(unit, report.func, &finding.inputs, (&[], &[])),
             unvouched_inputs: finding.unvouched_inputs.clone(),
             reproducer: *number,
             path_goals: finding.path_goals.iter().map(key).collect(),
@@ -185,11 +191,13 @@ fn uncovered_text(why: &Uncovered) -> String {
     }
 }
 
+/// The inputs of a test as JSON, with the C names the driver gave its
+/// objects and streams (none for a finding's).
 fn inputs_json(
     unit: &Unit,
     func: ir::FuncId,
     inputs: &Inputs,
-    object_names: &[String],
+    (object_names, stream_names): (&[String], &[String]),
 ) -> InputsJson {
     let program = unit.program;
     let f = program.function(func);
@@ -283,7 +291,56 @@ fn inputs_json(
                     .unwrap_or_else(|e| e)
             })
             .collect(),
+        streams: inputs
+            .streams
+            .iter()
+            .enumerate()
+            .map(|(i, stream)| stream_json(stream, stream_names.get(i).cloned()))
+            .collect(),
     }
+}
+
+fn stream_json(stream: &InputStream, c_name: Option<String>) -> StreamJson {
+    let (mode, contents, room, written) = match &stream.mode {
+        StreamMode::Read { contents } => ("read", Some(bytes_text(contents)), None, None),
+        StreamMode::Write { room, written } => {
+            ("write", None, *room, written.as_deref().map(bytes_text))
+        }
+    };
+    let (closed_by_call, eof, error, position) = match &stream.after {
+        StreamAfter::Closed => (true, None, None, None),
+        StreamAfter::Open {
+            eof,
+            error,
+            position,
+        } => (false, Some(*eof), Some(*error), *position),
+    };
+    StreamJson {
+        name: stream.name.clone(),
+        c_name,
+        mode: mode.to_string(),
+        contents,
+        room,
+        written,
+        closed_by_call,
+        eof,
+        error,
+        position,
+    }
+}
+
+/// Bytes as text (see `testcase::json::StreamJson`): printable ASCII as it
+/// is, a backslash doubled, any other byte as `\xNN`.
+fn bytes_text(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for &b in bytes {
+        match b {
+            b'\\' => text.push_str("\\\\"),
+            0x20..=0x7e => text.push(b as char),
+            other => text.push_str(&format!("\\x{other:02x}")),
+        }
+    }
+    text
 }
 
 /// The output heap of a test with the values its checks predict.
@@ -409,6 +466,14 @@ pub fn value_json(
         Value::Constructed { param } => serde_json::json!({ "constructed_param": param }),
         Value::Part { param, call } => {
             serde_json::json!({ "constructed_param": param, "part_of_call": call })
+        }
+        Value::Stream(id) => {
+            let name = inputs
+                .streams
+                .get(id.0 as usize)
+                .map(|s| s.name.clone())
+                .unwrap_or_default();
+            serde_json::json!({ "stream": name })
         }
         Value::Struct(members) => {
             let mut map = serde_json::Map::new();

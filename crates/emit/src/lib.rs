@@ -114,6 +114,7 @@ mod literal;
 mod names;
 mod runner;
 pub mod shapes;
+mod streams;
 mod summary;
 mod support;
 mod test_names;

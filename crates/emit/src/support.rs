@@ -853,7 +853,7 @@ fn declaration(helper: &str) -> String {
     format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
-const HELPERS: [(&str, &str); 8] = [
+const HELPERS: [(&str, &str); 9] = [
     (
         "cairn_out_of_memory(",
         r#"static int cairn_out_of_memory(const char *test)
@@ -934,6 +934,34 @@ static int cairn_expect_float(const char *test, const char *what, float actual, 
     if (actual == expected)
         return 0;
     printf("FAIL %s: %s %p, expected %s (%p)\n", test, what, actual, expected_text, expected);
+    return 1;
+}"#,
+    ),
+    (
+        "cairn_expect_bytes(",
+        r#"/* The bytes a stream was written; a difference shows both, as C strings. */
+static int cairn_expect_bytes(const char *test, const char *what, const char *actual, size_t actual_size,
+                              const char *expected, size_t expected_size)
+{
+    if (actual_size == expected_size && (expected_size == 0 || memcmp(actual, expected, expected_size) == 0))
+        return 0;
+    printf("FAIL %s: %s", test, what);
+    const char *shown[2] = { actual, expected };
+    const size_t sizes[2] = { actual_size, expected_size };
+    for (int k = 0; k < 2; k++) {
+        printf(k == 0 ? " %zu bytes \"" : ", expected %zu bytes \"", sizes[k]);
+        for (size_t i = 0; i < sizes[k] && i < 200; i++) {
+            unsigned char c = (unsigned char)shown[k][i];
+            if (c == '"' || c == '\\')
+                printf("\\%c", c);
+            else if (c >= 0x20 && c < 0x7f)
+                putchar(c);
+            else
+                printf("\\%03o", c);
+        }
+        printf(sizes[k] > 200 ? "\"..." : "\"");
+    }
+    printf("\n");
     return 1;
 }"#,
     ),

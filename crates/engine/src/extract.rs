@@ -2,11 +2,13 @@
 //! build (seed 000's allocate / assign / link), the return value and checks,
 //! and the output heap those checks reach.
 
+mod stream;
+
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
-use crate::state::{Build, ObjKind, State, Written};
+use crate::state::{is_stream_type, Build, ObjKind, State, StreamRole, Written};
 use crate::value::{
     bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
 };
@@ -14,7 +16,7 @@ use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, Stub, StubCall, TestCase, Value,
+    Step, StreamId, Stub, StubCall, TestCase, Value,
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
@@ -73,9 +75,19 @@ struct Solved<'a> {
     /// The objects that untouched pointer parameters point to (see
     /// [`untouched_params`]), numbered after the input objects.
     untouched: Vec<(LazyIdx, ObjectId)>,
+    /// The stream inputs: each state object that is one, then the streams
+    /// untouched `FILE *` parameters point to.
+    streams: Vec<(StreamSource, StreamId)>,
     /// Grows while checks are made: a pointer check meeting a live allocated
     /// object not yet numbered gives it the next [`AllocId`].
     heap: RefCell<OutputHeap>,
+}
+
+/// Where a stream input comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StreamSource {
+    Object(ObjIdx),
+    Untouched(LazyIdx),
 }
 
 /// The allocated objects reached so far, in order of first reach.
@@ -268,10 +280,29 @@ impl<'a> Solved<'a> {
                 next += 1;
             }
         }
-        let untouched = untouched_params(program, st, func)
+        let (untouched_streams, untouched): (Vec<LazyIdx>, Vec<LazyIdx>) =
+            untouched_params(program, st, func)
+                .into_iter()
+                .partition(|lazy| {
+                    let pointee = st.lazies[*lazy as usize].ty.pointee().cloned();
+                    pointee.is_some_and(|ty| is_stream_type(program, &ty))
+                });
+        let untouched = untouched
             .into_iter()
             .zip(next..)
             .map(|(lazy, id)| (lazy, ObjectId(id)))
+            .collect();
+        let stream_objects = st.objects.iter().enumerate().filter_map(|(idx, object)| {
+            let ObjKind::Stream(stream) = &object.kind else {
+                return None;
+            };
+            let input = !matches!(stream.role, StreamRole::Standard);
+            input.then_some(StreamSource::Object(idx as ObjIdx))
+        });
+        let streams = stream_objects
+            .chain(untouched_streams.into_iter().map(StreamSource::Untouched))
+            .zip(0..)
+            .map(|(source, id)| (source, StreamId(id)))
             .collect();
         Solved {
             program,
@@ -280,8 +311,49 @@ impl<'a> Solved<'a> {
             func,
             inputs,
             untouched,
+            streams,
             heap: RefCell::default(),
         }
+    }
+
+    /// The stream input a pointer's `target` designates, if one.
+    fn stream_id(&self, target: &Target) -> Option<StreamId> {
+        let source = match self.resolved(target) {
+            Target::Object(obj) => StreamSource::Object(obj),
+            _ => {
+                let mut target = target.clone();
+                while let Target::Lazy(l) = target {
+                    match &self.st.lazies[l as usize].resolution {
+                        Some(next) => target = next.clone(),
+                        None => break,
+                    }
+                }
+                let Target::Lazy(lazy) = target else {
+                    return None;
+                };
+                StreamSource::Untouched(lazy)
+            }
+        };
+        self.streams
+            .iter()
+            .find(|(s, _)| *s == source)
+            .map(|(_, id)| *id)
+    }
+
+    /// Every stream input, as the driver opens it.
+    fn input_streams(&self) -> Vec<testcase::InputStream> {
+        self.streams
+            .iter()
+            .filter_map(|(source, _)| match source {
+                StreamSource::Object(obj) => match &self.st.object(*obj).kind {
+                    ObjKind::Stream(s) => Some(stream::input_stream(self.values, s)),
+                    _ => None,
+                },
+                StreamSource::Untouched(lazy) => Some(stream::untouched_stream(
+                    &self.st.lazies[*lazy as usize].path,
+                )),
+            })
+            .collect()
     }
 
     /// Whether input object `idx` is one element only used as such (named `*p`).
@@ -639,6 +711,7 @@ impl<'a> Solved<'a> {
             });
         }
         self.untouched_objects(&mut out);
+        out.streams = self.input_streams();
         out.failing_allocations = st.failing_allocations.clone();
         for call in &st.stub_calls {
             let Some(value) = &call.result else {
@@ -719,6 +792,9 @@ impl<'a> Solved<'a> {
     /// [`Self::reach`]); pointers to freed or stack memory are unknown.
     fn ptr_value(&self, p: &PtrVal) -> Value {
         let offset = self.values.bits(&p.offset) as u64;
+        if let Some(stream) = self.stream_id(&p.target) {
+            return Value::Stream(stream);
+        }
         if let Some(object) = self.untouched_object(&p.target) {
             return Value::Pointer { object, offset };
         }

@@ -1,6 +1,10 @@
 //! Per-path state: call frames, memory objects (shared copy-on-write between
 //! forks), lazy input pointers, path condition and the trace of goals.
 
+mod stream;
+
+pub use stream::{is_standard_stream, is_stream_type, Piece, Reading, Stream, StreamRole, Writing};
+
 use crate::solver::{ConstraintId, InputSymbol, ValueOracle};
 use crate::value::{
     address, symbols_of, Cell, LazyIdx, ObjIdx, PtrVal, Substitute, SymVal, Target, Word,
@@ -42,6 +46,9 @@ pub enum ObjKind {
     StackBlock { size: Word },
     /// glibc's `errno`, which `__errno_location()` points to.
     Errno,
+    /// What a `FILE *` points to: a stream, with no bytes the code may
+    /// touch (see `exec::libc::stream`).
+    Stream(Box<Stream>),
 }
 
 /// Whether the path wrote a byte. A write at a symbolic offset writes each

@@ -173,6 +173,40 @@ pub struct InputsJson {
     /// spells them, e.g. `next_id()`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_calls: Vec<String>,
+    /// The streams opened for `FILE *` inputs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<StreamJson>,
+}
+
+/// A stream the driver opens for a `FILE *` input. Bytes are written as
+/// text: printable ASCII as it is, a backslash as `\\`, any other byte as
+/// `\xNN`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StreamJson {
+    /// Access path, e.g. `out`, `ctx->log`.
+    pub name: String,
+    /// The variable the driver declares for it.
+    pub c_name: Option<String>,
+    /// `read` (its `contents`, then end of file) or `write` (it takes at
+    /// most `room` bytes, any number when absent; writes beyond fail; the
+    /// call writes `written`, absent when the test cannot know it).
+    pub mode: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contents: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// The function closed it: the driver does not close it again.
+    pub closed_by_call: bool,
+    /// Predicted after the call, when still open: `feof`, `ferror`, and
+    /// for a stream read the bytes consumed (`ftell`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eof: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
 }
 
 /// A parameter built through the code's API: the calls the driver makes.

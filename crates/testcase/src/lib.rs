@@ -27,6 +27,12 @@ pub struct ObjectId(pub u32);
 )]
 pub struct AllocId(pub u32);
 
+/// Index of a stream in [`Inputs::streams`].
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct StreamId(pub u32);
+
 /// A concrete C value.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Value {
@@ -76,6 +82,8 @@ pub enum Value {
         param: u32,
         call: u32,
     },
+    /// A `FILE *` to an input stream the driver opens (see [`InputStream`]).
+    Stream(StreamId),
 }
 
 impl Value {
@@ -138,6 +146,48 @@ pub struct InputObject {
     pub flexible_len: u64,
 }
 
+/// A `FILE *` the function reads or writes: a real stream the driver opens
+/// before the call, never a made-up `FILE` object.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InputStream {
+    /// Access path the function reaches it by, e.g. `out`, `ctx->log`.
+    pub name: String,
+    pub mode: StreamMode,
+    /// What the stream is after the call.
+    pub after: StreamAfter,
+}
+
+/// What a stream holds, or does with what is written to it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum StreamMode {
+    /// Opened for reading over these bytes, then end of file.
+    Read { contents: Vec<u8> },
+    /// Takes writes, unbuffered: at most `room` bytes (`None`: any number).
+    /// A write that finds no room fails with `ENOSPC` and sets the error
+    /// flag; one that finds too little takes what fits and sets the error
+    /// flag. The call writes exactly `written` (`None`: bytes the test
+    /// cannot know, such as a struct's padding).
+    Write {
+        room: Option<u64>,
+        written: Option<Vec<u8>>,
+    },
+}
+
+/// A stream's state after the call.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum StreamAfter {
+    /// The function closed it (`fclose`): the driver must not close it again.
+    Closed,
+    /// Still open, with its end-of-file and error flags (`feof`, `ferror`)
+    /// and, for a stream read, how many of its bytes the call consumed
+    /// (`ftell`; `None` when characters pushed back with `ungetc` are left).
+    Open {
+        eof: bool,
+        error: bool,
+        position: Option<u64>,
+    },
+}
+
 /// Scripted results of a function without a body, returned in call order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stub {
@@ -185,6 +235,10 @@ pub struct Inputs {
     /// variables (each test starts them from their initial value).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_calls: Vec<ApiCall>,
+    /// The streams the test opens for its `FILE *` inputs
+    /// ([`Value::Stream`] points to them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<InputStream>,
 }
 
 impl Inputs {

@@ -202,7 +202,7 @@ impl Machine<'_, '_> {
         match (allocated, failed) {
             (Ok(ptr), None) => Ok(Model::Returns(Some(SymVal::Ptr(ptr)))),
             (Ok(ptr), Some(failed)) => {
-                let outcomes = vec![(st.clone(), ptr), (failed, null)];
+                let outcomes = vec![(st.clone(), SymVal::Ptr(ptr)), (failed, SymVal::Ptr(null))];
                 Err(Stop::Fork(self.finish_calls(outcomes)?))
             }
             (Err(stop @ (Stop::Dead | Stop::Budget(_))), Some(failed)) => {
@@ -217,7 +217,12 @@ impl Machine<'_, '_> {
     }
 
     /// A fresh heap object of `size` bytes, zero-filled or indeterminate.
-    fn new_heap_object(&mut self, st: &mut State, size: &Word, zeroed: bool) -> Exec<ObjIdx> {
+    pub(super) fn new_heap_object(
+        &mut self,
+        st: &mut State,
+        size: &Word,
+        zeroed: bool,
+    ) -> Exec<ObjIdx> {
         let kind = ObjKind::Heap {
             freed: false,
             size: size.clone(),
@@ -356,6 +361,7 @@ impl Machine<'_, '_> {
             ObjKind::Heap { freed: true, .. } | ObjKind::Input { freed: true, .. } => {
                 self.freed_fault(st, obj, FindingKind::UseAfterFree, "access to freed memory")
             }
+            ObjKind::Stream(_) => no_stream_bytes(st, obj),
             _ => Ok(()),
         }
     }
@@ -458,6 +464,15 @@ impl Machine<'_, '_> {
             &all_written.not(),
             message,
         )
+    }
+}
+
+/// Refuses an access to the bytes of a stream (`fp->_flags`): a `FILE`
+/// is the C library's, and the drivers open real ones.
+pub fn no_stream_bytes(st: &State, obj: ObjIdx) -> Exec<()> {
+    match st.object(obj).kind {
+        ObjKind::Stream(_) => unsupported("an access to the inside of a `FILE`"),
+        _ => Ok(()),
     }
 }
 

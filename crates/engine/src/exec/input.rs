@@ -7,7 +7,10 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
-use crate::state::{Frame, NativeInputs, ObjKind, Object, ReturnTo, State, StateId, Written};
+use crate::state::{
+    is_standard_stream, is_stream_type, Frame, NativeInputs, ObjKind, Object, ReturnTo, State,
+    StateId, Written,
+};
 use crate::value::{
     bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, Cond,
     LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
@@ -398,6 +401,21 @@ impl Machine<'_, '_> {
         if self.program.size_of(&global.ty) == 0 {
             return unsupported(format!("global `{}` of unknown size", global.name));
         }
+        if is_standard_stream(self.program, id) {
+            // The process's own stream, never an input.
+            let stream = self.standard_stream(st, &global.name);
+            let cells = ptr_cells(
+                PtrVal::to(Target::Object(stream)),
+                self.program.data_model.pointer_bytes(),
+            );
+            let kind = ObjKind::Global {
+                id,
+                is_input: false,
+            };
+            let obj = st.add_object(Object::new(kind, cells));
+            st.globals[id.index()] = Some(obj);
+            return Ok(obj);
+        }
         let is_input = global_is_input(self.program, self.config, self.state_globals, id);
         if is_input && starts_fresh(global) {
             return self.fresh_static(st, id);
@@ -482,6 +500,9 @@ impl Machine<'_, '_> {
         }
         let lazy_ptr = st.lazies[lazy as usize].clone();
         let elem = self.pointee_elem(st, lazy)?;
+        if is_stream_type(self.program, &elem) {
+            return Ok(self.new_stream(st, lazy));
+        }
         let esz = self.program.size_of(&elem);
         if esz == 0 {
             return unsupported(format!("pointer `{}` to an incomplete type", lazy_ptr.path));

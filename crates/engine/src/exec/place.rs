@@ -1,6 +1,6 @@
 //! Places: addresses, lazy pointer resolution, bounds-checked loads and stores.
 
-use super::heap::Access;
+use super::heap::{self, Access};
 use super::input;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
@@ -323,6 +323,7 @@ impl Machine<'_, '_> {
 
     /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
     fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &Word, n: u64) -> Exec<()> {
+        heap::no_stream_bytes(st, obj)?;
         let beyond_first = self.note_extent(st, obj, off, Some(n));
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
         if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {

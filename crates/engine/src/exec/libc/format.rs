@@ -129,9 +129,9 @@ pub(super) fn directives(format: &[u8], model: DataModel) -> Result<Vec<Directiv
 /// Characters whose number may be symbolic: `bytes[k]` for `k < len`
 /// (64 bits); `bytes.len()` is the most there may be.
 #[derive(Clone)]
-struct Text {
-    bytes: Vec<Word>,
-    len: Word,
+pub(super) struct Text {
+    pub bytes: Vec<Word>,
+    pub len: Word,
 }
 
 impl Text {
@@ -259,7 +259,7 @@ impl Machine<'_, '_> {
 
     /// The output of a printf format over `values`; the strings it reads
     /// go to `strings`.
-    fn format_text(
+    pub(super) fn format_text(
         &mut self,
         st: &mut State,
         format: &[u8],

@@ -11,6 +11,7 @@ mod format;
 mod math;
 mod number;
 mod scan;
+mod stream;
 mod string;
 
 use super::Machine;
@@ -34,10 +35,10 @@ pub enum Model {
 /// Largest object a byte-by-byte symbolic model walks over.
 const SCAN_LIMIT: u64 = 64 << 10;
 
-/// Functions whose only effect we ignore; their result is unconstrained but not a test input.
-const OUTPUT_ONLY: &[&str] = &[
-    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror",
-];
+/// Functions writing to the standard output or error, whose only effect
+/// we ignore; their result is unconstrained but not a test input (the
+/// stream functions on `stdout` and `stderr` too: see `stream`).
+const OUTPUT_ONLY: &[&str] = &["printf", "puts", "putchar", "perror"];
 /// Functions that end the program abnormally; reaching one is a finding.
 const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 
@@ -87,6 +88,13 @@ fn returns_int(value: Word) -> Exec<Model> {
     returns(SymVal::Int(value))
 }
 
+/// The result of a call writing to the standard output or error: an
+/// unconstrained `int`, no input of the test.
+fn output_only(st: &mut State, name: &str) -> Exec<Model> {
+    let free = Word::Term(BV::new_const(st.symbol_name(&format!("{name}()")), 32));
+    returns_int(free)
+}
+
 impl Machine<'_, '_> {
     pub fn library(&mut self, st: &mut State, name: &str, values: &[SymVal]) -> Exec<Model> {
         if ABORTS.contains(&name) {
@@ -118,11 +126,13 @@ impl Machine<'_, '_> {
             // A successful exit: the driver could not run past it, so no test.
             return Err(self.end(st));
         }
-        if OUTPUT_ONLY.contains(&name) {
-            let free = Word::Term(BV::new_const(st.symbol_name(&format!("{name}()")), 32));
-            return returns_int(free);
-        }
         let args = Args { name, values };
+        if let Some(function) = stream::stream_function(name) {
+            return self.stream_call(st, function, &args);
+        }
+        if OUTPUT_ONLY.contains(&name) {
+            return output_only(st, name);
+        }
         if let Some(model) = self.math(st, &args) {
             return model;
         }
@@ -487,21 +497,7 @@ impl Machine<'_, '_> {
     /// the path forks, and each child runs the call again with its
     /// alternative's condition on its path, before the call changed anything.
     fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
-        let mut open = Vec::new();
-        for (cond, value) in alternatives {
-            match cond_value(&cond) {
-                Some(true) => return Ok(value),
-                Some(false) => continue,
-                None if st.path.contains(&self.solver.intern(&cond.term())) => return Ok(value),
-                None => open.push((cond, value)),
-            }
-        }
-        let mut feasible = Vec::new();
-        for (cond, value) in open {
-            if self.may(st, &cond) {
-                feasible.push((cond, value));
-            }
-        }
+        let mut feasible = self.feasible_alternatives(st, alternatives);
         if feasible.len() <= 1 {
             let Some((cond, value)) = feasible.pop() else {
                 return Err(Stop::Dead);
@@ -516,6 +512,29 @@ impl Machine<'_, '_> {
             children.push(child);
         }
         Err(Stop::Fork(children))
+    }
+
+    /// The alternatives (disjoint) that may hold on this path: only the one
+    /// that certainly holds when there is one.
+    fn feasible_alternatives<T>(
+        &mut self,
+        st: &State,
+        alternatives: Vec<(Cond, T)>,
+    ) -> Vec<(Cond, T)> {
+        let mut open = Vec::new();
+        for (cond, value) in alternatives {
+            match cond_value(&cond) {
+                Some(true) => return vec![(cond, value)],
+                Some(false) => continue,
+                None if st.path.contains(&self.solver.intern(&cond.term())) => {
+                    return vec![(cond, value)]
+                }
+                None => open.push((cond, value)),
+            }
+        }
+        open.into_iter()
+            .filter(|(cond, _)| self.may(st, cond))
+            .collect()
     }
 
     /// Fixes a symbolic argument to the value the solver picks for this
@@ -558,8 +577,10 @@ impl Machine<'_, '_> {
         Ok(memory::write(st.object_mut(obj), &at, &int_cells(&new))?)
     }
 
-    /// Completes the current call statement in each forked state with its result.
-    pub(super) fn finish_calls(&mut self, outcomes: Vec<(State, PtrVal)>) -> Exec<Vec<State>> {
+    /// Completes the current call statement in each forked state with its
+    /// result (an integer at the width of the place it goes to, as a
+    /// model's result is at its function's declared type).
+    pub(super) fn finish_calls(&mut self, outcomes: Vec<(State, SymVal)>) -> Exec<Vec<State>> {
         let mut done = Vec::new();
         for (mut next, result) in outcomes {
             let frame = next.frame();
@@ -570,7 +591,11 @@ impl Machine<'_, '_> {
             } = &stmt.kind
             {
                 let loc = self.place_loc(&mut next, place)?;
-                self.store(&mut next, &loc, &SymVal::Ptr(result))?;
+                let result = match (result, loc.ty.scalar_bits()) {
+                    (SymVal::Int(v), Some(bits)) => SymVal::Int(resize(&v, bits, true)),
+                    (other, _) => other,
+                };
+                self.store(&mut next, &loc, &result)?;
             }
             next.frame_mut().stmt += 1;
             done.push(next);
