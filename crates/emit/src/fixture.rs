@@ -190,6 +190,7 @@ fn function_in(
             variadic: false,
         },
         prototyped: true,
+        nonnull: Vec::new(),
         is_static: false,
         span,
         body: Some(Body {
@@ -255,6 +256,7 @@ pub fn sample_program() -> Program {
             variadic: false,
         },
         prototyped: true,
+        nonnull: Vec::new(),
         is_static: false,
         span: position("read_sensor", "read_sensor"),
         body: None,

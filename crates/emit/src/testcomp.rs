@@ -343,6 +343,7 @@ mod tests {
                 variadic: false,
             },
             prototyped: true,
+            nonnull: Vec::new(),
             is_static: false,
             span: Span::default(),
             body: None,

@@ -336,6 +336,7 @@ mod tests {
             is_static: false,
             span: Span::default(),
             body: None,
+            nonnull: Vec::new(),
         };
         let wide = Type::Int(IntType::LONG_LONG);
         let program = Program {

@@ -103,6 +103,7 @@ fn program() -> Program {
                 variadic: false,
             },
             prototyped: true,
+            nonnull: Vec::new(),
             is_static: false,
             span: span(),
             body: Some(Body {

@@ -174,6 +174,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], stmts: Vec<StmtKind>
             variadic: false,
         },
         prototyped: true,
+        nonnull: Vec::new(),
         is_static: false,
         span: span(),
         body: Some(Body {
@@ -197,6 +198,7 @@ fn declared(name: &str, ret: Type, params: Vec<Type>, variadic: bool) -> Functio
             variadic,
         },
         prototyped: true,
+        nonnull: Vec::new(),
         is_static: false,
         span: span(),
         body: None,

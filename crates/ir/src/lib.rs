@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod float;
 pub mod goals;
+pub mod initialiser;
 pub mod params;
 pub mod print;
 pub mod program;
@@ -18,7 +19,8 @@ pub mod walk;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
 pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
-pub use params::{capacities, checks_null, Capacity};
+pub use initialiser::Success;
+pub use params::{capacities, checks_member_null, checks_null, Capacity};
 pub use program::*;
 pub use state::written_globals;
 pub use types::{

@@ -4,8 +4,8 @@
 
 use crate::types::Layout;
 use crate::{
-    BinOp, Block, BlockId, Callee, Expr, ExprKind, FuncId, LocalId, PlaceBase, Program, StmtKind,
-    Type, UnOp,
+    BinOp, Block, BlockId, Body, Callee, Expr, ExprKind, FuncId, LocalId, Place, PlaceBase,
+    Program, Proj, StmtKind, StructId, Type, UnOp,
 };
 
 /// The parameter `e` reads as it is (casts aside), if it does.
@@ -70,6 +70,67 @@ pub fn checks_null(program: &Program, func: FuncId, param: usize) -> bool {
         found |= is_param(cond);
     }
     found
+}
+
+/// Whether `func` tests member `field` of a struct `ty` for NULL (`if
+/// (h->on_item)`, `h->free != NULL`): a callback read from there may be
+/// NULL where it does.
+pub fn checks_member_null(program: &Program, func: FuncId, ty: StructId, field: u32) -> bool {
+    let Some(body) = &program.function(func).body else {
+        return false;
+    };
+    let is_member = |e: &Expr| match &strip_casts(e).kind {
+        ExprKind::Load(place) => member_read(program, body, place) == Some((ty, field)),
+        _ => false,
+    };
+    let is_null = |e: &Expr| matches!(strip_casts(e).kind, ExprKind::Null | ExprKind::Int(0));
+    let mut found = false;
+    for block in &body.blocks {
+        let crate::Terminator::Branch { cond, .. } = &block.term else {
+            continue;
+        };
+        found |= is_member(cond);
+        crate::walk::subexpressions(cond, &mut |e: &Expr| {
+            found |= match &e.kind {
+                ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) => {
+                    (is_member(a) && is_null(b)) || (is_null(a) && is_member(b))
+                }
+                ExprKind::Unary(UnOp::LogicalNot, a) => is_member(a),
+                _ => false,
+            };
+        });
+    }
+    found
+}
+
+/// The struct and member a place ends in (`h->on_item`: `struct handlers`,
+/// its member number), if it ends in one.
+pub fn member_read(program: &Program, body: &Body, place: &Place) -> Option<(StructId, u32)> {
+    let mut ty = match &place.base {
+        PlaceBase::Local(l) => body.locals.get(l.index())?.ty.clone(),
+        PlaceBase::Global(g) => program.globals.get(g.index())?.ty.clone(),
+        PlaceBase::Deref(e) => e.ty.pointee()?.clone(),
+    };
+    let mut member = None;
+    for proj in &place.proj {
+        match proj {
+            Proj::Field {
+                index,
+                ty: field_ty,
+            } => {
+                let Type::Struct(id) = ty else {
+                    return None;
+                };
+                member = Some((id, *index));
+                ty = field_ty.clone();
+            }
+            Proj::Index { elem, .. } => {
+                member = None;
+                ty = elem.clone();
+            }
+        }
+    }
+    member
 }
 
 /// A pointer parameter and the integer parameter that says how much memory

@@ -191,6 +191,10 @@ pub struct Function {
     pub span: Span,
     /// `None` for a function declared but not defined in this file.
     pub body: Option<Body>,
+    /// The parameters its declarations say are never NULL
+    /// (`__attribute__((nonnull))`, as glibc declares `memcpy`'s), in
+    /// order: a call passing NULL there is undefined, and UBSan stops it.
+    pub nonnull: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -221,6 +221,10 @@ impl Type {
             _ => None,
         }
     }
+    /// A `char *` (signed or not): what C passes a string as.
+    pub fn is_string(&self) -> bool {
+        matches!(self.pointee(), Some(Type::Int(it)) if it.bits == 8 && !it.is_bool)
+    }
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Int(_) | Type::Float(_) | Type::Pointer(_))
     }

@@ -118,6 +118,7 @@ fn switch_program() -> Program {
             variadic: false,
         },
         prototyped: true,
+        nonnull: Vec::new(),
         is_static: false,
         span,
         body: Some(body),

@@ -278,6 +278,7 @@ impl<'a> Lowerer<'a> {
                 variadic: false,
             },
             prototyped: false,
+            nonnull: Vec::new(),
             is_static: false,
             span: self.span(at),
             body: None,
@@ -305,6 +306,7 @@ impl<'a> Lowerer<'a> {
             name: name.to_string(),
             sig: builtin.sig,
             prototyped: true,
+            nonnull: Vec::new(),
             is_static: false,
             span: Span {
                 file: self.built_in_file(),

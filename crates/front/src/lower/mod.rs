@@ -89,6 +89,18 @@ struct FuncDecl<'a> {
 }
 
 impl FuncDecl<'_> {
+    /// Adds the parameters a declaration's `nonnull` attribute names
+    /// (`types::nonnull_attribute`) to those the function never takes NULL for.
+    fn note_nonnull(&mut self, numbers: Option<Vec<usize>>) {
+        let Some(numbers) = numbers else {
+            return;
+        };
+        let nonnull = &mut self.function.nonnull;
+        nonnull.extend(types::nonnull_params(&numbers, &self.function.sig.params));
+        nonnull.sort_unstable();
+        nonnull.dedup();
+    }
+
     /// A function the compiler declares itself (no prototype in the source).
     fn built_in(function: Function) -> Self {
         FuncDecl {

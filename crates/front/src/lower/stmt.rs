@@ -1,7 +1,9 @@
 //! Declarations, function bodies, statements and conditions.
 
 use super::expr::{float_zero, make_binary};
-use super::types::{has_attribute, layout_attribute, Declared, Specs};
+use super::types::{
+    has_attribute, layout_attribute, merge_nonnull, nonnull_attribute, Declared, Specs,
+};
 use super::vla::VariableLength;
 use super::{
     FnBuilder, FuncDecl, GlobalDecl, Lowerer, Prototype, Scope, SwitchState, Symbol, MAX_NESTING, R,
@@ -136,10 +138,12 @@ impl<'a> Lowerer<'a> {
             let is_static = specs.storage == Some(StorageClassSpecifier::Static);
             let index =
                 self.declare_function(&name, (**sig).clone(), is_static, &declared, None)?;
-            let noreturn = specs.noreturn
-                || has_attribute(&init_decl.node.declarator.node.extensions, "noreturn");
+            let extensions = &init_decl.node.declarator.node.extensions;
+            let noreturn = specs.noreturn || has_attribute(extensions, "noreturn");
+            let nonnull = merge_nonnull(specs.nonnull.clone(), nonnull_attribute(extensions));
             if let Some(decl) = self.funcs.get_mut(index) {
                 decl.noreturn |= noreturn;
+                decl.note_nonnull(nonnull);
             }
             self.bind(&name, Symbol::Func(index));
             return Ok(());
@@ -332,6 +336,7 @@ impl<'a> Lowerer<'a> {
                     name: name.to_string(),
                     sig,
                     prototyped: !declared.unprototyped,
+                    nonnull: Vec::new(),
                     is_static,
                     span: self.span(at),
                     body: None,
@@ -432,6 +437,7 @@ impl<'a> Lowerer<'a> {
                 let index = self.declare_function(&name, sig, is_static, &declared, Some(def))?;
                 if let Some(decl) = self.funcs.get_mut(index) {
                     decl.noreturn |= specs.noreturn;
+                    decl.note_nonnull(specs.nonnull.clone());
                 }
                 Ok(index)
             }

@@ -19,6 +19,8 @@ pub(super) struct Specs<'s> {
     pub packed: Option<usize>,
     /// `_Noreturn` or `__attribute__((noreturn))`.
     pub noreturn: bool,
+    /// `__attribute__((nonnull(...)))` (see [`nonnull_attribute`]).
+    pub nonnull: Option<Vec<usize>>,
     pub offset: usize,
 }
 
@@ -70,7 +72,60 @@ impl<'s> Specs<'s> {
             self.packed = Some(at);
         }
         self.noreturn |= has_attribute(ext, "noreturn");
+        self.nonnull = merge_nonnull(self.nonnull.take(), nonnull_attribute(ext));
     }
+}
+
+/// The parameters `nonnull` attributes among `ext` name, 1-based as C
+/// writes them (empty: every pointer parameter), if there is one.
+pub(super) fn nonnull_attribute(ext: &[Node<Extension>]) -> Option<Vec<usize>> {
+    let mut found = None;
+    for e in ext {
+        let Extension::Attribute(a) = &e.node else {
+            continue;
+        };
+        if a.name.node.trim_matches('_') != "nonnull" {
+            continue;
+        }
+        let numbers = a.arguments.iter().filter_map(|arg| match &arg.node {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) if i.base == IntegerBase::Decimal => i.number.parse().ok(),
+                _ => None,
+            },
+            _ => None,
+        });
+        found = merge_nonnull(found, Some(numbers.collect()));
+    }
+    found
+}
+
+/// Two `nonnull` attributes as one: an empty list (every pointer) wins.
+pub(super) fn merge_nonnull(a: Option<Vec<usize>>, b: Option<Vec<usize>>) -> Option<Vec<usize>> {
+    match (a, b) {
+        (Some(a), Some(b)) if a.is_empty() || b.is_empty() => Some(Vec::new()),
+        (Some(mut a), Some(b)) => {
+            a.extend(b);
+            a.sort_unstable();
+            a.dedup();
+            Some(a)
+        }
+        (a, b) => a.or(b),
+    }
+}
+
+/// The parameter indices (from 0) a `nonnull` attribute's numbers name
+/// in `params`; an empty list names every pointer parameter.
+pub(super) fn nonnull_params(numbers: &[usize], params: &[Type]) -> Vec<usize> {
+    if numbers.is_empty() {
+        return (0..params.len())
+            .filter(|&i| params[i].pointee().is_some())
+            .collect();
+    }
+    numbers
+        .iter()
+        .filter(|&&n| n >= 1 && n <= params.len())
+        .map(|n| n - 1)
+        .collect()
 }
 
 /// Whether a `typeof` is the stand-in [`crate::gnu`] writes for `__int128`.

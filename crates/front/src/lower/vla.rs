@@ -281,6 +281,7 @@ impl Lowerer<'_> {
                         variadic: false,
                     },
                     prototyped: true,
+                    nonnull: Vec::new(),
                     is_static: false,
                     span: Span {
                         file: self.built_in_file(),
