@@ -186,6 +186,7 @@ pub fn test_driver(
         notes.extend(support::initial_state(&mut out, unit, &plans, framework));
     }
     let body = body.finish();
+    support::building_support(&mut out, &body);
     support::reporting_helpers(&mut out, &body, framework);
     out.text(&body);
     let (text, c_part) = match framework {
@@ -254,9 +255,7 @@ fn write_test(
     let writer = InputWriter {
         unit,
         inputs: &test.inputs,
-        allocation: Allocation::Checked {
-            on_failure: framework::out_of_memory(framework),
-        },
+        allocation: Allocation::Checked { framework },
     };
     let mut code = writer.write(test.func, &mut scope)?;
     let f = unit.program.function(test.func);
@@ -1034,6 +1033,9 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     if fills {
         out.text(support::COMPARE_FILLS);
         out.blank();
+    }
+    if all_inputs().any(|i| !i.constructions.is_empty()) {
+        support::building_support(&mut out, &support::building_inputs(true));
     }
     let mut numbers = Vec::with_capacity(reports.len());
     let mut table: Vec<(String, String)> = Vec::new();

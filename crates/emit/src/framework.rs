@@ -120,6 +120,20 @@ pub fn out_of_memory(framework: Framework) -> &'static str {
     }
 }
 
+/// The statement that ends a test whose input an initialiser did not set
+/// up (`call`: the call as the test wrote it).
+pub fn set_up_failed(framework: Framework, call: &str) -> String {
+    let call = crate::literal::bytes_literal(call.as_bytes());
+    match framework {
+        Framework::Plain | Framework::Gtest => {
+            format!("return cairn_set_up_failed(__func__, {call});")
+        }
+        Framework::Cmocka => {
+            format!("fail_msg(\"%s did not succeed while building the inputs\", {call});")
+        }
+    }
+}
+
 /// The statement after `if (cairn_expect_new(...))`: later checks read
 /// through the object's name, so the test ends there.
 pub fn stop_test(framework: Framework) -> &'static str {
@@ -329,6 +343,12 @@ pub fn gtest_file(source: &SourceRef, c_part: &str, tests: &[String]) -> String 
 const GTEST_HELPERS: &str = r#"int cairn_out_of_memory(const char *test)
 {
     ADD_FAILURE() << test << ": out of memory while building the inputs";
+    return 1;
+}
+
+int cairn_set_up_failed(const char *test, const char *call)
+{
+    ADD_FAILURE() << test << ": " << call << " did not succeed while building the inputs";
     return 1;
 }
 

@@ -5,10 +5,14 @@
 //! the driver names as its checks reach them).
 
 use crate::ctype::is_identifier;
-use crate::literal::{bytes_literal, char_literal, comment_text, float_literal, int_literal};
+use crate::framework::Framework;
+use crate::literal::{
+    bytes_literal, char_literal, comment_text, escape_string, float_literal, int_literal,
+};
 use crate::names::{identifier_from_path, NameScope};
 use crate::streams::{self, StreamNames};
 use crate::unit::Unit;
+use ir::Success;
 use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
 use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, StreamId, Value};
 
@@ -38,9 +42,9 @@ pub struct CallCode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Allocation {
     /// `T *x_in = calloc(n, sizeof *x_in);`, then one check that ends the
-    /// test with `on_failure` (a framework's failure) when any of them is
-    /// NULL (test drivers).
-    Checked { on_failure: &'static str },
+    /// test with the framework's failure when any of them is NULL (test
+    /// drivers).
+    Checked { framework: Framework },
     /// `T *x_in = cairn_input(n, sizeof *x_in);`, a helper that exits when
     /// memory runs out and keeps every input reachable from a global, so
     /// that LeakSanitizer reports only what the code under test lost
@@ -100,7 +104,8 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             code.streams.extend(lines);
             code.objects.streams.push(names);
         }
-        if let Allocation::Checked { on_failure } = self.allocation {
+        if let Allocation::Checked { framework } = self.allocation {
+            let on_failure = crate::framework::out_of_memory(framework);
             code.allocation_check =
                 allocation_check(&code.objects.inputs, &code.objects.streams, on_failure);
         }
@@ -484,6 +489,11 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         code: &mut CallCode,
     ) -> Result<(), String> {
         let f = self.unit.program.function(func);
+        if self.inputs.constructions.is_empty() {
+            return Ok(());
+        }
+        code.constructions
+            .push(crate::support::building_inputs(true));
         for construction in &self.inputs.constructions {
             let param = construction.param as usize;
             let ty = f
@@ -514,33 +524,46 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                         scratch.push(scratch_name);
                     }
                 }
-                let text = api_call_text(self.unit, f, call, &code.objects, &scratch)?;
                 if let Some(part) = &call.part {
                     // Allocations do not fail while building: no NULL check.
                     let part_name = scope.fresh(part);
-                    code.constructions.push(format!(
-                        "{} = {text};",
-                        self.unit.spell(&callee.sig.ret, &part_name)?
-                    ));
                     code.objects
                         .parts
-                        .push(((construction.param, k as u32), part_name));
-                } else if k == 0 {
-                    code.constructions
-                        .push(format!("{} = {text};", self.unit.spell(ty, &name)?));
-                    let failed = match self.allocation {
-                        Allocation::Checked { on_failure } => vec![format!("    {on_failure}")],
-                        Allocation::Kept => vec![
-                            format!(
-                                "    printf(\"cairn: {} failed while building the inputs; the finding did not run\\n\");",
-                                comment_text(self.unit.function_name(call.func))
-                            ),
-                            "    exit(2);".to_string(),
-                        ],
+                        .push(((construction.param, k as u32), part_name.clone()));
+                    let text = api_call_text(self.unit, f, call, &code.objects, &scratch)?;
+                    match call.initialises {
+                        Some(success) => {
+                            let storage = callee.sig.params.first().unwrap_or(ty);
+                            code.constructions.push(format!(
+                                "{} = malloc(sizeof *{part_name});",
+                                self.unit.spell(storage, &part_name)?
+                            ));
+                            self.initialise(&text, call.func, success, callee, code);
+                        }
+                        None => code.constructions.push(format!(
+                            "{} = {text};",
+                            self.unit.spell(&callee.sig.ret, &part_name)?
+                        )),
+                    }
+                    continue;
+                }
+                let text = api_call_text(self.unit, f, call, &code.objects, &scratch)?;
+                if k == 0 {
+                    let failed = self
+                        .failed_building(&format!("{} failed", self.unit.function_name(call.func)));
+                    // An initialiser sets up storage the test allocates.
+                    let made = match call.initialises {
+                        Some(_) => format!("malloc(sizeof *{name})"),
+                        None => text.clone(),
                     };
+                    code.constructions
+                        .push(format!("{} = {made};", self.unit.spell(ty, &name)?));
                     code.constructions.push(format!("if ({name} == NULL) {{"));
                     code.constructions.extend(failed);
                     code.constructions.push("}".to_string());
+                    if let Some(success) = call.initialises {
+                        self.initialise(&text, call.func, success, callee, code);
+                    }
                 } else if callee.sig.ret == *ty {
                     // It may move the object (realloc): the result is its new place.
                     code.constructions.push(format!("{name} = {text};"));
@@ -575,7 +598,65 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 );
             }
         }
+        code.constructions
+            .push(crate::support::building_inputs(false));
         Ok(())
+    }
+
+    /// The lines that end the set-up when building failed (`what`, in
+    /// words: `list_new failed`).
+    fn failed_building(&self, what: &str) -> Vec<String> {
+        let done = format!("    {}", crate::support::building_inputs(false));
+        match self.allocation {
+            Allocation::Checked { framework } => vec![
+                done,
+                format!("    {}", crate::framework::out_of_memory(framework)),
+            ],
+            Allocation::Kept => vec![
+                format!(
+                    "    printf(\"cairn: {} while building the inputs; the finding did not run\\n\");",
+                    comment_text(&escape_string(what))
+                ),
+                "    exit(2);".to_string(),
+            ],
+        }
+    }
+
+    /// The call `text` of initialiser `func`, checked against what it
+    /// returns on success when it returns a status: the engine built the
+    /// input on that outcome only.
+    fn initialise(
+        &self,
+        text: &str,
+        func: FuncId,
+        success: Success,
+        callee: &ir::Function,
+        code: &mut CallCode,
+    ) {
+        let failure = match (success, &callee.sig.ret) {
+            (Success::Void, _) | (_, Type::Void) => {
+                code.constructions.push(format!("{text};"));
+                return;
+            }
+            (Success::Is(value), Type::Int(it)) => {
+                format!("{text} != {}", int_literal(*it, value as u128))
+            }
+            (Success::NonNegative, _) => format!("{text} < 0"),
+            (Success::NonZero, _) | (Success::Is(_), _) => format!("!{text}"),
+        };
+        let failed = match self.allocation {
+            Allocation::Checked { framework } => vec![
+                format!("    {}", crate::support::building_inputs(false)),
+                format!("    {}", crate::framework::set_up_failed(framework, text)),
+            ],
+            Allocation::Kept => self.failed_building(&format!(
+                "{} did not succeed",
+                self.unit.function_name(func)
+            )),
+        };
+        code.constructions.push(format!("if ({failure}) {{"));
+        code.constructions.extend(failed);
+        code.constructions.push("}".to_string());
     }
 
     fn write_script(&self, code: &mut CallCode) -> Result<(), String> {
@@ -1029,6 +1110,14 @@ pub fn api_call_text(
                 Ok(name) => name.to_string(),
                 Err(_) => crate::shapes::param_name(callee, i),
             },
+            // A string the test made as an input object.
+            (Type::Pointer(_), Value::Pointer { object, offset }) => {
+                match objects.get(HeapRef::Input(*object)) {
+                    Ok(input) if *offset == 0 => input.c_name.clone(),
+                    Ok(input) => format!("{} + {offset}", input.c_name),
+                    Err(_) => crate::shapes::param_name(callee, i),
+                }
+            }
             (ty, value) => {
                 return Err(format!(
                     "{} for `{}` does not fit its type ({})",

@@ -472,6 +472,36 @@ static void cairn_compare_fills(long long (*call)(int fill))
         printf("not confirmed: the result is %lld whether new memory holds 0x00 or 0x01 bytes\n", zeros);
 }"#;
 
+/// What building a test's inputs through the code's own functions
+/// allocates is the test's, never a leak of the call under test (as the
+/// engine counts leaks): LeakSanitizer leaves those blocks out, even those
+/// the call unlinks. Its interface's symbols are weak, NULL when the
+/// sanitizers are not linked in.
+const BUILDING: &str = r#"/* What building the inputs allocates is the test's, never a leak of the call: LeakSanitizer leaves it out. */
+extern void __lsan_disable(void) __attribute__((weak));
+extern void __lsan_enable(void) __attribute__((weak));
+static void cairn_building_inputs(int building)
+{
+    if (building && __lsan_disable)
+        __lsan_disable();
+    if (!building && __lsan_enable)
+        __lsan_enable();
+}"#;
+
+/// The call that starts (`true`) or ends building a test's inputs (see
+/// [`BUILDING`]).
+pub fn building_inputs(building: bool) -> String {
+    format!("cairn_building_inputs({});", u8::from(building))
+}
+
+/// [`BUILDING`], when `code` (tests or reproducers) builds inputs.
+pub fn building_support(out: &mut CodeWriter, code: &str) {
+    if code.contains("cairn_building_inputs(") {
+        out.text(BUILDING);
+        out.blank();
+    }
+}
+
 /// Stubs keep the pointers they are given, as the real function may: the
 /// engine does not count memory handed to a function without a body as
 /// leaked, so LeakSanitizer must not either.
@@ -853,12 +883,20 @@ fn declaration(helper: &str) -> String {
     format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
-const HELPERS: [(&str, &str); 9] = [
+const HELPERS: [(&str, &str); 10] = [
     (
         "cairn_out_of_memory(",
         r#"static int cairn_out_of_memory(const char *test)
 {
     printf("FAIL %s: out of memory while building the inputs\n", test);
+    return 1;
+}"#,
+    ),
+    (
+        "cairn_set_up_failed(",
+        r#"static int cairn_set_up_failed(const char *test, const char *call)
+{
+    printf("FAIL %s: %s did not succeed while building the inputs\n", test, call);
     return 1;
 }"#,
     ),

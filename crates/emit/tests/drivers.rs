@@ -212,6 +212,7 @@ fn earlier_calls_come_before_the_checked_call_in_the_driver_and_its_json() {
             func: CLASSIFY,
             args: vec![int_value(a), int_value(b)],
             part: None,
+            initialises: None,
         });
     }
     test.checks[0].expected = int_value(3);

@@ -418,7 +418,7 @@ impl<'a> Solved<'a> {
         bytes
             .iter()
             .map(|w| match w {
-                Written::No => false,
+                Written::No | Written::Unseen => false,
                 Written::Yes => true,
                 Written::If(cond) => self.values.holds(cond).unwrap_or(true),
             })
@@ -590,6 +590,7 @@ impl<'a> Solved<'a> {
                     .map(|(v, ty)| self.sym_value(v, ty))
                     .collect(),
                 part: None,
+                initialises: None,
             })
             .collect();
         // A build without calls gave NULL.
@@ -613,12 +614,22 @@ impl<'a> Solved<'a> {
                         .enumerate()
                         .map(|(i, (v, ty))| {
                             let part = call.part_args.iter().find(|(arg, _)| *arg == i);
+                            let sets_up = k == 0 && call.initialises.is_some();
                             match (k, i, part) {
                                 (_, _, Some(&(_, made_by))) => Value::Part {
                                     param,
                                     call: made_by as u32,
                                 },
+                                // An initialiser's storage, when it makes a part.
+                                (_, 0, _) if call.initialises.is_some() && call.part.is_some() => {
+                                    Value::Part {
+                                        param,
+                                        call: k as u32,
+                                    }
+                                }
                                 (1.., 0, _) if call.part.is_none() => Value::Constructed { param },
+                                (0, 0, _) if sets_up => Value::Constructed { param },
+                                _ if ty.is_string() => self.sym_value(v, ty),
                                 // A scratch variable the call writes its status to.
                                 _ if ty.pointee().is_some() => Value::Unknown,
                                 _ => self.sym_value(v, ty),
@@ -629,6 +640,7 @@ impl<'a> Solved<'a> {
                         func: call.func,
                         args,
                         part: call.part.as_ref().map(|_| part_name(program, build, k)),
+                        initialises: call.initialises,
                     }
                 })
                 .collect();

@@ -40,6 +40,10 @@ pub enum ObjKind {
         /// Size in bytes (64-bit term): symbolic for `malloc(n)` of a
         /// symbolic `n`, the object's cells then covering its largest value.
         size: Word,
+        /// Allocated while building the test's inputs (by construction
+        /// calls, earlier calls, or as an initialiser's storage): the test
+        /// owns it, so the call under test cannot leak it.
+        for_inputs: bool,
     },
     /// A block of a frame sized at run time: a variable-length array, or
     /// what `alloca` returns.
@@ -60,6 +64,10 @@ pub enum Written {
     No,
     Yes,
     If(Bool),
+    /// Handed to a function without a body, which may have filled it:
+    /// reading it is no finding, but its contents are unknown (the
+    /// driver's stub writes nothing), so no test checks it.
+    Unseen,
 }
 
 impl Written {
@@ -67,16 +75,17 @@ impl Written {
     pub fn or_if(&self, cond: Bool) -> Written {
         match self {
             Written::Yes => Written::Yes,
+            Written::Unseen => Written::Unseen,
             Written::No => Written::If(cond),
             Written::If(before) => Written::If(Bool::or(&[before.clone(), cond])),
         }
     }
 
-    /// When the byte is written.
+    /// When the byte may be read.
     pub fn condition(&self) -> Bool {
         match self {
             Written::No => Bool::from_bool(false),
-            Written::Yes => Bool::from_bool(true),
+            Written::Yes | Written::Unseen => Bool::from_bool(true),
             Written::If(cond) => cond.clone(),
         }
     }
@@ -231,6 +240,9 @@ pub struct BuildCall {
     pub part_args: Vec<(usize, usize)>,
     /// [`State::memory_changes`] when the call started.
     pub changes_before: u64,
+    /// For an initialiser, setting up the storage its first argument points
+    /// to: what it returns on success, the only outcome the test goes on with.
+    pub initialises: Option<ir::Success>,
 }
 
 /// What building the inputs does next, before any statement runs.
@@ -315,6 +327,9 @@ pub struct State {
     /// Arguments handed to functions without a body: memory they point to
     /// may be kept there, so it is not leaked.
     pub escaped: Vec<SymVal>,
+    /// Input objects the path read a pointer out of where they hold plain
+    /// bytes (a struct laid over a `void *` buffer): a shape built freely.
+    pub pointers_from_bytes: Vec<ObjIdx>,
     pub ret: Option<SymVal>,
     /// Where the function under test returned (its `return` statement or
     /// closing brace): which way out the path took.
@@ -392,6 +407,7 @@ impl State {
             stub_calls: Vec::new(),
             fresh_statics: Vec::new(),
             escaped: Vec::new(),
+            pointers_from_bytes: Vec::new(),
             ret: None,
             returned_at: None,
             loop_level: 0,

@@ -127,6 +127,12 @@ pub struct ApiCall {
     /// call adds): the test keeps its result in a variable of its own, so
     /// named after that argument (`item`), and frees it if it is not adopted.
     pub part: Option<String>,
+    /// For an initialiser (`tok_init(t, ...)`), which sets up the storage
+    /// its first argument points to: the test allocates that storage
+    /// first, and goes on only when the call returns what it returns on
+    /// success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initialises: Option<ir::Success>,
 }
 
 /// Memory the driver must create before the call (seed 000's class I objects):
@@ -399,6 +405,9 @@ pub enum FindingKind {
     /// A `float` or `double` converted to an integer type that cannot hold
     /// its integer part (NaN and infinities included).
     FloatConversionOverflow,
+    /// NULL passed where the callee's declaration says never NULL
+    /// (`__attribute__((nonnull))`, as glibc declares `memcpy`'s).
+    NullArgument,
 }
 
 impl FindingKind {
@@ -422,6 +431,7 @@ impl FindingKind {
             FindingKind::InvalidBuiltinArgument => "invalid-builtin-argument",
             FindingKind::OverlappingCopy => "overlapping-copy",
             FindingKind::FloatConversionOverflow => "float-conversion-overflow",
+            FindingKind::NullArgument => "null-argument",
         }
     }
 }
@@ -463,6 +473,9 @@ impl FindingKind {
             }
             FindingKind::FloatConversionOverflow => {
                 "A float or double converted to an integer type that cannot hold its integer part, NaN and infinities included (undefined in C)."
+            }
+            FindingKind::NullArgument => {
+                "NULL passed to a function whose declaration says that argument is never NULL, as glibc declares memcpy's and strlen's, even with a size of 0 (undefined in C)."
             }
         }
     }
@@ -680,6 +693,7 @@ mod tests {
             FindingKind::InvalidBuiltinArgument,
             FindingKind::OverlappingCopy,
             FindingKind::FloatConversionOverflow,
+            FindingKind::NullArgument,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

@@ -1,8 +1,11 @@
 //! Inputs built through the code's own API. Where the file defines a
 //! public (not `static`) function that creates a struct (returns a fresh
-//! `T *` from integer arguments), a `T *` parameter of the function under test is not a
-//! free-form shape: the test calls that constructor, then a short,
-//! solver-chosen sequence of the file's functions that add to a `T`
+//! `T *` from integer or string arguments) or sets one up on its caller's
+//! storage (an initialiser: takes the `T *` first, then such arguments, and
+//! writes the struct before reading it, see `ir::initialiser`), a `T *`
+//! parameter of the function under test is not a free-form shape: the test
+//! calls that constructor (an initialiser on a fresh heap object), then a
+//! short, solver-chosen sequence of the file's functions that add to a `T`
 //! (take the `T *` first, then integers, and may allocate), all with
 //! symbolic arguments, executed like the rest. The driver makes the same
 //! calls, so the input is one the library itself can hold.
@@ -11,9 +14,9 @@ use super::input::push_frame;
 use super::{Exec, Stop};
 use crate::memory::zero_cells;
 use crate::state::{Build, BuildCall, BuildStep, ObjKind, Object, ReturnTo, State};
-use crate::value::{cells_to_ptr, ObjIdx, PtrVal, SymVal, Target};
-use ir::{Callee, Expr, FuncId, Layout, PlaceBase, Program, StmtKind, StructId, Type};
-use std::collections::BTreeSet;
+use crate::value::{cells_to_ptr, LazyIdx, ObjIdx, PtrVal, SymVal, Target};
+use ir::{Callee, Expr, FuncId, Layout, PlaceBase, Program, StmtKind, StructId, Success, Type};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a struct type's values are built through the API.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,13 +32,25 @@ pub struct Apis {
     by_type: Vec<Api>,
     /// Per function, the parameters it adopts (see [`adopted_params`]).
     adopted: Vec<BTreeSet<usize>>,
+    /// The constructors that are initialisers, with what they return on
+    /// success.
+    initialisers: BTreeMap<FuncId, Success>,
+    /// Every function, public or not, that sets up what its first parameter
+    /// points to (`ir::initialiser::sets_up`).
+    setting_up: BTreeSet<FuncId>,
 }
+
+/// Words in a function's name that say it sets up its first argument: they
+/// only rank initialisers, what makes one is what it does.
+const INITIALISER_WORDS: [&str; 5] = ["init", "create", "open", "reset", "clear"];
 
 impl Apis {
     /// No construction API: every struct input is a free-form shape.
     pub const NONE: Apis = Apis {
         by_type: Vec::new(),
         adopted: Vec::new(),
+        initialisers: BTreeMap::new(),
+        setting_up: BTreeSet::new(),
     };
 
     /// The construction APIs of `program`, leaving out the declared
@@ -63,6 +78,32 @@ impl Apis {
                 }
             }
         }
+        let setting_up: BTreeSet<FuncId> = (0..program.functions.len() as u32)
+            .map(FuncId)
+            .filter(|&func| ir::initialiser::sets_up(program, func, 0))
+            .collect();
+        // Initialisers come after the constructors that return a new
+        // `T *`, those whose names say so first.
+        let mut initialisers: Vec<(StructId, FuncId)> = public
+            .iter()
+            .filter(|(func, function)| {
+                let returns_status = matches!(function.sig.ret, Type::Void | Type::Int(_));
+                let plain_rest = function.sig.params.iter().skip(1).all(is_plain_argument);
+                returns_status && plain_rest && setting_up.contains(func)
+            })
+            .filter_map(|(func, function)| Some((struct_pointee(&function.sig.params[0])?, *func)))
+            .collect();
+        initialisers.sort_by_key(|(_, func)| {
+            let name = program.function(*func).name.to_ascii_lowercase();
+            !INITIALISER_WORDS.iter().any(|word| name.contains(word))
+        });
+        for (ty, func) in &initialisers {
+            entry(&mut by_type, *ty).constructors.push(*func);
+        }
+        let initialisers = initialisers
+            .into_iter()
+            .map(|(_, func)| (func, ir::initialiser::success(program, func)))
+            .collect();
         // An adder's struct arguments are made by their own constructors.
         let constructible: Vec<StructId> = by_type.iter().map(|api| api.ty).collect();
         for (func, function) in &public {
@@ -93,7 +134,24 @@ impl Apis {
             }
         }
         by_type.retain(|api| !api.constructors.is_empty());
-        Apis { by_type, adopted }
+        Apis {
+            by_type,
+            adopted,
+            initialisers,
+            setting_up,
+        }
+    }
+
+    /// What initialiser `func` returns on success; `None` for a function
+    /// that is no initialiser.
+    pub fn initialiser(&self, func: FuncId) -> Option<Success> {
+        self.initialisers.get(&func).copied()
+    }
+
+    /// Whether `func` sets up what its parameter `param` points to: the
+    /// test gives it storage, not a value built through the API.
+    pub fn sets_up(&self, func: FuncId, param: usize) -> bool {
+        param == 0 && self.setting_up.contains(&func)
     }
 
     /// Whether `func` stores parameter `param` itself into memory.
@@ -142,9 +200,9 @@ fn struct_pointee(ty: &Type) -> Option<StructId> {
     }
 }
 
-/// An argument a construction call can be given: an integer the solver
-/// chooses, or a pointer to an integer the call may write its status to
-/// (the driver passes a scratch variable).
+/// An argument a construction call can be given: an integer or a string
+/// the solver chooses, or a pointer to an integer the call may write its
+/// status to (the driver passes a scratch variable).
 fn is_plain_argument(ty: &Type) -> bool {
     matches!(ty, Type::Int(_)) || matches!(ty.pointee(), Some(Type::Int(_)))
 }
@@ -261,10 +319,12 @@ pub fn part_types(program: &Program, func: FuncId) -> Vec<StructId> {
 }
 
 /// Pushes the frame of construction call `func` of `build`. `built` (the
-/// pointer the constructor returned, for the calls that add to it) is the
-/// first argument; `parts` go to the struct arguments after it, made by the
-/// calls just before this one; integer arguments are fresh inputs. The
-/// caller enters its first block.
+/// pointer the constructor returned, for the calls that add to it, or the
+/// storage an initialiser sets up) is the first argument; `parts` go to the
+/// struct arguments after it, made by the calls just before this one;
+/// integer arguments are fresh inputs, strings lazy input pointers, which
+/// it returns for the caller to make non-NULL strings. The caller enters
+/// its first block.
 pub fn push_call(
     program: &Program,
     st: &mut State,
@@ -273,13 +333,14 @@ pub fn push_call(
     built: Option<SymVal>,
     parts: Vec<SymVal>,
     returns: ReturnTo,
-) -> Exec<()> {
+) -> Exec<Vec<LazyIdx>> {
     let function = program.function(func);
     let made_by = st.builds[build].calls.len() - parts.len();
     let mut parts = parts.into_iter().enumerate();
     let mut part_args = Vec::new();
+    let mut strings = Vec::new();
     let mut args: Vec<SymVal> = built.into_iter().collect();
-    for ty in &function.sig.params[args.len()..] {
+    for (i, ty) in function.sig.params.iter().enumerate().skip(args.len()) {
         let name = format!("{}()#{}", function.name, st.builds[build].calls.len());
         let value = match ty {
             Type::Int(it) => SymVal::Int(st.fresh_input(&name, u32::from(it.bits), it.signed)),
@@ -287,6 +348,11 @@ pub fn push_call(
                 let (k, part) = parts.next().ok_or(Stop::Dead)?;
                 part_args.push((args.len(), made_by + k));
                 part
+            }
+            _ if ty.is_string() => {
+                let lazy = st.add_lazy(string_path(program, st, func, i), ty.clone());
+                strings.push(lazy);
+                SymVal::Ptr(PtrVal::to(Target::Lazy(lazy)))
             }
             _ => {
                 let size = program.size_of(ty.pointee().unwrap_or(&Type::Void)).max(1);
@@ -302,8 +368,32 @@ pub fn push_call(
         part: None,
         part_args,
         changes_before: st.memory_changes,
+        initialises: None,
     });
-    push_frame(program, st, func, &args, returns)
+    push_frame(program, st, func, &args, returns)?;
+    Ok(strings)
+}
+
+/// The access path of string argument `param` of construction call `func`
+/// (`tok_init.src`, then `tok_init.src#2` for the next such call): the
+/// name of its input object.
+fn string_path(program: &Program, st: &State, func: FuncId, param: usize) -> String {
+    let function = program.function(func);
+    let local = function.body.as_ref().and_then(|b| b.locals.get(param));
+    let base = format!(
+        "{}.{}",
+        function.name,
+        local.map_or_else(|| format!("arg{param}"), |l| l.name.clone())
+    );
+    let earlier = st
+        .lazies
+        .iter()
+        .filter(|lazy| lazy.path.split('#').next() == Some(base.as_str()))
+        .count();
+    match earlier {
+        0 => base,
+        n => format!("{base}#{}", n + 1),
+    }
 }
 
 /// A new build of parameter `param` with `api`.

@@ -15,7 +15,7 @@ use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State, Written
 use crate::value::{
     cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
-use ir::{Callee, Expr, FuncId, Place, Program, Span, Type};
+use ir::{Callee, Expr, FuncId, Layout, Place, Program, Span, Type};
 use testcase::FindingKind;
 
 /// Deepest nesting of calls with concrete arguments only: concrete
@@ -42,13 +42,7 @@ impl Machine<'_, '_> {
                 match self.resolved(st, &p.target) {
                     Target::Func(f) => f,
                     Target::Lazy(l) => return Err(self.decide(st, l)),
-                    Target::Null => {
-                        return self.fault(
-                            st,
-                            FindingKind::NullDereference,
-                            "call through a NULL function pointer",
-                        )
-                    }
+                    Target::Null => return self.call_through_null(st, e),
                     _ => return unsupported("a call through a pointer to data"),
                 }
             }
@@ -61,6 +55,7 @@ impl Machine<'_, '_> {
             values = fitted_arguments(self.program, func, args, values)?;
         }
         let function = self.program.function(func);
+        self.check_nonnull_arguments(st, func, &values)?;
         if testcase::ERROR_FUNCTIONS.contains(&function.name.as_str()) {
             let message = format!("the error function `{}` is called", function.name);
             return self.fault(st, FindingKind::ErrorCall, &message);
@@ -115,11 +110,16 @@ impl Machine<'_, '_> {
                 if values.iter().any(writable) {
                     self.note_cut("stub_effects");
                 }
-                // It may fill what they point to: reading it is no finding.
+                // It may fill what they point to: reading it is no finding,
+                // checking what the path did not write itself no claim.
                 for value in &values {
                     if let SymVal::Ptr(p) = value {
                         if let Target::Object(obj) = self.resolved(st, &p.target) {
-                            st.object_mut(obj).written.fill(Written::Yes);
+                            for byte in &mut st.object_mut(obj).written {
+                                if !matches!(byte, Written::Yes) {
+                                    *byte = Written::Unseen;
+                                }
+                            }
                         }
                     }
                 }
@@ -133,6 +133,73 @@ impl Machine<'_, '_> {
         }
         st.frame_mut().stmt += 1;
         Ok(())
+    }
+
+    /// A NULL argument where the declaration of `func` says never NULL is
+    /// undefined, whatever the size argument says (UBSan stops there): a
+    /// finding, and the path goes on with one that is not NULL.
+    fn check_nonnull_arguments(
+        &mut self,
+        st: &mut State,
+        func: FuncId,
+        values: &[SymVal],
+    ) -> Exec<()> {
+        let function = self.program.function(func);
+        for &param in &function.nonnull {
+            let Some(SymVal::Ptr(p)) = values.get(param) else {
+                continue;
+            };
+            if !matches!(self.resolved(st, &p.target), Target::Null) {
+                continue;
+            }
+            let null = p.offset.eq(Word::known(0, p.offset.get_size()));
+            let message = format!(
+                "NULL passed as argument {} of `{}`, which its declaration says is never NULL",
+                param + 1,
+                function.name
+            );
+            // Surely NULL: the path ends at the finding.
+            if !self.may(st, &null.not()) {
+                return self.fault(st, FindingKind::NullArgument, &message);
+            }
+            self.check_fault(st, FindingKind::NullArgument, &null, &message)?;
+        }
+        Ok(())
+    }
+
+    /// A call through `pointer`, NULL here: a finding, whose input is not
+    /// vouched for when the callback comes from a member that neither the
+    /// function under test nor the caller tests for NULL (the library's
+    /// user is to set it; a NULL parameter is labelled the same way, see
+    /// `unvouched_inputs`).
+    fn call_through_null<T>(&mut self, st: &State, pointer: &Expr) -> Exec<T> {
+        let kind = FindingKind::NullDereference;
+        let reported = self.reported.len();
+        if !self.report(st, kind, "call through a NULL function pointer") {
+            return Err(Stop::Dead);
+        }
+        let caller = st.frame().func;
+        let body = self.body(caller)?;
+        let member = match &ir::params::strip_casts(pointer).kind {
+            ir::ExprKind::Load(place) => ir::params::member_read(self.program, body, place),
+            _ => None,
+        };
+        if let Some((ty, field)) = member {
+            let tested = [self.root, caller]
+                .iter()
+                .any(|&func| ir::checks_member_null(self.program, func, ty, field));
+            let newly_reported = self.reported.len() > reported;
+            let program = self.program;
+            if let (false, true, Some(finding)) = (tested, newly_reported, self.findings.last_mut())
+            {
+                let member = &program.struct_def(ty).fields[field as usize].name;
+                finding.unvouched_inputs.push(format!(
+                    "member `{member}` NULL, which {}() never tests",
+                    program.function(caller).name
+                ));
+            }
+        }
+        Err(self.end(st))
     }
 
     /// A number, or a pointer to a known place in an object the inputs did
@@ -243,8 +310,11 @@ impl Machine<'_, '_> {
                     adder,
                     mut parts,
                 },
-                Some(made),
+                value,
             ) => {
+                let Some(made) = self.made_by_last_call(st, build, value)? else {
+                    return unsupported("a construction call that makes nothing");
+                };
                 if let Some(call) = st.builds[build].calls.last_mut() {
                     call.part = Some(made.clone());
                 }
@@ -420,20 +490,24 @@ impl Machine<'_, '_> {
     fn constructed(&mut self, st: &mut State, build: usize, value: Option<SymVal>) -> Exec<()> {
         let param = st.builds[build].param;
         let calls = &st.builds[build].calls;
-        let (last, changes_before) = (
+        let (last, changes_before, first) = (
             calls[calls.len() - 1].func,
             calls[calls.len() - 1].changes_before,
+            calls.len() == 1,
         );
         // A call that changed nothing (an item refused) builds what the
         // shorter sequence does.
-        if calls.len() > 1 && st.memory_changes == changes_before {
+        if !first && st.memory_changes == changes_before {
             return Err(Stop::Dead);
         }
-        // The constructor's result is the input; an adder that returns the
-        // type (as one that may move it with realloc does) gives its new place.
+        // The constructor's result is the input (an initialiser's, the
+        // storage it set up); an adder that returns the type (as one that
+        // may move it with realloc does) gives its new place.
         let ty = ir::Type::ptr(ir::Type::Struct(st.builds[build].ty));
-        if self.program.function(last).sig.ret == ty {
-            let Some(SymVal::Ptr(built)) = value else {
+        let returns_built = self.program.function(last).sig.ret == ty;
+        let made = self.made_by_last_call(st, build, value)?;
+        if returns_built || first {
+            let Some(SymVal::Ptr(built)) = made else {
                 return unsupported("a construction call that returns no pointer");
             };
             if matches!(self.resolved(st, &built.target), Target::Null) {
@@ -486,6 +560,62 @@ impl Machine<'_, '_> {
             return Err(Stop::Dead);
         }
         Err(Stop::Fork(next))
+    }
+
+    /// What the last construction call of input `build` made, now that it
+    /// returned `value`: its result, or for an initialiser the storage it
+    /// set up, on the outcome it succeeds with (the others are no input).
+    fn made_by_last_call(
+        &mut self,
+        st: &mut State,
+        build: usize,
+        value: Option<SymVal>,
+    ) -> Exec<Option<SymVal>> {
+        let Some(call) = st.builds[build].calls.last() else {
+            return Ok(value);
+        };
+        let Some(success) = call.initialises else {
+            return Ok(value);
+        };
+        let storage = call.args.first().cloned();
+        if let Some(SymVal::Int(status)) = &value {
+            self.assume(st, &succeeded(success, status))?;
+        }
+        Ok(storage)
+    }
+
+    /// Calls construction function `func` for input `build` (see
+    /// `api::push_call`), an initialiser on fresh storage, its string
+    /// arguments non-NULL input strings, and enters its first block.
+    fn construction_call(
+        &mut self,
+        st: &mut State,
+        build: usize,
+        func: ir::FuncId,
+        built: Option<SymVal>,
+        parts: Vec<SymVal>,
+        returns: ReturnTo,
+    ) -> Exec<()> {
+        let initialises = self.apis.initialiser(func);
+        let built = match (built, initialises) {
+            (None, Some(_)) => {
+                let params = &self.program.function(func).sig.params;
+                let Some(Type::Struct(ty)) = params.first().and_then(Type::pointee) else {
+                    return unsupported("an initialiser that takes no struct");
+                };
+                Some(self.storage(st, *ty)?)
+            }
+            (built, _) => built,
+        };
+        let strings = api::push_call(self.program, st, build, func, built, parts, returns)?;
+        if let Some(call) = st.builds[build].calls.last_mut() {
+            call.initialises = initialises;
+        }
+        for string in strings {
+            self.materialize(st, string)?;
+        }
+        self.enter_block(st, ir::BlockId(0));
+        Ok(())
     }
 
     /// Whether the builds are all done once `build` is, and parameters
@@ -597,16 +727,7 @@ impl Machine<'_, '_> {
                     let mut st = st;
                     let built = st.params[st.builds[build].param].clone();
                     let returns = ReturnTo::Construction { build };
-                    api::push_call(
-                        self.program,
-                        &mut st,
-                        build,
-                        adder,
-                        Some(built),
-                        parts,
-                        returns,
-                    )?;
-                    self.enter_block(&mut st, ir::BlockId(0));
+                    self.construction_call(&mut st, build, adder, Some(built), parts, returns)?;
                     Ok(vec![st])
                 }
             },
@@ -651,7 +772,8 @@ impl Machine<'_, '_> {
     fn other_than_constructed(&mut self, st: &State, build: usize) -> Vec<State> {
         let mut next = Vec::new();
         let param = st.builds[build].param;
-        if ir::checks_null(self.program, self.root, param) {
+        let root = self.program.function(self.root);
+        if ir::checks_null(self.program, self.root, param) && !root.nonnull.contains(&param) {
             let mut null = st.clone();
             set_param(
                 self.program,
@@ -686,16 +808,7 @@ impl Machine<'_, '_> {
         for constructor in constructors {
             let mut child = self.fork(st);
             let returns = returns.clone();
-            api::push_call(
-                self.program,
-                &mut child,
-                build,
-                constructor,
-                None,
-                Vec::new(),
-                returns,
-            )?;
-            self.enter_block(&mut child, ir::BlockId(0));
+            self.construction_call(&mut child, build, constructor, None, Vec::new(), returns)?;
             next.push(child);
         }
         if next.is_empty() {
@@ -768,6 +881,17 @@ impl Machine<'_, '_> {
     /// locals do not.
     fn unreachable_heap(&self, st: &State) -> Vec<ObjIdx> {
         let live = |kind: &ObjKind| matches!(kind, ObjKind::Heap { freed: false, .. });
+        // What building the inputs allocated is the test's, never the call's.
+        let the_calls = |kind: &ObjKind| {
+            matches!(
+                kind,
+                ObjKind::Heap {
+                    freed: false,
+                    for_inputs: false,
+                    ..
+                }
+            )
+        };
         if !st.objects.iter().any(|o| live(&o.kind)) {
             return Vec::new();
         }
@@ -815,8 +939,19 @@ impl Machine<'_, '_> {
             }
         }
         (0..st.objects.len() as ObjIdx)
-            .filter(|o| live(&st.object(*o).kind) && !reached[*o as usize])
+            .filter(|o| the_calls(&st.object(*o).kind) && !reached[*o as usize])
             .collect()
+    }
+}
+
+/// Whether an initialiser that returned `status` succeeded.
+fn succeeded(success: ir::Success, status: &Word) -> Cond {
+    let zero = Word::known(0, status.get_size());
+    match success {
+        ir::Success::Void => Cond::Known(true),
+        ir::Success::Is(value) => status.eq(Word::known(value as u128, status.get_size())),
+        ir::Success::NonNegative => status.bvsge(zero),
+        ir::Success::NonZero => status.eq(zero).not(),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::state::{ObjKind, Object, State, Written};
 use crate::value::{
     cell_byte, cond_value, is_nonzero, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
+use ir::{Layout, Type};
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
@@ -226,8 +227,22 @@ impl Machine<'_, '_> {
         let kind = ObjKind::Heap {
             freed: false,
             size: size.clone(),
+            for_inputs: api::building(st),
         };
         self.new_sized_object(st, size, zeroed, kind)
+    }
+
+    /// The storage an initialiser sets up for a test: a heap object of the
+    /// struct `ty`, indeterminate as the driver's `malloc` leaves it.
+    pub(super) fn storage(&mut self, st: &mut State, ty: ir::StructId) -> Exec<SymVal> {
+        let size = Word::known(u128::from(self.program.size_of(&Type::Struct(ty))), 64);
+        let kind = ObjKind::Heap {
+            freed: false,
+            size: size.clone(),
+            for_inputs: true,
+        };
+        let obj = self.new_sized_object(st, &size, false, kind)?;
+        Ok(SymVal::Ptr(PtrVal::to(Target::Object(obj))))
     }
 
     /// `__builtin_alloca(size)`, which a variable-length array is made
@@ -344,8 +359,12 @@ impl Machine<'_, '_> {
                     let copied = Word::known(k as u128, 64).bvult(&kept);
                     let byte =
                         copied.ite(&cell_byte(&source.cells[k])?, &cell_byte(&target.cells[k])?);
-                    let written =
-                        Written::No.or_if(Bool::and(&[copied.term(), was_written.condition()]));
+                    let written = match was_written {
+                        Written::Unseen => Written::Unseen,
+                        _ => {
+                            Written::No.or_if(Bool::and(&[copied.term(), was_written.condition()]))
+                        }
+                    };
                     (Cell::Byte { src: byte, idx: 0 }, written)
                 }
             };
@@ -443,7 +462,10 @@ impl Machine<'_, '_> {
         let Some(written) = st.object(obj).written.get(range) else {
             return Ok(());
         };
-        if written.iter().all(|w| matches!(w, Written::Yes)) {
+        if written
+            .iter()
+            .all(|w| matches!(w, Written::Yes | Written::Unseen))
+        {
             return Ok(());
         }
         let message = what;

@@ -121,7 +121,8 @@ pub(super) fn initial_state(
             params.push(api::placeholder());
             continue;
         }
-        if let Some(api) = apis.for_pointer(ty) {
+        // What the function sets up itself gets storage, not a built value.
+        if let Some(api) = apis.for_pointer(ty).filter(|_| !apis.sets_up(func, i)) {
             let mut build = api::new_build(i, api);
             build.may_be_member = !apis.adopts(func, i)
                 && f.sig.params[..i]

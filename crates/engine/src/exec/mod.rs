@@ -32,14 +32,22 @@ pub use libc::CONCRETISED;
 
 /// What in the inputs of the function under test nothing vouches for: the
 /// struct types built freely (no declared invariant accepted them, the API
-/// did not build them), as C spells them, and the arguments of a `static`
-/// function (its callers in the file may never pass them). A finding on
-/// such inputs may need a value the program can never hold.
+/// did not build them), as C spells them, pointers read out of an input's
+/// plain bytes, a NULL callback the function never tests for NULL, and
+/// the arguments of a `static` function (its callers in the file may never
+/// pass them). A finding on such inputs may need a value the program can
+/// never hold.
 fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> {
     let mut types = BTreeSet::new();
     let function = program.function(root);
     if function.is_static && !function.sig.params.is_empty() {
         types.insert(format!("the arguments of static {}()", function.name));
+    }
+    for &obj in &st.pointers_from_bytes {
+        if let ObjKind::Input { origin, .. } = &st.object(obj).kind {
+            let path = &st.lazies[*origin as usize].path;
+            types.insert(format!("pointers read from the bytes of `*{path}`"));
+        }
     }
     for object in &st.objects {
         if let ObjKind::Input {
@@ -56,6 +64,16 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
         let local = function.body.as_ref().and_then(|b| b.locals.get(param));
         local.map_or("?", |l| l.name.as_str())
     };
+    for (param, ty) in function.sig.params.iter().enumerate() {
+        let callback = matches!(ty.pointee(), Some(ir::Type::Function(_)));
+        if callback && is_null(st, &st.params[param]) && !ir::checks_null(program, root, param) {
+            types.insert(format!(
+                "`{}` NULL, which {}() never tests",
+                name(param),
+                function.name
+            ));
+        }
+    }
     for build in st.builds.iter().filter(|b| b.member.is_none()) {
         if build.calls.is_empty() {
             types.insert(format!("`{}` NULL", name(build.param)));
@@ -74,6 +92,22 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
     }
     types.into_iter().collect()
 }
+
+/// Whether `value` is a NULL pointer (a lazy one decided NULL included).
+fn is_null(st: &State, value: &SymVal) -> bool {
+    let SymVal::Ptr(p) = value else {
+        return false;
+    };
+    let mut target = &p.target;
+    while let crate::value::Target::Lazy(l) = target {
+        match &st.lazies[*l as usize].resolution {
+            Some(next) => target = next,
+            None => return false,
+        }
+    }
+    matches!(target, crate::value::Target::Null) && crate::value::concrete(&p.offset) == Some(0)
+}
+
 use invariant::Invariant;
 pub use invariant::{defines_type, resolve as resolve_invariants};
 

@@ -38,6 +38,16 @@ fn has_pointer(program: &ir::Program, ty: &Type) -> bool {
     }
 }
 
+/// Whether `cells`, read from `obj`, are some of the free bytes of an
+/// input object (no pointer was ever stored there): a pointer made of them
+/// is no value a caller can pass.
+fn holds_input_bytes(st: &State, obj: ObjIdx, cells: &[Cell]) -> bool {
+    matches!(st.object(obj).kind, ObjKind::Input { vouched: false, .. })
+        && cells
+            .iter()
+            .any(|c| matches!(c, Cell::Byte { src, .. } if concrete(src).is_none()))
+}
+
 /// A place whose object is known: `ty` at byte `off` of object `obj`, or
 /// for a bit-field (`bits`) the field of declared type `ty` there.
 pub struct Loc {
@@ -221,7 +231,11 @@ impl Machine<'_, '_> {
     /// each function of the file of its type.
     fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
-        if with_null {
+        // A parameter declared never NULL: the driver may not pass NULL.
+        let declared_nonnull = self.program.function(self.root).nonnull.iter().any(
+            |&param| matches!(st.params.get(param), Some(SymVal::Ptr(p)) if p.target == Target::Lazy(lazy)),
+        );
+        if with_null && !declared_nonnull {
             let mut null = self.fork(st);
             null.lazies[lazy as usize].resolution = Some(Target::Null);
             choices.push(null);
@@ -428,13 +442,18 @@ impl Machine<'_, '_> {
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         st.read_input |= matches!(st.object(loc.obj).kind, ObjKind::Input { .. });
         let cells = memory::read(st.object(loc.obj), &off, n)?;
-        match &loc.ty {
+        let forged = matches!(loc.ty, Type::Pointer(_)) && holds_input_bytes(st, loc.obj, &cells);
+        let value = match &loc.ty {
             ty if let Some(bits) = ty.scalar_bits() => {
-                Ok(SymVal::Int(resize(&cells_to_int(&cells)?, bits, false)))
+                SymVal::Int(resize(&cells_to_int(&cells)?, bits, false))
             }
-            Type::Pointer(_) => Ok(SymVal::Ptr(cells_to_ptr(&cells)?)),
-            _ => Ok(SymVal::Bytes(Rc::new(cells.into_owned()))),
+            Type::Pointer(_) => SymVal::Ptr(cells_to_ptr(&cells)?),
+            _ => SymVal::Bytes(Rc::new(cells.into_owned())),
+        };
+        if forged && !st.pointers_from_bytes.contains(&loc.obj) {
+            st.pointers_from_bytes.push(loc.obj);
         }
+        Ok(value)
     }
 
     /// The extra arguments of the function under test are inputs: the first

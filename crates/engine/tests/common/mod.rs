@@ -37,6 +37,16 @@ pub fn run_file(
     (out.program, report)
 }
 
+/// [`run_file`] on `tests/corpus/<dir>/<file>` of the repository.
+pub fn run_corpus(
+    dir: &str,
+    file: &str,
+    func: &str,
+    config: &EngineConfig,
+) -> (Program, FunctionReport) {
+    run_file(&format!("../../../tests/corpus/{dir}"), file, func, config)
+}
+
 pub fn config() -> EngineConfig {
     EngineConfig {
         max_time: std::time::Duration::from_secs(20),

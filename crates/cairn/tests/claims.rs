@@ -1,0 +1,125 @@
+//! End-to-end over `tests/corpus/claims`: inputs set up by initialisers
+//! are built as a person writes them, the findings are the right ones with
+//! the right vouching, and every test passes (none is left out).
+
+mod common;
+
+use common::{corpus, gen_checked_with};
+use std::path::Path;
+
+/// `gen --check` on the corpus file `name`; its `tests.json`, after
+/// checking that no test was left out, and the driver's text.
+fn generate(dir: &Path, name: &str) -> (serde_json::Value, String) {
+    let source = std::fs::read_to_string(corpus("claims", name)).expect("corpus file");
+    let (_, _, out) = gen_checked_with(dir, name, &source, &["-j", "2"]);
+    let stem = name.trim_end_matches(".c");
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(format!("{stem}.tests.json"))).expect("tests.json"),
+    )
+    .expect("JSON");
+    for function in json["functions"].as_array().expect("functions") {
+        assert_eq!(
+            function["dropped_tests"].as_array().map(Vec::len),
+            Some(0),
+            "{name}: {function}"
+        );
+    }
+    let driver = std::fs::read_to_string(out.join(format!("{stem}_test.c"))).expect("driver");
+    (json, driver)
+}
+
+/// Each finding as (function, kind, vouched for).
+fn findings(json: &serde_json::Value) -> Vec<(String, String, bool)> {
+    let mut found = Vec::new();
+    for function in json["functions"].as_array().expect("functions") {
+        for finding in function["findings"].as_array().expect("findings") {
+            found.push((
+                function["name"].as_str().unwrap_or("?").to_string(),
+                finding["kind"].as_str().unwrap_or("?").to_string(),
+                finding["unvouched_inputs"]
+                    .as_array()
+                    .is_some_and(Vec::is_empty),
+            ));
+        }
+    }
+    found
+}
+
+fn vouched(json: &serde_json::Value) -> Vec<(String, String)> {
+    findings(json)
+        .into_iter()
+        .filter(|(_, _, vouched)| *vouched)
+        .map(|(function, kind, _)| (function, kind))
+        .collect()
+}
+
+fn pair(function: &str, kind: &str) -> (String, String) {
+    (function.to_string(), kind.to_string())
+}
+
+#[test]
+fn initialisers_set_up_storage_as_a_person_writes_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, driver) = generate(dir.path(), "tokenizer.c");
+    assert!(
+        driver.contains("struct tok *t = malloc(sizeof *t);"),
+        "{driver}"
+    );
+    assert!(driver.contains("tok_init(t, "), "{driver}");
+    assert_eq!(findings(&json), []);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, driver) = generate(dir.path(), "buffer.c");
+    assert!(driver.contains("if (buf_init(b, "), "{driver}");
+    assert!(driver.contains(") != 0) {"), "{driver}");
+    assert_eq!(vouched(&json), []);
+}
+
+#[test]
+fn null_callbacks_are_vouched_for_only_where_the_code_allows_null() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, _) = generate(dir.path(), "callbacks.c");
+    let all = findings(&json);
+    assert!(all.contains(&("parse".to_string(), "null-dereference".to_string(), false)));
+    assert!(all.contains(&("feed".to_string(), "null-dereference".to_string(), false)));
+    assert_eq!(vouched(&json), []);
+}
+
+#[test]
+fn leaks_are_only_what_the_call_allocated_and_lost() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, _) = generate(dir.path(), "list.c");
+    assert_eq!(vouched(&json), [pair("list_peek_copy", "leak")]);
+    assert_eq!(findings(&json).len(), 1);
+}
+
+#[test]
+fn findings_on_free_form_shapes_are_vouched_for_only_under_an_invariant() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, _) = generate(dir.path(), "avl_free.c");
+    assert!(!findings(&json).is_empty());
+    assert_eq!(vouched(&json), []);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, _) = generate(dir.path(), "avl_checked.c");
+    assert_eq!(
+        vouched(&json),
+        [pair("second_smallest", "null-dereference")]
+    );
+}
+
+#[test]
+fn null_for_a_nonnull_libc_parameter_is_a_finding_not_a_test() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, _) = generate(dir.path(), "memcopy.c");
+    assert_eq!(vouched(&json), [pair("copy_prefix", "null-argument")]);
+}
+
+#[test]
+fn what_a_function_without_a_body_may_write_is_never_checked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, driver) = generate(dir.path(), "port.c");
+    assert!(!driver.contains("queue."), "{driver}");
+    assert!(driver.contains("->owner is"), "{driver}");
+    assert_eq!(findings(&json), []);
+}

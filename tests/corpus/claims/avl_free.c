@@ -1,0 +1,43 @@
+/* An AVL tree's operations with no declared invariant and no constructor:
+ * its nodes are built freely, so nothing vouches for a finding on them
+ * (a node whose heights lie makes rotate_right follow NULL). */
+#include <stddef.h>
+
+struct avl_node {
+    struct avl_node *left;
+    struct avl_node *right;
+    int key;
+    int height;
+};
+
+static int height(const struct avl_node *n)
+{
+    return n == NULL ? 0 : n->height;
+}
+
+static void fix_height(struct avl_node *n)
+{
+    int hl = height(n->left), hr = height(n->right);
+    n->height = 1 + (hl > hr ? hl : hr);
+}
+
+/* n's left child takes its place; returns it. */
+struct avl_node *rotate_right(struct avl_node *n)
+{
+    struct avl_node *pivot = n->left;
+    n->left = pivot->right;
+    pivot->right = n;
+    fix_height(n);
+    fix_height(pivot);
+    return pivot;
+}
+
+/* The height of the left child of the node a generic container hands
+ * over as `void *`. */
+int left_height(const void *item)
+{
+    const struct avl_node *n = item;
+    if (n->left == NULL)
+        return 0;
+    return n->left->height;
+}
