@@ -362,7 +362,8 @@ impl Machine<'_, '_> {
             _ => object.capacity(),
         };
         let beyond_first = match (memory::concrete_offset(off), n) {
-            (Some(o), Some(n)) => o + n > elem_size,
+            // A negative offset wraps to a huge one: past the first too.
+            (Some(o), Some(n)) => o.checked_add(n).is_none_or(|end| end > elem_size),
             _ => true,
         };
         if beyond_first && !object.indexed {
