@@ -40,8 +40,8 @@ pub enum ObjKind {
         /// Size in bytes (64-bit term): symbolic for `malloc(n)` of a
         /// symbolic `n`, the object's cells then covering its largest value.
         size: Word,
-        /// Allocated while building the test's inputs (by construction
-        /// calls, earlier calls, or as an initialiser's storage): the test
+        /// Allocated while building the test's inputs through the API (by
+        /// construction calls, or as an initialiser's storage): the test
         /// owns it, so the call under test cannot leak it.
         for_inputs: bool,
     },

@@ -303,10 +303,22 @@ pub fn placeholder() -> SymVal {
 /// Whether `st` is still building inputs (a construction call, or a call
 /// of the function under test before the checked one, is running).
 pub fn building(st: &State) -> bool {
+    constructing(st)
+        || st
+            .frames
+            .iter()
+            .any(|f| matches!(f.returns, ReturnTo::EarlierCall { .. }))
+}
+
+/// Whether a construction call is running: what it allocates is the
+/// test's. (What an earlier call of the function under test loses is a
+/// leak of that function, and the driver makes those calls outside its
+/// `cairn_building_inputs` bracket.)
+pub fn constructing(st: &State) -> bool {
     st.frames.iter().any(|f| {
         matches!(
             f.returns,
-            ReturnTo::Construction { .. } | ReturnTo::Part { .. } | ReturnTo::EarlierCall { .. }
+            ReturnTo::Construction { .. } | ReturnTo::Part { .. }
         )
     })
 }

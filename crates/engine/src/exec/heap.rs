@@ -227,7 +227,7 @@ impl Machine<'_, '_> {
         let kind = ObjKind::Heap {
             freed: false,
             size: size.clone(),
-            for_inputs: api::building(st),
+            for_inputs: api::constructing(st),
         };
         self.new_sized_object(st, size, zeroed, kind)
     }
