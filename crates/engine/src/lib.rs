@@ -56,6 +56,7 @@ mod exec;
 mod explore;
 mod extract;
 mod memory;
+mod native;
 pub mod path;
 pub mod reach;
 mod searchers;
