@@ -15,7 +15,7 @@ use super::{unsupported, Exec, Machine};
 use crate::memory;
 use crate::native::{self, Address, Buffer, Call, Returned, Returns, Write};
 use crate::solver::PathSolver;
-use crate::state::{NativeCall, ObjKind, Object, State, Written};
+use crate::state::{is_stream_type, NativeCall, ObjKind, Object, State, Written};
 use crate::value::{
     bv_u, cells_to_int, concrete, concrete_term, cond_value, int_cells, ptr_cells, symbol_terms,
     Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
@@ -137,6 +137,10 @@ impl Machine<'_, '_> {
                 _ => {
                     let obj = self.deref(st, p)?;
                     self.check_live(st, obj)?;
+                    // A stream's state lives in the engine, not in bytes.
+                    if matches!(st.object(obj).kind, ObjKind::Stream(_)) {
+                        return Ok(Err("it is given a stream (`FILE *`)"));
+                    }
                     if !objects.contains(&obj) {
                         objects.push(obj);
                     }
@@ -385,6 +389,9 @@ fn passing(program: &Program, sig: &FnSig) -> Result<(Vec<Passed>, Returns), Str
                 Type::Pointer(_) => Passed::Pointer {
                     holds_pointers: true,
                 },
+                Type::Struct(_) if is_stream_type(program, pointee) => {
+                    return Err("it takes a stream (`FILE *`)".to_string())
+                }
                 Type::Struct(id) => {
                     let def = program.struct_def(*id);
                     let name = def.c_name().unwrap_or_else(|| def.name.clone());

@@ -291,7 +291,12 @@ fn result(returns: Returns, run: &sandbox::Run) -> Result<Returned, Failure> {
         Returns::Pointer | Returns::String => match (run.address_of(run.rax), &run.string) {
             (Address::Number(0), _) => Returned::Pointer(Address::Number(0)),
             (to @ Address::Into { .. }, _) => Returned::Pointer(to),
-            (_, Some(Some(string))) => Returned::Storage(string.clone()),
+            // Static storage of the library, as `strerror`'s messages;
+            // a string it allocated would be the driver's to free.
+            (_, Some(Some(string))) if sandbox::in_library(run.rax) => {
+                Returned::Storage(string.clone())
+            }
+            (_, Some(Some(_))) => return Err(Failure::OwnMemory),
             (_, Some(None)) => return Err(Failure::LongString),
             (_, None) => return Err(Failure::OwnMemory),
         },
@@ -436,6 +441,30 @@ mod tests {
         assert!(matches!(run(&getpid), Err(Failure::SystemCall(39))));
         let nowhere = call("deflate", vec![], Returns::Integer, vec![]);
         assert_eq!(run(&nowhere), Err(Failure::NotInLibrary));
+    }
+
+    #[test]
+    fn a_call_that_does_not_return_is_killed_at_the_time_limit() {
+        // A semaphore at 0: `sem_wait` waits on its futex for ever.
+        let sem_wait = call(
+            "sem_wait",
+            vec![into(0, 0)],
+            Returns::Integer,
+            vec![buffer(&[0; 32])],
+        );
+        assert_eq!(run(&sem_wait), Err(Failure::TimedOut));
+    }
+
+    #[test]
+    fn a_string_the_call_allocated_is_refused() {
+        // `strerror` of an unknown code formats into a buffer it allocates.
+        let strerror = call(
+            "strerror",
+            vec![Address::Number(100_000)],
+            Returns::String,
+            Vec::new(),
+        );
+        assert_eq!(run(&strerror), Err(Failure::OwnMemory));
     }
 
     #[test]

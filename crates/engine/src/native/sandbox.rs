@@ -14,7 +14,7 @@
 //! numbers), which is what the engine models.
 
 use super::{Address, Call, Failure, Returns};
-use std::ffi::{c_int, c_void, CString};
+use std::ffi::{c_int, c_void, CStr, CString};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
@@ -105,6 +105,23 @@ pub fn lookup(symbol: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether `address` lies in the C library's own mappings (libc, libm),
+/// which the child shares with cairn: its static storage, not memory the
+/// call allocated.
+pub fn in_library(address: u64) -> bool {
+    // SAFETY: a plain C struct, all zeroes a valid value.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: dladdr only reads the loader's tables and fills `info`.
+    let found = unsafe { libc::dladdr(address as *const c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return false;
+    }
+    // SAFETY: a NUL-terminated name the loader owns while the library is loaded.
+    let path = unsafe { CStr::from_ptr(info.dli_fname) }.to_bytes();
+    let file = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
+    [&b"libc.so.6"[..], b"libm.so.6"].contains(&file)
 }
 
 /// Shared memory mapped for one run, unmapped when dropped.
