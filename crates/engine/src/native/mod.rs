@@ -198,7 +198,7 @@ impl Memo {
 /// Runs `call` in a child process (twice when some byte it sees is
 /// indeterminate) and reads what it did.
 fn run(call: &Call) -> Result<Effects, Failure> {
-    let function = sandbox::lookup(&call.symbol).ok_or(Failure::NotInLibrary)?;
+    let function = testcase::c_library::address(&call.symbol).ok_or(Failure::NotInLibrary)?;
     let unset = call.buffers.iter().any(|b| b.unset.contains(&true));
     let fillers = if unset { &FILLERS[..] } else { &FILLERS[..1] };
     let runs = sandbox::execute(function, call, fillers)?;

@@ -14,7 +14,7 @@
 //! numbers), which is what the engine models.
 
 use super::{Address, Call, Failure, Returns};
-use std::ffi::{c_int, c_void, CStr, CString};
+use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
@@ -82,29 +82,6 @@ impl Run {
             Returns::Float => (self.xmm0, 0),
         }
     }
-}
-
-/// The address of `symbol` in the C library (libc, then libm) as loaded
-/// in this process, which is the one a driver links.
-pub fn lookup(symbol: &str) -> Option<usize> {
-    let name = CString::new(symbol).ok()?;
-    for library in [c"libc.so.6", c"libm.so.6"] {
-        // SAFETY: the names are NUL-terminated; RTLD_NOLOAD only finds a
-        // library already loaded (both are, by cairn itself), and the
-        // handle is closed again, which leaves it loaded.
-        unsafe {
-            let handle = libc::dlopen(library.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD);
-            if handle.is_null() {
-                continue;
-            }
-            let address = libc::dlsym(handle, name.as_ptr());
-            libc::dlclose(handle);
-            if !address.is_null() {
-                return Some(address as usize);
-            }
-        }
-    }
-    None
 }
 
 /// Whether `address` lies in the C library's own mappings (libc, libm),
