@@ -761,9 +761,9 @@ fn goal_comment(
     out.line(&format!("/* newly covers {} */", comment_text(&listed)));
 }
 
-/// `/* depends on strtod run natively on the values cairn chose (s[0..3]
-/// fixed) */`: the C library calls without a model the engine ran on this
-/// test's values, which the real ones called here must repeat.
+/// `/* depends on strtod (no model in cairn) run natively: inputs s[0..3],
+/// len(s) concretised */`: the C library calls without a model the engine
+/// ran on this test's values, which the real ones called here must repeat.
 fn native_comment(out: &mut CodeWriter, test: &TestCase) {
     if test.native_calls.is_empty() {
         return;
@@ -782,10 +782,10 @@ fn native_comment(out: &mut CodeWriter, test: &TestCase) {
     }
     let inputs = match fixed.is_empty() {
         true => String::new(),
-        false => format!(", which fixed {}", fixed.join(", ")),
+        false => format!(": inputs {} concretised", fixed.join(", ")),
     };
     let text = format!(
-        "depends on {} run natively on the values cairn chose{inputs}",
+        "depends on {} (no model in cairn) run natively{inputs}",
         functions.join(", ")
     );
     out.line(&format!("/* {} */", comment_text(&text)));
