@@ -116,6 +116,9 @@ fn an_input_buffer_is_concretised_and_the_test_says_so() {
             call.concretised
         );
     }
+    // The input takes the literal's bytes on one path, others on another.
+    test_returning(&report, -1);
+    test_returning(&report, 2);
     // Other strings are not explored from a fixed one: never infeasible.
     for why in reasons(&report) {
         assert_ne!(*why, Uncovered::Infeasible);

@@ -17,8 +17,8 @@ use crate::native::{self, Address, Buffer, Call, Returned, Returns, Write};
 use crate::solver::PathSolver;
 use crate::state::{is_stream_type, NativeCall, ObjKind, Object, State, Written};
 use crate::value::{
-    bv_u, cells_to_int, concrete, concrete_term, cond_value, int_cells, ptr_cells, symbol_terms,
-    Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
+    bv_u, cell_byte, cells_to_int, concrete, concrete_term, cond_value, int_cells, ptr_cells,
+    symbol_terms, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FloatKind, FnSig, FuncId, Layout, Program, Type};
 use z3::ast::{Ast, Dynamic, BV};
@@ -84,6 +84,9 @@ impl Machine<'_, '_> {
             Ok(objects) => objects,
             Err(why) => return refused(why),
         };
+        if let Some(echo) = self.echoes_a_literal(st, values) {
+            self.choose(st, vec![(echo.clone(), ()), (echo.not(), ())])?;
+        }
         let mut fixing = Fixing::default();
         let call = self.marshal(st, name, values, &passing, returns, &objects, &mut fixing);
         if fixing.no_model {
@@ -148,6 +151,55 @@ impl Machine<'_, '_> {
             }
         }
         Ok(Ok(objects))
+    }
+
+    /// That the first string input argument holds the string of the first
+    /// literal handed to the same call (`strspn(s, "0123")`,
+    /// `strverscmp(v, "1.10")`; as much of it as the input may hold): the
+    /// path forks on it, so the input is concretised to the literal on one
+    /// path and to other bytes on the other, and the branches on the result
+    /// see a match and a miss.
+    fn echoes_a_literal(&self, st: &State, values: &[SymVal]) -> Option<Cond> {
+        let mut literal: Option<&[u8]> = None;
+        let mut input = None;
+        for value in values {
+            let SymVal::Ptr(p) = value else { continue };
+            let Some(offset) = concrete(&p.offset) else {
+                continue;
+            };
+            match self.resolved(st, &p.target) {
+                Target::Str(id) => {
+                    let text = self.program.strings[id.index()].get(offset as usize..)?;
+                    let end = text.iter().position(|b| *b == 0)?;
+                    literal = literal.or(Some(&text[..end]));
+                }
+                Target::Object(obj) => match &st.object(obj).kind {
+                    ObjKind::Input { elem, .. } if self.program.size_of(elem) == 1 => {
+                        input = input.or(Some((obj, offset as usize)))
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        let (text, (obj, at)) = (literal?, input?);
+        let object = st.object(obj);
+        let ObjKind::Input { len, .. } = &object.kind else {
+            return None;
+        };
+        // As much of the literal as the input's longest array holds, and a NUL.
+        let room = object.cells.len().checked_sub(at + 1)?;
+        let mut bytes = text[..text.len().min(room)].to_vec();
+        bytes.push(0);
+        let cells = &object.cells[at..at + bytes.len()];
+        let mut conds = Vec::with_capacity(bytes.len() + 1);
+        let len = Word::from(len.clone());
+        let end = Word::known((at + bytes.len()) as u128, len.get_size());
+        conds.push(len.bvuge(&end));
+        for (cell, byte) in cells.iter().zip(&bytes) {
+            conds.push(cell_byte(cell).ok()?.eq(Word::known(u128::from(*byte), 8)));
+        }
+        Some(Cond::and(&conds))
     }
 
     /// The call as plain data, its values those of one model of the path

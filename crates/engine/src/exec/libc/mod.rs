@@ -497,7 +497,7 @@ impl Machine<'_, '_> {
     /// on this path, else the only feasible one. When several are feasible
     /// the path forks, and each child runs the call again with its
     /// alternative's condition on its path, before the call changed anything.
-    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
+    pub(super) fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
         let mut feasible = self.feasible_alternatives(st, alternatives);
         if feasible.len() <= 1 {
             let Some((cond, value)) = feasible.pop() else {
