@@ -41,7 +41,9 @@ impl Refusal {
             Refusal::Waits => "it waits for time to pass",
             Refusal::NotRepeatable => "its result differs from run to run (time, randomness, ids)",
             Refusal::HiddenState => "it keeps state between calls",
-            Refusal::ProcessMemory => "it manages the process's memory",
+            Refusal::ProcessMemory => {
+                "it works on the process's own memory, which the test's process lays out otherwise"
+            }
         }
     }
 }
