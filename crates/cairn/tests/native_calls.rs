@@ -70,7 +70,10 @@ fn unmodelled_library_functions_run_natively_and_their_tests_pass() {
             .find(|f| f["name"] == name)
             .unwrap_or_else(|| panic!("{name} in tests.json"))
     };
-    for test in function("leading_digits")["tests"].as_array().expect("tests") {
+    for test in function("leading_digits")["tests"]
+        .as_array()
+        .expect("tests")
+    {
         let calls = test["native_calls"].as_array().expect("native_calls");
         assert_eq!(calls[0]["function"], "strspn", "{test}");
         let concretised = calls[0]["concretised"].as_array().expect("concretised");
@@ -84,7 +87,9 @@ fn unmodelled_library_functions_run_natively_and_their_tests_pass() {
         driver.contains("/* depends on strspn (no model in cairn) run natively: inputs field["),
         "{driver}"
     );
-    let versions = function("newer_than_1_10")["tests"].as_array().expect("tests");
+    let versions = function("newer_than_1_10")["tests"]
+        .as_array()
+        .expect("tests");
     assert!(!versions.is_empty(), "{stdout}");
     let roomy = function("roomy");
     assert!(

@@ -12,7 +12,8 @@
 //! cubic, a loop over nondeterministic values) then cost the solver
 //! nothing, and the candidates that reach nothing new cost no term either.
 //!
-//! Values: zero, small numbers, the code's constants and their neighbours,
+//! Values: zero, small numbers, the code's constants (with the bytes of
+//! string literals it hands to the C library) and their neighbours,
 //! numbers between two neighbouring constants (the ranges the code's
 //! comparisons tell apart) or near one (within its magnitude), numbers of a
 //! random magnitude, any number of the width, each from the candidate's
@@ -35,9 +36,7 @@ use crate::solver::{symbol_name, ConstraintId, ValueOracle};
 use crate::stable_hash::{mix, FixedHasher, StableHashMap};
 use crate::state::{NativeInputs, State, StateId};
 use crate::value::{bv_u, sign_extend, LazyIdx};
-use ir::{
-    Arm, BlockId, Callee, ExprKind, FuncId, Goal, Program, Span, StmtKind, Terminator, Type,
-};
+use ir::{Arm, BlockId, Callee, ExprKind, FuncId, Goal, Program, Span, StmtKind, Terminator, Type};
 use std::collections::BTreeSet;
 use std::hash::Hasher;
 use std::rc::Rc;
@@ -361,7 +360,8 @@ pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
                 for arg in args {
                     ir::walk::subexpressions(arg, &mut |e| {
                         if let ExprKind::Str(id) = e.kind {
-                            found.extend(program.strings[id.index()].iter().map(|b| i128::from(*b)));
+                            found
+                                .extend(program.strings[id.index()].iter().map(|b| i128::from(*b)));
                         }
                     });
                 }
