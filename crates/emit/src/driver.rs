@@ -261,6 +261,7 @@ fn write_test(
     let f = unit.program.function(test.func);
     let mut out = CodeWriter::default();
     goal_comment(&mut out, unit, test, goals);
+    native_comment(&mut out, test);
     out.line(&framework::test_signature(framework, name));
     out.open("{");
     for line in framework::test_prologue(framework) {
@@ -757,6 +758,36 @@ fn goal_comment(
         listed.push_str(&format!(" and {} more", arms.len() - shown));
     }
     out.line(&format!("/* newly covers {} */", comment_text(&listed)));
+}
+
+/// `/* depends on strtod (no model in cairn) run natively: inputs s[0..3],
+/// len(s) concretised */`: the C library calls without a model the engine
+/// ran on this test's values, which the real ones called here must repeat.
+fn native_comment(out: &mut CodeWriter, test: &TestCase) {
+    if test.native_calls.is_empty() {
+        return;
+    }
+    let mut functions: Vec<&str> = Vec::new();
+    let mut fixed: Vec<&str> = Vec::new();
+    for call in &test.native_calls {
+        if !functions.contains(&call.function.as_str()) {
+            functions.push(&call.function);
+        }
+        for input in &call.concretised {
+            if !fixed.contains(&input.as_str()) {
+                fixed.push(input);
+            }
+        }
+    }
+    let inputs = match fixed.is_empty() {
+        true => String::new(),
+        false => format!(": inputs {} concretised", fixed.join(", ")),
+    };
+    let text = format!(
+        "depends on {} (no model in cairn) run natively{inputs}",
+        functions.join(", ")
+    );
+    out.line(&format!("/* {} */", comment_text(&text)));
 }
 
 /// `sits at the edge of sample.c:14 x <= 10 (both sides equal)`: the

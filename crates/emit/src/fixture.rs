@@ -352,6 +352,7 @@ fn test(
         path_goals: goals,
         boundaries: Vec::new(),
         stub_calls,
+        native_calls: Vec::new(),
         allocated: Vec::new(),
         freed_inputs: Vec::new(),
     }

@@ -107,6 +107,7 @@ pub fn function_json(
                 .collect(),
             covers: test.new_goals.iter().map(key).collect(),
             path_goals: test.path_goals.iter().map(key).collect(),
+            native_calls: test.native_calls.clone(),
         })
         .collect();
     let findings = report

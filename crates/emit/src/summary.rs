@@ -30,6 +30,11 @@ pub struct FunctionSummary {
     pub unchecked_findings: usize,
     /// Tests left out because running them contradicted the engine.
     pub dropped_tests: usize,
+    /// Tests whose path ran C library functions natively, on inputs
+    /// concretised for them.
+    pub native_tests: usize,
+    /// Those functions, each once.
+    pub run_natively: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,7 +63,7 @@ pub(crate) fn summarize(
         .iter()
         .map(|f| FunctionSummary {
             name: f.name.clone(),
-            tests: f.tests.iter().filter(|t| t.skipped.is_none()).count(),
+            tests: kept(f).count(),
             branches_covered: f.goals.iter().filter(|g| g.covered).count(),
             branches_total: f.goals.len(),
             findings: f
@@ -72,6 +77,15 @@ pub(crate) fn summarize(
                 .filter(|x| !x.unvouched_inputs.is_empty() && x.not_confirmed.is_none())
                 .count(),
             dropped_tests: f.dropped_tests.len(),
+            native_tests: kept(f).filter(|t| !t.native_calls.is_empty()).count(),
+            run_natively: {
+                let mut names: Vec<String> = kept(f)
+                    .flat_map(|t| t.native_calls.iter().map(|c| c.function.clone()))
+                    .collect();
+                names.sort_unstable();
+                names.dedup();
+                names
+            },
         })
         .collect();
     let findings = file
@@ -102,6 +116,11 @@ pub(crate) fn summarize(
         findings,
         notes,
     }
+}
+
+/// The tests of `f` the driver runs.
+fn kept(f: &testcase::json::FunctionJson) -> impl Iterator<Item = &testcase::json::TestJson> {
+    f.tests.iter().filter(|t| t.skipped.is_none())
 }
 
 /// The plain-text table for a terminal. The findings column counts findings
@@ -195,6 +214,23 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
             out,
             "  {dropped} test(s) left out: running them against the code contradicted the engine \
              (tests.json says why for each)"
+        );
+    }
+    let native: usize = summary.functions.iter().map(|f| f.native_tests).sum();
+    if native > 0 {
+        let mut functions: Vec<&str> = summary
+            .functions
+            .iter()
+            .flat_map(|f| f.run_natively.iter().map(String::as_str))
+            .collect();
+        functions.sort_unstable();
+        functions.dedup();
+        let _ = writeln!(
+            out,
+            "  {native} test(s) depend on C library functions cairn has no model of ({}), which it \
+             ran natively: their inputs were concretised, fixed to the values given to those calls \
+             (tests.json lists them for each)",
+            functions.join(", ")
         );
     }
     if unconfirmed > 0 {

@@ -405,6 +405,7 @@ mod tests {
             path_goals: vec![],
             boundaries: vec![],
             stub_calls: vec![],
+            native_calls: vec![],
         }
     }
 

@@ -408,6 +408,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         path_goals: vec![],
         boundaries: vec![],
         stub_calls: vec![],
+        native_calls: vec![],
         allocated: vec![],
         freed_inputs: vec![],
     };

@@ -254,6 +254,14 @@ pub fn test_case(
         path_goals,
         boundaries: Vec::new(),
         stub_calls,
+        native_calls: st
+            .native_calls
+            .iter()
+            .map(|call| testcase::NativeCall {
+                function: program.function(call.func).name.clone(),
+                concretised: call.fixed.clone(),
+            })
+            .collect(),
     }
 }
 

@@ -8,7 +8,8 @@
 //!   `solver`: the chain of solver layers over Z3; `state`: one path's state
 //!   (frames, copy-on-write memory objects, lazy input pointers, path
 //!   condition); `memory`: byte-precise reads and writes of one object;
-//!   `extract`: models to plain tests.
+//!   `extract`: models to plain tests; `native`: a C library function run
+//!   on copies of memory in a sandboxed child (bytes and addresses only).
 //! - `exec`: the executor (statements, expressions, calls, library models,
 //!   heap, inputs); reports events to the search driving it through `Hooks`.
 //! - `explore`: the one exploration loop, the `Searcher` (state order) and
@@ -56,6 +57,7 @@ mod exec;
 mod explore;
 mod extract;
 mod memory;
+mod native;
 pub mod path;
 pub mod reach;
 mod searchers;

@@ -278,6 +278,16 @@ pub struct CallWithoutBody {
     pub result: Option<SymVal>,
 }
 
+/// A call of a C library function without a model that ran natively on
+/// values the path fixed (see `crate::native`): the test depends on them.
+#[derive(Clone, Debug)]
+pub struct NativeCall {
+    pub func: FuncId,
+    /// The inputs whose values the call fixed, by access path (`s[0..3]`,
+    /// `len(s)`, `n`).
+    pub fixed: Vec<String>,
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: StateId,
@@ -322,6 +332,8 @@ pub struct State {
     pub shared_buffers: u32,
     /// Calls of bodiless functions, in call order.
     pub stub_calls: Vec<CallWithoutBody>,
+    /// Calls of C library functions run natively, in call order.
+    pub native_calls: Vec<NativeCall>,
     /// Functions' statics the path used, bound to their initial values.
     pub fresh_statics: Vec<GlobalId>,
     /// Arguments handed to functions without a body: memory they point to
@@ -405,6 +417,7 @@ impl State {
             memory_changes: 0,
             shared_buffers: 0,
             stub_calls: Vec::new(),
+            native_calls: Vec::new(),
             fresh_statics: Vec::new(),
             escaped: Vec::new(),
             pointers_from_bytes: Vec::new(),

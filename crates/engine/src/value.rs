@@ -153,6 +153,17 @@ pub fn symbols_of(term: &Dynamic) -> Rc<[usize]> {
     if let Some(known) = SYMBOLS_OF.with(|m| m.borrow().get(&key).map(|k| k.symbols.clone())) {
         return known;
     }
+    let symbols: Rc<[usize]> = symbol_terms(term).iter().map(address).collect();
+    let known = KnownSymbols {
+        _term: term.clone(),
+        symbols: symbols.clone(),
+    };
+    SYMBOLS_OF.with(|m| m.borrow_mut().insert(key, known));
+    symbols
+}
+
+/// The symbols `term` mentions, each once, in no set order.
+pub fn symbol_terms(term: &Dynamic) -> Vec<Dynamic> {
     let mut symbols = Vec::new();
     let mut seen = crate::stable_hash::StableHashSet::default();
     let mut stack = vec![term.clone()];
@@ -163,18 +174,12 @@ pub fn symbols_of(term: &Dynamic) -> Rc<[usize]> {
         if t.is_const() {
             // Numerals are constants too; symbols of values are bit-vectors.
             if t.kind() == z3::AstKind::App && t.as_bv().is_some() {
-                symbols.push(address(&t));
+                symbols.push(t);
             }
             continue;
         }
         stack.extend(t.children());
     }
-    let symbols: Rc<[usize]> = symbols.into();
-    let known = KnownSymbols {
-        _term: term.clone(),
-        symbols: symbols.clone(),
-    };
-    SYMBOLS_OF.with(|m| m.borrow_mut().insert(key, known));
     symbols
 }
 

@@ -565,7 +565,9 @@ int g(void) {
     for (_, why) in &report.uncovered {
         assert_eq!(
             *why,
-            Uncovered::Unsupported("no model of `rand` from <stdlib.h>".into())
+            Uncovered::Unsupported(
+                "no model of `rand` from <stdlib.h>, and it does not run natively: it keeps state between calls".into()
+            )
         );
     }
     let (_, report) = run(src, "g");

@@ -10,13 +10,18 @@ use std::sync::OnceLock;
 
 /// Whether the C library the drivers link exports a function `name`.
 pub fn provides(name: &str) -> bool {
-    let Ok(symbol) = CString::new(name) else {
-        return false;
-    };
-    libraries().iter().any(|&handle| {
+    address(name).is_some()
+}
+
+/// The address of the C library's function `name` in this process (libc
+/// first, then libm), the code a native call runs.
+pub fn address(name: &str) -> Option<usize> {
+    let symbol = CString::new(name).ok()?;
+    libraries().iter().find_map(|&handle| {
         // SAFETY: `handle` came from dlopen and is never closed; `symbol`
         // is a NUL-terminated name. dlsym only looks the name up.
-        !unsafe { libc::dlsym(handle as *mut libc::c_void, symbol.as_ptr()) }.is_null()
+        let found = unsafe { libc::dlsym(handle as *mut libc::c_void, symbol.as_ptr()) };
+        (!found.is_null()).then_some(found as usize)
     })
 }
 

@@ -149,6 +149,10 @@ pub struct TestJson {
     pub covers: Vec<String>,
     /// Every goal key on the test's path.
     pub path_goals: Vec<String>,
+    /// C library calls without a model the engine ran natively on the
+    /// values it chose, and the inputs they fixed (concretised).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub native_calls: Vec<crate::NativeCall>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

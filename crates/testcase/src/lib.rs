@@ -339,6 +339,23 @@ pub struct TestCase {
     /// Every call of a function without a body, in call order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stub_calls: Vec<StubCall>,
+    /// The C library calls without a model the engine ran natively on this
+    /// path, in call order: the test holds only if the real function, which
+    /// the driver calls, gives what it gave on the same values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub native_calls: Vec<NativeCall>,
+}
+
+/// A C library function without a model that ran natively on values the
+/// engine chose for the path, and the inputs it fixed to them
+/// (concretised: the test's values of those inputs are the only ones the
+/// path was explored with).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NativeCall {
+    pub function: String,
+    /// Access paths of the inputs fixed (`s[0..3]`, `len(s)`, `n`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concretised: Vec<String>,
 }
 
 /// A boundary goal: an ordered integer comparison (`<`, `<=`, `>`, `>=`)

@@ -1,7 +1,8 @@
 //! Calls: functions with a body run in a new frame; library functions have
-//! models (see `libc`); a function a system header declares without a model
-//! stops the path (the driver would run the real one, whose behaviour a
-//! guess would misstate); any other bodiless function is a stub whose return
+//! models (see `libc`); one of the C library's (`testcase::c_library`)
+//! without a model runs natively on the path's values (see `native`: the
+//! driver runs the real one, whose behaviour a guess would misstate), or
+//! stops the path when it cannot; any other bodiless function is a stub whose return
 //! values are inputs, recorded in call order. A bodiless
 //! `__VERIFIER_assume(cond)` restricts the path to `cond`. The return of
 //! the function under test checks for leaked allocations.
@@ -100,10 +101,9 @@ impl Machine<'_, '_> {
             }
             Model::Returns(v) => v,
             // The driver runs the C library's own function: without a model
-            // the engine cannot say what it does.
+            // the engine runs it natively on the path's values, or stops.
             Model::NotLibrary if !testcase::c_library::is_stubbed(self.program, func) => {
-                let header = header_name(self.program.file_name(function.span));
-                return unsupported(format!("no model of `{}` from {header}", function.name));
+                self.native_call(st, func, &values)?
             }
             Model::NotLibrary => {
                 let writable = |v: &SymVal| matches!(v, SymVal::Ptr(p) if !matches!(p.target, Target::Null | Target::Func(_)));
@@ -964,9 +964,6 @@ fn set_param(program: &Program, st: &mut State, param: usize, value: SymVal) {
     st.params[param] = value;
 }
 
-/// How C code names the system header at `path`: `<stdlib.h>` for
-/// `/usr/include/stdlib.h`, `<bits/types.h>` for
-/// `/usr/include/x86_64-linux-gnu/bits/types.h`.
 /// The arguments of a call through a pointer, as the function it reaches
 /// receives them. Through a pointer to a function without a prototype
 /// (`int (*f)()`) a call passes its arguments promoted and unchecked; the
@@ -1018,7 +1015,10 @@ fn fitted_arguments(
     Ok(values)
 }
 
-fn header_name(path: &str) -> String {
+/// How C code names the system header at `path`: `<stdlib.h>` for
+/// `/usr/include/stdlib.h`, `<bits/types.h>` for
+/// `/usr/include/x86_64-linux-gnu/bits/types.h`.
+pub(super) fn header_name(path: &str) -> String {
     if path.starts_with('<') {
         return path.to_string();
     }

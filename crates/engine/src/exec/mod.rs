@@ -15,6 +15,7 @@ mod hooks;
 mod input;
 mod invariant;
 mod libc;
+mod native;
 mod place;
 
 use crate::config::{EngineConfig, InputMode};
@@ -204,6 +205,8 @@ pub struct Executor<'a> {
     /// whether it is worth running in full): a fault is neither asked of
     /// the solver nor reported, only noted here when it certainly happens.
     pub noting_faults: Option<bool>,
+    /// The C library calls run natively so far, by their arguments.
+    native: crate::native::Memo,
 }
 
 /// What every exploration of a program's functions needs to know of the
@@ -274,6 +277,7 @@ impl<'a> Executor<'a> {
             next_state: 0,
             orders_pointers: ir::walk::orders_pointers(program, root),
             noting_faults: None,
+            native: crate::native::Memo::default(),
         }
     }
 

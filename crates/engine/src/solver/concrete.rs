@@ -57,6 +57,12 @@ impl Assignment {
         }
     }
 
+    /// The oracle's value of `symbol`.
+    pub(super) fn oracle_value(&self, symbol: &BV, float: bool) -> u128 {
+        self.oracle
+            .value(&symbol_name(symbol), symbol.get_size(), float)
+    }
+
     /// Whether every constraint of `ids` holds under the values.
     pub(super) fn all_hold(&mut self, store: &ConstraintStore, ids: &[ConstraintId]) -> bool {
         ids.iter().all(|id| self.holds(store, *id))

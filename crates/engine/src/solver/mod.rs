@@ -232,6 +232,17 @@ impl PathSolver {
     }
 
     /// Whether questions are answered under chosen input values.
+    /// The value a model gives a symbol that no constraint of the path
+    /// mentions: in concrete mode the oracle's, the one it takes once a
+    /// constraint mentions it (`float` when the code reads it as one);
+    /// otherwise 0, as a model completes it.
+    pub fn value_of_free_symbol(&self, symbol: &BV, float: bool) -> u128 {
+        match &self.concrete {
+            Some(values) => values.oracle_value(symbol, float),
+            None => 0,
+        }
+    }
+
     pub fn in_concrete_mode(&self) -> bool {
         self.concrete.is_some()
     }

@@ -46,12 +46,13 @@ const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 const ERANGE: u128 = 34;
 const EINVAL: u128 = 22;
 
-/// The cut named when a model fixes a symbolic value to the one the solver
-/// picked: goals that other values would reach are not claimed infeasible.
 /// The bound that keeps the buffers a copy reads and writes apart when
 /// both are inputs.
 const APART_INPUTS: &str = "apart_inputs";
-pub const CONCRETISED: &str = "concretised (a library model fixed a symbolic argument)";
+/// The cut named when a library call fixes a symbolic value to the one the
+/// solver picked (a model's argument, a native call's bytes): goals that
+/// other values would reach are not claimed infeasible.
+pub const CONCRETISED: &str = "concretised (a library call fixed a symbolic argument)";
 
 /// The arguments of a library call, read as its model expects them.
 struct Args<'v> {
@@ -496,7 +497,7 @@ impl Machine<'_, '_> {
     /// on this path, else the only feasible one. When several are feasible
     /// the path forks, and each child runs the call again with its
     /// alternative's condition on its path, before the call changed anything.
-    fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
+    pub(super) fn choose<T>(&mut self, st: &mut State, alternatives: Vec<(Cond, T)>) -> Exec<T> {
         let mut feasible = self.feasible_alternatives(st, alternatives);
         if feasible.len() <= 1 {
             let Some((cond, value)) = feasible.pop() else {
@@ -556,7 +557,7 @@ impl Machine<'_, '_> {
 
     /// glibc's `errno` (`*__errno_location()`) on this path: one `int`,
     /// 0 when the function under test is called (the drivers set it so).
-    fn errno_object(&mut self, st: &mut State) -> ObjIdx {
+    pub(super) fn errno_object(&mut self, st: &mut State) -> ObjIdx {
         if let Some(obj) = st.errno {
             return obj;
         }
