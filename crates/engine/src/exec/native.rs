@@ -330,7 +330,8 @@ impl Machine<'_, '_> {
             let unset = indeterminate
                 && match &object.written[at] {
                     Written::Yes => false,
-                    Written::No => true,
+                    // A stub's effect is none in the driver: still garbage.
+                    Written::No | Written::Unseen => true,
                     Written::If(cond) => {
                         !fixing.holds(&mut self.ex.solver, st, &Cond::from(cond.clone()))
                     }
