@@ -608,6 +608,12 @@ pub struct SolverCounts {
     pub from_last_model: u64,
     /// Answered by a guessed value of their one symbol, which satisfied them.
     pub from_guesses: u64,
+    /// Checks not made: bit-blasting their products and quotients alone
+    /// would take longer than the check may (answered unknown).
+    pub priced_out: u64,
+    /// Z3's work units of the bit-blasting of the checks made, estimated
+    /// (Z3 does not count it in its own work).
+    pub blast_work: u64,
     /// Time spent in Z3 checks.
     pub z3_time: Duration,
 }

@@ -445,10 +445,11 @@ impl PathSolver {
         )
     }
 
-    /// The solver work done so far on this thread: a budget of it ends
-    /// at the same point on every run, where one of time would not.
+    /// The solver work done so far on this thread (Z3's count, plus the
+    /// estimated bit-blasting it does not count): a budget of it ends at
+    /// the same point on every run, where one of time would not.
     pub fn work_done(&self) -> u64 {
-        self.meter.done()
+        self.meter.done() + self.counts.blast_work
     }
 
     /// Whether the search is past its deadline or cancelled: the solver
