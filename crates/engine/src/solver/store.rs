@@ -133,6 +133,11 @@ impl ConstraintStore {
         &self.symbol_list[n as usize]
     }
 
+    /// The number of the symbol `x`, when a constraint mentions it.
+    pub fn symbol_id_of(&self, x: &BV) -> Option<SymbolId> {
+        self.symbol_ids.get(x).copied()
+    }
+
     /// The symbols the constraints `ids` mention, in order.
     pub fn symbols_of(&self, ids: &[ConstraintId]) -> Vec<SymbolId> {
         let mut numbers: Vec<SymbolId> = ids
