@@ -19,6 +19,7 @@
 //! solver asked nothing per branch; the symbolic search gets what they leave.
 
 use crate::boundary::{Boundaries, BoundaryGoal, Flip, OpenGoal};
+use crate::bounds::SET_ASIDE_STATES;
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
@@ -122,7 +123,7 @@ struct Coverage {
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
     /// States the search left before their paths ended (they could cover
-    /// nothing more), at most [`SET_ASIDE`]: run for findings once it is
+    /// nothing more), at most [`SET_ASIDE_STATES`]: run for findings once it is
     /// over (see [`hunt_findings`]).
     aside: Vec<State>,
     /// Goals the running state could still cover (for the reason given
@@ -469,7 +470,7 @@ impl Objective for Coverage {
     }
 
     fn set_aside(&mut self, state: State) {
-        if self.aside.len() < SET_ASIDE {
+        if self.aside.len() < SET_ASIDE_STATES {
             self.aside.push(state);
         }
     }
@@ -551,8 +552,6 @@ fn cover_cheaply(
     tried
 }
 
-/// The states kept for [`hunt_findings`].
-const SET_ASIDE: usize = 4096;
 /// [`hunt_findings`] runs at most as many paths and statements as the
 /// search before it, and at least this many.
 const FINDING_PATHS: u64 = 64;
