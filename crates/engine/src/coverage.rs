@@ -457,6 +457,10 @@ impl Objective for Coverage {
         self.uncovered.contains(goal)
     }
 
+    fn lacks_any_path(&self) -> bool {
+        self.wants_entry_test
+    }
+
     fn lacks_edge(&self, state: &State, span: Span, offset: i8) -> bool {
         let goal = BoundaryGoal {
             boundary: Boundary { span, offset },
@@ -781,9 +785,6 @@ pub fn explore(
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     let work_at_start = exec.solver.work_done();
-    // A function without goals gets one test, whose inputs the solver
-    // makes readable: no candidate has anything to cover.
-    let cheap_inputs = config.cheap_inputs && !goals.is_empty();
     let boundary_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     // A flip's replayed values say nothing of the shapes of pointer inputs.
     let takes_pointers =
@@ -795,7 +796,10 @@ pub fn explore(
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
     let mut cheap_tried = Tried::default();
-    if cheap_inputs {
+    // A function without goals gets its one test from a candidate too:
+    // asked of the solver, the path's fault checks could take the budget
+    // first (64-bit quotients and products).
+    if config.cheap_inputs {
         let plan = Plan {
             seed: config.seed,
             first: 0,
@@ -877,7 +881,7 @@ pub fn explore(
         &mut ending,
     );
     // A goal whose query timed out may still be hit by a sampled input.
-    if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
+    if config.cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {
             seed: config.seed,
             first: cheap_tried.candidates,

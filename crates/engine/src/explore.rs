@@ -138,6 +138,11 @@ pub trait Objective: Hooks {
     fn lacks_edge(&self, _state: &State, _span: Span, _offset: i8) -> bool {
         false
     }
+    /// Whether any completed path would be progress, whatever it reaches
+    /// (the one test of a function without goals).
+    fn lacks_any_path(&self) -> bool {
+        false
+    }
 }
 
 /// The bound named when a fork leaves ways for want of room
