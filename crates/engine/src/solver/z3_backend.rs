@@ -113,9 +113,12 @@ impl Z3Backend {
             self.solver.push();
             self.solver.assert(transient);
         }
-        let incremental = self
-            .checks
-            .run(quick, || self.solver.check_assumptions(&assumptions));
+        // Without multipliers or dividers Z3's work limit stops the check in
+        // time; the clock's watch, whose verdict changes with the machine's
+        // load, is left to the checks that have them.
+        let incremental = self.checks.run(Duration::MAX, || {
+            self.solver.check_assumptions(&assumptions)
+        });
         let answer = match incremental {
             SatResult::Unknown if left > INCREMENTAL_LIMIT => {
                 fresh_check(query, cx, left - INCREMENTAL_LIMIT, 0, &self.checks)
@@ -159,7 +162,14 @@ fn fresh_check(
     if let Some(transient) = query.transient {
         fresh.assert(transient);
     }
-    let result = checks.run(limit, || fresh.check());
+    // Bit-blasting, which Z3's work limit does not count, is what the
+    // clock watches for (see the incremental check).
+    let watched = if blast > 0 || floating {
+        limit
+    } else {
+        Duration::MAX
+    };
+    let result = checks.run(watched, || fresh.check());
     answer_of(result, query.wants_model, &fresh)
 }
 
