@@ -148,6 +148,7 @@ pub fn function_json(
             answered_by_cache: report.stats.solver.from_cache,
             answered_by_last_model: report.stats.solver.from_last_model,
             answered_by_guesses: report.stats.solver.from_guesses,
+            priced_out: report.stats.solver.priced_out,
             solver_ms: millis(report.stats.solver.z3_time),
             cheap_candidates: report.stats.cheap.candidates,
             cheap_tests: report.stats.cheap.tests,

@@ -88,6 +88,7 @@
 //!                "answered_by_cache": 9,      // the same constraints asked before
 //!                "answered_by_last_model": 14, // the last model satisfied them
 //!                "answered_by_guesses": 3,    // a guessed value of their one symbol did
+//!                "priced_out": 0,             // checks not made: bit-blasting alone too long
 //!                "solver_ms": 21 }            // inside Z3 checks
 //!   }]
 //! }

@@ -239,6 +239,8 @@ struct Ran {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Wanted {
     Goal(Goal),
+    /// Any completed path ([`Objective::lacks_any_path`]).
+    AnyPath,
     /// An edge of a comparison, by place and offset.
     Edge(Span, i8),
 }
@@ -522,6 +524,9 @@ impl<O: Objective> Objective for OnePath<'_, O> {
         self.finished = true;
         if self.screened {
             self.note_wanted(&state.trace);
+            if self.inner.lacks_any_path() {
+                self.wanted.push(Wanted::AnyPath);
+            }
             let inner = &self.inner;
             let lacked = (self.edges.iter())
                 .filter(|(span, offset)| inner.lacks_edge(&state, *span, *offset))

@@ -66,6 +66,8 @@ pub struct EngineConfig {
     /// asked with the rest of its conditions and run after the search
     /// (`boundary::Flip`).
     pub flipped_boundaries: bool,
+    /// Most path states waiting to run at once ([`crate::bounds::MAX_WAITING_STATES`]).
+    pub max_waiting_states: usize,
 }
 
 /// How a pointer input to a struct is made.
@@ -148,6 +150,7 @@ impl Default for EngineConfig {
             max_build_calls: 3,
             boundary_tests: true,
             flipped_boundaries: true,
+            max_waiting_states: crate::bounds::MAX_WAITING_STATES,
         }
     }
 }

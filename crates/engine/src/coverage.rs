@@ -19,6 +19,7 @@
 //! solver asked nothing per branch; the symbolic search gets what they leave.
 
 use crate::boundary::{Boundaries, BoundaryGoal, Flip, OpenGoal};
+use crate::bounds::SET_ASIDE_STATES;
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
@@ -122,7 +123,7 @@ struct Coverage {
     /// A function without goals runs every path it has, for findings.
     runs_every_path: bool,
     /// States the search left before their paths ended (they could cover
-    /// nothing more), at most [`SET_ASIDE`]: run for findings once it is
+    /// nothing more), at most [`SET_ASIDE_STATES`]: run for findings once it is
     /// over (see [`hunt_findings`]).
     aside: Vec<State>,
     /// Goals the running state could still cover (for the reason given
@@ -456,6 +457,10 @@ impl Objective for Coverage {
         self.uncovered.contains(goal)
     }
 
+    fn lacks_any_path(&self) -> bool {
+        self.wants_entry_test
+    }
+
     fn lacks_edge(&self, state: &State, span: Span, offset: i8) -> bool {
         let goal = BoundaryGoal {
             boundary: Boundary { span, offset },
@@ -469,7 +474,7 @@ impl Objective for Coverage {
     }
 
     fn set_aside(&mut self, state: State) {
-        if self.aside.len() < SET_ASIDE {
+        if self.aside.len() < SET_ASIDE_STATES {
             self.aside.push(state);
         }
     }
@@ -551,8 +556,6 @@ fn cover_cheaply(
     tried
 }
 
-/// The states kept for [`hunt_findings`].
-const SET_ASIDE: usize = 4096;
 /// [`hunt_findings`] runs at most as many paths and statements as the
 /// search before it, and at least this many.
 const FINDING_PATHS: u64 = 64;
@@ -782,9 +785,6 @@ pub fn explore(
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     let work_at_start = exec.solver.work_done();
-    // A function without goals gets one test, whose inputs the solver
-    // makes readable: no candidate has anything to cover.
-    let cheap_inputs = config.cheap_inputs && !goals.is_empty();
     let boundary_work = solver::work_for(config.max_time / BOUNDARY_SHARE);
     // A flip's replayed values say nothing of the shapes of pointer inputs.
     let takes_pointers =
@@ -796,7 +796,10 @@ pub fn explore(
     let constants = cheap::constants(program, func);
     let mut cheap_counts = testcase::CheapCounts::default();
     let mut cheap_tried = Tried::default();
-    if cheap_inputs {
+    // A function without goals gets its one test from a candidate too:
+    // asked of the solver, the path's fault checks could take the budget
+    // first (64-bit quotients and products).
+    if config.cheap_inputs {
         let plan = Plan {
             seed: config.seed,
             first: 0,
@@ -878,7 +881,7 @@ pub fn explore(
         &mut ending,
     );
     // A goal whose query timed out may still be hit by a sampled input.
-    if cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
+    if config.cheap_inputs && exec.solver.gave_up && !coverage.uncovered.is_empty() {
         let plan = Plan {
             seed: config.seed,
             first: cheap_tried.candidates,

@@ -138,7 +138,16 @@ pub trait Objective: Hooks {
     fn lacks_edge(&self, _state: &State, _span: Span, _offset: i8) -> bool {
         false
     }
+    /// Whether any completed path would be progress, whatever it reaches
+    /// (the one test of a function without goals).
+    fn lacks_any_path(&self) -> bool {
+        false
+    }
 }
+
+/// The bound named when a fork leaves ways for want of room
+/// ([`Budget::max_forked`]).
+pub const WAITING_STATES_BOUND: &str = "max_waiting_states";
 
 /// The limits of one run of the loop.
 #[derive(Clone, Copy)]
@@ -154,8 +163,11 @@ pub struct Budget<'c> {
     pub solver_work_until: Option<u64>,
     /// Stop once no path has made progress for this long.
     pub stall: Option<Duration>,
-    /// Most states waiting at once.
+    /// Most states waiting at once: the search stops there.
     pub max_waiting: Option<usize>,
+    /// Most states waiting at once while the search goes on: past it a
+    /// fork queues only the ways that fit (at least one), the rest cut.
+    pub max_forked: usize,
     /// Set from outside (e.g. on Ctrl-C) to stop at the next turn.
     pub cancel: Option<&'c AtomicBool>,
 }
@@ -170,6 +182,7 @@ impl<'c> Budget<'c> {
             solver_work_until: None,
             stall: None,
             max_waiting: None,
+            max_forked: config.max_waiting_states,
             cancel: config.cancel.as_deref(),
         }
     }
@@ -285,7 +298,17 @@ pub fn run<O: Objective>(
         }
         let mut added = Vec::new();
         match step.outcome {
-            Outcome::Running(states) => added = queue(&mut frontier, objective, states),
+            Outcome::Running(mut states) => {
+                let room = budget.max_forked.saturating_sub(frontier.len()).max(1);
+                if states.len() > room {
+                    objective.cut(WAITING_STATES_BOUND);
+                    for state in states.split_off(room) {
+                        objective.released(state.id);
+                        objective.set_aside(state);
+                    }
+                }
+                added = queue(&mut frontier, objective, states);
+            }
             Outcome::Completed(state) => {
                 ending.paths += 1;
                 if objective.completed(exec, *state) {

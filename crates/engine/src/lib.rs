@@ -48,6 +48,7 @@
 //! - Checks of an input object start with `Step::Index(element)`.
 
 mod boundary;
+mod bounds;
 mod cheap;
 mod config;
 mod coverage;

@@ -1,6 +1,7 @@
 //! Values: words (known numbers or Z3 bit-vectors) for integers, (target,
 //! offset) pairs for pointers, and byte cells for memory contents and aggregates.
 
+use crate::bounds::MEMO_ENTRIES;
 use crate::stable_hash::StableHashMap;
 use ir::{FloatKind, FuncId, GlobalId, StringId};
 use std::cell::RefCell;
@@ -135,6 +136,23 @@ thread_local! {
         RefCell::new(StableHashMap::default());
 }
 
+/// Adds `key` to a memo, emptied first when it holds
+/// [`MEMO_ENTRIES`]: a memo only saves work, and each entry keeps its
+/// term alive, so an unbounded one grows with every term a search makes.
+fn remember<K: std::hash::Hash + Eq, V>(
+    memo: &'static std::thread::LocalKey<RefCell<StableHashMap<K, V>>>,
+    key: K,
+    value: V,
+) {
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_ENTRIES {
+            m.clear();
+        }
+        m.insert(key, value);
+    });
+}
+
 /// The symbols of a term, which is kept so that no other term takes its address.
 struct KnownSymbols {
     _term: Dynamic,
@@ -158,7 +176,7 @@ pub fn symbols_of(term: &Dynamic) -> Rc<[usize]> {
         _term: term.clone(),
         symbols: symbols.clone(),
     };
-    SYMBOLS_OF.with(|m| m.borrow_mut().insert(key, known));
+    remember(&SYMBOLS_OF, key, known);
     symbols
 }
 
@@ -218,7 +236,7 @@ pub fn concrete_term(v: &BV) -> Option<u128> {
         high.zip(low)
             .map(|(h, l)| (u128::from(h) << 64) | u128::from(l))
     };
-    SIMPLIFIED_BV.with(|m| m.borrow_mut().insert(v.clone(), value));
+    remember(&SIMPLIFIED_BV, v.clone(), value);
     value
 }
 
@@ -239,7 +257,7 @@ pub fn bool_value(b: &Bool) -> Option<bool> {
         return known;
     }
     let value = b.simplify().as_bool();
-    SIMPLIFIED_BOOL.with(|m| m.borrow_mut().insert(b.clone(), value));
+    remember(&SIMPLIFIED_BOOL, b.clone(), value);
     value
 }
 

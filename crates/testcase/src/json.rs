@@ -329,6 +329,10 @@ pub struct StatsJson {
     /// Of them, answered by a guessed value of their one symbol.
     #[serde(default)]
     pub answered_by_guesses: u64,
+    /// Z3 checks not made: bit-blasting alone would have taken longer
+    /// than the check could (answered unknown).
+    #[serde(default)]
+    pub priced_out: u64,
     /// Time spent in Z3 checks.
     #[serde(default)]
     pub solver_ms: u64,

@@ -556,6 +556,10 @@ pub fn bound_explained(name: &str) -> String {
         "max_paths" => ("the search completes few paths", "raise --max-paths"),
         "max_time" | "stalled" => ("the time ran out", "raise --max-time"),
         "max_waiting" => ("too many paths were waiting", "raise --max-time"),
+        "max_waiting_states" => (
+            "more paths were waiting than cairn holds at once, and forks past that went on one way only",
+            "a fixed bound that keeps cairn's memory in check",
+        ),
         "alloc_may_fail" => ("malloc never fails", "use --alloc-may-fail"),
         "stub_effects" => (
             "a function without a body may write through its pointer arguments, which tests do not model",
@@ -638,6 +642,12 @@ pub struct SolverCounts {
     pub from_last_model: u64,
     /// Answered by a guessed value of their one symbol, which satisfied them.
     pub from_guesses: u64,
+    /// Checks not made: bit-blasting their products and quotients alone
+    /// would take longer than the check may (answered unknown).
+    pub priced_out: u64,
+    /// Z3's work units of the bit-blasting of the checks made, estimated
+    /// (Z3 does not count it in its own work).
+    pub blast_work: u64,
     /// Time spent in Z3 checks.
     pub z3_time: Duration,
 }

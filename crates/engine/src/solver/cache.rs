@@ -3,6 +3,7 @@
 
 use super::query::{Answer, Context, Effort, Query, QuerySolver};
 use super::store::ConstraintId;
+use crate::bounds::CACHED_ANSWERS;
 use crate::stable_hash::StableHashMap;
 
 pub struct ResultCache {
@@ -43,6 +44,10 @@ impl QuerySolver for ResultCache {
         // A known answer stays: an unknown one (a model query timing out)
         // must not turn a proved satisfiable set into an unsatisfiable one.
         if !self.known.contains_key(query.constraints) {
+            // Full, it starts afresh: answers asked again come from below.
+            if self.known.len() >= CACHED_ANSWERS {
+                self.known.clear();
+            }
             self.known
                 .insert(query.constraints.to_vec(), answer.is_sat());
         }

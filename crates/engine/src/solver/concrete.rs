@@ -37,10 +37,10 @@ pub(super) struct Assignment {
     /// By symbol number: the model of a test lists them in that order.
     values: BTreeMap<SymbolId, BV>,
     holds: StableHashMap<ConstraintId, bool>,
-    /// The negations of the conditions the values refuted: decisions the
-    /// executor took without a constraint (the other way being
-    /// "infeasible"), which a model the solver finds must respect too.
-    refuted: Vec<Bool>,
+    /// The conditions the values refuted: the executor took the other way
+    /// without a constraint (this one being "infeasible"), a decision a
+    /// model the solver finds must respect too.
+    refuted: Vec<ConstraintId>,
     /// The sets of constraints the values fail that the solver was asked
     /// about (a possible fault on a candidate's path): once each.
     asked: StableHashSet<Vec<ConstraintId>>,
@@ -81,8 +81,8 @@ impl Assignment {
         }
         if let Some(added) = added {
             let rest: Vec<ConstraintId> = key.iter().copied().filter(|c| *c != added).collect();
-            if self.all_hold(store, &rest) {
-                self.refuted.push(store.constraint(added).not());
+            if self.all_hold(store, &rest) && !self.refuted.contains(&added) {
+                self.refuted.push(added);
             }
         }
         false
@@ -101,8 +101,25 @@ impl Assignment {
     }
 
     /// Every decision the values made: [`Self::refuted`].
-    pub(super) fn decisions(&self) -> Bool {
-        Bool::and(&self.refuted)
+    pub(super) fn decisions(&self, store: &ConstraintStore) -> Bool {
+        let each: Vec<Bool> = (self.refuted.iter())
+            .map(|id| store.constraint(*id).not())
+            .collect();
+        Bool::and(&each)
+    }
+
+    /// The constraints of `key`, each to hold, and the refuted ones, each
+    /// not to: what a model of the candidate's path meets.
+    pub(super) fn path_of(&self, key: &[ConstraintId]) -> Vec<(ConstraintId, bool)> {
+        let holding = key.iter().map(|id| (*id, true));
+        holding
+            .chain(self.refuted.iter().map(|id| (*id, false)))
+            .collect()
+    }
+
+    /// The values chosen so far, by symbol.
+    pub(super) fn values(&self) -> &BTreeMap<SymbolId, BV> {
+        &self.values
     }
 
     fn holds(&mut self, store: &ConstraintStore, id: ConstraintId) -> bool {
@@ -128,16 +145,6 @@ impl Assignment {
         let value = store.constraint(id).substitute(&pairs).simplify().as_bool() == Some(true);
         self.holds.insert(id, value);
         value
-    }
-
-    /// The values as one formula, whose only model (on these symbols) they are.
-    pub(super) fn as_formula(&self, store: &ConstraintStore) -> Bool {
-        let equalities: Vec<Bool> = self
-            .values
-            .iter()
-            .map(|(n, value)| store.symbol(*n).eq(value))
-            .collect();
-        Bool::and(&equalities)
     }
 }
 
@@ -184,15 +191,8 @@ mod tests {
         let second = store.intern(&y.bvugt(&x));
         let mut values = Assignment::new(Rc::new(Listed(vec![("y", 5), ("x", 1)])));
         assert!(values.all_hold(&store, &[first, second]));
-        let formula = values.as_formula(&store);
-        let under = |a: u64, b: u64| {
-            let (a, b) = (BV::from_u64(a, 8), BV::from_u64(b, 8));
-            formula
-                .substitute(&[(&x, &a), (&y, &b)])
-                .simplify()
-                .as_bool()
-        };
-        assert_eq!(under(1, 5), Some(true));
-        assert_eq!(under(2, 5), Some(false));
+        let model = super::super::nearby::model_of(&store, values.values());
+        let value = |v: &BV| model.eval(v, true).and_then(|n| n.as_u64());
+        assert_eq!((value(&x), value(&y)), (Some(1), Some(5)));
     }
 }

@@ -53,9 +53,10 @@ impl QuerySolver for FloatCandidates {
             return answer;
         }
         let meter = WorkMeter::new();
-        let work_until = meter.done().saturating_add(work_for(CANDIDATES_BUDGET));
+        let work = |cx: &Context| meter.done() + cx.counts.blast_work;
+        let work_until = work(cx).saturating_add(work_for(CANDIDATES_BUDGET));
         for values in assignments(cx.store, query) {
-            if meter.done() >= work_until {
+            if work(cx) >= work_until {
                 break;
             }
             if refuted(cx.store, query.constraints, &values) {

@@ -78,7 +78,7 @@ fn guessed_model(store: &ConstraintStore, ids: &[ConstraintId]) -> Option<Model>
 /// The numbers the constraints `ids` use, as bits (sign-extended from
 /// their width, so that -3 compared in 33 bits is -3 in 32), the first
 /// [`MAX_NUMBERS`] met.
-fn numbers_in(store: &ConstraintStore, ids: &[ConstraintId]) -> Vec<u128> {
+pub(super) fn numbers_in(store: &ConstraintStore, ids: &[ConstraintId]) -> Vec<u128> {
     let mut numbers = Vec::new();
     let mut seen = StableHashSet::default();
     let mut stack: Vec<Dynamic> = ids

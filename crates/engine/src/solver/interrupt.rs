@@ -1,6 +1,10 @@
 //! Cuts short the Z3 check in progress when the search must stop now: on
 //! cancellation (Ctrl-C), which Z3's per-query time-out cannot see, and at
-//! the deadline, as a guard besides that time-out.
+//! the deadline, as a guard besides that time-out; and when the check runs
+//! far past its own limit. Z3's work limit (`rlimit`) does not count
+//! bit-blasting: with a 5 ms limit, a fault query on a product of two
+//! 64-bit quotients took 646 ms. The layers price that work in advance
+//! (`store::blast_work`); this is the net under that estimate.
 //!
 //! `Z3_interrupt` may come from any thread, but outside a check it leaves a
 //! flag set that makes the context's next operation fail (a `simplify` then
@@ -17,6 +21,13 @@ use z3::Params;
 /// How often the watchdog looks at the clock and the cancel flag.
 const POLL: Duration = Duration::from_millis(20);
 
+/// A check still running after this many times its limit, plus
+/// [`OVERRUN_SLACK`], is interrupted (and answers unknown). Generous: a
+/// check that Z3's work limit stops in time is never cut by the clock,
+/// whose verdict would change with the machine's load.
+const OVERRUN_FACTOR: u32 = 4;
+const OVERRUN_SLACK: Duration = Duration::from_millis(50);
+
 /// The context of a check in progress.
 struct RunningCheck(z3_sys::Z3_context);
 
@@ -28,6 +39,8 @@ unsafe impl Send for RunningCheck {}
 #[derive(Default)]
 struct InFlight {
     check: Option<RunningCheck>,
+    /// When the check in progress has overrun its limit.
+    overrun_at: Option<Instant>,
     /// Whether the check in progress received an interrupt.
     interrupted: bool,
 }
@@ -39,33 +52,49 @@ pub struct Checks {
 }
 
 impl Checks {
-    /// Runs `check`, a Z3 check on this thread's context; interrupted, it
-    /// answers unknown.
-    pub fn run<T>(&self, check: impl FnOnce() -> T) -> T {
+    /// Runs `check`, a Z3 check on this thread's context limited to about
+    /// `limit`; interrupted, it answers unknown.
+    pub fn run<T>(&self, limit: Duration, check: impl FnOnce() -> T) -> T {
         let context = z3::Context::thread_local().get_z3_context();
-        self.in_flight().check = Some(RunningCheck(context));
+        {
+            let mut in_flight = self.in_flight();
+            in_flight.check = Some(RunningCheck(context));
+            let overrun = (limit.saturating_mul(OVERRUN_FACTOR)).saturating_add(OVERRUN_SLACK);
+            in_flight.overrun_at = Instant::now().checked_add(overrun);
+        }
         let result = check();
         let interrupted = {
             let mut in_flight = self.in_flight();
             in_flight.check = None;
+            in_flight.overrun_at = None;
             std::mem::take(&mut in_flight.interrupted)
         };
         if interrupted {
             // The interrupt may have come after Z3 finished the check.
             let empty = z3::Solver::new();
-            empty.set_params(&check_params(u32::MAX));
+            empty.set_params(&check_params(u64::MAX));
             empty.check();
         }
         result
     }
 
-    /// Interrupts the check in progress, if any.
-    fn interrupt(&self) {
+    /// Interrupts the check in progress, if any, when `stop` says so or it
+    /// has overrun its limit; the time until the watchdog should look again.
+    fn watch(&self, stop: &StopWhen) -> Duration {
         let mut in_flight = self.in_flight();
+        let now = Instant::now();
+        let overrun_at = in_flight.overrun_at;
         if let Some(RunningCheck(context)) = &in_flight.check {
-            // SAFETY: see `RunningCheck`; the lock keeps the check running.
-            unsafe { z3_sys::Z3_interrupt(*context) };
-            in_flight.interrupted = true;
+            if stop.now() || overrun_at.is_some_and(|at| now >= at) {
+                // SAFETY: see `RunningCheck`; the lock keeps the check running.
+                unsafe { z3_sys::Z3_interrupt(*context) };
+                in_flight.interrupted = true;
+                in_flight.overrun_at = None;
+            }
+        }
+        match in_flight.overrun_at {
+            Some(at) => at.saturating_duration_since(now).min(POLL),
+            None => POLL,
         }
     }
 
@@ -114,14 +143,13 @@ impl WorkMeter {
     }
 }
 
-/// The parameters of a check limited to about `limit_ms` of work. Z3 would
-/// otherwise catch SIGINT during a check, which would then only cut that
-/// check short, and cairn would never see the Ctrl-C.
-pub fn check_params(limit_ms: u32) -> Params {
+/// The parameters of a check limited to `work` units. Z3 would otherwise
+/// catch SIGINT during a check, which would then only cut that check
+/// short, and cairn would never see the Ctrl-C.
+pub fn check_params(work: u64) -> Params {
     let mut params = Params::new();
-    let work = u64::from(limit_ms).saturating_mul(WORK_PER_MS);
     // 0 means no limit to Z3: a limit that large is none either.
-    params.set_u32("rlimit", u32::try_from(work).unwrap_or(0));
+    params.set_u32("rlimit", u32::try_from(work.max(1)).unwrap_or(0));
     params.set_bool("ctrl_c", false);
     params
 }
@@ -155,10 +183,7 @@ impl Watchdog {
         let gone = dropped.clone();
         let watch = move || {
             while !gone.load(Ordering::Relaxed) {
-                if stop.now() {
-                    checks.interrupt();
-                }
-                std::thread::sleep(POLL);
+                std::thread::sleep(checks.watch(&stop));
             }
         };
         // Without the thread, Z3's per-query time-out still bounds each
@@ -213,7 +238,8 @@ mod tests {
             cancel.store(true, Ordering::Relaxed);
         });
         let start = Instant::now();
-        assert_eq!(checks.run(|| solver.check()), SatResult::Unknown);
+        let long = Duration::from_secs(600);
+        assert_eq!(checks.run(long, || solver.check()), SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(5));
         setter.join().expect("setter thread");
         let a = BV::new_const("a", 32);
@@ -226,9 +252,13 @@ mod tests {
         let solver = Solver::new();
         let a = BV::new_const("a", 32);
         solver.assert(a.bvugt(BV::from_u64(3, 32)));
-        let result = checks.run(|| {
+        let stopped = StopWhen {
+            deadline: Instant::now(),
+            cancel: None,
+        };
+        let result = checks.run(Duration::from_secs(600), || {
             let result = solver.check();
-            checks.interrupt();
+            checks.watch(&stopped);
             result
         });
         assert_eq!(result, SatResult::Sat);
@@ -246,7 +276,24 @@ mod tests {
         let solver = Solver::new();
         solver.assert(hard_formula());
         let start = Instant::now();
-        assert_eq!(checks.run(|| solver.check()), SatResult::Unknown);
+        let long = Duration::from_secs(600);
+        assert_eq!(checks.run(long, || solver.check()), SatResult::Unknown);
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_check_far_past_its_own_limit_is_stopped() {
+        let checks = Checks::default();
+        let stop = StopWhen {
+            deadline: Instant::now() + Duration::from_secs(600),
+            cancel: None,
+        };
+        let _watchdog = Watchdog::start(checks.clone(), stop);
+        let solver = Solver::new();
+        solver.assert(hard_formula());
+        let start = Instant::now();
+        let brief = Duration::from_millis(10);
+        assert_eq!(checks.run(brief, || solver.check()), SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(5));
     }
 }

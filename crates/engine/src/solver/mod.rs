@@ -21,6 +21,7 @@ mod float_candidates;
 mod guesses;
 mod interrupt;
 mod near_zero_first;
+mod nearby;
 mod query;
 mod slicing;
 mod smtlib;
@@ -39,6 +40,7 @@ use crate::stable_hash::StableHashSet;
 use crate::value::concrete_term;
 use concrete::Assignment;
 use interrupt::{Checks, Watchdog, WorkMeter};
+use nearby::{Movable, Nearby};
 use query::{Answer, Context, Effort, Query, QuerySolver};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -271,7 +273,7 @@ impl PathSolver {
     /// In concrete mode, the decisions the values made, which a model the
     /// solver finds must respect (it then follows the candidate's path).
     fn concrete_decisions(&self) -> Option<Bool> {
-        Some(self.concrete.as_ref()?.decisions())
+        Some(self.concrete.as_ref()?.decisions(&self.store))
     }
 
     /// The effort of a question asked in full outside concrete mode.
@@ -291,16 +293,53 @@ impl PathSolver {
         }
     }
 
+    /// The constraints a model of `key` meets, each with its truth value:
+    /// those of `key`, and in concrete mode the decisions the values made.
+    fn path_of(&self, key: &[ConstraintId]) -> Vec<(ConstraintId, bool)> {
+        match &self.concrete {
+            Some(values) => values.path_of(key),
+            None => key.iter().map(|id| (*id, true)).collect(),
+        }
+    }
+
     /// In concrete mode, when `key` holds under the input values, they are
-    /// its model. When it does not (a fault the candidate does not hit),
-    /// `None`: the caller asks the solver, as the symbolic search would on
-    /// this path, so that no finding is lost to a goal a candidate covered.
+    /// its model (no Z3 check). When it does not (a fault the candidate
+    /// does not hit), `None`: the caller asks the solver, as the symbolic
+    /// search would on this path, so that no finding is lost to a goal a
+    /// candidate covered.
     fn concrete_model(&mut self, key: &[ConstraintId]) -> Option<Model> {
         if !self.holds_concretely(key, None)? {
             return None;
         }
-        let values = self.concrete.as_ref()?.as_formula(&self.store);
-        self.model_of(&[], Some(&values), Effort::Full)
+        Some(nearby::model_of(
+            &self.store,
+            self.concrete.as_ref()?.values(),
+        ))
+    }
+
+    /// In concrete mode, a model of `key` (which the values fail: a
+    /// possible fault) found by setting the symbols it fails on to edge
+    /// values, without Z3 (see `nearby`).
+    fn model_near_values(&self, key: &[ConstraintId]) -> Option<Model> {
+        let values = self.concrete.as_ref()?;
+        let mut nearby = Nearby::new(&self.store, values.path_of(key), values.values().clone());
+        nearby.try_edges().then(|| nearby.model())
+    }
+
+    /// A first model of `key`: in concrete mode the values, or values near
+    /// them, before the solver is asked (with the values' decisions).
+    fn first_model(&mut self, key: &[ConstraintId]) -> Option<Model> {
+        if let Some(model) = self.concrete_model(key) {
+            return Some(model);
+        }
+        if !self.worth_asking(key) {
+            return None;
+        }
+        if let Some(model) = self.model_near_values(key) {
+            return Some(model);
+        }
+        let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
+        self.model_of(key, decisions.as_ref(), effort)
     }
 
     /// Whether the solver is to be asked for a model of `key` (always
@@ -412,14 +451,7 @@ impl PathSolver {
     /// A model of `path` (plus `extra`), or `None` when unsatisfiable or unknown.
     pub fn model(&mut self, path: &[ConstraintId], extra: Option<&Bool>) -> Option<Model> {
         let (key, _) = self.key(path, extra);
-        if let Some(model) = self.concrete_model(&key) {
-            return Some(model);
-        }
-        if !self.worth_asking(&key) {
-            return None;
-        }
-        let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
-        self.model_of(&key, decisions.as_ref(), effort)
+        self.first_model(&key)
     }
 
     fn model_of(
@@ -456,10 +488,11 @@ impl PathSolver {
         )
     }
 
-    /// The solver work done so far on this thread: a budget of it ends
-    /// at the same point on every run, where one of time would not.
+    /// The solver work done so far on this thread (Z3's count, plus the
+    /// estimated bit-blasting it does not count): a budget of it ends at
+    /// the same point on every run, where one of time would not.
     pub fn work_done(&self) -> u64 {
-        self.meter.done()
+        self.meter.done() + self.counts.blast_work
     }
 
     /// Whether the search is past its deadline or cancelled: the solver
@@ -530,17 +563,8 @@ impl PathSolver {
         // and a first model is often readable already: one query settles both.
         let (key, _) = self.key(path, None);
         // In concrete mode a candidate's values come first, made readable
-        // below where the solver does so quickly.
-        let first = match self.concrete_model(&key) {
-            Some(values) => values,
-            None => {
-                if !self.worth_asking(&key) {
-                    return None;
-                }
-                let (decisions, effort) = (self.concrete_decisions(), self.full_effort());
-                self.model_of(&key, decisions.as_ref(), effort)?
-            }
-        };
+        // below.
+        let first = self.first_model(&key)?;
         if inputs.is_empty() {
             return Some(first);
         }
@@ -586,6 +610,31 @@ impl PathSolver {
         };
         if readable_already {
             return Some(first);
+        }
+        // Through multipliers or dividers, a wish costs what a first model
+        // did (seconds on 64-bit quotients): the values are moved toward
+        // zero by evaluation instead.
+        let path = self.path_of(&key);
+        let ids: Vec<ConstraintId> = path.iter().map(|(id, _)| *id).collect();
+        if self.store.blast_work(&ids, None) > 0 {
+            let values = Nearby::values_of(&self.store, &path, &first);
+            let mut nearby = Nearby::new(&self.store, path, values);
+            let movable: Vec<Movable> = (inputs.iter())
+                .filter(|input| {
+                    constrained.contains(&input.value) && !floats.contains(&input.value)
+                })
+                .filter_map(|input| {
+                    let symbol = self.store.symbol_id_of(&input.value)?;
+                    let (near, signed) = near_zero_limit(input.value.get_size(), 100, input.signed);
+                    Some(Movable {
+                        symbol,
+                        signed,
+                        near: u128::from(near),
+                    })
+                })
+                .collect();
+            nearby.shrink(&movable);
+            return Some(nearby.model());
         }
         let preferred = small(100);
         let wish = Effort::Within(WISH_LIMIT);

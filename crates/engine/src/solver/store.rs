@@ -1,7 +1,8 @@
 //! Every constraint of every path, interned once, with what the solver's
 //! layers need to know about it: a literal naming it, the input symbols it
-//! mentions (for slicing), whether it has nonlinear arithmetic, and what
-//! floating-point it has (symbols read as IEEE bits, constants).
+//! mentions (for slicing), its multiplications and divisions of unknown
+//! terms (what bit-blasting them costs, whether any is nonlinear), and
+//! what floating-point it has (symbols read as IEEE bits, constants).
 
 use crate::stable_hash::{StableHashMap, StableHashSet};
 use z3::ast::{Ast, Bool, Dynamic, BV};
@@ -22,8 +23,8 @@ pub struct ConstraintStore {
     interned: StableHashMap<Bool, ConstraintId>,
     /// The symbols each constraint mentions, sorted.
     symbols: Vec<Vec<SymbolId>>,
-    /// Whether each constraint has nonlinear arithmetic.
-    nonlinear: Vec<bool>,
+    /// The multiplications and divisions of unknown terms of each constraint.
+    circuits: Vec<Circuits>,
     /// The IEEE constants (bits, and their width) each floating constraint
     /// compares or computes with; `None` for a constraint without floating point.
     floating: Vec<Option<Vec<BV>>>,
@@ -48,7 +49,7 @@ impl ConstraintStore {
             .collect();
         symbols.sort_unstable();
         self.symbols.push(symbols);
-        self.nonlinear.push(scanned.nonlinear);
+        self.circuits.push(scanned.circuits);
         for x in scanned.float_symbols {
             let n = self.symbol_id(x);
             self.float_symbols.insert(n);
@@ -87,8 +88,21 @@ impl ConstraintStore {
         &self.symbols[id as usize]
     }
 
+    /// Whether the constraint multiplies or divides two unknown terms.
     pub fn is_nonlinear(&self, id: ConstraintId) -> bool {
-        self.nonlinear[id as usize]
+        self.circuits[id as usize].nonlinear
+    }
+
+    /// The work of bit-blasting the multiplications and divisions of `ids`
+    /// and `transient` (each distinct one once), in Z3's work units.
+    pub fn blast_work(&self, ids: &[ConstraintId], transient: Option<&Bool>) -> u64 {
+        let extra = transient.map(circuits_in).unwrap_or_default();
+        let all = ids.iter().flat_map(|id| &self.circuits[*id as usize].work);
+        let mut seen = StableHashSet::default();
+        all.chain(&extra.work)
+            .filter(|(node, _)| seen.insert(node))
+            .map(|(_, work)| work)
+            .sum()
     }
 
     /// Whether the constraint has floating-point operations.
@@ -119,6 +133,11 @@ impl ConstraintStore {
         &self.symbol_list[n as usize]
     }
 
+    /// The number of the symbol `x`, when a constraint mentions it.
+    pub fn symbol_id_of(&self, x: &BV) -> Option<SymbolId> {
+        self.symbol_ids.get(x).copied()
+    }
+
     /// The symbols the constraints `ids` mention, in order.
     pub fn symbols_of(&self, ids: &[ConstraintId]) -> Vec<SymbolId> {
         let mut numbers: Vec<SymbolId> = ids
@@ -141,8 +160,8 @@ pub fn symbols_in(term: &BV) -> Vec<BV> {
 /// list them by number (a hash order would make models differ between runs).
 struct Scanned {
     symbols: Vec<BV>,
-    /// It multiplies or divides two terms that are not numbers.
-    nonlinear: bool,
+    /// Its multipliers and dividers ([`circuits_in`]).
+    circuits: Circuits,
     /// It has floating-point operations.
     floating: bool,
     /// Symbols converted from IEEE bits to a floating value.
@@ -151,18 +170,124 @@ struct Scanned {
     float_constants: Vec<BV>,
 }
 
-/// The bit-vector symbols occurring in `term`, whether it multiplies or
-/// divides two terms that are not numbers (nonlinear arithmetic), and the
-/// floating-point symbols and constants it reads.
+/// The multiplications and divisions of a term on operands that mention
+/// symbols: what bit-blasting it costs.
+#[derive(Default)]
+pub struct Circuits {
+    /// Each operation, with its [`blast_work`].
+    pub work: Vec<(Dynamic, u64)>,
+    /// Some of them multiply or divide two such operands.
+    pub nonlinear: bool,
+}
+
+/// Whether `kind` multiplies (a product, or whether it overflows).
+fn multiplies(kind: z3::DeclKind) -> bool {
+    use z3::DeclKind as K;
+    matches!(
+        kind,
+        K::Bmul | K::BsmulNoOvfl | K::BumulNoOvfl | K::BsmulNoUdfl
+    )
+}
+
+/// Whether `kind` divides (a quotient or a remainder).
+fn divides(kind: z3::DeclKind) -> bool {
+    use z3::DeclKind as K;
+    matches!(kind, K::Bsdiv | K::Budiv | K::Bsrem | K::Burem | K::Bsmod)
+}
+
+/// Z3's work units (those of its `rlimit`, see `interrupt::work_for`) that
+/// bit-blasting one multiplication or division on `bits`-bit operands
+/// takes, which Z3 does not count in its work. Measured (BENCHMARKS.md,
+/// "Bit-blasting"; Z3's own timing of its `bit-blast` tactic, about 840
+/// units a millisecond that day): a divider by an unknown term grows about
+/// as the cube of the width, 10 ms on 32 bits, 0.4 to 0.9 s on 64 and
+/// 2.9 s on 128; a multiplier, or a divider by a number (Z3 simplifies
+/// it), an eighth of that order (30 and 20 ms on 64 bits, 0.2 and 0.4 s on
+/// 128); a product with a number only adds the shifted operand once per
+/// set bit, and an unsigned division by a power of two is a bit extraction.
+fn blast_work(kind: z3::DeclKind, bits: u32, by_number: Option<&Dynamic>) -> u64 {
+    use z3::DeclKind as K;
+    let bits = u64::from(bits);
+    let unsigned_by_power_of_two = || {
+        matches!(kind, K::Budiv | K::Burem)
+            && (by_number.and_then(|n| n.as_bv()?.as_u64())).is_some_and(u64::is_power_of_two)
+    };
+    match (divides(kind), by_number.is_some()) {
+        (true, true) if unsigned_by_power_of_two() => 0,
+        (true, false) => 2 * bits.pow(3),
+        (true, true) | (false, false) => bits.pow(3) / 8,
+        (false, true) => bits.pow(2),
+    }
+}
+
+/// Whether `node` is an input symbol: a bit-vector constant that is no number.
+fn is_symbol(node: &Dynamic) -> bool {
+    node.is_const()
+        && node.as_bv().is_some()
+        && !node
+            .safe_decl()
+            .is_ok_and(|decl| decl.kind() == z3::DeclKind::Bnum)
+}
+
+/// The multiplications and divisions in `term` whose operands (the
+/// dividend, or either factor) mention symbols. Whether a term mentions
+/// one is worked out once per node, from its operands up (simplifying
+/// operands instead costs time quadratic in a deep term's size).
+pub fn circuits_in(term: &Bool) -> Circuits {
+    let mut unknown: StableHashMap<Dynamic, bool> = StableHashMap::default();
+    let mut found = Circuits::default();
+    let mut stack = vec![(Dynamic::from_ast(term), false)];
+    while let Some((node, operands_done)) = stack.pop() {
+        if unknown.contains_key(&node) {
+            continue;
+        }
+        let operands = node.children();
+        if !operands_done {
+            stack.push((node, true));
+            stack.extend(operands.into_iter().map(|c| (c, false)));
+            continue;
+        }
+        let kind = node.safe_decl().map(|decl| decl.kind());
+        if let (Ok(kind), [left, right]) = (kind, operands.as_slice()) {
+            let arithmetic = multiplies(kind) || divides(kind);
+            let (left_unknown, right_unknown) = (unknown[left], unknown[right]);
+            let bits = left.as_bv().map(|bv| bv.get_size());
+            if let (true, Some(bits)) = (arithmetic, bits) {
+                let number = match (left_unknown, right_unknown) {
+                    (true, true) => None,
+                    (true, false) => Some(right),
+                    (false, true) if multiplies(kind) => Some(left),
+                    // A number divided by an unknown: a whole divider.
+                    (false, true) => None,
+                    (false, false) => Some(right),
+                };
+                if left_unknown || right_unknown {
+                    found.nonlinear |= left_unknown && right_unknown;
+                    found
+                        .work
+                        .push((node.clone(), blast_work(kind, bits, number)));
+                }
+            }
+        }
+        let is_unknown = is_symbol(&node) || operands.iter().any(|c| unknown[c]);
+        unknown.insert(node, is_unknown);
+    }
+    found
+}
+
+/// The bit-vector symbols occurring in `term`, its multiplications and
+/// divisions of unknown terms, and the floating-point symbols and
+/// constants it reads.
 fn scan(term: &Bool) -> Scanned {
     use z3::DeclKind as K;
     let mut found = Scanned {
         symbols: Vec::new(),
-        nonlinear: false,
+        circuits: Circuits::default(),
         floating: false,
         float_symbols: Vec::new(),
         float_constants: Vec::new(),
     };
+    let mut any_arithmetic = false;
     let mut seen = StableHashSet::default();
     let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(term)];
     while let Some(term) = stack.pop() {
@@ -192,34 +317,11 @@ fn scan(term: &Bool) -> Scanned {
                 }
             }
         }
-        let multiplies = kind.as_ref().is_ok_and(|kind| {
-            matches!(
-                kind,
-                K::Bmul
-                    | K::Bsdiv
-                    | K::Budiv
-                    | K::Bsrem
-                    | K::Burem
-                    | K::Bsmod
-                    | K::BsmulNoOvfl
-                    | K::BumulNoOvfl
-                    | K::BsmulNoUdfl
-            )
-        });
-        // Only then: simplifying every operand of every node costs time
-        // quadratic in a deep term's size (a copy over a long array).
-        if multiplies && !found.nonlinear {
-            let unknown_operands = children
-                .iter()
-                .filter(|c| {
-                    c.as_bv()
-                        .and_then(|b| crate::value::concrete_term(&b))
-                        .is_none()
-                })
-                .count();
-            found.nonlinear = unknown_operands >= 2;
-        }
+        any_arithmetic |= kind.is_ok_and(|kind| multiplies(kind) || divides(kind));
         stack.extend(children);
+    }
+    if any_arithmetic {
+        found.circuits = circuits_in(term);
     }
     found
 }

@@ -1,0 +1,91 @@
+//! What a search does within its budgets on code that is costly to solve or
+//! to hold (issue 27): each asserts results, never times, since the machine
+//! running the tests may be loaded.
+
+mod common;
+
+use common::*;
+
+/// libkal's `kal_dv`: a floor division on 64 bits, whose queries multiply
+/// a quotient (Z3 spent 855 ms on one limited to 5 ms).
+const FLOOR_DIVISION: &str = r#"
+long kal_dv(long a, long b) {
+    long c;
+    c = a / b;
+    if (c <= 0) if (b * c > a) c--;
+    return c;
+}
+"#;
+
+/// `kal_dv` as C computes it.
+fn floor_division(a: i128, b: i128) -> i128 {
+    let c = a / b;
+    if c <= 0 && b * c > a {
+        c - 1
+    } else {
+        c
+    }
+}
+
+#[test]
+fn a_function_without_branches_gets_one_checked_test() {
+    // libkal's `kal_md`: its own body has no branch; the one test's
+    // path goes through `kal_dv`'s 64-bit quotient and product.
+    let src = format!(
+        "{FLOOR_DIVISION}\nlong kal_md(long a, long b) {{ return a - b * kal_dv(a, b); }}\n"
+    );
+    let (_, report) = run(&src, "kal_md");
+    assert!(report.goals.is_empty());
+    // The entry test, and maybe tests on the edges of `kal_dv`'s comparisons.
+    assert!(!report.tests.is_empty(), "{:#?}", report.stats);
+    for t in &report.tests {
+        let (a, b) = (arg(t, 0), arg(t, 1));
+        assert_ne!(b, 0, "{t:?}");
+        assert_eq!(ret(t), a - b * floor_division(a, b), "{t:?}");
+    }
+}
+
+#[test]
+fn a_hard_64_bit_division_still_gets_tests_within_its_budget() {
+    let config = engine::EngineConfig {
+        max_time: std::time::Duration::from_secs(5),
+        ..config()
+    };
+    let (_, report) = run_with(FLOOR_DIVISION, "kal_dv", &config);
+    assert!(report.tests.len() >= 2, "{:#?}", report.tests);
+    for t in &report.tests {
+        let (a, b) = (arg(t, 0), arg(t, 1));
+        assert_ne!(b, 0, "{t:?}");
+        assert_eq!(ret(t), floor_division(a, b), "{t:?}");
+    }
+    let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.slug()).collect();
+    assert!(kinds.contains(&"division-by-zero"), "{kinds:?}");
+}
+
+#[test]
+fn a_search_at_its_state_bound_finishes_and_names_the_bound() {
+    let src = r#"
+int grade(int score, int bonus) {
+    int g = 0;
+    if (score > 90) g += 4;
+    if (score > 50) g += 2;
+    if (bonus > 0) g += 1;
+    return g;
+}
+"#;
+    let config = engine::EngineConfig {
+        max_waiting_states: 1,
+        // Candidates would cover the ways the bound left.
+        cheap_inputs: false,
+        ..config()
+    };
+    let (_, report) = run_with(src, "grade", &config);
+    assert!(!report.tests.is_empty());
+    assert!(!report.uncovered.is_empty());
+    for (goal, reason) in &report.uncovered {
+        let bound = testcase::Uncovered::Budget("max_waiting_states".to_string());
+        assert_eq!(reason, &bound, "{goal:?}");
+    }
+    let explained = testcase::bound_explained("max_waiting_states");
+    assert!(explained.contains("at once"), "{explained}");
+}
