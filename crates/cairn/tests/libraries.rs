@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::gen_checked;
+use common::{gen_checked, gen_checked_with};
 
 /// Z3's header is a system header (`/usr/include/z3.h`, installed by
 /// scripts/setup.sh) whose functions the C library does not provide.
@@ -40,6 +40,90 @@ fn functions_of_libraries_the_driver_does_not_link_are_stubs() {
     assert!(!driver.contains("cairn_stub_strlen"), "{driver}");
     assert!(
         stdout.contains("memory_is_tight") && stdout.contains("2/2"),
+        "{stdout}"
+    );
+}
+
+/// `fetch` is another file's: the driver's stub of it writes nothing, so
+/// what it would put in `line` (indeterminate before the call) is unknown
+/// to any test, while a buffer the test itself filled stays as it was.
+const FILLS_A_BUFFER: &str = r#"
+int fetch(char *out, int cap);
+
+int first_is_digit(void)
+{
+    char line[16];
+    if (fetch(line, (int)sizeof line) != 0)
+        return -1;
+    if (line[0] >= '0' && line[0] <= '9')
+        return 1;
+    return 0;
+}
+
+int refetch_keeps_mark(char *buffer)
+{
+    if (buffer == 0)
+        return -1;
+    fetch(buffer, 1);
+    return buffer[0] == 'x' ? 1 : 0;
+}
+"#;
+
+#[test]
+fn what_a_stub_may_write_into_indeterminate_memory_gets_no_test() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "fills.c", FILLS_A_BUFFER, &["--sanitize"]);
+    let tests = std::fs::read_to_string(out_dir.join("fills.tests.json")).expect("tests.json");
+    // The paths reading `line` after the call stop, with the reason.
+    assert!(
+        tests.contains("may write through its pointer arguments"),
+        "{tests}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("first_is_digit") && l.contains("1/6")),
+        "{stdout}"
+    );
+    // A buffer the test filled is the test's: both branches are covered.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("refetch_keeps_mark") && l.contains("2/2")),
+        "{stdout}"
+    );
+}
+
+/// `slow` is defined here but cairn cannot read it (inline assembly): the
+/// driver compiles the source, so it must not define a stub of it too.
+const TAKES_AN_EXCLUDED_FUNCTION: &str = r#"
+static int slow(int x)
+{
+    __asm__ volatile("" ::: "memory");
+    return x;
+}
+
+typedef int (*step)(int);
+
+step pick(int fast)
+{
+    if (fast)
+        return 0;
+    return slow;
+}
+"#;
+
+#[test]
+fn a_function_defined_but_excluded_is_no_stub() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked(dir.path(), "pick.c", TAKES_AN_EXCLUDED_FUNCTION);
+    let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
+    assert!(!driver.contains("cairn_stub_slow"), "{driver}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("pick") && l.contains("2/2")),
         "{stdout}"
     );
 }

@@ -156,6 +156,7 @@ mod tests {
             strings: vec![],
             data_model: ir::DataModel::Lp64,
             own_library_declarations: Vec::new(),
+            excluded_definitions: Vec::new(),
         }
     }
 

@@ -298,6 +298,7 @@ pub fn sample_program() -> Program {
         strings: vec![],
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
+        excluded_definitions: Vec::new(),
     }
 }
 

@@ -355,6 +355,7 @@ mod tests {
             strings: Vec::new(),
             data_model: DataModel::Lp64,
             own_library_declarations: Vec::new(),
+            excluded_definitions: Vec::new(),
         };
         let unit = Unit::new(&program);
         let callees: Vec<String> = (0..3)

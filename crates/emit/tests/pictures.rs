@@ -52,6 +52,7 @@ fn program() -> Program {
         strings: vec![],
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
+        excluded_definitions: Vec::new(),
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

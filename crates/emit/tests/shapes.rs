@@ -362,6 +362,7 @@ fn program() -> Program {
         strings: vec![],
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
+        excluded_definitions: Vec::new(),
     }
 }
 

@@ -217,6 +217,7 @@ mod test_programs {
             strings: vec![],
             data_model: ir::DataModel::Lp64,
             own_library_declarations: Vec::new(),
+            excluded_definitions: Vec::new(),
         }
     }
 

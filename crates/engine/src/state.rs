@@ -103,6 +103,9 @@ pub struct Object {
     pub written: Vec<Written>,
     /// Accessed beyond its first element or at a symbolic offset.
     pub indexed: bool,
+    /// The first function without a body that may have filled bytes of it
+    /// (`Written::Unseen`), named where a read of them stops the path.
+    pub filled_by_stub: Option<ir::FuncId>,
 }
 
 impl Object {
@@ -115,6 +118,7 @@ impl Object {
             initial,
             written,
             indexed: false,
+            filled_by_stub: None,
         }
     }
 

@@ -87,6 +87,10 @@ pub struct Program {
     /// a driver stubs none of them and hides its headers' declarations of
     /// them, which may not match.
     pub own_library_declarations: Vec<String>,
+    /// Functions the source defines that cairn could not read: they keep
+    /// their declaration without a body, and the driver, which compiles
+    /// the source, must not define them again.
+    pub excluded_definitions: Vec<String>,
 }
 
 impl Layout for Program {

@@ -12,6 +12,7 @@ fn empty_program() -> Program {
         strings: vec![],
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
+        excluded_definitions: Vec::new(),
     }
 }
 

@@ -42,11 +42,13 @@ fn libraries() -> &'static [usize] {
     })
 }
 
-/// Whether the driver defines `func` as a stub: no body in the source, not
-/// a compiler builtin, not from the C library.
+/// Whether the driver defines `func` as a stub: no body in the source (nor
+/// one cairn could not read), not a compiler builtin, not from the C
+/// library.
 pub fn is_stubbed(program: &ir::Program, func: ir::FuncId) -> bool {
     let f = program.function(func);
     f.body.is_none()
+        && !program.excluded_definitions.contains(&f.name)
         && !program.file_name(f.span).starts_with('<')
         && !f.name.starts_with("__builtin_")
         && !provides(&f.name)

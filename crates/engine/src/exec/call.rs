@@ -100,6 +100,10 @@ impl Machine<'_, '_> {
                 Some(SymVal::Int(crate::value::resize(&v, declared, true)))
             }
             Model::Returns(v) => v,
+            // Defined in the source but not read (reached through a pointer).
+            Model::NotLibrary if self.program.excluded_definitions.contains(&function.name) => {
+                return unsupported(format!("calls `{}`, which is excluded", function.name));
+            }
             // The driver runs the C library's own function: without a model
             // the engine runs it natively on the path's values, or stops.
             Model::NotLibrary if !testcase::c_library::is_stubbed(self.program, func) => {
@@ -115,9 +119,11 @@ impl Machine<'_, '_> {
                 for value in &values {
                     if let SymVal::Ptr(p) = value {
                         if let Target::Object(obj) = self.resolved(st, &p.target) {
-                            for byte in &mut st.object_mut(obj).written {
+                            let object = st.object_mut(obj);
+                            for byte in &mut object.written {
                                 if !matches!(byte, Written::Yes) {
                                     *byte = Written::Unseen;
+                                    object.filled_by_stub.get_or_insert(func);
                                 }
                             }
                         }

@@ -380,6 +380,7 @@ pub(crate) fn lower_unit(
         strings: Vec::new(),
         data_model,
         own_library_declarations: Vec::new(),
+        excluded_definitions: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -435,6 +436,8 @@ impl<'a> Lowerer<'a> {
         self.program.own_library_declarations = self.own_library_declarations();
         self.reconcile_unprototyped_calls();
         self.exclude_callers_of_excluded();
+        self.program.excluded_definitions =
+            self.excluded.iter().map(|(name, _)| name.clone()).collect();
         for decl in &self.globals {
             if let Some(id) = decl.id {
                 if let Some(slot) = self.program.globals.get_mut(id.index()) {
