@@ -96,12 +96,15 @@ fn what_a_stub_may_write_into_indeterminate_memory_gets_no_test() {
 }
 
 /// `slow` is defined here but cairn cannot read it (inline assembly): the
-/// driver compiles the source, so it must not define a stub of it too.
+/// driver compiles the source, so it must not define a stub of it too, but
+/// must stub `elsewhere`, which only `slow`'s unread body calls.
 const TAKES_AN_EXCLUDED_FUNCTION: &str = r#"
+int elsewhere(int x);
+
 static int slow(int x)
 {
     __asm__ volatile("" ::: "memory");
-    return x;
+    return elsewhere(x);
 }
 
 typedef int (*step)(int);
@@ -120,6 +123,7 @@ fn a_function_defined_but_excluded_is_no_stub() {
     let (stdout, _, out_dir) = gen_checked(dir.path(), "pick.c", TAKES_AN_EXCLUDED_FUNCTION);
     let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
     assert!(!driver.contains("cairn_stub_slow"), "{driver}");
+    assert!(driver.contains("cairn_stub_elsewhere"), "{driver}");
     assert!(
         stdout
             .lines()

@@ -159,6 +159,23 @@ impl<'a> Unit<'a> {
                 capacity.insert(func, 0);
             }
         }
+        // The driver compiles the whole source, so code cairn could not
+        // read (an excluded function, an initializer) may name any function
+        // the project's own files declare: each gets a stub, where C can
+        // spell one.
+        for (index, f) in self.program.functions.iter().enumerate() {
+            let func = FuncId(index as u32);
+            let spellable = !f.sig.variadic
+                && self.spell(&f.sig.ret, "r").is_ok()
+                && f.sig.params.iter().all(|p| self.spell(p, "p").is_ok());
+            if !f.is_static
+                && !self.program.in_system_header(f.span)
+                && spellable
+                && testcase::c_library::is_stubbed(self.program, func)
+            {
+                capacity.entry(func).or_insert(0);
+            }
+        }
         for input in inputs {
             for stub in &input.stubs {
                 let entry = capacity.entry(stub.func).or_default();
