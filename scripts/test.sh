@@ -8,7 +8,10 @@
 #      sees every branch that is not marked infeasible;
 #   3. the faulty corpus check (scripts/faults-check.sh): every planted fault
 #      is reported with a reproducer that confirms it;
-#   4. the stages after the engine (emit, check) do not link Z3.
+#   4. the stages after the engine (emit, check) do not link Z3;
+#   5. the world corpus's CI slice (scripts/world-check.sh --slice ci): four
+#      real Debian libraries built with their own build, every driver and
+#      findings file compiles, every test passes (about 5 minutes).
 # Prints compile progress and the summary lines; exits non-zero on any
 # failure, after printing what failed.
 set -euo pipefail
@@ -52,4 +55,6 @@ scripts/faults-check.sh
 echo "== library corpus trust check (scripts/library-check.sh)"
 scripts/library-check.sh tests/corpus/library/dlist.c tests/corpus/library/avl.c \
     tests/corpus/library/buggy/dlist.c
+echo "== world corpus slice (scripts/world-check.sh --slice ci)"
+scripts/world-check.sh --slice ci
 echo "== all tests passed"

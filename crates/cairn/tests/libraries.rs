@@ -131,3 +131,20 @@ fn a_function_defined_but_excluded_is_no_stub() {
         "{stdout}"
     );
 }
+
+/// The header's `peek` is a plain `static` function nothing here calls:
+/// cairn never reads it, but gcc compiles it into the driver, so `advance`
+/// (another file's) needs a stub for the driver to link.
+#[test]
+fn what_an_unused_header_function_calls_is_stubbed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("bits.h"),
+        "void advance(int *at, int n);\nstatic int peek(int *at) { advance(at, 1); return *at; }\n",
+    )
+    .expect("header");
+    let source = "#include \"bits.h\"\nint twice(int x) { return x > 100 ? 0 : 2 * x; }\n";
+    let (_, _, out_dir) = gen_checked(dir.path(), "twice.c", source);
+    let driver = std::fs::read_to_string(out_dir.join("twice_test.c")).expect("driver");
+    assert!(driver.contains("cairn_stub_advance"), "{driver}");
+}

@@ -427,6 +427,7 @@ pub(crate) fn lower_unit(
 
 impl<'a> Lowerer<'a> {
     fn finish(mut self) -> Lowered {
+        self.declare_project_functions();
         for decl in &mut self.globals {
             // A tentative definition `int a[];` becomes one element at the end.
             if let (Type::Array(elem, None), false) = (&decl.global.ty, decl.global.is_extern) {
@@ -458,6 +459,24 @@ impl<'a> Lowerer<'a> {
             program: self.program,
             diagnostics: self.diagnostics,
             excluded: self.excluded,
+        }
+    }
+
+    /// Gives an IR entry to every function the project's own files declare
+    /// without defining it, used or not: a driver compiles every body of
+    /// the file, also those cairn never lowers (a header's `static`
+    /// function nothing lowered calls, an excluded definition), and must
+    /// stub what they call.
+    fn declare_project_functions(&mut self) {
+        for index in 0..self.funcs.len() {
+            let decl = &self.funcs[index];
+            let declared_only = decl.id.is_none()
+                && decl.header_definition.is_none()
+                && decl.function.body.is_none()
+                && !decl.function.is_static;
+            if declared_only && !self.program.in_system_header(decl.function.span) {
+                self.func_id(index);
+            }
         }
     }
 
