@@ -20,7 +20,7 @@
 
 use super::{FuncDecl, Lowerer, Prototype, Symbol};
 use crate::Severity;
-use ir::{DataModel, FloatKind, FnSig, Function, IntType, Span, Type};
+use ir::{DataModel, FloatKind, FnSig, Function, IntType, Type};
 
 /// The builtins, one declaration a line, as gcc 12 types them (`size_t`
 /// is the data model's; `noreturn` marks the functions that never return).
@@ -302,19 +302,7 @@ impl<'a> Lowerer<'a> {
     /// (in no file of the program: no driver stubs it).
     fn declare_library_builtin(&mut self, name: &str) -> Option<usize> {
         let builtin = library_builtin(name, self.program.data_model)?;
-        let function = Function {
-            name: name.to_string(),
-            sig: builtin.sig,
-            prototyped: true,
-            nonnull: Vec::new(),
-            is_static: false,
-            span: Span {
-                file: self.built_in_file(),
-                line: 0,
-                col: 0,
-            },
-            body: None,
-        };
+        let function = self.built_in_function(name, builtin.sig);
         let mut decl = FuncDecl::built_in(function);
         decl.noreturn = builtin.noreturn;
         Some(self.declare_at_file_scope(name, decl))

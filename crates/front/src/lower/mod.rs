@@ -577,6 +577,23 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A function the compiler declares itself, in its `<built-in>` file.
+    fn built_in_function(&mut self, name: &str, sig: FnSig) -> Function {
+        Function {
+            name: name.to_string(),
+            sig,
+            prototyped: true,
+            nonnull: Vec::new(),
+            is_static: false,
+            span: Span {
+                file: self.built_in_file(),
+                line: 0,
+                col: 0,
+            },
+            body: None,
+        }
+    }
+
     fn in_main_file(&self, offset: usize) -> bool {
         self.lines.locate(offset).file == 0
     }

@@ -14,7 +14,7 @@
 
 use super::expr::{deref_place, int_const, make_binary, make_cast, Val};
 use super::{FuncDecl, Lowerer, Symbol, R};
-use ir::{BinOp, Expr, FnSig, Function, IntType, Layout, LocalId, Place, Span, StmtKind, Type};
+use ir::{BinOp, Expr, FnSig, IntType, Layout, LocalId, Place, StmtKind, Type};
 use lang_c::ast::{BinaryOperator, Expression, Initializer};
 use lang_c::span::Node;
 
@@ -273,23 +273,12 @@ impl Lowerer<'_> {
         let index = match declared {
             Some(index) => index,
             None => {
-                let function = Function {
-                    name: STACK_ALLOCATOR.to_string(),
-                    sig: FnSig {
-                        ret: Type::ptr(Type::Void),
-                        params: vec![Type::Int(self.size_type())],
-                        variadic: false,
-                    },
-                    prototyped: true,
-                    nonnull: Vec::new(),
-                    is_static: false,
-                    span: Span {
-                        file: self.built_in_file(),
-                        line: 0,
-                        col: 0,
-                    },
-                    body: None,
+                let sig = FnSig {
+                    ret: Type::ptr(Type::Void),
+                    params: vec![Type::Int(self.size_type())],
+                    variadic: false,
                 };
+                let function = self.built_in_function(STACK_ALLOCATOR, sig);
                 self.funcs.push(FuncDecl::built_in(function));
                 self.funcs.len() - 1
             }
