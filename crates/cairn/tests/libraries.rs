@@ -48,7 +48,19 @@ fn functions_of_libraries_the_driver_does_not_link_are_stubs() {
 /// what it would put in `line` (indeterminate before the call) is unknown
 /// to any test, while a buffer the test itself filled stays as it was.
 const FILLS_A_BUFFER: &str = r#"
+#include <string.h>
+
 int fetch(char *out, int cap);
+
+int name_is_long(void)
+{
+    char name[32];
+    if (fetch(name, (int)sizeof name) != 0)
+        return -1;
+    if (strlen(name) > 3)
+        return 1;
+    return 0;
+}
 
 int first_is_digit(void)
 {
@@ -80,12 +92,14 @@ fn what_a_stub_may_write_into_indeterminate_memory_gets_no_test() {
         tests.contains("may write through its pointer arguments"),
         "{tests}"
     );
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.contains("first_is_digit") && l.contains("1/6")),
-        "{stdout}"
-    );
+    for (function, covered) in [("first_is_digit", "1/6"), ("name_is_long", "1/4")] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.contains(function) && l.contains(covered)),
+            "{stdout}"
+        );
+    }
     // A buffer the test filled is the test's: both branches are covered.
     assert!(
         stdout

@@ -193,6 +193,7 @@ impl Machine<'_, '_> {
         if st.object(obj).capacity() > SCAN_LIMIT {
             return unsupported("a library call on an object larger than 64 KiB");
         }
+        self.no_stub_filled_bytes(st, obj, &st.object(obj).written)?;
         Ok(Source {
             obj,
             ptr: ptr.clone(),
@@ -339,6 +340,7 @@ impl Machine<'_, '_> {
             Fill::From(p) => {
                 let obj = self.deref(st, p)?;
                 self.check_live(st, obj)?;
+                self.no_stub_filled_bytes(st, obj, &st.object(obj).written)?;
                 Some((obj, p.offset.clone()))
             }
             Fill::Byte(_) | Fill::Bytes(_) => None,
