@@ -44,7 +44,8 @@ static long cairn_sink_write(void *cookie, const char *bytes, size_t size)
         return -1;
     }
     size_t taken = size < sink->room ? size : sink->room;
-    for (size_t i = 0; i < taken && sink->size + i < sink->capacity; i++)
+    size_t i;
+    for (i = 0; i < taken && sink->size + i < sink->capacity; i++)
         sink->bytes[sink->size + i] = bytes[i];
     sink->size += taken;
     sink->room -= taken;
@@ -61,7 +62,7 @@ static FILE *cairn_open_sink(struct cairn_sink *sink)
 }
 
 /* The bytes a sink kept: the first it took, at most its capacity. */
-static size_t cairn_kept(const struct cairn_sink *sink)
+static size_t cairn_sink_kept(const struct cairn_sink *sink)
 {
     return sink->size < sink->capacity ? sink->size : sink->capacity;
 }
@@ -124,7 +125,7 @@ pub fn open(stream: &InputStream, scope: &mut NameScope) -> (Vec<String>, Stream
         position: format!("ftell({variable})"),
         kept: sink
             .as_ref()
-            .map(|s| format!("cairn_kept(&{s})"))
+            .map(|s| format!("cairn_sink_kept(&{s})"))
             .unwrap_or_default(),
         bytes,
         stream: variable,

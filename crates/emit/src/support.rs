@@ -986,9 +986,11 @@ static int cairn_expect_bytes(const char *test, const char *what, const char *ac
     printf("FAIL %s: %s", test, what);
     const char *shown[2] = { actual, expected };
     const size_t sizes[2] = { actual_size, expected_size };
-    for (int k = 0; k < 2; k++) {
+    int k;
+    size_t i;
+    for (k = 0; k < 2; k++) {
         printf(k == 0 ? " %zu bytes \"" : ", expected %zu bytes \"", sizes[k]);
-        for (size_t i = 0; i < sizes[k] && i < 200; i++) {
+        for (i = 0; i < sizes[k] && i < 200; i++) {
             unsigned char c = (unsigned char)shown[k][i];
             if (c == '"' || c == '\\')
                 printf("\\%c", c);
@@ -1014,3 +1016,77 @@ static int cairn_expect_bytes(const char *test, const char *what, const char *ac
 }"#,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed C a driver may contain, from this file and the streams'.
+    fn driver_texts() -> Vec<&'static str> {
+        let mut texts = vec![
+            WATCHING,
+            ALLOCATION_COUNTING,
+            FILL,
+            FREE,
+            KEPT_INPUT,
+            COMPARE_FILLS,
+            BUILDING,
+            HAND_OVER,
+            crate::streams::SUPPORT,
+        ];
+        texts.extend(HELPERS.iter().map(|(_, text)| *text));
+        texts
+    }
+
+    /// Old code is built with `-std=gnu89` (and so are its drivers), where
+    /// a `for` may not declare its variable.
+    #[test]
+    fn driver_c_declares_no_variable_in_a_for() {
+        for text in driver_texts() {
+            for line in text.lines() {
+                let declares = line.trim_start().strip_prefix("for (").is_some_and(|rest| {
+                    [
+                        "int ",
+                        "size_t ",
+                        "long ",
+                        "unsigned ",
+                        "__SIZE_TYPE__ ",
+                        "char ",
+                    ]
+                    .iter()
+                    .any(|ty| rest.starts_with(ty))
+                });
+                assert!(!declares, "{line}");
+            }
+        }
+    }
+
+    /// Helpers that may meet in one driver never share a name (a stream's
+    /// `cairn_sink_kept` against the kept pointers' array `cairn_kept`).
+    #[test]
+    fn driver_helpers_are_defined_once() {
+        let mut defined = std::collections::BTreeMap::new();
+        for text in driver_texts() {
+            for line in text
+                .lines()
+                .filter(|l| !l.starts_with(' ') && !l.starts_with('/'))
+            {
+                let Some(at) = line.find("cairn_") else {
+                    continue;
+                };
+                let name: String = line[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                // A function definition's head; its body follows.
+                if line.ends_with(')') && line[at + name.len()..].starts_with('(') {
+                    *defined.entry(name).or_insert(0) += 1;
+                }
+            }
+        }
+        assert!(defined.contains_key("cairn_sink_kept"), "{defined:?}");
+        assert!(!defined.contains_key("cairn_kept"), "{defined:?}");
+        let twice: Vec<_> = defined.iter().filter(|(_, n)| **n > 1).collect();
+        assert!(twice.is_empty(), "{twice:?}");
+    }
+}
