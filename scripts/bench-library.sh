@@ -25,7 +25,7 @@ status=0
 /usr/bin/time -f %M -o "$timing" "$CAIRN" gen -p "$db" -o "$out" "$@" >"$out/gen.log" 2>&1 || status=$?
 end=$(date +%s.%N)
 peak_kb=$(tail -n1 "$timing")
-python3 - "$out" "$status" "$(echo "$end - $start" | bc)" "$peak_kb" "$db" "$*" <<'PY'
+python3 - "$out" "$status" "$(python3 -c "print(round($end - $start, 1))")" "$peak_kb" "$db" "$*" <<'PY'
 import json, os, sys
 out, status, wall, peak_kb, db, flags = sys.argv[1:]
 functions = with_tests = dropped = covered = total = candidates = calls = 0
