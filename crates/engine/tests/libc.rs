@@ -33,21 +33,6 @@ extern "C" {
     fn tolower(c: c_int) -> c_int;
 }
 
-/// The string pointer argument `i` of a test, up to its NUL.
-fn string_arg(t: &TestCase, i: usize) -> CString {
-    let Value::Pointer { object, offset } = t.inputs.args[i] else {
-        panic!("argument {i} is not a string: {:?}", t.inputs.args[i])
-    };
-    let bytes: Vec<u8> = t.inputs.objects[object.0 as usize]
-        .init
-        .iter()
-        .skip(offset as usize)
-        .map(|v| int(v) as u8)
-        .take_while(|b| *b != 0)
-        .collect();
-    CString::new(bytes).expect("no NUL inside")
-}
-
 /// Where `p`, found by a search in `s`, points in it; -1 for NULL.
 fn position(p: *const c_char, s: &CString) -> i128 {
     if p.is_null() {

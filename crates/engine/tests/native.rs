@@ -7,8 +7,8 @@
 mod common;
 
 use common::*;
-use std::ffi::{c_char, CString};
-use testcase::{FunctionReport, NativeCall, TestCase, Uncovered, Value};
+use std::ffi::c_char;
+use testcase::{FunctionReport, NativeCall, Uncovered};
 
 /// Declarations as the system headers give them (a function a system
 /// header declares without a model runs natively).
@@ -51,19 +51,6 @@ fn native(function: &str, concretised: &[&str]) -> NativeCall {
 /// The reasons the goals of `report` were left.
 fn reasons(report: &FunctionReport) -> Vec<&Uncovered> {
     report.uncovered.iter().map(|(_, why)| why).collect()
-}
-
-/// The bytes of the string input object argument `i` points to, up to its NUL.
-fn string_arg(t: &TestCase, i: usize) -> CString {
-    let Value::Pointer { object, offset } = t.inputs.args[i] else {
-        panic!("argument {i} is not a string: {:?}", t.inputs.args[i])
-    };
-    let bytes: Vec<u8> = t.inputs.objects[object.0 as usize].init[offset as usize..]
-        .iter()
-        .map(|v| int(v) as u8)
-        .take_while(|b| *b != 0)
-        .collect();
-    CString::new(bytes).expect("no NUL inside")
 }
 
 #[test]

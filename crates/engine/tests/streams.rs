@@ -170,22 +170,6 @@ fn assert_written(s: &InputStream, f: *mut File, sink: &Sink, what: &str) {
     unsafe { fclose(f) };
 }
 
-/// The string pointer argument `i` of a test, up to its NUL.
-fn string_arg(t: &TestCase, i: usize) -> Vec<u8> {
-    let Value::Pointer { object, offset } = t.inputs.args[i] else {
-        panic!("argument {i} is not a string: {:?}", t.inputs.args[i])
-    };
-    let mut bytes: Vec<u8> = t.inputs.objects[object.0 as usize]
-        .init
-        .iter()
-        .skip(offset as usize)
-        .map(|v| int(v) as u8)
-        .take_while(|b| *b != 0)
-        .collect();
-    bytes.push(0);
-    bytes
-}
-
 #[test]
 fn characters_read_are_glibc_s() {
     let src = source(

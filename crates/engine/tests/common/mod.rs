@@ -99,3 +99,18 @@ pub fn assert_all_covered(report: &FunctionReport) {
         report.uncovered
     );
 }
+
+/// The string that pointer argument `i` of a test points to, up to its NUL.
+pub fn string_arg(t: &TestCase, i: usize) -> std::ffi::CString {
+    let Value::Pointer { object, offset } = t.inputs.args[i] else {
+        panic!("argument {i} is not a string: {:?}", t.inputs.args[i])
+    };
+    let bytes: Vec<u8> = t.inputs.objects[object.0 as usize]
+        .init
+        .iter()
+        .skip(offset as usize)
+        .map(|v| int(v) as u8)
+        .take_while(|b| *b != 0)
+        .collect();
+    std::ffi::CString::new(bytes).expect("no NUL inside")
+}
