@@ -233,7 +233,7 @@ fn buffer_and_length(libc_name: &str) -> &'static [(usize, usize)] {
     match libc_name {
         "memset" | "memchr" | "strncpy" => &[(0, 2)],
         "memcpy" | "memmove" | "memcmp" => &[(0, 2), (1, 2)],
-        "snprintf" | "vsnprintf" | "fgets" => &[(0, 1)],
+        "snprintf" | "vsnprintf" | "fgets" | "bzero" | "explicit_bzero" => &[(0, 1)],
         "read" | "write" => &[(1, 2)],
         _ => &[],
     }

@@ -244,6 +244,19 @@ pub struct Field {
     pub bits: Option<BitField>,
 }
 
+impl Field {
+    /// A name C reserves for the implementation (two underscores, or one
+    /// and a capital): a member of the C library's own types, such as a
+    /// mutex's `__data.__owner`, whose values are the library's business.
+    pub fn is_reserved(&self) -> bool {
+        let mut chars = self.name.chars();
+        chars.next() == Some('_')
+            && chars
+                .next()
+                .is_some_and(|c| c == '_' || c.is_ascii_uppercase())
+    }
+}
+
 /// Where a bit-field's value lies: `width` bits from bit `shift` of the
 /// little-endian integer made of the [`BitField::storage_bytes`] bytes at
 /// the field's offset.

@@ -578,6 +578,10 @@ pub fn bound_explained(name: &str) -> String {
             "tests never pass overlapping buffers to a copy",
             "the C library leaves such copies undefined",
         ),
+        "one_thread" => (
+            "a test runs the function in one thread, so no mutex it is given is locked",
+            "a fixed bound of unit tests",
+        ),
         "build_sizes" => (
             "inputs built through the API take one size per allocation",
             "use --inputs free",

@@ -9,6 +9,7 @@
 mod ctype;
 mod format;
 mod math;
+mod mutex;
 mod number;
 mod scan;
 mod stream;
@@ -137,6 +138,9 @@ impl Machine<'_, '_> {
         if let Some(model) = self.math(st, &args) {
             return model;
         }
+        if let Some(call) = mutex::MutexCall::named(name) {
+            return self.mutex_call(st, call, &args);
+        }
         if let Some(class) = CharClass::named(name) {
             let c = args.int(0)?;
             return returns_int(
@@ -161,7 +165,7 @@ impl Machine<'_, '_> {
             "strcmp" | "strncmp" | "memcmp" | "strcasecmp" | "strncasecmp" => {
                 self.compare(st, &args)
             }
-            "memcpy" | "memmove" | "memset" => self.memcpy(st, &args),
+            "memcpy" | "memmove" | "memset" | "bzero" | "explicit_bzero" => self.memcpy(st, &args),
             "strcpy" | "strcat" => self.strcpy(st, &args),
             "strncpy" => self.strncpy(st, &args),
             "strncat" => self.strncat(st, &args),

@@ -51,9 +51,14 @@ impl Machine<'_, '_> {
         returns_int(diff)
     }
 
-    /// `memcpy`, `memmove` (the source is read before the copy writes) and `memset`.
+    /// `memcpy`, `memmove` (the source is read before the copy writes),
+    /// `memset` and `bzero` (`memset` to 0 returning nothing).
     pub(super) fn memcpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let dst = args.ptr(0)?;
+        if matches!(args.name, "bzero" | "explicit_bzero") {
+            self.copy_bytes(st, &dst, &Fill::Byte(Word::known(0, 8)), &args.size(1)?)?;
+            return Ok(Model::Returns(None));
+        }
         let n = args.size(2)?;
         let source = match args.name {
             "memset" => Fill::Byte(args.int(1)?.extract(7, 0)),
