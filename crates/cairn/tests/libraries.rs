@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{gen_checked, gen_checked_with};
+use common::{arg, cairn, gen_checked, gen_checked_with, text};
+use std::process::Command;
 
 /// Z3's header is a system header (`/usr/include/z3.h`, installed by
 /// scripts/setup.sh) whose functions the C library does not provide.
@@ -161,4 +162,75 @@ fn what_an_unused_header_function_calls_is_stubbed() {
     let (_, _, out_dir) = gen_checked(dir.path(), "twice.c", source);
     let driver = std::fs::read_to_string(out_dir.join("twice_test.c")).expect("driver");
     assert!(driver.contains("cairn_stub_advance"), "{driver}");
+}
+
+/// Another library's header (line markers place it under /usr/include, as
+/// libxml2's is) declares a hook variable and a plain variable, which the
+/// driver does not link: it must define both, and a call through the hook
+/// is no NULL-pointer finding (that library sets it), only a path the
+/// tests do not follow. An extern array of the project's own header,
+/// declared `const` without a length, gets a definition that agrees.
+const USES_ANOTHER_LIBRARYS_HOOK: &str = r#"
+# 1 "/usr/include/otherlib/otherlib.h" 1 3
+typedef void (*other_free_fn)(void *);
+extern other_free_fn other_free;
+extern int other_version;
+# 4 "HERE" 2
+struct pair { const char *from; int to; };
+extern const struct pair pairs_table[];
+
+int release(char *p, int n)
+{
+    if (n > 3) {
+        other_free(p);
+        return 1;
+    }
+    if (other_version > 2)
+        return 2;
+    return pairs_table[0].to;
+}
+"#;
+
+#[test]
+fn another_librarys_hook_is_defined_and_never_a_finding() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The line marker back names the file as the compiler is given it (gcov
+    // then files the lines elsewhere: the driver is built and run by hand).
+    let src = dir.path().join("hooks.c");
+    let source = USES_ANOTHER_LIBRARYS_HOOK.replace("HERE", arg(&src));
+    std::fs::write(&src, source).expect("write source");
+    let out_dir = dir.path().join("out");
+    let out = cairn(&["gen", arg(&src), "-o", arg(&out_dir), "--max-time", "20"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("release") && l.contains("2/4")),
+        "{stdout}"
+    );
+    let tests = std::fs::read_to_string(out_dir.join("hooks.tests.json")).expect("tests.json");
+    assert!(
+        tests.contains("a function pointer another library sets"),
+        "{tests}"
+    );
+    assert!(!tests.contains("null-dereference"), "{tests}");
+    let driver = out_dir.join("hooks_test.c");
+    let text_of_driver = std::fs::read_to_string(&driver).expect("driver");
+    assert!(
+        text_of_driver.contains("__typeof__(other_free) other_free;"),
+        "{text_of_driver}"
+    );
+    assert!(
+        text_of_driver.contains("__typeof__(pairs_table[0]) pairs_table[1];"),
+        "{text_of_driver}"
+    );
+    let program = dir.path().join("hooks_test");
+    let built = Command::new("cc")
+        .args([arg(&driver), "-o", arg(&program), "-lm"])
+        .output()
+        .expect("cc");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let run = Command::new(&program).output().expect("run the driver");
+    assert!(run.status.success(), "{}", text(&run.stdout));
 }

@@ -574,9 +574,11 @@ pub fn extern_definitions<'i>(
             continue;
         };
         let declaration = match &global.ty {
-            Type::Array(elem, None) => {
+            // The element's type as declared, qualifiers and all
+            // (`extern const T table[];`), else the definition conflicts.
+            Type::Array(_, None) => {
                 let len = unit.extern_array_len(g, inputs.clone());
-                unit.spell(&Type::Array(elem.clone(), Some(len)), name)?
+                format!("__typeof__({name}[0]) {name}[{len}]")
             }
             _ => format!("__typeof__({name}) {name}"),
         };

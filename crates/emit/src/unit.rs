@@ -130,8 +130,10 @@ impl<'a> Unit<'a> {
         is_identifier(name).then_some(name)
     }
 
-    /// Extern globals the code uses but nothing defines, outside system
-    /// headers: their values are test inputs, so the driver defines them.
+    /// Extern globals the code uses but nothing defines, the C library's
+    /// own aside (`stdin`, `optind`): the driver defines them, since it
+    /// links neither the project's other files nor other libraries (whose
+    /// headers declare hooks such as libxml2's `xmlFree`).
     pub fn extern_definitions(&self) -> BTreeSet<GlobalId> {
         let used = uses(self.program).globals;
         used.into_iter()
@@ -139,7 +141,8 @@ impl<'a> Unit<'a> {
                 let global = self.program.global(*g);
                 global.is_extern
                     && self.global_name(*g).is_some()
-                    && !self.program.in_system_header(global.span)
+                    && !(self.program.in_system_header(global.span)
+                        && testcase::c_library::provides(&global.name))
             })
             .collect()
     }
