@@ -186,3 +186,39 @@ int scaled(int v)
     let driver = std::fs::read_to_string(out.join("scaled/scaled_test.c")).expect("driver");
     assert!(driver.contains("build/config.h\""), "{driver}");
 }
+
+/// Functions of other files declared only inside the body that calls them,
+/// as old code does: no file-scope name, so the driver's stubs cannot take
+/// their type from the source; one is variadic.
+const DECLARED_IN_A_BLOCK: &str = r#"
+int lookup(const char *key, int fallback)
+{
+    extern void log_miss(const char *file, const char *key, int code);
+    extern int report(const char *format, ...);
+    if (key == 0 || key[0] == '\0') {
+        log_miss("table", "(none)", fallback);
+        return fallback;
+    }
+    if (report("%s", key) > 2)
+        return 1;
+    return 0;
+}
+"#;
+
+#[test]
+fn functions_declared_inside_a_body_get_stubs_that_compile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "blocks.c", DECLARED_IN_A_BLOCK, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("blocks_test.c")).expect("driver");
+    assert!(
+        driver.contains("cairn_exported_log_miss __asm__(\"log_miss\")"),
+        "{driver}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("lookup") && l.contains("6/6")),
+        "{stdout}"
+    );
+}

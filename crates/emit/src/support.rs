@@ -832,10 +832,19 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         }
         out.close("}");
         // The source's own declaration gives the exact type, unless there
-        // is none at file scope (an implicit declaration is `int f();`).
-        let declared = match f.prototyped {
-            true => format!("__typeof__({0}) {0}", f.name),
-            false => unit.spell(&f.sig.ret, &format!("{}()", f.name))?,
+        // is none at file scope: an implicit declaration is `int f();`; one
+        // inside a function body is out of sight, so the stub is exported
+        // under another C name with the function's symbol (no declaration
+        // to agree with, qualifiers and all).
+        let declared = if unit.program.declared_in_blocks_only.contains(&f.name) {
+            format!(
+                "__typeof__({0}) cairn_exported_{1} __asm__(\"{1}\")",
+                names.implementation, f.name
+            )
+        } else if f.prototyped {
+            format!("__typeof__({0}) {0}", f.name)
+        } else {
+            unit.spell(&f.sig.ret, &format!("{}()", f.name))?
         };
         out.line(&format!(
             "{declared} __attribute__((alias(\"{}\")));",

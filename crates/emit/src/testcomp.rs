@@ -368,6 +368,7 @@ mod tests {
             data_model: ir::DataModel::Lp64,
             own_library_declarations: Vec::new(),
             excluded_definitions: Vec::new(),
+            declared_in_blocks_only: Vec::new(),
         }
     }
 

@@ -376,6 +376,7 @@ mod tests {
             data_model: DataModel::Lp64,
             own_library_declarations: Vec::new(),
             excluded_definitions: Vec::new(),
+            declared_in_blocks_only: Vec::new(),
         };
         let unit = Unit::new(&program);
         let callees: Vec<String> = (0..3)

@@ -53,6 +53,7 @@ fn program() -> Program {
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
+        declared_in_blocks_only: Vec::new(),
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

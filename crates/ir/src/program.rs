@@ -91,6 +91,9 @@ pub struct Program {
     /// their declaration without a body, and the driver, which compiles
     /// the source, must not define them again.
     pub excluded_definitions: Vec<String>,
+    /// Functions declared only inside function bodies: no name at file
+    /// scope that a driver's `__typeof__` could refer to.
+    pub declared_in_blocks_only: Vec<String>,
 }
 
 impl Layout for Program {

@@ -13,6 +13,7 @@ fn empty_program() -> Program {
         data_model: ir::DataModel::Lp64,
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
+        declared_in_blocks_only: Vec::new(),
     }
 }
 

@@ -86,6 +86,9 @@ struct FuncDecl<'a> {
     params: Params,
     /// Declared `_Noreturn` / `noreturn`: nothing after a call to it runs.
     noreturn: bool,
+    /// Some declaration of it is at file scope (else only inside a
+    /// function: `{ extern void log_it(const char *); log_it(s); }`).
+    at_file_scope: bool,
 }
 
 impl FuncDecl<'_> {
@@ -110,6 +113,7 @@ impl FuncDecl<'_> {
             prototype: Prototype::Declared,
             params: Vec::new(),
             noreturn: false,
+            at_file_scope: true,
         }
     }
 }
@@ -381,6 +385,7 @@ pub(crate) fn lower_unit(
         data_model,
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
+        declared_in_blocks_only: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -439,6 +444,12 @@ impl<'a> Lowerer<'a> {
         self.exclude_callers_of_excluded();
         self.program.excluded_definitions =
             self.excluded.iter().map(|(name, _)| name.clone()).collect();
+        self.program.declared_in_blocks_only = self
+            .funcs
+            .iter()
+            .filter(|decl| !decl.at_file_scope)
+            .map(|decl| decl.function.name.clone())
+            .collect();
         for decl in &self.globals {
             if let Some(id) = decl.id {
                 if let Some(slot) = self.program.globals.get_mut(id.index()) {

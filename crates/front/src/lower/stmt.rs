@@ -326,6 +326,7 @@ impl<'a> Lowerer<'a> {
                     decl.prototype = Prototype::Declared;
                 }
                 decl.function.is_static |= is_static;
+                decl.at_file_scope |= self.scopes.len() <= 1;
                 if conflicting {
                     return self.error(at, format!("conflicting types for `{name}`"));
                 }
@@ -351,6 +352,7 @@ impl<'a> Lowerer<'a> {
                     },
                     params: Vec::new(),
                     noreturn: false,
+                    at_file_scope: self.at_file_scope(),
                 });
                 let i = self.funcs.len() - 1;
                 if let Some(scope) = self.scopes.first_mut() {

@@ -393,9 +393,10 @@ impl<'p> Machine<'p> {
                 make_int(
                     ty,
                     match op {
-                        BinOp::Add => x + y,
-                        BinOp::Sub => x - y,
-                        BinOp::Mul => x * y,
+                        // `make_int` keeps the type's bits, as C wraps.
+                        BinOp::Add => x.wrapping_add(y),
+                        BinOp::Sub => x.wrapping_sub(y),
+                        BinOp::Mul => x.wrapping_mul(y),
                         BinOp::Div => x / y,
                         BinOp::Rem => x % y,
                         BinOp::Shl => x << y,
