@@ -344,6 +344,7 @@ mod tests {
             },
             prototyped: true,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
             is_static: false,
             span: Span::default(),
             body: None,

@@ -354,6 +354,7 @@ mod tests {
             span: Span::default(),
             body: None,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
         };
         let wide = Type::Int(IntType::LONG_LONG);
         let program = Program {

@@ -175,6 +175,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], stmts: Vec<StmtKind>
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span: span(),
         body: Some(Body {
@@ -199,6 +200,7 @@ fn declared(name: &str, ret: Type, params: Vec<Type>, variadic: bool) -> Functio
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span: span(),
         body: None,

@@ -326,6 +326,7 @@ impl<'a> Lowerer<'a> {
                     decl.prototype = Prototype::Declared;
                 }
                 decl.function.is_static |= is_static;
+                note_const_pointee(&mut decl.function, &declared.const_pointee);
                 if conflicting {
                     return self.error(at, format!("conflicting types for `{name}`"));
                 }
@@ -337,6 +338,7 @@ impl<'a> Lowerer<'a> {
                     sig,
                     prototyped: !declared.unprototyped,
                     nonnull: Vec::new(),
+                    const_pointee: declared.const_pointee.clone(),
                     is_static,
                     span: self.span(at),
                     body: None,
@@ -999,4 +1001,13 @@ impl<'a> Lowerer<'a> {
         );
         Ok(())
     }
+}
+
+/// Adds the parameters a further declaration of `function` says point to
+/// `const` (any declaration saying so is enough).
+fn note_const_pointee(function: &mut Function, params: &[usize]) {
+    let known = &mut function.const_pointee;
+    known.extend(params.iter().filter(|&&p| p < function.sig.params.len()));
+    known.sort_unstable();
+    known.dedup();
 }
