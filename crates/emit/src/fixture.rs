@@ -455,6 +455,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         stubs: vec![Stub {
             func: READ_SENSOR,
             returns: vec![int_value(value)],
+            writes: Vec::new(),
         }],
         stub_order: vec![READ_SENSOR],
         ..Inputs::default()

@@ -388,6 +388,7 @@ mod tests {
                 None => inputs.stubs.push(Stub {
                     func: *func,
                     returns: vec![value.clone()],
+                    writes: Vec::new(),
                 }),
             }
             inputs.stub_order.push(*func);

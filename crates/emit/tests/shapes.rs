@@ -524,6 +524,7 @@ fn reports() -> Vec<FunctionReport> {
         stubs: vec![Stub {
             func: FuncId(13),
             returns: vec![to(0, 0)],
+            writes: Vec::new(),
         }],
         stub_order: vec![FuncId(13)],
         ..Inputs::default()
