@@ -10,13 +10,13 @@ use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
 use crate::state::{is_stream_type, Build, ObjKind, State, StreamRole, Written};
 use crate::value::{
-    bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
+    bit_field_get, cell_byte, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, StreamId, Stub, StubCall, TestCase, Value,
+    Step, StreamId, Stub, StubCall, StubWrite, TestCase, Value,
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
@@ -733,20 +733,38 @@ impl<'a> Solved<'a> {
         self.untouched_objects(&mut out);
         out.streams = self.input_streams();
         out.failing_allocations = st.failing_allocations.clone();
-        for call in &st.stub_calls {
-            let Some(value) = &call.result else {
-                continue;
-            };
+        for (k, call) in st.stub_calls.iter().enumerate() {
             let func = call.func;
-            let v = self.sym_value(value, &program.function(func).sig.ret);
-            match out.stubs.iter_mut().find(|s| s.func == func) {
-                Some(stub) => stub.returns.push(v),
-                None => out.stubs.push(Stub {
-                    func,
-                    returns: vec![v],
-                }),
+            let at = match out.stubs.iter().position(|s| s.func == func) {
+                Some(at) => at,
+                None if call.result.is_none() && call.writes.is_empty() => continue,
+                None => {
+                    out.stubs.push(Stub {
+                        func,
+                        returns: Vec::new(),
+                        writes: Vec::new(),
+                    });
+                    out.stubs.len() - 1
+                }
+            };
+            // The call's number among the calls of its function.
+            let number = st.stub_calls[..k].iter().filter(|c| c.func == func).count();
+            for (arg, cells) in &call.writes {
+                let bytes = cells
+                    .iter()
+                    .map(|cell| cell_byte(cell).map_or(0, |b| self.values.bits(&b) as u8))
+                    .collect();
+                out.stubs[at].writes.push(StubWrite {
+                    call: number,
+                    arg: *arg,
+                    bytes,
+                });
             }
-            out.stub_order.push(func);
+            if let Some(value) = &call.result {
+                let v = self.sym_value(value, &program.function(func).sig.ret);
+                out.stubs[at].returns.push(v);
+                out.stub_order.push(func);
+            }
         }
         out
     }

@@ -17,6 +17,7 @@ mod invariant;
 mod libc;
 mod native;
 mod place;
+mod stub;
 
 use crate::config::{EngineConfig, InputMode};
 use crate::extract;
