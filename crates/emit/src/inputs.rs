@@ -31,6 +31,8 @@ pub struct CallCode {
     /// Calls of the function under test before the checked one.
     pub earlier_calls: Vec<String>,
     pub script: Vec<String>,
+    /// Whether `script` also says what stubs write through pointers.
+    pub script_writes: bool,
     /// `classify(3, 4, 5)`.
     pub call: String,
     /// The call's arguments as C spells them.
@@ -146,7 +148,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             let text = api_call_text(self.unit, under_test, call, &code.objects, &[])?;
             code.earlier_calls.push(format!("(void){text};"));
         }
-        self.write_script(&mut code)?;
+        self.write_script(scope, &mut code)?;
         code.call = self.call_text(func, scope, &mut code)?;
         Ok(code)
     }
@@ -659,10 +661,28 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         code.constructions.push("}".to_string());
     }
 
-    fn write_script(&self, code: &mut CallCode) -> Result<(), String> {
+    fn write_script(&self, scope: &mut NameScope, code: &mut CallCode) -> Result<(), String> {
         for stub in &self.inputs.stubs {
             let f = self.unit.program.function(stub.func);
             let names = crate::support::StubNames::new(&f.name);
+            // What each call writes: a byte array of the test's, which the
+            // stub copies through the argument at that call.
+            for write in &stub.writes {
+                let (call, arg) = (write.call + 1, write.arg + 1);
+                let name = scope.fresh(&format!("{}_{call}_arg{arg}", f.name));
+                code.declarations.push(format!(
+                    "/* What call {call} of {}() writes through argument {arg}. */",
+                    comment_text(&f.name)
+                ));
+                code.declarations.extend(byte_array(&name, &write.bytes));
+                code.script_writes = true;
+                let (bytes, length) = crate::support::StubNames::writes(&f.name, write.arg);
+                code.script.push(format!("{bytes}[{}] = {name};", write.call));
+                code.script.push(format!("{length}[{}] = sizeof {name};", write.call));
+            }
+            if f.sig.ret == Type::Void {
+                continue;
+            }
             let mut links = Vec::new();
             let mut sink = Sink {
                 data: &mut code.script,
@@ -1136,6 +1156,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn what_a_stub_writes_is_a_byte_array_sixteen_a_line() {
+        assert_eq!(
+            byte_array("get_1_arg1", &[42, 0, 0, 0]),
+            ["static const unsigned char get_1_arg1[] = {0x2a, 0x00, 0x00, 0x00};"]
+        );
+        let lines = byte_array("fill_2_arg1", &[0xff; 17]);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(lines[1].ends_with("0xff,") && lines[2] == "    0xff" && lines[3] == "};");
+    }
+
+    #[test]
     fn members_and_elements_of_a_pointed_object_read_naturally() {
         assert_eq!(member_lvalue("*n_in", "key"), "n_in->key");
         assert_eq!(member_lvalue("n_in->pos", "x"), "n_in->pos.x");
@@ -1189,5 +1220,30 @@ mod tests {
                 "}"
             ]
         );
+    }
+}
+
+/// `static const unsigned char NAME[] = {...};`, sixteen bytes a line.
+fn byte_array(name: &str, bytes: &[u8]) -> Vec<String> {
+    let rows: Vec<String> = bytes
+        .chunks(16)
+        .map(|row| {
+            let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
+            row.join(", ")
+        })
+        .collect();
+    let head = format!("static const unsigned char {name}[] = {{");
+    match rows.len() {
+        0 | 1 => vec![format!("{head}{}}};", rows.concat())],
+        _ => {
+            let last = rows.len() - 1;
+            let mut lines = vec![head];
+            for (k, row) in rows.into_iter().enumerate() {
+                let comma = if k == last { "" } else { "," };
+                lines.push(format!("    {row}{comma}"));
+            }
+            lines.push("};".to_string());
+            lines
+        }
     }
 }
