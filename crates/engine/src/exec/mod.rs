@@ -35,10 +35,10 @@ pub use libc::CONCRETISED;
 /// What in the inputs of the function under test nothing vouches for: the
 /// struct types built freely (no declared invariant accepted them, the API
 /// did not build them), as C spells them, pointers read out of an input's
-/// plain bytes, a NULL callback the function never tests for NULL, and
-/// the arguments of a `static` function (its callers in the file may never
-/// pass them). A finding on such inputs may need a value the program can
-/// never hold.
+/// plain bytes, a NULL callback the function never tests for NULL, the
+/// bytes a stub wrote through pointers, and the arguments of a `static`
+/// function (its callers in the file may never pass them). A finding on
+/// such inputs may need a value the program can never hold.
 fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> {
     let mut types = BTreeSet::new();
     let function = program.function(root);
@@ -75,6 +75,14 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
                 function.name
             ));
         }
+    }
+    // A stub's writes are any bytes (a string without its NUL): the real
+    // function may never write them.
+    for call in st.stub_calls.iter().filter(|c| !c.writes.is_empty()) {
+        types.insert(format!(
+            "what {}() writes through its pointers",
+            program.function(call.func).name
+        ));
     }
     for build in st.builds.iter().filter(|b| b.member.is_none()) {
         if build.calls.is_empty() {
