@@ -157,7 +157,11 @@ fn what_a_stub_writes_through_its_pointers_is_scripted_by_each_test() {
         "{tests}"
     );
     let driver = std::fs::read_to_string(out_dir.join("fills_test.c")).expect("driver");
-    for scripted in ["cairn_fetch_writes1", "cairn_get_conf_writes1", "cairn_read_header_writes1"] {
+    for scripted in [
+        "cairn_fetch_writes1",
+        "cairn_get_conf_writes1",
+        "cairn_read_header_writes1",
+    ] {
         assert!(driver.contains(scripted), "{driver}");
     }
     // `const char *name` is never written through, nor a pointer-holding entry.

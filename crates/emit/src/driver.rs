@@ -830,7 +830,9 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
         ),
         (
             match code.script_writes {
-                true => "Results of the functions without a body and what they write, in call order.",
+                true => {
+                    "Results of the functions without a body and what they write, in call order."
+                }
                 false => "Results of the functions without a body, in call order.",
             },
             &code.script,

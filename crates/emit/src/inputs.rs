@@ -677,8 +677,10 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 code.declarations.extend(byte_array(&name, &write.bytes));
                 code.script_writes = true;
                 let (bytes, length) = crate::support::StubNames::writes(&f.name, write.arg);
-                code.script.push(format!("{bytes}[{}] = {name};", write.call));
-                code.script.push(format!("{length}[{}] = sizeof {name};", write.call));
+                code.script
+                    .push(format!("{bytes}[{}] = {name};", write.call));
+                code.script
+                    .push(format!("{length}[{}] = sizeof {name};", write.call));
             }
             if f.sig.ret == Type::Void {
                 continue;

@@ -10,7 +10,8 @@ use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
 use crate::state::{is_stream_type, Build, ObjKind, State, StreamRole, Written};
 use crate::value::{
-    bit_field_get, cell_byte, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
+    bit_field_get, cell_byte, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal,
+    Target, Word,
 };
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;

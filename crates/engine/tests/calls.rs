@@ -93,10 +93,17 @@ int mixed(void) {
 }
 
 /// The bytes `func`'s call number `call` writes through argument `arg`.
-fn stub_write<'t>(t: &'t testcase::TestCase, func: ir::FuncId, call: usize, arg: usize) -> &'t [u8] {
+fn stub_write<'t>(
+    t: &'t testcase::TestCase,
+    func: ir::FuncId,
+    call: usize,
+    arg: usize,
+) -> &'t [u8] {
     let stub = t.inputs.stubs.iter().find(|s| s.func == func);
     let write = stub.and_then(|s| s.writes.iter().find(|w| w.call == call && w.arg == arg));
-    &write.unwrap_or_else(|| panic!("no write of call {call}: {:?}", t.inputs)).bytes
+    &write
+        .unwrap_or_else(|| panic!("no write of call {call}: {:?}", t.inputs))
+        .bytes
 }
 
 #[test]
@@ -128,7 +135,10 @@ int configured(void) {
     assert!(level(two) <= 3);
     let conf = stub_write(two, get_conf, 0, 0);
     assert_eq!(conf.len(), 8, "sizeof(struct conf)");
-    assert_eq!(i32::from_le_bytes(conf[..4].try_into().expect("4 bytes")), 42);
+    assert_eq!(
+        i32::from_le_bytes(conf[..4].try_into().expect("4 bytes")),
+        42
+    );
     assert_eq!(conf[4], b'x');
     // A void stub writes too: the whole buffer, from where it points.
     let name = stub_write(test_returning(&report, 3), read_name, 0, 0);
@@ -156,13 +166,18 @@ int kept(void) {
     let reasons: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
     assert!(!reasons.is_empty());
     assert!(
-        reasons.iter().all(|why| **why == Uncovered::Budget("stub_effects".into())),
+        reasons
+            .iter()
+            .all(|why| **why == Uncovered::Budget("stub_effects".into())),
         "{reasons:?}"
     );
     let (_, report) = run(src, "kept");
     let reasons: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
     assert_eq!(reasons, [&Uncovered::Infeasible], "peek cannot change v");
-    assert!(report.tests.iter().all(|t| t.inputs.stubs.iter().all(|s| s.writes.is_empty())));
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.stubs.iter().all(|s| s.writes.is_empty())));
 }
 
 #[test]

@@ -818,6 +818,9 @@ mod tests {
         let stub: Stub = serde_json::from_str(old).expect("parses");
         assert!(stub.writes.is_empty());
         let text = serde_json::to_string(&inputs.stubs[0]).expect("serializes");
-        assert_eq!(serde_json::from_str::<Stub>(&text).expect("parses"), inputs.stubs[0]);
+        assert_eq!(
+            serde_json::from_str::<Stub>(&text).expect("parses"),
+            inputs.stubs[0]
+        );
     }
 }

@@ -122,7 +122,12 @@ impl Machine<'_, '_> {
     ) -> Exec<Option<Region>> {
         let program = self.program;
         // An extra argument of a variadic function has no declared type.
-        let Some(pointee) = program.function(func).sig.params.get(i).and_then(Type::pointee)
+        let Some(pointee) = program
+            .function(func)
+            .sig
+            .params
+            .get(i)
+            .and_then(Type::pointee)
         else {
             return Ok(None);
         };
@@ -138,9 +143,7 @@ impl Machine<'_, '_> {
         let object = st.object(obj);
         let end_of_object = match &object.kind {
             ObjKind::Stack => Some(object.capacity()),
-            ObjKind::Global { id, .. } if !program.global(*id).is_const => {
-                Some(object.capacity())
-            }
+            ObjKind::Global { id, .. } if !program.global(*id).is_const => Some(object.capacity()),
             ObjKind::Heap {
                 freed: false, size, ..
             }
@@ -153,7 +156,8 @@ impl Machine<'_, '_> {
                 len,
                 ..
             } => {
-                let len = Self::concrete_u64(&st.with_fixed(&crate::value::Word::from(len.clone())));
+                let len =
+                    Self::concrete_u64(&st.with_fixed(&crate::value::Word::from(len.clone())));
                 Some(program.size_of(elem) * len.unwrap_or(1))
             }
             _ => None,
@@ -212,7 +216,10 @@ impl Machine<'_, '_> {
             ObjKind::Global { id, .. } => Some(self.program.global(*id).ty.clone()),
             ObjKind::Input { elem, .. } => {
                 let esz = self.program.size_of(elem).max(1);
-                Some(Type::Array(Box::new(elem.clone()), Some(object.capacity() / esz)))
+                Some(Type::Array(
+                    Box::new(elem.clone()),
+                    Some(object.capacity() / esz),
+                ))
             }
             _ => None,
         }

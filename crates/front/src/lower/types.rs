@@ -689,7 +689,11 @@ impl<'a> Lowerer<'a> {
                         const_pointee: Vec::new(),
                     },
                 };
-                let levels = p.node.declarator.as_ref().map_or(0, |d| indirections(&d.node));
+                let levels = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .map_or(0, |d| indirections(&d.node));
                 if specs.is_const && levels == 1 {
                     const_pointee.push(params.len());
                 }
