@@ -674,7 +674,14 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     "/* What call {call} of {}() writes through argument {arg}. */",
                     comment_text(&f.name)
                 ));
-                code.declarations.extend(byte_array(&name, &write.bytes));
+                // Through a `char *` or `void *`: text, as a string.
+                let text = match f.sig.params.get(write.arg).and_then(Type::pointee) {
+                    Some(Type::Void) => true,
+                    Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
+                    _ => false,
+                };
+                code.declarations
+                    .extend(byte_array(&name, &write.bytes, text));
                 code.script_writes = true;
                 let (bytes, length) = crate::support::StubNames::writes(&f.name, write.arg);
                 code.script
@@ -1158,12 +1165,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn what_a_stub_writes_is_a_byte_array_sixteen_a_line() {
+    fn what_a_stub_writes_is_a_byte_array_up_to_its_last_nonzero_byte() {
         assert_eq!(
-            byte_array("get_1_arg1", &[42, 0, 0, 0]),
-            ["static const unsigned char get_1_arg1[] = {0x2a, 0x00, 0x00, 0x00};"]
+            byte_array("get_1_arg1", &[42, 0, 0, 0], false),
+            ["static const unsigned char get_1_arg1[4] = {0x2a};"]
         );
-        let lines = byte_array("fill_2_arg1", &[0xff; 17]);
+        assert_eq!(
+            byte_array("read_1_arg1", b"quit\0\0\0\0", true),
+            ["static const unsigned char read_1_arg1[8] = \"quit\";"]
+        );
+        assert_eq!(
+            byte_array("zero_1_arg2", &[0; 3], true),
+            ["static const unsigned char zero_1_arg2[3] = {0};"]
+        );
+        let lines = byte_array("fill_2_arg1", &[0xff; 17], false);
         assert_eq!(lines.len(), 4, "{lines:?}");
         assert!(lines[1].ends_with("0xff,") && lines[2] == "    0xff" && lines[3] == "};");
     }
@@ -1225,27 +1240,37 @@ mod tests {
     }
 }
 
-/// `static const unsigned char NAME[] = {...};`, sixteen bytes a line.
-fn byte_array(name: &str, bytes: &[u8]) -> Vec<String> {
-    let rows: Vec<String> = bytes
+/// `static const unsigned char NAME[N] = ...;` holding `bytes`: the bytes
+/// up to the last nonzero one (C zeroes the rest), as a string literal for
+/// `text`, else sixteen a line.
+fn byte_array(name: &str, bytes: &[u8], text: bool) -> Vec<String> {
+    let used = bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |last| last + 1);
+    let head = format!("static const unsigned char {name}[{}] = ", bytes.len());
+    if used == 0 {
+        return vec![format!("{head}{{0}};")];
+    }
+    if text {
+        return vec![format!("{head}{};", bytes_literal(&bytes[..used]))];
+    }
+    let rows: Vec<String> = bytes[..used]
         .chunks(16)
         .map(|row| {
             let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
             row.join(", ")
         })
         .collect();
-    let head = format!("static const unsigned char {name}[] = {{");
-    match rows.len() {
-        0 | 1 => vec![format!("{head}{}}};", rows.concat())],
-        _ => {
-            let last = rows.len() - 1;
-            let mut lines = vec![head];
-            for (k, row) in rows.into_iter().enumerate() {
-                let comma = if k == last { "" } else { "," };
-                lines.push(format!("    {row}{comma}"));
-            }
-            lines.push("};".to_string());
-            lines
-        }
+    if rows.len() == 1 {
+        return vec![format!("{head}{{{}}};", rows[0])];
     }
+    let last = rows.len() - 1;
+    let mut lines = vec![format!("{head}{{")];
+    for (k, row) in rows.into_iter().enumerate() {
+        let comma = if k == last { "" } else { "," };
+        lines.push(format!("    {row}{comma}"));
+    }
+    lines.push("};".to_string());
+    lines
 }
