@@ -1177,6 +1177,15 @@ impl<'a> Valuation<'a> {
         Valuation { model, chosen }
     }
 
+    /// These values with each of `symbols` 0 instead.
+    pub fn with_zeros(mut self, symbols: Vec<BV>) -> Self {
+        for symbol in symbols {
+            let zero = BV::from_u64(0, symbol.get_size());
+            self.chosen.push((symbol, zero));
+        }
+        self
+    }
+
     /// The model as it is.
     pub fn of(model: &'a Model) -> Self {
         Valuation {
@@ -1207,6 +1216,32 @@ impl<'a> Valuation<'a> {
             .eval(&cond.substitute(&self.pairs()), true)
             .and_then(|b| b.as_bool())
     }
+}
+
+/// The input bytes a stub wrote through a `char *` or `void *` (one
+/// symbol each) after the first that `values` makes 0: the string's end.
+pub fn past_string_ends(st: &State, values: &Valuation) -> Vec<BV> {
+    let mut past = Vec::new();
+    for (_, cells) in st.stub_calls.iter().flat_map(|call| &call.writes) {
+        let bytes: Vec<&BV> = cells
+            .iter()
+            .filter_map(|cell| match cell {
+                Cell::Byte {
+                    src: Word::Term(term),
+                    idx: 0,
+                } if term.get_size() == 8 => Some(term),
+                _ => None,
+            })
+            .collect();
+        // Typed writes (members) are left as they are.
+        if bytes.len() != cells.len() {
+            continue;
+        }
+        if let Some(end) = bytes.iter().position(|b| values.term(b) == 0) {
+            past.extend(bytes[end + 1..].iter().map(|b| (*b).clone()));
+        }
+    }
+    past
 }
 
 /// The model's value of a word (unconstrained parts are 0).

@@ -404,7 +404,17 @@ impl<'a> Executor<'a> {
         }
         let model = self.solver.readable_model(&path, &st.input_symbols)?;
         let free = self.solver.free_variables(&path, &st.input_symbols);
-        let values = extract::Valuation::new(&model, &free);
+        let mut values = extract::Valuation::new(&model, &free);
+        // A buffer a stub filled reads best as a string: zeros after its
+        // first NUL, where the path allows them.
+        let past_ends = extract::past_string_ends(st, &values);
+        if !past_ends.is_empty() {
+            let zeroed = extract::Valuation::new(&model, &free).with_zeros(past_ends);
+            let conditions: Vec<Bool> = path.iter().map(|id| self.solver.constraint(*id)).collect();
+            if zeroed.holds(&Bool::and(&conditions)) == Some(true) {
+                values = zeroed;
+            }
+        }
         let mut test = extract::test_case(
             self.program,
             self.config,
@@ -416,7 +426,7 @@ impl<'a> Executor<'a> {
         );
         test.boundaries = candidates
             .iter()
-            .filter(|(_, met)| model.eval(met, true).and_then(|b| b.as_bool()) == Some(true))
+            .filter(|(_, met)| values.holds(met) == Some(true))
             .map(|(goal, _)| *goal)
             .collect();
         Some(test)
