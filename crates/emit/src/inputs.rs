@@ -1160,6 +1160,41 @@ pub fn api_call_text(
     Ok(format!("{}({})", unit.callee(call.func)?, args.join(", ")))
 }
 
+/// `static const unsigned char NAME[N] = ...;` holding `bytes`: the bytes
+/// up to the last nonzero one (C zeroes the rest), as a string literal for
+/// `text`, else sixteen a line.
+fn byte_array(name: &str, bytes: &[u8], text: bool) -> Vec<String> {
+    let used = bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |last| last + 1);
+    let head = format!("static const unsigned char {name}[{}] = ", bytes.len());
+    if used == 0 {
+        return vec![format!("{head}{{0}};")];
+    }
+    if text {
+        return vec![format!("{head}{};", bytes_literal(&bytes[..used]))];
+    }
+    let rows: Vec<String> = bytes[..used]
+        .chunks(16)
+        .map(|row| {
+            let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
+            row.join(", ")
+        })
+        .collect();
+    if rows.len() == 1 {
+        return vec![format!("{head}{{{}}};", rows[0])];
+    }
+    let last = rows.len() - 1;
+    let mut lines = vec![format!("{head}{{")];
+    for (k, row) in rows.into_iter().enumerate() {
+        let comma = if k == last { "" } else { "," };
+        lines.push(format!("    {row}{comma}"));
+    }
+    lines.push("};".to_string());
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1238,39 +1273,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// `static const unsigned char NAME[N] = ...;` holding `bytes`: the bytes
-/// up to the last nonzero one (C zeroes the rest), as a string literal for
-/// `text`, else sixteen a line.
-fn byte_array(name: &str, bytes: &[u8], text: bool) -> Vec<String> {
-    let used = bytes
-        .iter()
-        .rposition(|&b| b != 0)
-        .map_or(0, |last| last + 1);
-    let head = format!("static const unsigned char {name}[{}] = ", bytes.len());
-    if used == 0 {
-        return vec![format!("{head}{{0}};")];
-    }
-    if text {
-        return vec![format!("{head}{};", bytes_literal(&bytes[..used]))];
-    }
-    let rows: Vec<String> = bytes[..used]
-        .chunks(16)
-        .map(|row| {
-            let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
-            row.join(", ")
-        })
-        .collect();
-    if rows.len() == 1 {
-        return vec![format!("{head}{{{}}};", rows[0])];
-    }
-    let last = rows.len() - 1;
-    let mut lines = vec![format!("{head}{{")];
-    for (k, row) in rows.into_iter().enumerate() {
-        let comma = if k == last { "" } else { "," };
-        lines.push(format!("    {row}{comma}"));
-    }
-    lines.push("};".to_string());
-    lines
 }

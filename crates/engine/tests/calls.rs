@@ -93,12 +93,7 @@ int mixed(void) {
 }
 
 /// The bytes `func`'s call number `call` writes through argument `arg`.
-fn stub_write<'t>(
-    t: &'t testcase::TestCase,
-    func: ir::FuncId,
-    call: usize,
-    arg: usize,
-) -> &'t [u8] {
+fn stub_write(t: &testcase::TestCase, func: ir::FuncId, call: usize, arg: usize) -> &[u8] {
     let stub = t.inputs.stubs.iter().find(|s| s.func == func);
     let write = stub.and_then(|s| s.writes.iter().find(|w| w.call == call && w.arg == arg));
     &write
