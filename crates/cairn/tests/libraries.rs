@@ -45,9 +45,11 @@ fn functions_of_libraries_the_driver_does_not_link_are_stubs() {
     );
 }
 
-/// `fetch` is another file's: the driver's stub of it writes nothing, so
-/// what it would put in `line` (indeterminate before the call) is unknown
-/// to any test, while a buffer the test itself filled stays as it was.
+/// `fetch` and the others are another file's: the driver's stub of each is
+/// a mock that writes, at each call, the bytes the test scripts through its
+/// pointer arguments (the whole buffer from a `char *`, `sizeof(T)` bytes
+/// from a `T *`), so branches on what it wrote are covered, while a buffer
+/// the test itself filled stays as it was beyond what the stub writes.
 const FILLS_A_BUFFER: &str = r#"
 #include <string.h>
 
@@ -80,34 +82,92 @@ int refetch_keeps_mark(char *buffer)
     fetch(buffer, 1);
     return buffer[0] == 'x' ? 1 : 0;
 }
+
+struct conf { int level; char mode; };
+int get_conf(struct conf *c);
+
+int conf_is_verbose(void)
+{
+    struct conf c;
+    if (get_conf(&c) == 0 && c.level > 3 && c.mode == 'v')
+        return 1;
+    return 0;
+}
+
+struct header { unsigned char kind; unsigned short length; };
+void read_header(struct header *h, const char *name);
+
+int header_kind(int *length)
+{
+    struct header h;
+    read_header(&h, "input");
+    *length = h.length;
+    switch (h.kind) {
+    case 1:
+        return 10;
+    case 2:
+        return h.length > 512 ? 21 : 20;
+    default:
+        return 0;
+    }
+}
+
+/* An entry holds a pointer, which no test scripts: what `next_entry`
+   writes there stays unknown, and reading it stops the path. */
+struct entry { const char *name; int size; };
+int next_entry(struct entry *e);
+
+int entry_is_big(void)
+{
+    struct entry e;
+    if (next_entry(&e) != 0)
+        return -1;
+    if (e.size > 100)
+        return 1;
+    return 0;
+}
 "#;
 
 #[test]
-fn what_a_stub_may_write_into_indeterminate_memory_gets_no_test() {
+fn what_a_stub_writes_through_its_pointers_is_scripted_by_each_test() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (stdout, _, out_dir) =
         gen_checked_with(dir.path(), "fills.c", FILLS_A_BUFFER, &["--sanitize"]);
+    let covered = |function: &str, fraction: &str| {
+        stdout
+            .lines()
+            .any(|l| l.contains(function) && l.contains(fraction))
+    };
+    // gcov measured what cairn predicted (`check passed`), and every branch
+    // on what a stub wrote is covered.
+    for (function, fraction) in [
+        ("first_is_digit", "6/6"),
+        ("name_is_long", "4/4"),
+        ("refetch_keeps_mark", "2/2"),
+        ("conf_is_verbose", "6/6"),
+        ("header_kind", "5/5"),
+    ] {
+        assert!(covered(function, fraction), "{function}: {stdout}");
+    }
+    // Where the region holds a pointer the stub writes nothing: the path
+    // reading `e.size` stops, with the reason.
+    assert!(covered("entry_is_big", "1/4"), "{stdout}");
     let tests = std::fs::read_to_string(out_dir.join("fills.tests.json")).expect("tests.json");
-    // The paths reading `line` after the call stop, with the reason.
     assert!(
         tests.contains("may write through its pointer arguments"),
         "{tests}"
     );
-    for (function, covered) in [("first_is_digit", "1/6"), ("name_is_long", "1/4")] {
-        assert!(
-            stdout
-                .lines()
-                .any(|l| l.contains(function) && l.contains(covered)),
-            "{stdout}"
-        );
+    let driver = std::fs::read_to_string(out_dir.join("fills_test.c")).expect("driver");
+    for scripted in [
+        "cairn_fetch_writes1",
+        "cairn_get_conf_writes1",
+        "cairn_read_header_writes1",
+    ] {
+        assert!(driver.contains(scripted), "{driver}");
     }
-    // A buffer the test filled is the test's: both branches are covered.
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.contains("refetch_keeps_mark") && l.contains("2/2")),
-        "{stdout}"
-    );
+    // `const char *name` is never written through, nor a pointer-holding entry.
+    assert!(!driver.contains("cairn_read_header_writes2"), "{driver}");
+    assert!(!driver.contains("cairn_next_entry_writes1"), "{driver}");
 }
 
 /// `slow` is defined here but cairn cannot read it (inline assembly): the

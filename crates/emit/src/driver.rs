@@ -829,7 +829,12 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
             &code.constructions,
         ),
         (
-            "Results of the functions without a body, in call order.",
+            match code.script_writes {
+                true => {
+                    "Results of the functions without a body and what they write, in call order."
+                }
+                false => "Results of the functions without a body, in call order.",
+            },
             &code.script,
         ),
         (

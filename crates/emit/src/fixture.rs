@@ -191,6 +191,7 @@ fn function_in(
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span,
         body: Some(Body {
@@ -257,6 +258,7 @@ pub fn sample_program() -> Program {
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span: position("read_sensor", "read_sensor"),
         body: None,
@@ -454,6 +456,7 @@ pub fn sample_reports(program: &Program) -> Vec<FunctionReport> {
         stubs: vec![Stub {
             func: READ_SENSOR,
             returns: vec![int_value(value)],
+            writes: Vec::new(),
         }],
         stub_order: vec![READ_SENSOR],
         ..Inputs::default()

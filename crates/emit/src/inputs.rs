@@ -31,6 +31,8 @@ pub struct CallCode {
     /// Calls of the function under test before the checked one.
     pub earlier_calls: Vec<String>,
     pub script: Vec<String>,
+    /// Whether `script` also says what stubs write through pointers.
+    pub script_writes: bool,
     /// `classify(3, 4, 5)`.
     pub call: String,
     /// The call's arguments as C spells them.
@@ -146,7 +148,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             let text = api_call_text(self.unit, under_test, call, &code.objects, &[])?;
             code.earlier_calls.push(format!("(void){text};"));
         }
-        self.write_script(&mut code)?;
+        self.write_script(scope, &mut code)?;
         code.call = self.call_text(func, scope, &mut code)?;
         Ok(code)
     }
@@ -659,10 +661,37 @@ impl<'u, 'p> InputWriter<'u, 'p> {
         code.constructions.push("}".to_string());
     }
 
-    fn write_script(&self, code: &mut CallCode) -> Result<(), String> {
+    fn write_script(&self, scope: &mut NameScope, code: &mut CallCode) -> Result<(), String> {
         for stub in &self.inputs.stubs {
             let f = self.unit.program.function(stub.func);
             let names = crate::support::StubNames::new(&f.name);
+            // What each call writes: a byte array of the test's, which the
+            // stub copies through the argument at that call.
+            for write in &stub.writes {
+                let (call, arg) = (write.call + 1, write.arg + 1);
+                let name = scope.fresh(&format!("{}_{call}_arg{arg}", f.name));
+                code.declarations.push(format!(
+                    "/* What call {call} of {}() writes through argument {arg}. */",
+                    comment_text(&f.name)
+                ));
+                // Through a `char *` or `void *`: text, as a string.
+                let text = match f.sig.params.get(write.arg).and_then(Type::pointee) {
+                    Some(Type::Void) => true,
+                    Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
+                    _ => false,
+                };
+                code.declarations
+                    .extend(byte_array(&name, &write.bytes, text));
+                code.script_writes = true;
+                let (bytes, length) = crate::support::StubNames::writes(&f.name, write.arg);
+                code.script
+                    .push(format!("{bytes}[{}] = {name};", write.call));
+                code.script
+                    .push(format!("{length}[{}] = sizeof {name};", write.call));
+            }
+            if f.sig.ret == Type::Void {
+                continue;
+            }
             let mut links = Vec::new();
             let mut sink = Sink {
                 data: &mut code.script,
@@ -1131,9 +1160,63 @@ pub fn api_call_text(
     Ok(format!("{}({})", unit.callee(call.func)?, args.join(", ")))
 }
 
+/// `static const unsigned char NAME[N] = ...;` holding `bytes`: the bytes
+/// up to the last nonzero one (C zeroes the rest), as a string literal for
+/// `text`, else sixteen a line.
+fn byte_array(name: &str, bytes: &[u8], text: bool) -> Vec<String> {
+    let used = bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |last| last + 1);
+    let head = format!("static const unsigned char {name}[{}] = ", bytes.len());
+    if used == 0 {
+        return vec![format!("{head}{{0}};")];
+    }
+    if text {
+        return vec![format!("{head}{};", bytes_literal(&bytes[..used]))];
+    }
+    let rows: Vec<String> = bytes[..used]
+        .chunks(16)
+        .map(|row| {
+            let row: Vec<String> = row.iter().map(|b| format!("0x{b:02x}")).collect();
+            row.join(", ")
+        })
+        .collect();
+    if rows.len() == 1 {
+        return vec![format!("{head}{{{}}};", rows[0])];
+    }
+    let last = rows.len() - 1;
+    let mut lines = vec![format!("{head}{{")];
+    for (k, row) in rows.into_iter().enumerate() {
+        let comma = if k == last { "" } else { "," };
+        lines.push(format!("    {row}{comma}"));
+    }
+    lines.push("};".to_string());
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_stub_writes_is_a_byte_array_up_to_its_last_nonzero_byte() {
+        assert_eq!(
+            byte_array("get_1_arg1", &[42, 0, 0, 0], false),
+            ["static const unsigned char get_1_arg1[4] = {0x2a};"]
+        );
+        assert_eq!(
+            byte_array("read_1_arg1", b"quit\0\0\0\0", true),
+            ["static const unsigned char read_1_arg1[8] = \"quit\";"]
+        );
+        assert_eq!(
+            byte_array("zero_1_arg2", &[0; 3], true),
+            ["static const unsigned char zero_1_arg2[3] = {0};"]
+        );
+        let lines = byte_array("fill_2_arg1", &[0xff; 17], false);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(lines[1].ends_with("0xff,") && lines[2] == "    0xff" && lines[3] == "};");
+    }
 
     #[test]
     fn members_and_elements_of_a_pointed_object_read_naturally() {

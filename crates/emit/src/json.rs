@@ -256,6 +256,7 @@ fn inputs_json(
                         .iter()
                         .map(|v| value_json(unit, inputs, &[], &callee.sig.ret, v))
                         .collect(),
+                    writes: s.writes.clone(),
                 }
             })
             .collect(),

@@ -32,6 +32,14 @@ impl StubNames {
     pub fn argument(function: &str, index: usize) -> String {
         format!("cairn_{function}_arg{}", index + 1)
     }
+
+    /// The arrays of what each call writes through parameter `index` (from
+    /// 0), and of how many bytes.
+    pub fn writes(function: &str, index: usize) -> (String, String) {
+        let name = format!("cairn_{function}_writes{}", index + 1);
+        let length = format!("{name}_len");
+        (name, length)
+    }
 }
 
 /// Whether tests check what the code passes for a stub's parameter of type
@@ -646,8 +654,14 @@ pub fn initial_state(
         }
     }
     for plan in plans {
-        let names = StubNames::new(&program.function(plan.func).name);
+        let function = &program.function(plan.func).name;
+        let names = StubNames::new(function);
         out.line(&format!("{} = 0;", names.calls));
+        for i in &plan.written_args {
+            let (bytes, length) = StubNames::writes(function, *i);
+            out.line(&format!("memset({bytes}, 0, sizeof {bytes});"));
+            out.line(&format!("memset({length}, 0, sizeof {length});"));
+        }
     }
     out.close("}");
     out.blank();
@@ -753,6 +767,11 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 "/* {}() has no body in the source: it marks an error, so this stub aborts. */",
                 comment_text(&f.name)
             ));
+        } else if !plan.written_args.is_empty() {
+            out.line(&format!(
+                "/* {}() has no body in the source: this stub writes what each test scripts. */",
+                comment_text(&f.name)
+            ));
         } else {
             out.line(&format!(
                 "/* {}() has no body in the source: this stub does nothing. */",
@@ -774,6 +793,17 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 "static {};",
                 unit.spell(&f.sig.params[*i], &record)?
             ));
+        }
+        if !plan.written_args.is_empty() {
+            out.line("/* What each call writes through its pointers, as each test scripts (NULL: nothing). */");
+        }
+        for i in &plan.written_args {
+            let (bytes, length) = StubNames::writes(&f.name, *i);
+            out.line(&format!(
+                "static const unsigned char *{bytes}[{}];",
+                plan.capacity
+            ));
+            out.line(&format!("static size_t {length}[{}];", plan.capacity));
         }
         out.blank();
         let mut params: Vec<String> = Vec::new();
@@ -802,6 +832,19 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                     i + 1
                 ));
             }
+            out.close("}");
+        }
+        for i in &plan.written_args {
+            let (bytes, length) = StubNames::writes(&f.name, *i);
+            let at = format!("[{}]", names.calls);
+            out.open(&format!(
+                "if ({} < {} && {bytes}{at} != NULL) {{",
+                names.calls, plan.capacity
+            ));
+            out.line(&format!(
+                "memcpy((void *)arg{}, {bytes}{at}, {length}{at});",
+                i + 1
+            ));
             out.close("}");
         }
         for (i, ty) in f.sig.params.iter().enumerate() {

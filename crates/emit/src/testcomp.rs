@@ -344,6 +344,7 @@ mod tests {
             },
             prototyped: true,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
             is_static: false,
             span: Span::default(),
             body: None,
@@ -388,6 +389,7 @@ mod tests {
                 None => inputs.stubs.push(Stub {
                     func: *func,
                     returns: vec![value.clone()],
+                    writes: Vec::new(),
                 }),
             }
             inputs.stub_order.push(*func);

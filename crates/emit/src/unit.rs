@@ -61,6 +61,8 @@ pub struct Unit<'a> {
 pub struct StubPlan {
     pub func: FuncId,
     pub capacity: usize,
+    /// The parameters (from 0) some test scripts writes through.
+    pub written_args: Vec<usize>,
 }
 
 impl<'a> Unit<'a> {
@@ -157,6 +159,7 @@ impl<'a> Unit<'a> {
         calls: impl Iterator<Item = &'i [StubCall]>,
     ) -> (Vec<StubPlan>, Vec<String>) {
         let mut capacity: BTreeMap<FuncId, usize> = BTreeMap::new();
+        let mut written: BTreeMap<FuncId, BTreeSet<usize>> = BTreeMap::new();
         for func in uses(self.program).functions {
             if testcase::c_library::is_stubbed(self.program, func) {
                 capacity.insert(func, 0);
@@ -181,8 +184,11 @@ impl<'a> Unit<'a> {
         }
         for input in inputs {
             for stub in &input.stubs {
+                let calls = stub.writes.iter().map(|w| w.call + 1);
                 let entry = capacity.entry(stub.func).or_default();
-                *entry = (*entry).max(stub.returns.len());
+                *entry = calls.fold((*entry).max(stub.returns.len()), usize::max);
+                let args = stub.writes.iter().map(|w| w.arg);
+                written.entry(stub.func).or_default().extend(args);
             }
         }
         for made in calls {
@@ -214,6 +220,10 @@ impl<'a> Unit<'a> {
             .map(|(func, capacity)| StubPlan {
                 func,
                 capacity: capacity.max(1),
+                written_args: written
+                    .get(&func)
+                    .map(|args| args.iter().copied().collect())
+                    .unwrap_or_default(),
             })
             .collect();
         (plans, notes)
@@ -357,6 +367,7 @@ mod tests {
             span: Span::default(),
             body: None,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
         };
         let wide = Type::Int(IntType::LONG_LONG);
         let program = Program {

@@ -106,6 +106,7 @@ fn program() -> Program {
             },
             prototyped: true,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
             is_static: false,
             span: span(),
             body: Some(Body {

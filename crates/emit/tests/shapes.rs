@@ -175,6 +175,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], stmts: Vec<StmtKind>
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span: span(),
         body: Some(Body {
@@ -199,6 +200,7 @@ fn declared(name: &str, ret: Type, params: Vec<Type>, variadic: bool) -> Functio
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span: span(),
         body: None,
@@ -523,6 +525,7 @@ fn reports() -> Vec<FunctionReport> {
         stubs: vec![Stub {
             func: FuncId(13),
             returns: vec![to(0, 0)],
+            writes: Vec::new(),
         }],
         stub_order: vec![FuncId(13)],
         ..Inputs::default()

@@ -10,13 +10,14 @@ use crate::solver::InputSymbol;
 use crate::stable_hash::StableHashMap;
 use crate::state::{is_stream_type, Build, ObjKind, State, StreamRole, Written};
 use crate::value::{
-    bit_field_get, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word,
+    bit_field_get, cell_byte, cells_to_int, cells_to_ptr, Cell, LazyIdx, ObjIdx, PtrVal, SymVal,
+    Target, Word,
 };
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, StreamId, Stub, StubCall, TestCase, Value,
+    Step, StreamId, Stub, StubCall, StubWrite, TestCase, Value,
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
@@ -733,20 +734,38 @@ impl<'a> Solved<'a> {
         self.untouched_objects(&mut out);
         out.streams = self.input_streams();
         out.failing_allocations = st.failing_allocations.clone();
-        for call in &st.stub_calls {
-            let Some(value) = &call.result else {
-                continue;
-            };
+        for (k, call) in st.stub_calls.iter().enumerate() {
             let func = call.func;
-            let v = self.sym_value(value, &program.function(func).sig.ret);
-            match out.stubs.iter_mut().find(|s| s.func == func) {
-                Some(stub) => stub.returns.push(v),
-                None => out.stubs.push(Stub {
-                    func,
-                    returns: vec![v],
-                }),
+            let at = match out.stubs.iter().position(|s| s.func == func) {
+                Some(at) => at,
+                None if call.result.is_none() && call.writes.is_empty() => continue,
+                None => {
+                    out.stubs.push(Stub {
+                        func,
+                        returns: Vec::new(),
+                        writes: Vec::new(),
+                    });
+                    out.stubs.len() - 1
+                }
+            };
+            // The call's number among the calls of its function.
+            let number = st.stub_calls[..k].iter().filter(|c| c.func == func).count();
+            for (arg, cells) in &call.writes {
+                let bytes = cells
+                    .iter()
+                    .map(|cell| cell_byte(cell).map_or(0, |b| self.values.bits(&b) as u8))
+                    .collect();
+                out.stubs[at].writes.push(StubWrite {
+                    call: number,
+                    arg: *arg,
+                    bytes,
+                });
             }
-            out.stub_order.push(func);
+            if let Some(value) = &call.result {
+                let v = self.sym_value(value, &program.function(func).sig.ret);
+                out.stubs[at].returns.push(v);
+                out.stub_order.push(func);
+            }
         }
         out
     }
@@ -1162,6 +1181,15 @@ impl<'a> Valuation<'a> {
         Valuation { model, chosen }
     }
 
+    /// These values with each of `symbols` 0 instead.
+    pub fn with_zeros(mut self, symbols: Vec<BV>) -> Self {
+        for symbol in symbols {
+            let zero = BV::from_u64(0, symbol.get_size());
+            self.chosen.push((symbol, zero));
+        }
+        self
+    }
+
     /// The model as it is.
     pub fn of(model: &'a Model) -> Self {
         Valuation {
@@ -1192,6 +1220,32 @@ impl<'a> Valuation<'a> {
             .eval(&cond.substitute(&self.pairs()), true)
             .and_then(|b| b.as_bool())
     }
+}
+
+/// The input bytes a stub wrote through a `char *` or `void *` (one
+/// symbol each) after the first that `values` makes 0: the string's end.
+pub fn past_string_ends(st: &State, values: &Valuation) -> Vec<BV> {
+    let mut past = Vec::new();
+    for (_, cells) in st.stub_calls.iter().flat_map(|call| &call.writes) {
+        let bytes: Vec<&BV> = cells
+            .iter()
+            .filter_map(|cell| match cell {
+                Cell::Byte {
+                    src: Word::Term(term),
+                    idx: 0,
+                } if term.get_size() == 8 => Some(term),
+                _ => None,
+            })
+            .collect();
+        // Typed writes (members) are left as they are.
+        if bytes.len() != cells.len() {
+            continue;
+        }
+        if let Some(end) = bytes.iter().position(|b| values.term(b) == 0) {
+            past.extend(bytes[end + 1..].iter().map(|b| (*b).clone()));
+        }
+    }
+    past
 }
 
 /// The model's value of a word (unconstrained parts are 0).

@@ -64,9 +64,9 @@ pub enum Written {
     No,
     Yes,
     If(Bool),
-    /// Handed to a function without a body, which may have filled it:
-    /// reading it is no finding, but its contents are unknown (the
-    /// driver's stub writes nothing), so no test checks it.
+    /// Handed to a function without a body, which may have filled it
+    /// (beyond what the driver's stub writes, `exec::stub`): reading it is
+    /// no finding, but its contents are unknown, so no test checks it.
     Unseen,
 }
 
@@ -280,6 +280,9 @@ pub struct CallWithoutBody {
     pub func: FuncId,
     pub args: Vec<SymVal>,
     pub result: Option<SymVal>,
+    /// The bytes the call wrote through its pointer arguments, by argument
+    /// number (from 0): fresh inputs, which hold no pointer.
+    pub writes: Vec<(usize, Vec<Cell>)>,
 }
 
 /// A call of a C library function without a model that ran natively on

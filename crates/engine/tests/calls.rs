@@ -92,6 +92,89 @@ int mixed(void) {
     );
 }
 
+/// The bytes `func`'s call number `call` writes through argument `arg`.
+fn stub_write(t: &testcase::TestCase, func: ir::FuncId, call: usize, arg: usize) -> &[u8] {
+    let stub = t.inputs.stubs.iter().find(|s| s.func == func);
+    let write = stub.and_then(|s| s.writes.iter().find(|w| w.call == call && w.arg == arg));
+    &write
+        .unwrap_or_else(|| panic!("no write of call {call}: {:?}", t.inputs))
+        .bytes
+}
+
+#[test]
+fn branches_on_what_a_stub_writes_through_pointers_are_covered() {
+    let src = r#"
+struct conf { int level; char mode; };
+int get_level(int *out);
+int get_conf(struct conf *c);
+void read_name(char *buf, int cap);
+int configured(void) {
+    int v;
+    struct conf c;
+    char name[8];
+    if (get_level(&v) != 0) return -1;
+    if (v > 3) return 1;
+    if (get_conf(&c) == 0 && c.level == 42 && c.mode == 'x') return 2;
+    read_name(name, (int)sizeof name);
+    if (name[0] == 'q' && name[1] == 0) return 3;
+    return 0;
+}
+"#;
+    let (program, report) = run(src, "configured");
+    assert_all_covered(&report);
+    let func = |name: &str| program.function_by_name(name).expect(name);
+    let (get_level, get_conf, read_name) = (func("get_level"), func("get_conf"), func("read_name"));
+    let level = |t| i32::from_le_bytes(stub_write(t, get_level, 0, 0).try_into().expect("an int"));
+    assert!(level(test_returning(&report, 1)) > 3);
+    let two = test_returning(&report, 2);
+    assert!(level(two) <= 3);
+    let conf = stub_write(two, get_conf, 0, 0);
+    assert_eq!(conf.len(), 8, "sizeof(struct conf)");
+    assert_eq!(
+        i32::from_le_bytes(conf[..4].try_into().expect("4 bytes")),
+        42
+    );
+    assert_eq!(conf[4], b'x');
+    // A void stub writes too: the whole buffer, from where it points.
+    let name = stub_write(test_returning(&report, 3), read_name, 0, 0);
+    assert_eq!((name.len(), name[0], name[1]), (8, b'q', 0));
+}
+
+#[test]
+fn a_stub_writes_neither_through_const_nor_over_pointers() {
+    let src = r#"
+struct holder { int *p; int n; };
+int get_holder(struct holder *h);
+int peek(const int *p);
+int holder_count(void) {
+    struct holder h;
+    if (get_holder(&h) != 0) return -1;
+    return h.n > 2;
+}
+int kept(void) {
+    int v = 5;
+    peek(&v);
+    return v == 5 ? 1 : 0;
+}
+"#;
+    let (_, report) = run(src, "holder_count");
+    let reasons: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
+    assert!(!reasons.is_empty());
+    assert!(
+        reasons
+            .iter()
+            .all(|why| **why == Uncovered::Budget("stub_effects".into())),
+        "{reasons:?}"
+    );
+    let (_, report) = run(src, "kept");
+    let reasons: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
+    assert_eq!(reasons, [&Uncovered::Infeasible], "peek cannot change v");
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.stubs.iter().all(|s| s.writes.is_empty())));
+}
+
 #[test]
 fn a_failed_verifier_assumption_ends_the_path_without_a_finding() {
     let src = r#"

@@ -718,3 +718,21 @@ fn a_transparent_union_parameter_takes_its_first_members_type() {
         connect.sig
     );
 }
+
+#[test]
+fn parameters_pointing_to_const_are_known() {
+    let out = lower(
+        "struct conf { int level; };\n\
+         int get(struct conf *out, const struct conf *defaults, const char *name,\n\
+                 char *const buf, const char **names, const char text[]);\n\
+         int get(struct conf *out, const struct conf *defaults, const char *name,\n\
+                 char *const buf, const char **names, const char text[]);\n\
+         int put(int *a, const int *b);\n\
+         int use(void) { struct conf c; return get(&c, &c, 0, 0, 0, 0) + put(0, 0); }\n",
+    );
+    let p = &out.program;
+    let get = p.function(p.function_by_name("get").expect("get"));
+    assert_eq!(get.const_pointee, [1, 2, 5]);
+    let put = p.function(p.function_by_name("put").expect("put"));
+    assert_eq!(put.const_pointee, [1]);
+}

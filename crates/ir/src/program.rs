@@ -202,6 +202,11 @@ pub struct Function {
     /// (`__attribute__((nonnull))`, as glibc declares `memcpy`'s), in
     /// order: a call passing NULL there is undefined, and UBSan stops it.
     pub nonnull: Vec<usize>,
+    /// The pointer parameters whose pointee a declaration qualifies `const`
+    /// (`const struct conf *c`, `const char *name`), in order: a function
+    /// without a body never writes through them. Spelled in the declarator
+    /// only: a `const` hidden in a typedef is not seen.
+    pub const_pointee: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

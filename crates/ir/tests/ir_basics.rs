@@ -121,6 +121,7 @@ fn switch_program() -> Program {
         },
         prototyped: true,
         nonnull: Vec::new(),
+        const_pointee: Vec::new(),
         is_static: false,
         span,
         body: Some(body),

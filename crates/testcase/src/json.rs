@@ -275,6 +275,10 @@ fn is_zero(n: &u64) -> bool {
 pub struct StubJson {
     pub function: String,
     pub returns: Vec<Json>,
+    /// The bytes calls write through pointer arguments (calls and
+    /// arguments counted from 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<crate::StubWrite>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

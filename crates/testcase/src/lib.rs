@@ -194,11 +194,27 @@ pub enum StreamAfter {
     },
 }
 
-/// Scripted results of a function without a body, returned in call order.
+/// The script of a function without a body: its results, returned in
+/// call order, and the bytes it writes through its pointer arguments at
+/// the calls that write (a function returning `void` has no results, and
+/// a `Stub` only for its writes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stub {
     pub func: FuncId,
     pub returns: Vec<Value>,
+    /// In call order; at most one per call and argument.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<StubWrite>,
+}
+
+/// What the stub's call number `call` (from 0, counting the calls of its
+/// function) writes through its argument number `arg` (from 0): `bytes`,
+/// from where the argument points.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StubWrite {
+    pub call: usize,
+    pub arg: usize,
+    pub bytes: Vec<u8>,
 }
 
 /// A call the function under test made to a function without a body, with
@@ -700,7 +716,7 @@ impl FunctionReport {
 
 #[cfg(test)]
 mod tests {
-    use super::{FindingKind, Inputs, Stub, Value};
+    use super::{FindingKind, Inputs, Stub, StubWrite, Value};
     use ir::{FuncId, IntType};
 
     #[test]
@@ -746,10 +762,12 @@ mod tests {
                 Stub {
                     func: read_int,
                     returns: vec![int(10), int(30)],
+                    writes: Vec::new(),
                 },
                 Stub {
                     func: read_char,
                     returns: vec![int(20)],
+                    writes: Vec::new(),
                 },
             ],
             stub_order: vec![read_int, read_char, read_int],
@@ -769,5 +787,44 @@ mod tests {
         assert_eq!(inputs.stub_calls(), None);
         inputs.stub_order.extend([read_int, read_int]);
         assert_eq!(inputs.stub_calls(), None);
+    }
+
+    #[test]
+    fn a_stub_only_writing_leaves_the_results_in_order() {
+        let (fill, read_int) = (FuncId(1), FuncId(2));
+        let inputs = Inputs {
+            stubs: vec![
+                Stub {
+                    func: fill,
+                    returns: Vec::new(),
+                    writes: vec![StubWrite {
+                        call: 1,
+                        arg: 0,
+                        bytes: vec![7, 0, 0, 0],
+                    }],
+                },
+                Stub {
+                    func: read_int,
+                    returns: vec![Value::Int {
+                        ty: IntType::INT,
+                        bits: 3,
+                    }],
+                    writes: Vec::new(),
+                },
+            ],
+            stub_order: vec![read_int],
+            ..Inputs::default()
+        };
+        let calls = inputs.stub_calls().expect("consistent");
+        assert_eq!(calls.len(), 1);
+        // Records written before stubs wrote read back.
+        let old = r#"{"func":1,"returns":[]}"#;
+        let stub: Stub = serde_json::from_str(old).expect("parses");
+        assert!(stub.writes.is_empty());
+        let text = serde_json::to_string(&inputs.stubs[0]).expect("serializes");
+        assert_eq!(
+            serde_json::from_str::<Stub>(&text).expect("parses"),
+            inputs.stubs[0]
+        );
     }
 }

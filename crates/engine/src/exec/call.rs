@@ -3,7 +3,8 @@
 //! without a model runs natively on the path's values (see `native`: the
 //! driver runs the real one, whose behaviour a guess would misstate), or
 //! stops the path when it cannot; any other bodiless function is a stub whose return
-//! values are inputs, recorded in call order. A bodiless
+//! values, and the bytes it writes through its pointer arguments (see
+//! `stub`), are inputs, recorded in call order. A bodiless
 //! `__VERIFIER_assume(cond)` restricts the path to `cond`. The return of
 //! the function under test checks for leaked allocations.
 
@@ -12,7 +13,7 @@ use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
-use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State, Written};
+use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State};
 use crate::value::{
     cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
@@ -67,6 +68,7 @@ impl Machine<'_, '_> {
                 func,
                 args: values,
                 result: None,
+                writes: Vec::new(),
             });
             return Ok(());
         }
@@ -110,27 +112,11 @@ impl Machine<'_, '_> {
                 self.native_call(st, func, &values)?
             }
             Model::NotLibrary => {
-                let writable = |v: &SymVal| matches!(v, SymVal::Ptr(p) if !matches!(p.target, Target::Null | Target::Func(_)));
-                if values.iter().any(writable) {
-                    self.note_cut("stub_effects");
-                }
-                // It may fill what they point to: reading it is no finding,
-                // checking what the path did not write itself no claim.
-                for value in &values {
-                    if let SymVal::Ptr(p) = value {
-                        if let Target::Object(obj) = self.resolved(st, &p.target) {
-                            let object = st.object_mut(obj);
-                            for byte in &mut object.written {
-                                if !matches!(byte, Written::Yes) {
-                                    *byte = Written::Unseen;
-                                    object.filled_by_stub.get_or_insert(func);
-                                }
-                            }
-                        }
-                    }
-                }
+                // It writes what the test scripts through the pointers it
+                // gets (see `stub`), and may keep them.
+                let writes = self.stub_writes(st, func, &values)?;
                 st.escaped.extend(values.iter().cloned());
-                self.stub_return(st, func, values)?
+                self.stub_return(st, func, values, writes)?
             }
         };
         if let (Some(place), Some(value)) = (dest, result) {
@@ -242,12 +228,13 @@ impl Machine<'_, '_> {
     }
 
     /// A fresh input for the return value of a bodiless function; the call
-    /// is recorded with its arguments.
+    /// is recorded with its arguments and what it wrote through them.
     fn stub_return(
         &mut self,
         st: &mut State,
         func: FuncId,
         args: Vec<SymVal>,
+        writes: Vec<(usize, Vec<Cell>)>,
     ) -> Exec<Option<SymVal>> {
         let function = self.program.function(func);
         let n = st.stub_calls.iter().filter(|c| c.func == func).count();
@@ -258,6 +245,7 @@ impl Machine<'_, '_> {
                     func,
                     args,
                     result: None,
+                    writes,
                 });
                 return Ok(None);
             }
@@ -276,6 +264,7 @@ impl Machine<'_, '_> {
             func,
             args,
             result: Some(value.clone()),
+            writes,
         });
         Ok(Some(value))
     }

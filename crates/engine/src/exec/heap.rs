@@ -492,9 +492,9 @@ impl Machine<'_, '_> {
 
 impl Machine<'_, '_> {
     /// Stops a read of indeterminate bytes (`bytes` of object `obj`) that a
-    /// function without a body may have filled: the driver's stub of it
-    /// writes nothing, so the test would read garbage where the engine
-    /// chose values.
+    /// function without a body may have filled beyond what its driver's
+    /// stub writes (see `stub`), so the test would read garbage where the
+    /// engine chose values.
     pub(super) fn no_stub_filled_bytes(
         &self,
         st: &State,

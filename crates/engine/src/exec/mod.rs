@@ -17,6 +17,7 @@ mod invariant;
 mod libc;
 mod native;
 mod place;
+mod stub;
 
 use crate::config::{EngineConfig, InputMode};
 use crate::extract;
@@ -34,10 +35,10 @@ pub use libc::CONCRETISED;
 /// What in the inputs of the function under test nothing vouches for: the
 /// struct types built freely (no declared invariant accepted them, the API
 /// did not build them), as C spells them, pointers read out of an input's
-/// plain bytes, a NULL callback the function never tests for NULL, and
-/// the arguments of a `static` function (its callers in the file may never
-/// pass them). A finding on such inputs may need a value the program can
-/// never hold.
+/// plain bytes, a NULL callback the function never tests for NULL, the
+/// bytes a stub wrote through pointers, and the arguments of a `static`
+/// function (its callers in the file may never pass them). A finding on
+/// such inputs may need a value the program can never hold.
 fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> {
     let mut types = BTreeSet::new();
     let function = program.function(root);
@@ -74,6 +75,14 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
                 function.name
             ));
         }
+    }
+    // A stub's writes are any bytes (a string without its NUL): the real
+    // function may never write them.
+    for call in st.stub_calls.iter().filter(|c| !c.writes.is_empty()) {
+        types.insert(format!(
+            "what {}() writes through its pointers",
+            program.function(call.func).name
+        ));
     }
     for build in st.builds.iter().filter(|b| b.member.is_none()) {
         if build.calls.is_empty() {
@@ -395,7 +404,17 @@ impl<'a> Executor<'a> {
         }
         let model = self.solver.readable_model(&path, &st.input_symbols)?;
         let free = self.solver.free_variables(&path, &st.input_symbols);
-        let values = extract::Valuation::new(&model, &free);
+        let mut values = extract::Valuation::new(&model, &free);
+        // A buffer a stub filled reads best as a string: zeros after its
+        // first NUL, where the path allows them.
+        let past_ends = extract::past_string_ends(st, &values);
+        if !past_ends.is_empty() {
+            let zeroed = extract::Valuation::new(&model, &free).with_zeros(past_ends);
+            let conditions: Vec<Bool> = path.iter().map(|id| self.solver.constraint(*id)).collect();
+            if zeroed.holds(&Bool::and(&conditions)) == Some(true) {
+                values = zeroed;
+            }
+        }
         let mut test = extract::test_case(
             self.program,
             self.config,
@@ -407,7 +426,7 @@ impl<'a> Executor<'a> {
         );
         test.boundaries = candidates
             .iter()
-            .filter(|(_, met)| model.eval(met, true).and_then(|b| b.as_bool()) == Some(true))
+            .filter(|(_, met)| values.holds(met) == Some(true))
             .map(|(goal, _)| *goal)
             .collect();
         Some(test)

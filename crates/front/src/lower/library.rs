@@ -279,6 +279,7 @@ impl<'a> Lowerer<'a> {
             },
             prototyped: false,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
             is_static: false,
             span: self.span(at),
             body: None,

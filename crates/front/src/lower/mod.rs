@@ -595,6 +595,7 @@ impl<'a> Lowerer<'a> {
             sig,
             prototyped: true,
             nonnull: Vec::new(),
+            const_pointee: Vec::new(),
             is_static: false,
             span: Span {
                 file: self.built_in_file(),

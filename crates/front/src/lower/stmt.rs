@@ -327,6 +327,7 @@ impl<'a> Lowerer<'a> {
                 }
                 decl.function.is_static |= is_static;
                 decl.at_file_scope |= self.scopes.len() <= 1;
+                note_const_pointee(&mut decl.function, &declared.const_pointee);
                 if conflicting {
                     return self.error(at, format!("conflicting types for `{name}`"));
                 }
@@ -338,6 +339,7 @@ impl<'a> Lowerer<'a> {
                     sig,
                     prototyped: !declared.unprototyped,
                     nonnull: Vec::new(),
+                    const_pointee: declared.const_pointee.clone(),
                     is_static,
                     span: self.span(at),
                     body: None,
@@ -1001,4 +1003,13 @@ impl<'a> Lowerer<'a> {
         );
         Ok(())
     }
+}
+
+/// Adds the parameters a further declaration of `function` says point to
+/// `const` (any declaration saying so is enough).
+fn note_const_pointee(function: &mut Function, params: &[usize]) {
+    let known = &mut function.const_pointee;
+    known.extend(params.iter().filter(|&&p| p < function.sig.params.len()));
+    known.sort_unstable();
+    known.dedup();
 }

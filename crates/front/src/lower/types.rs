@@ -76,6 +76,28 @@ impl<'s> Specs<'s> {
     }
 }
 
+/// How many pointer and array levels a declarator puts over its base type
+/// (`*p`: 1, `*p[]`: 2, `(*f)(void)`: 2), parentheses included.
+fn indirections(d: &Declarator) -> usize {
+    let own = d
+        .derived
+        .iter()
+        .filter(|x| {
+            matches!(
+                x.node,
+                DerivedDeclarator::Pointer(_)
+                    | DerivedDeclarator::Array(_)
+                    | DerivedDeclarator::Function(_)
+                    | DerivedDeclarator::KRFunction(_)
+            )
+        })
+        .count();
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) => own + indirections(&inner.node),
+        _ => own,
+    }
+}
+
 /// The parameters `nonnull` attributes among `ext` name, 1-based as C
 /// writes them (empty: every pointer parameter), if there is one.
 pub(super) fn nonnull_attribute(ext: &[Node<Extension>]) -> Option<Vec<usize>> {
@@ -169,6 +191,9 @@ pub(super) struct Declared {
     pub unprototyped: bool,
     /// For a pointer type: whether the outermost pointer is `* const`.
     pub const_pointer: bool,
+    /// The parameters of the outermost function declarator whose pointee
+    /// is `const` (see [`ir::Function::const_pointee`]).
+    pub const_pointee: Vec<usize>,
 }
 
 impl Declared {
@@ -507,6 +532,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn declarator(&mut self, base: Type, d: &Node<Declarator>) -> R<Declared> {
         let mut ty = base;
         let mut params = Vec::new();
+        let mut const_pointee = Vec::new();
         let mut unprototyped = false;
         let (pointers, postfix): (Vec<_>, Vec<_>) = d
             .node
@@ -528,9 +554,10 @@ impl<'a> Lowerer<'a> {
             ty = match &x.node {
                 DerivedDeclarator::Array(a) => self.array_of(ty, &a.node.size, x.span.start)?,
                 DerivedDeclarator::Function(f) => {
-                    let (sig, names) = self.function_params(ty, &f.node)?;
+                    let (sig, names, read_only) = self.function_params(ty, &f.node)?;
                     if outermost {
                         params = names;
+                        const_pointee = read_only;
                     }
                     Type::Function(Box::new(sig))
                 }
@@ -570,6 +597,7 @@ impl<'a> Lowerer<'a> {
                 params,
                 unprototyped,
                 const_pointer,
+                const_pointee: const_pointee.clone(),
             }),
             DeclaratorKind::Identifier(id) => Ok(Declared {
                 name: Some(id.node.name.clone()),
@@ -578,6 +606,7 @@ impl<'a> Lowerer<'a> {
                 params,
                 unprototyped,
                 const_pointer,
+                const_pointee: const_pointee.clone(),
             }),
             DeclaratorKind::Declarator(inner) => {
                 // `int (f)(a)`: parentheses around the name alone (against a
@@ -587,11 +616,13 @@ impl<'a> Lowerer<'a> {
                 if bare_name {
                     declared.params = params;
                     declared.unprototyped = unprototyped;
+                    declared.const_pointee = const_pointee;
                 } else if declared.params.is_empty()
                     && !params.is_empty()
                     && matches!(declared.ty, Type::Function(_))
                 {
                     declared.params = params;
+                    declared.const_pointee = const_pointee;
                 }
                 Ok(declared)
             }
@@ -631,9 +662,16 @@ impl<'a> Lowerer<'a> {
         declared
     }
 
-    /// The signature of a prototype and its parameter names.
-    fn function_params(&mut self, ret: Type, f: &FunctionDeclarator) -> R<(FnSig, Params)> {
+    /// The signature of a prototype, its parameter names, and the
+    /// parameters whose pointee is `const` (`const T *p`, `const T p[]`:
+    /// `const` among the specifiers and one pointer or array level).
+    fn function_params(
+        &mut self,
+        ret: Type,
+        f: &FunctionDeclarator,
+    ) -> R<(FnSig, Params, Vec<usize>)> {
         let mut params = Vec::new();
+        let mut const_pointee = Vec::new();
         self.scopes.push(Scope::default());
         let result = (|| {
             for p in &f.parameters {
@@ -648,8 +686,17 @@ impl<'a> Lowerer<'a> {
                         params: vec![],
                         unprototyped: false,
                         const_pointer: false,
+                        const_pointee: Vec::new(),
                     },
                 };
+                let levels = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .map_or(0, |d| indirections(&d.node));
+                if specs.is_const && levels == 1 {
+                    const_pointee.push(params.len());
+                }
                 let ty = self.passed_as(adjusted_parameter(declared.ty));
                 params.push((declared.name, ty, declared.name_offset));
             }
@@ -660,13 +707,14 @@ impl<'a> Lowerer<'a> {
         // `(void)` means no parameters.
         if params.len() == 1 && params[0].1 == Type::Void && params[0].0.is_none() {
             params.clear();
+            const_pointee.clear();
         }
         let sig = FnSig {
             ret,
             params: params.iter().map(|p| p.1.clone()).collect(),
             variadic: f.ellipsis == Ellipsis::Some,
         };
-        Ok((sig, params))
+        Ok((sig, params, const_pointee))
     }
 
     pub(super) fn type_name(&mut self, tn: &Node<TypeName>) -> R<Type> {

@@ -1,0 +1,295 @@
+//! What a call of a function without a body writes through its pointer
+//! arguments. The driver's stub is a mock: at each call it writes what the
+//! test scripts, so the engine chooses those bytes as inputs. Through an
+//! argument that points into an object the path knows, at a known offset,
+//! over bytes that hold no pointer, the call writes fresh input bytes: for
+//! a `char *`, `unsigned char *` or `void *`, from there to the end of the
+//! object; for another `T *`, `sizeof(T)` bytes (fewer at the end of the
+//! object). The rest of what the argument reaches, and everything an
+//! argument the engine cannot script reaches, is `Written::Unseen`, as the
+//! real function may fill it (a read of indeterminate bytes of it stops the
+//! path, and the goals left are cut by `stub_effects`). A parameter
+//! declared pointing to `const` is never written through.
+
+use super::input::fresh_cells;
+use super::{Exec, Machine};
+use crate::state::{ObjKind, State, Written};
+use crate::value::{concrete, Cell, ObjIdx, PtrVal, SymVal, Target};
+use ir::{FuncId, Layout, Program, Type};
+
+/// The most bytes one argument of one call is written with: a larger
+/// region (a `char buf[8192]`) is left unseen, as before stubs wrote.
+pub const MAX_STUB_WRITE: u64 = 1024;
+
+/// The bytes one call writes through one argument.
+struct Region {
+    obj: ObjIdx,
+    start: u64,
+    end: u64,
+    /// The type the bytes are written as (named members), or `None` for
+    /// plain bytes.
+    typed: Option<Type>,
+}
+
+impl Machine<'_, '_> {
+    /// Writes what the call of `func` (a stub) with `values` writes through
+    /// its pointer arguments, and returns each write, argument number and
+    /// bytes, for the test to script.
+    pub(super) fn stub_writes(
+        &mut self,
+        st: &mut State,
+        func: FuncId,
+        values: &[SymVal],
+    ) -> Exec<Vec<(usize, Vec<Cell>)>> {
+        let function = self.program.function(func);
+        let call = st.stub_calls.iter().filter(|c| c.func == func).count();
+        let mut writes = Vec::new();
+        let mut unseen = false;
+        for (i, value) in values.iter().enumerate() {
+            let SymVal::Ptr(p) = value else {
+                continue;
+            };
+            if function.const_pointee.contains(&i) {
+                continue;
+            }
+            let target = self.resolved(st, &p.target);
+            if matches!(target, Target::Null | Target::Func(_) | Target::Str(_)) {
+                continue;
+            }
+            let region = self.stub_region(st, func, i, p)?;
+            let obj = match (&region, target) {
+                (Some(r), _) => Some(r.obj),
+                (None, Target::Object(obj)) => Some(obj),
+                _ => None,
+            };
+            // Whether the call may write what no test scripts.
+            let mut beyond = true;
+            if let Some(Region {
+                obj,
+                start,
+                end,
+                typed,
+            }) = region
+            {
+                beyond = start > 0 || end < st.object(obj).capacity();
+                let path = format!("{}()#{call}.arg{}", function.name, i + 1);
+                let cells = match typed {
+                    Some(ty) => fresh_cells(self.program, st, &ty, &path, "->"),
+                    None => (start..end)
+                        .map(|k| Cell::Byte {
+                            src: st.fresh_input(&format!("{path}[{}]", k - start), 8, false),
+                            idx: 0,
+                        })
+                        .collect(),
+                };
+                let object = st.object_mut(obj);
+                for (k, cell) in (start as usize..).zip(&cells) {
+                    object.cells[k] = cell.clone();
+                    object.written[k] = Written::Yes;
+                }
+                writes.push((i, cells));
+            }
+            // The real function may write the rest (an input pointer not
+            // decided yet: what it reaches), where the tests keep what was
+            // there: a goal behind it is cut, not disproved.
+            unseen |= beyond;
+            // Bytes it may fill: no test checks them, and a read of them
+            // stops the path where they were indeterminate.
+            if let (Some(obj), true) = (obj, beyond) {
+                let object = st.object_mut(obj);
+                for byte in &mut object.written {
+                    if !matches!(byte, Written::Yes) {
+                        *byte = Written::Unseen;
+                        object.filled_by_stub.get_or_insert(func);
+                    }
+                }
+            }
+        }
+        if unseen {
+            self.note_cut("stub_effects");
+        }
+        Ok(writes)
+    }
+
+    /// The bytes argument `i` of a call of `func`, the pointer `p`, is
+    /// written with, if the call can script them (see the module's doc).
+    fn stub_region(
+        &mut self,
+        st: &mut State,
+        func: FuncId,
+        i: usize,
+        p: &PtrVal,
+    ) -> Exec<Option<Region>> {
+        let program = self.program;
+        // An extra argument of a variadic function has no declared type.
+        let Some(pointee) = program
+            .function(func)
+            .sig
+            .params
+            .get(i)
+            .and_then(Type::pointee)
+        else {
+            return Ok(None);
+        };
+        let obj = match self.resolved(st, &p.target) {
+            Target::Object(obj) => obj,
+            Target::Global(g) if !program.global(g).is_const => self.global_object(st, g)?,
+            _ => return Ok(None),
+        };
+        let Some(start) = concrete(&st.with_fixed(&p.offset)).and_then(|x| u64::try_from(x).ok())
+        else {
+            return Ok(None);
+        };
+        let object = st.object(obj);
+        let end_of_object = match &object.kind {
+            ObjKind::Stack => Some(object.capacity()),
+            ObjKind::Global { id, .. } if !program.global(*id).is_const => Some(object.capacity()),
+            ObjKind::Heap {
+                freed: false, size, ..
+            }
+            | ObjKind::StackBlock { size } => Self::concrete_u64(&st.with_fixed(size)),
+            // Its first element always exists; the others only for the
+            // length the solver chooses.
+            ObjKind::Input {
+                freed: false,
+                elem,
+                len,
+                ..
+            } => {
+                let len =
+                    Self::concrete_u64(&st.with_fixed(&crate::value::Word::from(len.clone())));
+                Some(program.size_of(elem) * len.unwrap_or(1))
+            }
+            _ => None,
+        };
+        let Some(end_of_object) = end_of_object.map(|end| end.min(object.capacity())) else {
+            return Ok(None);
+        };
+        let bytes_like = match pointee {
+            Type::Void => true,
+            Type::Int(it) => it.bits == 8 && !it.is_bool,
+            _ => false,
+        };
+        let size = program.size_of(pointee);
+        let end = match bytes_like {
+            true => end_of_object,
+            false if size == 0 => return Ok(None),
+            false => (start + size).min(end_of_object),
+        };
+        if start >= end || end - start > MAX_STUB_WRITE {
+            return Ok(None);
+        }
+        let range = start as usize..end as usize;
+        if object.cells[range]
+            .iter()
+            .any(|c| matches!(c, Cell::Ptr { .. }))
+        {
+            return Ok(None);
+        }
+        if let Some(ty) = self.object_type(st, obj) {
+            if holds_pointer(program, &ty, start, end) {
+                return Ok(None);
+            }
+        }
+        if !bytes_like && holds_pointer(program, pointee, 0, end - start) {
+            return Ok(None);
+        }
+        let typed = (!bytes_like && end - start == size).then(|| pointee.clone());
+        Ok(Some(Region {
+            obj,
+            start,
+            end,
+            typed,
+        }))
+    }
+
+    /// The type of what object `obj` holds, where the path knows it: a
+    /// local's, a global's, an input's array of elements.
+    fn object_type(&self, st: &State, obj: ObjIdx) -> Option<Type> {
+        let object = st.object(obj);
+        match &object.kind {
+            ObjKind::Stack => st.frames.iter().find_map(|frame| {
+                let body = self.program.function(frame.func).body.as_ref()?;
+                let local = frame.locals.iter().position(|&o| o == obj)?;
+                Some(body.locals.get(local)?.ty.clone())
+            }),
+            ObjKind::Global { id, .. } => Some(self.program.global(*id).ty.clone()),
+            ObjKind::Input { elem, .. } => {
+                let esz = self.program.size_of(elem).max(1);
+                Some(Type::Array(
+                    Box::new(elem.clone()),
+                    Some(object.capacity() / esz),
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether bytes `from..to` of a value of type `ty` hold a pointer, or
+/// part of one.
+pub fn holds_pointer(program: &Program, ty: &Type, from: u64, to: u64) -> bool {
+    let size = program.size_of(ty);
+    match ty {
+        Type::Int(_) | Type::Float(_) | Type::Void => false,
+        Type::Pointer(_) | Type::Function(_) => from < to && from < size,
+        Type::Array(elem, n) => {
+            let esz = program.size_of(elem);
+            if esz == 0 || from >= to {
+                return false;
+            }
+            let count = n.unwrap_or(u64::MAX);
+            let first = from / esz;
+            let last = ((to - 1) / esz).min(count.saturating_sub(1));
+            if first > last {
+                return false;
+            }
+            // The elements between the first and the last are all alike.
+            let mut elements = vec![first, last];
+            if first + 1 < last {
+                elements.push(first + 1);
+            }
+            elements.into_iter().any(|k| {
+                let at = k * esz;
+                holds_pointer(program, elem, from.saturating_sub(at), (to - at).min(esz))
+            })
+        }
+        Type::Struct(id) => program.struct_def(*id).fields.iter().any(|field| {
+            if field.bits.is_some() {
+                return false;
+            }
+            let at = field.offset;
+            to > at && holds_pointer(program, &field.ty, from.saturating_sub(at), to - at)
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_pointer;
+    use ir::{IntType, Type};
+
+    #[test]
+    fn pointers_are_found_only_where_they_lie() {
+        let program = ir::Program {
+            files: vec!["t.c".into()],
+            structs: vec![],
+            globals: vec![],
+            functions: vec![],
+            strings: vec![],
+            data_model: ir::DataModel::Lp64,
+            own_library_declarations: Vec::new(),
+            excluded_definitions: Vec::new(),
+            declared_in_blocks_only: Vec::new(),
+        };
+        let int = Type::Int(IntType::INT);
+        let ptr = Type::ptr(int.clone());
+        let mixed = Type::Array(Box::new(ptr.clone()), Some(4));
+        assert!(!holds_pointer(&program, &int, 0, 4));
+        assert!(holds_pointer(&program, &ptr, 0, 8));
+        assert!(holds_pointer(&program, &mixed, 9, 10));
+        assert!(!holds_pointer(&program, &mixed, 32, 40));
+        let ints = Type::Array(Box::new(int), Some(100));
+        assert!(!holds_pointer(&program, &ints, 0, 400));
+    }
+}
