@@ -222,3 +222,42 @@ fn functions_declared_inside_a_body_get_stubs_that_compile() {
         "{stdout}"
     );
 }
+
+/// A C99 inline definition (gnulib's header functions are written so):
+/// compiled at -O0 the call is not inlined, and the definition gives the
+/// linker no symbol; the driver must make its file define it.
+const INLINE_DEFINITION: &str = r#"
+inline int is_digit_here(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+int count_digits(const char *s)
+{
+    int n = 0;
+    if (s == 0)
+        return -1;
+    for (; *s; s++)
+        if (is_digit_here(*s))
+            n++;
+    return n;
+}
+"#;
+
+#[test]
+fn inline_definitions_link_in_the_driver() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "digits.c", INLINE_DEFINITION, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("digits_test.c")).expect("driver");
+    assert!(
+        driver.contains("extern __typeof__(is_digit_here) is_digit_here;"),
+        "{driver}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("count_digits") && l.contains("6/6")),
+        "{stdout}"
+    );
+}

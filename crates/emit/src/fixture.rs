@@ -302,6 +302,7 @@ pub fn sample_program() -> Program {
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
+        inline_definitions: Vec::new(),
     }
 }
 

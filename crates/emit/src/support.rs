@@ -571,6 +571,28 @@ pub fn extern_definitions<'i>(
     unit: &Unit,
     inputs: impl Iterator<Item = &'i testcase::Inputs> + Clone,
 ) -> Result<(), String> {
+    // Another library's header functions call into that library, which
+    // the driver does not link: those stay inline.
+    let program = unit.program;
+    let inline: Vec<&String> = program
+        .inline_definitions
+        .iter()
+        .filter(|name| {
+            program
+                .functions
+                .iter()
+                .any(|f| &f.name == *name && !program.in_system_header(f.span))
+        })
+        .collect();
+    if !inline.is_empty() {
+        out.line(
+            "/* Defined inline only: an extern declaration makes this file define them (C99). */",
+        );
+        for name in inline {
+            out.line(&format!("extern __typeof__({name}) {name};"));
+        }
+        out.blank();
+    }
     let externs = unit.extern_definitions();
     if externs.is_empty() {
         return Ok(());

@@ -388,6 +388,7 @@ mod tests {
             own_library_declarations: Vec::new(),
             excluded_definitions: Vec::new(),
             declared_in_blocks_only: Vec::new(),
+            inline_definitions: Vec::new(),
         };
         let unit = Unit::new(&program);
         let callees: Vec<String> = (0..3)

@@ -54,6 +54,7 @@ fn program() -> Program {
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
+        inline_definitions: Vec::new(),
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

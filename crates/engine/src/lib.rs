@@ -219,6 +219,7 @@ mod test_programs {
             own_library_declarations: Vec::new(),
             excluded_definitions: Vec::new(),
             declared_in_blocks_only: Vec::new(),
+            inline_definitions: Vec::new(),
         }
     }
 

@@ -14,6 +14,7 @@ fn empty_program() -> Program {
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
+        inline_definitions: Vec::new(),
     }
 }
 

@@ -281,6 +281,7 @@ mod tests {
             own_library_declarations: Vec::new(),
             excluded_definitions: Vec::new(),
             declared_in_blocks_only: Vec::new(),
+            inline_definitions: Vec::new(),
         };
         let int = Type::Int(IntType::INT);
         let ptr = Type::ptr(int.clone());

@@ -89,6 +89,9 @@ struct FuncDecl<'a> {
     /// Some declaration of it is at file scope (else only inside a
     /// function: `{ extern void log_it(const char *); log_it(s); }`).
     at_file_scope: bool,
+    /// Defined `inline`, neither `static` nor `extern`: in C99 an inline
+    /// definition, which gives the linker no symbol.
+    inline_definition: bool,
 }
 
 impl FuncDecl<'_> {
@@ -114,6 +117,7 @@ impl FuncDecl<'_> {
             params: Vec::new(),
             noreturn: false,
             at_file_scope: true,
+            inline_definition: false,
         }
     }
 }
@@ -386,6 +390,7 @@ pub(crate) fn lower_unit(
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
+        inline_definitions: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -448,6 +453,12 @@ impl<'a> Lowerer<'a> {
             .funcs
             .iter()
             .filter(|decl| !decl.at_file_scope)
+            .map(|decl| decl.function.name.clone())
+            .collect();
+        self.program.inline_definitions = self
+            .funcs
+            .iter()
+            .filter(|decl| decl.inline_definition && !decl.function.is_static)
             .map(|decl| decl.function.name.clone())
             .collect();
         for decl in &self.globals {

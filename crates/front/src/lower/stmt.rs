@@ -355,6 +355,7 @@ impl<'a> Lowerer<'a> {
                     params: Vec::new(),
                     noreturn: false,
                     at_file_scope: self.at_file_scope(),
+                    inline_definition: false,
                 });
                 let i = self.funcs.len() - 1;
                 if let Some(scope) = self.scopes.first_mut() {
@@ -442,6 +443,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(decl) = self.funcs.get_mut(index) {
                     decl.noreturn |= specs.noreturn;
                     decl.note_nonnull(specs.nonnull.clone());
+                    decl.inline_definition = specs.inline && specs.storage.is_none();
                 }
                 Ok(index)
             }

@@ -19,6 +19,8 @@ pub(super) struct Specs<'s> {
     pub packed: Option<usize>,
     /// `_Noreturn` or `__attribute__((noreturn))`.
     pub noreturn: bool,
+    /// `inline`.
+    pub inline: bool,
     /// `__attribute__((nonnull(...)))` (see [`nonnull_attribute`]).
     pub nonnull: Option<Vec<usize>>,
     pub offset: usize,
@@ -38,7 +40,8 @@ impl<'s> Specs<'s> {
                     out.is_const |= q.node == TypeQualifier::Const
                 }
                 DeclarationSpecifier::Function(f) => {
-                    out.noreturn |= f.node == FunctionSpecifier::Noreturn
+                    out.noreturn |= f.node == FunctionSpecifier::Noreturn;
+                    out.inline |= f.node == FunctionSpecifier::Inline;
                 }
                 DeclarationSpecifier::Alignment(_) => out.layout_attribute = Some(s.span.start),
                 DeclarationSpecifier::Extension(ext) => out.note_extensions(ext),
