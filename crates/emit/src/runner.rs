@@ -588,8 +588,9 @@ static void cairn_not_run(const char *test, long timeouts)
 {
     char number[24];
     char limit[24];
-    cairn_say("FAIL ", test, ": not run: ", cairn_decimal(timeouts, number), " tests in a row did not finish within ",
-              cairn_decimal(CAIRN_TEST_TIMEOUT, limit), " s, so the run stopped (CAIRN_STOP_AFTER_TIMEOUTS)\n", NULL);
+    cairn_say("FAIL ", test, ": not run: the run stopped after tests did not finish within ",
+              cairn_decimal(CAIRN_TEST_TIMEOUT, limit), " s, ", cairn_decimal(timeouts, number),
+              " in a row (CAIRN_STOP_AFTER_TIMEOUTS)\n", NULL);
     cairn_report_result(test, "not-run", 0.0);
 }"#;
 
