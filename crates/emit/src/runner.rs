@@ -13,6 +13,12 @@
 //! exit, which every `--coverage` program links (its documented
 //! `__gcov_dump` is linked only when something else needs it, so a weak
 //! reference to it stays NULL).
+//!
+//! The runner reaches the C library whatever the project defines: its system
+//! calls go through `syscall()`, it prints without stdio, and the few
+//! functions it calls by name are `#undef`ed after the source
+//! ([`crate::support::LIBRARY_CALLS`]) or, when the source defines them, called
+//! by glibc's other name ([`GLIBC_DOORS`]).
 
 use crate::CodeWriter;
 
