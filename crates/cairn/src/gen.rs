@@ -447,6 +447,7 @@ pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
     let config = check::CheckConfig {
         cc: args.cc.clone(),
         sanitize: args.sanitize,
+        ..check::CheckConfig::default()
     };
     let report = check::check(&args.out, &config).map_err(|e| UsageError(e.to_string()))?;
     if args.json {

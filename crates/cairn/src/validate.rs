@@ -17,6 +17,14 @@ use testcase::{DroppedTest, FunctionReport, TestCase, Uncovered};
 /// changes nothing the others do, so a second run only confirms.
 pub const ROUNDS: usize = 3;
 
+/// A run of a driver stops once this many tests in a row did not finish
+/// within their time limit (10 s each): the tests after them are left out
+/// unrun, with the reason. A library whose tests all hang (its code waits
+/// on a socket the tests never open) then costs two time limits a driver
+/// run, not one per test; tests that hang one by one among others that
+/// finish still all run.
+const STOP_AFTER_TIMEOUTS: u32 = 2;
+
 /// Runs the outputs of one source file in `out_dir` (`<stem>.tests.json`,
 /// its driver and reproducers, built with gcov and with the sanitizers)
 /// and records in `reports` what the run contradicts. Returns whether it
@@ -33,6 +41,7 @@ pub fn refute(
     let tests = check::read_tests_file(&json)?;
     let config = check::CheckConfig {
         sanitize: true,
+        stop_after_timeouts: Some(STOP_AFTER_TIMEOUTS),
         ..check::CheckConfig::default()
     };
     let ran = check::check_file(out_dir, &json, &config);
@@ -54,8 +63,10 @@ pub fn refute(
     Ok(changed)
 }
 
-/// Leaves out the tests that failed, crashed, broke a sanitizer's rule or
-/// did not compile; goals only they covered become uncovered with why.
+/// Leaves out the tests that failed, crashed, broke a sanitizer's rule, did
+/// not compile or did not run (the driver stopped before them, or after too
+/// many tests that did not finish): nothing vouches for a test that did not
+/// run. Goals only they covered become uncovered with why.
 fn drop_failing_tests(
     report: &mut FunctionReport,
     function: &testcase::json::FunctionJson,
@@ -77,10 +88,13 @@ fn drop_failing_tests(
         else {
             continue;
         };
-        if matches!(
-            run.outcome,
-            check::TestOutcome::Failed | check::TestOutcome::Error
-        ) {
+        let not_run = run.outcome == check::TestOutcome::NotRun && !run.messages.is_empty();
+        if not_run
+            || matches!(
+                run.outcome,
+                check::TestOutcome::Failed | check::TestOutcome::Error
+            )
+        {
             let why = match run.messages.as_slice() {
                 [] => "it failed".to_string(),
                 messages => messages.join("; "),

@@ -72,6 +72,11 @@ pub struct CheckConfig {
     pub cc: String,
     /// Also build and run with AddressSanitizer and UndefinedBehaviorSanitizer.
     pub sanitize: bool,
+    /// A plain driver stops once this many tests in a row did not finish
+    /// within their time limit: the tests after them are not run, each
+    /// with a `FAIL` line saying so (`CAIRN_STOP_AFTER_TIMEOUTS`). `None`:
+    /// every test runs.
+    pub stop_after_timeouts: Option<u32>,
 }
 
 impl Default for CheckConfig {
@@ -79,8 +84,20 @@ impl Default for CheckConfig {
         CheckConfig {
             cc: "gcc".to_string(),
             sanitize: false,
+            stop_after_timeouts: None,
         }
     }
+}
+
+/// The command that runs a built driver, with the configured
+/// `CAIRN_STOP_AFTER_TIMEOUTS`.
+fn driver_command(binary: &Path, config: &CheckConfig) -> Command {
+    let mut command = Command::new(binary);
+    match config.stop_after_timeouts {
+        Some(count) => command.env("CAIRN_STOP_AFTER_TIMEOUTS", count.to_string()),
+        None => command.env_remove("CAIRN_STOP_AFTER_TIMEOUTS"),
+    };
+    command
 }
 
 /// The output directory cannot be checked at all.
@@ -206,7 +223,7 @@ pub fn check_file(
     }
     let ran = run::run(
         // One RESULT line per test, for test reports.
-        Command::new(&binary).env("CAIRN_REPORT_RESULTS", "1"),
+        driver_command(&binary, config).env("CAIRN_REPORT_RESULTS", "1"),
         &build,
         "driver",
         Limits::program(driver_time_limit(&tests)),
@@ -420,7 +437,7 @@ fn sanitize_driver(
     }
     // A report of UBSan ends its test, whose FAIL line then names it.
     let ran = run::run(
-        sanitized(&mut Command::new(&binary), Leaks::Detect)
+        sanitized(&mut driver_command(&binary, config), Leaks::Detect)
             .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
         &build,
         "driver",

@@ -340,6 +340,15 @@ impl FileCheck {
                 // or the driver stopped first.
                 None if !test.messages.is_empty() => test.outcome = TestOutcome::Failed,
                 None if summary.is_some() => test.outcome = TestOutcome::Passed,
+                None if matches!(
+                    ran.status,
+                    Ending::Signal(_) | Ending::TimedOut(_) | Ending::TooMuchOutput(_)
+                ) =>
+                {
+                    let why = format!("not run to its end: the driver {} first", ran.status);
+                    test.outcome = TestOutcome::NotRun;
+                    test.messages.push(why);
+                }
                 None => {}
             }
         }
@@ -553,6 +562,7 @@ fn parse_result(line: &str, test: &str) -> Option<(TestOutcome, f64)> {
         "passed" => TestOutcome::Passed,
         "failed" => TestOutcome::Failed,
         "error" => TestOutcome::Error,
+        "not-run" => TestOutcome::NotRun,
         _ => return None,
     };
     let seconds: f64 = rest.strip_suffix(" s")?.parse().ok()?;
@@ -735,6 +745,45 @@ mod tests {
             .reproducer_command
             .as_deref()
             .is_some_and(|c| c.ends_with("/out/m_findings.c -o m_findings -lm && ./m_findings 1")));
+    }
+
+    /// A test the driver did not run is never passed: a `not-run` RESULT
+    /// line says so, and so does a driver stopped before a test ended.
+    #[test]
+    fn tests_a_driver_did_not_run_are_not_run_with_the_reason() {
+        let mut file = sample_file_check(Path::new("/out"));
+        file.record_run(&Ran {
+            status: Ending::Exited(1),
+            stdout: "FAIL test_clamp_1: did not finish within 10 s\n\
+                RESULT test_clamp_1: error in 15.000000 s\n\
+                FAIL test_clamp_2: not run: the run stopped after tests did not finish within 10 s, 1 in a row\n\
+                RESULT test_clamp_2: not-run in 0.000000 s\n\
+                0 passed, 3 failed\n"
+                .to_string(),
+            stderr: String::new(),
+        });
+        assert_eq!(file.tests[1].outcome, TestOutcome::NotRun);
+        assert!(file.tests[1].messages[0].starts_with("not run: "));
+        let mut file = sample_file_check(Path::new("/out"));
+        file.record_run(&Ran {
+            status: Ending::TimedOut(std::time::Duration::from_secs(90)),
+            stdout: "RESULT test_clamp_1: passed in 0.000400 s\n".to_string(),
+            stderr: String::new(),
+        });
+        let outcomes: Vec<_> = file.tests.iter().map(|t| t.outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                TestOutcome::Passed,
+                TestOutcome::NotRun,
+                TestOutcome::NotRun,
+                TestOutcome::Skipped
+            ]
+        );
+        assert_eq!(
+            file.tests[2].messages,
+            ["not run to its end: the driver was stopped at its time limit of 90 s first"]
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ fn checked(reports: &[FunctionReport]) -> CheckReport {
         &CheckConfig {
             cc: "gcc".into(),
             sanitize: true,
+            ..CheckConfig::default()
         },
     )
     .expect("check")

@@ -1,7 +1,7 @@
 //! `check` over an output directory that `emit` wrote for the hand-built
 //! sample (see `emit::fixture`), with gcc and gcov for real.
 
-use check::{check, CheckConfig, CheckReport, FunctionCheck, ProblemKind, Ratio};
+use check::{check, CheckConfig, CheckReport, FunctionCheck, ProblemKind, Ratio, TestOutcome};
 use emit::fixture::{int_value, sample_program, sample_reports, CLASSIFY, SAMPLE_C};
 use emit::{write_outputs, EmitConfig};
 use ir::{Arm, BranchId, Goal};
@@ -38,6 +38,7 @@ impl Sample {
             &CheckConfig {
                 cc: "gcc".into(),
                 sanitize,
+                ..CheckConfig::default()
             },
         )
         .expect("check")
@@ -234,6 +235,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
         &CheckConfig {
             cc: "gcc".into(),
             sanitize: true,
+            ..CheckConfig::default()
         },
     )
     .expect("check");
@@ -307,6 +309,61 @@ fn a_test_that_crashes_hangs_or_floods_fails_alone_and_keeps_its_coverage() {
         assert_eq!(measured.measured_branches, expected.measured_branches);
         assert_eq!(measured.measured_lines, expected.measured_lines);
     }
+}
+
+/// With `stop_after_timeouts`, a driver stops once that many tests in a
+/// row did not finish: a hang among tests that finish costs its time limit
+/// alone, and each test after the run stopped is reported not run, never
+/// passed.
+#[test]
+fn a_driver_stops_after_tests_in_a_row_do_not_finish() {
+    let sample = Sample::new(&sample_reports(&sample_program()));
+    let hang = "for (;;) {}";
+    sample.inject(
+        1,
+        &[
+            ("test_classify_returns_0_when_a_is_b", hang),
+            ("test_find_returns_null_when_i_ge_n", hang),
+            ("test_find_when_a_i_is_key", hang),
+        ],
+    );
+    let config = CheckConfig {
+        stop_after_timeouts: Some(2),
+        ..CheckConfig::default()
+    };
+    let report = check(&sample.out(), &config).expect("check");
+    let file = &report.files[0];
+    assert_eq!(
+        (file.passed, file.failed),
+        (Some(4), Some(9)),
+        "{}",
+        report.table()
+    );
+    let outcome = |name: &str| {
+        let run = file.tests.iter().find(|t| t.name == name).expect(name);
+        (run.outcome, run.messages.join("; "))
+    };
+    assert_eq!(
+        outcome("test_classify_returns_0_when_a_is_b"),
+        (TestOutcome::Error, "did not finish within 1 s".to_string())
+    );
+    assert_eq!(
+        outcome("test_order_when_p_lo_le_p_hi").0,
+        TestOutcome::Passed
+    );
+    let stopped = "not run: the run stopped after tests did not finish within 1 s, 2 in a row (CAIRN_STOP_AFTER_TIMEOUTS)";
+    for name in [
+        "test_sensor_level_returns_minus_1_when_v_lt_0",
+        "test_ratio_returns_2",
+    ] {
+        assert_eq!(outcome(name), (TestOutcome::NotRun, stopped.to_string()));
+    }
+    // The tests that ran are measured.
+    assert_eq!(function(&report, "classify").measured_branches, ratio(4, 4));
+    assert_eq!(
+        function(&report, "sensor_level").measured_branches,
+        ratio(0, 4)
+    );
 }
 
 /// Under the sanitizers, a test's error is that test's failure, and the
@@ -436,7 +493,7 @@ fn each_count_is_written_once_by_the_process_that_made_it() {
     let call_line = std::fs::read_to_string(&driver)
         .expect("driver")
         .lines()
-        .position(|l| l.contains("if (cairn_run_in_child(&cairn_tests[i]) == 0)"))
+        .position(|l| l.contains("switch (cairn_run_in_child(&cairn_tests[i]))"))
         .expect("the call of each test") as u64
         + 1;
     let calls = counts_of(&isolated, "sample_test.c")

@@ -1133,6 +1133,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     out.line("};");
     out.blank();
     out.text(crate::runner::HALT_ON_FIRST_UNDEFINED);
+    crate::runner::write_flush(&mut out, unit.program);
     out.text(FINDINGS_MAIN);
     Reproducers {
         text: out.finish(),
@@ -1312,7 +1313,7 @@ fn broken_invariant_check(
     ])
 }
 
-const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
+pub(crate) const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
 {
     const long count = (long)(sizeof cairn_findings / sizeof cairn_findings[0]);
     long i;
@@ -1327,7 +1328,7 @@ const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
         return 2;
     }
     printf("running finding %ld: %s\n", k, cairn_findings[k - 1].about);
-    fflush(stdout);
+    cairn_flush(stdout);
     cairn_findings[k - 1].run();
     return 0;
 }

@@ -13,6 +13,12 @@
 //! exit, which every `--coverage` program links (its documented
 //! `__gcov_dump` is linked only when something else needs it, so a weak
 //! reference to it stays NULL).
+//!
+//! The runner reaches the C library whatever the project defines: its system
+//! calls go through `syscall()`, it prints without stdio, and the few
+//! functions it calls by name are `#undef`ed after the source
+//! ([`crate::support::LIBRARY_CALLS`]) or, when the source defines them, called
+//! by glibc's other name ([`GLIBC_DOORS`]).
 
 use crate::CodeWriter;
 
@@ -58,6 +64,11 @@ pub fn write_main(out: &mut CodeWriter, program: &ir::Program, tests: &[String])
         out.line("#endif");
     }
     out.text(HALT_ON_FIRST_UNDEFINED);
+    out.text(OWN_LIBRARY_CALLS);
+    for door in GLIBC_DOORS {
+        door.write(out, program);
+    }
+    out.text(SYSTEM_CALLS);
     out.text(RUN_IN_CHILD);
     out.blank();
     out.line("static const struct cairn_test cairn_tests[] = {");
@@ -74,10 +85,262 @@ const RUNNER_HEADERS: &[&str] = &[
     "errno.h",
     "poll.h",
     "signal.h",
+    "stdarg.h",
+    "sys/syscall.h",
     "sys/wait.h",
     "time.h",
     "unistd.h",
 ];
+
+/// Why the runner avoids the C library's names, before its code.
+const OWN_LIBRARY_CALLS: &str = r#"
+/* The runner's own calls of the C library. The code under test may define C
+ * library functions itself (an interposition library such as dante defines
+ * read, write, printf, fflush...) or rename them with macros (#define close(n)
+ * closen(n)): a call by name would then run the project's code, or a stub of
+ * it, in the runner. So the runner makes the system calls it needs itself,
+ * through syscall(), prints without stdio and reads the environment from
+ * environ. The few C library functions it still calls by name (#undef'd after
+ * the source's #include) are exit (gcov and LeakSanitizer work at exit),
+ * setvbuf, and fork, fflush and sigaction, for which it calls glibc's other
+ * name (__fork, _IO_fflush, __sigaction) when the source defines them.
+ * fork is no raw clone: glibc's fork runs the fork handlers and keeps its own
+ * state right in the child (and gcc --coverage turns a call of fork into
+ * __gcov_fork, which resets the child's counters). */
+"#;
+
+/// A C library function the runner calls by name unless the source
+/// defines one of that name itself, then by glibc's other name for it.
+struct GlibcDoor {
+    /// The runner's name for it.
+    runner: &'static str,
+    /// The C library's name.
+    name: &'static str,
+    /// glibc's other exported name for the same function.
+    glibc: &'static str,
+    /// `RESULT NAME(PARAMETERS)` of the runner's function.
+    head: &'static str,
+    /// The arguments it passes on.
+    arguments: &'static str,
+    /// The declaration of the glibc name.
+    declaration: &'static str,
+}
+
+impl GlibcDoor {
+    fn write(&self, out: &mut CodeWriter, program: &ir::Program) {
+        let defined = program
+            .function_by_name(self.name)
+            .is_some_and(|f| program.function(f).body.is_some());
+        let callee = if defined {
+            out.line(&format!(
+                "/* The source defines {} itself: glibc's other name of it. */",
+                self.name
+            ));
+            out.line(self.declaration);
+            self.glibc
+        } else {
+            self.name
+        };
+        out.line(&format!(
+            "static {}",
+            self.head.replace("NAME", self.runner)
+        ));
+        out.open("{");
+        out.line(&format!("return {callee}({});", self.arguments));
+        out.close("}");
+        out.blank();
+    }
+}
+
+/// The runner's `cairn_flush`, alone (for the findings' `main`).
+pub(crate) fn write_flush(out: &mut CodeWriter, program: &ir::Program) {
+    for door in GLIBC_DOORS.iter().filter(|d| d.name == "fflush") {
+        door.write(out, program);
+    }
+}
+
+const GLIBC_DOORS: &[GlibcDoor] = &[
+    GlibcDoor {
+        runner: "cairn_fork",
+        name: "fork",
+        glibc: "__fork",
+        head: "pid_t NAME(void)",
+        arguments: "",
+        declaration: "extern pid_t __fork(void);",
+    },
+    GlibcDoor {
+        runner: "cairn_flush",
+        name: "fflush",
+        glibc: "_IO_fflush",
+        head: "int NAME(FILE *stream)",
+        arguments: "stream",
+        declaration: "extern int _IO_fflush(FILE *stream);",
+    },
+    GlibcDoor {
+        runner: "cairn_sigaction",
+        name: "sigaction",
+        glibc: "__sigaction",
+        head: "int NAME(int signal_number, const struct sigaction *action, struct sigaction *old)",
+        arguments: "signal_number, action, old",
+        declaration: "extern int __sigaction(int signal_number, const struct sigaction *action, struct sigaction *old);",
+    },
+];
+
+/// The system calls the runner makes, and its output without stdio.
+const SYSTEM_CALLS: &str = r#"extern long syscall(long number, ...);
+extern char **environ;
+
+static long cairn_read(int fd, void *buffer, size_t size)
+{
+    return syscall(SYS_read, (long)fd, (long)buffer, (long)size);
+}
+
+/* Writes all of it, unless the file descriptor fails. */
+static void cairn_write(int fd, const char *text, size_t size)
+{
+    while (size > 0) {
+        long written = syscall(SYS_write, (long)fd, (long)text, (long)size);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return;
+        text += written;
+        size -= (size_t)written;
+    }
+}
+
+static void cairn_close(int fd)
+{
+    syscall(SYS_close, (long)fd);
+}
+
+static int cairn_pipe(int ends[2])
+{
+    return (int)syscall(SYS_pipe, (long)ends);
+}
+
+static void cairn_move_fd(int from, int to)
+{
+    syscall(SYS_dup2, (long)from, (long)to);
+}
+
+static int cairn_poll(struct pollfd *descriptor, int milliseconds)
+{
+    return (int)syscall(SYS_poll, (long)descriptor, 1L, (long)milliseconds);
+}
+
+static void cairn_kill(pid_t process, int signal_number)
+{
+    syscall(SYS_kill, (long)process, (long)signal_number);
+}
+
+static long cairn_wait(pid_t child, int *status)
+{
+    return syscall(SYS_wait4, (long)child, (long)status, 0L, 0L);
+}
+
+static void cairn_alarm(unsigned seconds)
+{
+    syscall(SYS_alarm, (long)seconds);
+}
+
+__attribute__((unused)) static void cairn_signal_alternate_stack(const void *stack)
+{
+    syscall(SYS_sigaltstack, (long)stack, 0L);
+}
+
+static double cairn_seconds(void)
+{
+    /* The kernel's timespec: two longs, on x86-64 as on i386. */
+    struct {
+        long seconds;
+        long nanoseconds;
+    } now = { 0, 0 };
+    syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, (long)&now);
+    return (double)now.seconds + (double)now.nanoseconds / 1e9;
+}
+
+static size_t cairn_length(const char *text)
+{
+    size_t length = 0;
+    while (text[length] != '\0')
+        length++;
+    return length;
+}
+
+static int cairn_same_text(const char *a, const char *b)
+{
+    while (*a != '\0' && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* The value of an environment variable, or NULL. */
+static const char *cairn_environment(const char *name)
+{
+    char **variable;
+    size_t length = cairn_length(name);
+    for (variable = environ; variable != NULL && *variable != NULL; variable++) {
+        const char *entry = *variable;
+        size_t i = 0;
+        while (i < length && entry[i] == name[i])
+            i++;
+        if (i == length && entry[i] == '=')
+            return entry + length + 1;
+    }
+    return NULL;
+}
+
+/* `number` in decimal, in `text` (at least 24 bytes). */
+static const char *cairn_decimal(long long number, char *text)
+{
+    unsigned long long magnitude = number < 0 ? 0ULL - (unsigned long long)number : (unsigned long long)number;
+    char *digit = text + 23;
+    *digit = '\0';
+    do {
+        *--digit = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    if (number < 0)
+        *--digit = '-';
+    return digit;
+}
+
+/* `seconds` with six decimals, in `text` (at least 32 bytes). */
+static const char *cairn_seconds_text(double seconds, char *text)
+{
+    long long microseconds = (long long)(seconds * 1e6 + 0.5);
+    long long fraction = microseconds % 1000000;
+    const char *whole = cairn_decimal(microseconds / 1000000, text);
+    int i;
+    /* The fraction replaces the whole number's terminator: "W.FFFFFF". */
+    text[23] = '.';
+    for (i = 6; i >= 1; i--) {
+        text[23 + i] = (char)('0' + fraction % 10);
+        fraction /= 10;
+    }
+    text[30] = '\0';
+    return whole;
+}
+
+/* Prints its arguments, strings ending with NULL, with one write. */
+static void cairn_say(const char *first, ...)
+{
+    char line[1024];
+    size_t length = 0;
+    const char *part;
+    va_list parts;
+    va_start(parts, first);
+    for (part = first; part != NULL; part = va_arg(parts, const char *)) {
+        while (*part != '\0' && length < sizeof line)
+            line[length++] = *part++;
+    }
+    va_end(parts);
+    cairn_write(STDOUT_FILENO, line, length);
+}
+"#;
 
 /// Built with -fsanitize=undefined, the first error ends the process: a
 /// test then fails, and a reproducer stops where it confirmed its finding
@@ -92,7 +355,7 @@ const char *__ubsan_default_options(void)
 
 "#;
 
-/// The runner itself, after the limits' `#define`s.
+/// The runner itself, after the limits' `#define`s and the system calls.
 const RUN_IN_CHILD: &str = r#"/* How a test's process exits when the test returns; any other ending is a failure too. */
 #define CAIRN_PASSED 0
 #define CAIRN_CHECKS_FAILED 3
@@ -108,50 +371,49 @@ extern void __gcov_exit(void) __attribute__((weak));
 static void cairn_write_coverage_and_die(int signal_number)
 {
     __gcov_exit();
-    raise(signal_number); /* SA_RESETHAND restored the default action: the process dies of it */
+    /* SA_RESETHAND restored the default action: the process dies of it */
+    cairn_kill((pid_t)syscall(SYS_getpid), signal_number);
 }
 
 /* A test that dies of a signal still writes its coverage counters. */
 static void cairn_write_coverage_on_fatal_signals(void)
 {
     static char handler_stack[1 << 16]; /* the handler runs even when the stack overflowed */
+    static struct sigaction action; /* static: all zero, no signal blocked */
     const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGALRM, SIGXFSZ };
+    size_t i;
     if (__gcov_exit == NULL)
         return;
-    int flags = SA_RESETHAND;
+    action.sa_handler = cairn_write_coverage_and_die;
+    action.sa_flags = SA_RESETHAND;
 #ifdef SA_ONSTACK /* not declared when the source asks for strict POSIX */
-    stack_t stack = { .ss_sp = handler_stack, .ss_size = sizeof handler_stack };
-    sigaltstack(&stack, NULL);
-    flags |= SA_ONSTACK;
+    {
+        static stack_t stack;
+        stack.ss_sp = handler_stack;
+        stack.ss_size = sizeof handler_stack;
+        cairn_signal_alternate_stack(&stack);
+        action.sa_flags |= SA_ONSTACK;
+    }
 #else
     (void)handler_stack;
 #endif
-    struct sigaction action = { .sa_handler = cairn_write_coverage_and_die, .sa_flags = flags };
-    size_t i;
     for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-        sigaction(fatal[i], &action, NULL);
+        cairn_sigaction(fatal[i], &action, NULL);
 }
 
 /* The child: its output into the pipe, the test under an alarm, then exit()
  * (not _exit: gcov writes its counters and LeakSanitizer looks for leaks at exit). */
 static void cairn_child(const struct cairn_test *test, int output)
 {
-    dup2(output, STDOUT_FILENO);
-    close(output);
+    cairn_move_fd(output, STDOUT_FILENO);
+    cairn_close(output);
     cairn_write_coverage_on_fatal_signals();
-    alarm(CAIRN_TEST_TIMEOUT);
+    cairn_alarm(CAIRN_TEST_TIMEOUT);
     exit(test->run() == 0 ? CAIRN_PASSED : CAIRN_CHECKS_FAILED);
 }
 
 /* Why the parent stopped a child, if it did. */
 enum cairn_stop { CAIRN_NOT_STOPPED, CAIRN_TOO_MUCH_OUTPUT, CAIRN_TOO_SLOW };
-
-static double cairn_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 /* Copies what the child prints to the output until the child closes its end
  * of the pipe, normally by ending. A child past its output limit is stopped
@@ -165,37 +427,41 @@ static enum cairn_stop cairn_copy_output(pid_t child, int output)
     int line_open = 0;
     char buffer[4096];
     for (;;) {
+        struct pollfd readable;
+        long count;
         if (cairn_seconds() >= deadline) {
-            kill(child, SIGKILL);
+            cairn_kill(child, SIGKILL);
             stop = CAIRN_TOO_SLOW;
             break;
         }
-        struct pollfd readable = { .fd = output, .events = POLLIN };
-        if (poll(&readable, 1, 1000) <= 0)
+        readable.fd = output;
+        readable.events = POLLIN;
+        readable.revents = 0;
+        if (cairn_poll(&readable, 1000) <= 0)
             continue;
-        ssize_t count = read(output, buffer, sizeof buffer);
+        count = cairn_read(output, buffer, sizeof buffer);
         if (count < 0 && errno == EINTR)
             continue;
         if (count <= 0)
             break;
         if (stop == CAIRN_NOT_STOPPED && printed + count > CAIRN_TEST_OUTPUT_LIMIT) {
-            kill(child, SIGXFSZ);
+            cairn_kill(child, SIGXFSZ);
             stop = CAIRN_TOO_MUCH_OUTPUT;
         }
         if (stop == CAIRN_NOT_STOPPED) {
-            fwrite(buffer, 1, (size_t)count, stdout);
+            cairn_write(STDOUT_FILENO, buffer, (size_t)count);
             printed += count;
             line_open = buffer[count - 1] != '\n';
         }
     }
     if (line_open)
-        putchar('\n'); /* the verdict starts a line of its own */
+        cairn_say("\n", NULL); /* the verdict starts a line of its own */
     return stop;
 }
 
 static const char *cairn_signal_name(int signal_number)
 {
-    static char other[32];
+    static char other[24];
     switch (signal_number) {
     case SIGSEGV: return "SIGSEGV (segmentation fault)";
     case SIGBUS: return "SIGBUS (bus error)";
@@ -210,25 +476,31 @@ static const char *cairn_signal_name(int signal_number)
     case SIGXCPU: return "SIGXCPU (CPU time limit exceeded)";
     case SIGXFSZ: return "SIGXFSZ (file size limit exceeded)";
     }
-    snprintf(other, sizeof other, "%d", signal_number);
-    return other;
+    return cairn_decimal(signal_number, other);
 }
 
-/* Prints why a test failed, if it did; returns 0 when it passed. */
-static int cairn_verdict(const char *test, int status, enum cairn_stop stop)
+/* How a test ended, as the parent saw it. */
+enum cairn_ending { CAIRN_ENDED_PASSED, CAIRN_ENDED_FAILED, CAIRN_ENDED_TIMED_OUT };
+
+/* Prints why a test failed, if it did. */
+static enum cairn_ending cairn_verdict(const char *test, int status, enum cairn_stop stop)
 {
-    if (stop == CAIRN_TOO_MUCH_OUTPUT)
-        printf("FAIL %s: printed more than %d bytes, so it was stopped\n", test, CAIRN_TEST_OUTPUT_LIMIT);
-    else if (stop == CAIRN_TOO_SLOW || (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM))
-        printf("FAIL %s: did not finish within %d s\n", test, CAIRN_TEST_TIMEOUT);
-    else if (WIFSIGNALED(status))
-        printf("FAIL %s: killed by signal %s\n", test, cairn_signal_name(WTERMSIG(status)));
-    else if (WEXITSTATUS(status) == CAIRN_PASSED)
-        return 0;
-    else if (WEXITSTATUS(status) != CAIRN_CHECKS_FAILED)
-        printf("FAIL %s: exited with status %d (see standard error: a sanitizer's report, or exit() in the code under test)\n",
-               test, WEXITSTATUS(status));
-    return 1;
+    char number[24];
+    if (stop == CAIRN_TOO_MUCH_OUTPUT) {
+        cairn_say("FAIL ", test, ": printed more than ", cairn_decimal(CAIRN_TEST_OUTPUT_LIMIT, number),
+                  " bytes, so it was stopped\n", NULL);
+    } else if (stop == CAIRN_TOO_SLOW || (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)) {
+        cairn_say("FAIL ", test, ": did not finish within ", cairn_decimal(CAIRN_TEST_TIMEOUT, number), " s\n", NULL);
+        return CAIRN_ENDED_TIMED_OUT;
+    } else if (WIFSIGNALED(status)) {
+        cairn_say("FAIL ", test, ": killed by signal ", cairn_signal_name(WTERMSIG(status)), "\n", NULL);
+    } else if (WEXITSTATUS(status) == CAIRN_PASSED) {
+        return CAIRN_ENDED_PASSED;
+    } else if (WEXITSTATUS(status) != CAIRN_CHECKS_FAILED) {
+        cairn_say("FAIL ", test, ": exited with status ", cairn_decimal(WEXITSTATUS(status), number),
+                  " (see standard error: a sanitizer's report, or exit() in the code under test)\n", NULL);
+    }
+    return CAIRN_ENDED_FAILED;
 }
 
 /* For test reports: passed, failed (a check failed) or error (the test
@@ -242,39 +514,50 @@ static const char *cairn_outcome(int status, enum cairn_stop stop)
     return WEXITSTATUS(status) == CAIRN_CHECKS_FAILED ? "failed" : "error";
 }
 
-/* Runs a test in a child process; returns 0 when it passed. With
- * CAIRN_REPORT_RESULTS in the environment (cairn check sets it) it also
- * prints "RESULT TEST: OUTCOME in SECONDS s" for test reports. */
-static int cairn_run_in_child(const struct cairn_test *test)
+/* With CAIRN_REPORT_RESULTS in the environment (cairn check sets it), a
+ * "RESULT TEST: OUTCOME in SECONDS s" line for test reports. */
+static void cairn_report_result(const char *test, const char *outcome, double seconds)
+{
+    char text[32];
+    if (cairn_environment("CAIRN_REPORT_RESULTS") != NULL)
+        cairn_say("RESULT ", test, ": ", outcome, " in ", cairn_seconds_text(seconds, text), " s\n", NULL);
+}
+
+/* Runs a test in a child process. */
+static enum cairn_ending cairn_run_in_child(const struct cairn_test *test)
 {
     const double started = cairn_seconds();
     int pipe_ends[2];
-    fflush(stdout); /* or the child would print it again */
-    if (pipe(pipe_ends) != 0) {
-        printf("FAIL %s: cannot make a pipe: %s\n", test->name, strerror(errno));
-        return 1;
+    char number[24];
+    pid_t child;
+    enum cairn_stop stop;
+    enum cairn_ending ending;
+    int status = 0;
+    if (cairn_pipe(pipe_ends) != 0) {
+        cairn_say("FAIL ", test->name, ": cannot make a pipe (errno ", cairn_decimal(errno, number), ")\n", NULL);
+        cairn_report_result(test->name, "error", cairn_seconds() - started);
+        return CAIRN_ENDED_FAILED;
     }
-    pid_t child = fork();
+    child = cairn_fork();
     if (child < 0) {
-        printf("FAIL %s: cannot start a process: %s\n", test->name, strerror(errno));
-        close(pipe_ends[0]);
-        close(pipe_ends[1]);
-        return 1;
+        cairn_say("FAIL ", test->name, ": cannot start a process (errno ", cairn_decimal(errno, number), ")\n", NULL);
+        cairn_close(pipe_ends[0]);
+        cairn_close(pipe_ends[1]);
+        cairn_report_result(test->name, "error", cairn_seconds() - started);
+        return CAIRN_ENDED_FAILED;
     }
     if (child == 0) {
-        close(pipe_ends[0]);
+        cairn_close(pipe_ends[0]);
         cairn_child(test, pipe_ends[1]);
     }
-    close(pipe_ends[1]);
-    enum cairn_stop stop = cairn_copy_output(child, pipe_ends[0]);
-    close(pipe_ends[0]);
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+    cairn_close(pipe_ends[1]);
+    stop = cairn_copy_output(child, pipe_ends[0]);
+    cairn_close(pipe_ends[0]);
+    while (cairn_wait(child, &status) < 0 && errno == EINTR)
         ;
-    const int failed = cairn_verdict(test->name, status, stop);
-    if (getenv("CAIRN_REPORT_RESULTS") != NULL)
-        printf("RESULT %s: %s in %.6f s\n", test->name, cairn_outcome(status, stop), cairn_seconds() - started);
-    return failed;
+    ending = cairn_verdict(test->name, status, stop);
+    cairn_report_result(test->name, cairn_outcome(status, stop), cairn_seconds() - started);
+    return ending;
 }
 
 /* Runs the named test in this process, without limits (for a debugger). */
@@ -282,36 +565,134 @@ static int cairn_run_alone(const struct cairn_test *tests, size_t count, const c
 {
     size_t i;
     for (i = 0; i < count; i++) {
-        if (strcmp(tests[i].name, name) == 0) {
+        if (cairn_same_text(tests[i].name, name)) {
             int failed = tests[i].run() != 0;
-            printf("%d passed, %d failed\n", !failed, failed);
+            cairn_flush(stdout);
+            cairn_say(failed ? "0 passed, 1 failed\n" : "1 passed, 0 failed\n", NULL);
             return failed;
         }
     }
-    printf("no test named %s; the tests are:\n", name);
+    cairn_say("no test named ", name, "; the tests are:\n", NULL);
     for (i = 0; i < count; i++)
-        printf("  %s\n", tests[i].name);
+        cairn_say("  ", tests[i].name, "\n", NULL);
     return 2;
+}
+
+/* CAIRN_STOP_AFTER_TIMEOUTS=N in the environment (cairn gen sets it when it
+ * runs the tests it wrote): once N tests in a row did not finish in time,
+ * the others are not run, each with a FAIL line that says so. 0: no limit. */
+static long cairn_stop_after_timeouts(void)
+{
+    const char *text = cairn_environment("CAIRN_STOP_AFTER_TIMEOUTS");
+    long number = 0;
+    while (text != NULL && *text >= '0' && *text <= '9' && number < 1000000)
+        number = number * 10 + (*text++ - '0');
+    return number;
+}
+
+static void cairn_not_run(const char *test, long timeouts)
+{
+    char number[24];
+    char limit[24];
+    cairn_say("FAIL ", test, ": not run: the run stopped after tests did not finish within ",
+              cairn_decimal(CAIRN_TEST_TIMEOUT, limit), " s, ", cairn_decimal(timeouts, number),
+              " in a row (CAIRN_STOP_AFTER_TIMEOUTS)\n", NULL);
+    cairn_report_result(test, "not-run", 0.0);
 }"#;
 
 const MAIN: &str = r#"int main(int argc, char **argv)
 {
     const size_t count = sizeof cairn_tests / sizeof cairn_tests[0];
+    const long stop_after = cairn_stop_after_timeouts();
+    long timeouts_in_a_row = 0;
+    long passed = 0;
+    long failed = 0;
+    char passed_text[24];
+    char failed_text[24];
+    size_t i;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a test that crashes keeps every whole line it printed */
+    cairn_flush(stdout); /* what the source's constructors printed: once, not again in each child */
     /* ./PROGRAM TEST runs that test alone, in this process: for a debugger. */
     if (argc > 1)
         return cairn_run_alone(cairn_tests, count, argv[1]);
     /* Each test in a child process: a crash, a hang or endless output fails that test alone. */
-    int passed = 0;
-    int failed = 0;
-    size_t i;
     for (i = 0; i < count; i++) {
-        if (cairn_run_in_child(&cairn_tests[i]) == 0)
-            passed++;
-        else
+        if (stop_after > 0 && timeouts_in_a_row >= stop_after) {
+            cairn_not_run(cairn_tests[i].name, timeouts_in_a_row);
             failed++;
+            continue;
+        }
+        switch (cairn_run_in_child(&cairn_tests[i])) {
+        case CAIRN_ENDED_PASSED:
+            passed++;
+            timeouts_in_a_row = 0;
+            break;
+        case CAIRN_ENDED_FAILED:
+            failed++;
+            timeouts_in_a_row = 0;
+            break;
+        case CAIRN_ENDED_TIMED_OUT:
+            failed++;
+            timeouts_in_a_row++;
+            break;
+        }
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    cairn_say(cairn_decimal(passed, passed_text), " passed, ", cairn_decimal(failed, failed_text), " failed\n", NULL);
     return failed == 0 ? 0 : 1;
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runner_texts() -> [&'static str; 4] {
+        [HALT_ON_FIRST_UNDEFINED, SYSTEM_CALLS, RUN_IN_CHILD, MAIN]
+    }
+
+    /// The runner calls the C library by name only where it must, and those
+    /// names are `#undef`ed after the source (`support::LIBRARY_CALLS`).
+    #[test]
+    fn the_runner_calls_few_library_functions_by_name() {
+        let mut called = std::collections::BTreeSet::new();
+        for text in runner_texts() {
+            called.extend(crate::support::library_names_called(text, &["run", "main"]));
+        }
+        let doors: Vec<&str> = GLIBC_DOORS.iter().map(|d| d.name).collect();
+        for name in &called {
+            assert!(
+                crate::support::LIBRARY_CALLS.contains(&name.as_str()),
+                "{name} is not #undef'd"
+            );
+        }
+        let by_name: Vec<&str> = called.iter().map(String::as_str).collect();
+        assert_eq!(
+            by_name,
+            ["exit", "setvbuf", "syscall"],
+            "{doors:?} go through doors"
+        );
+        for door in GLIBC_DOORS {
+            assert!(
+                crate::support::LIBRARY_CALLS.contains(&door.name),
+                "{}",
+                door.name
+            );
+        }
+    }
+
+    /// Old code is built with `-std=gnu89`: no declaration in a `for`.
+    #[test]
+    fn runner_declares_no_variable_in_a_for() {
+        for text in runner_texts() {
+            for line in text.lines() {
+                let rest = line.trim_start().strip_prefix("for (").unwrap_or("");
+                assert!(
+                    !["int ", "size_t ", "long ", "char ", "const "]
+                        .iter()
+                        .any(|t| rest.starts_with(t)),
+                    "{line}"
+                );
+            }
+        }
+    }
+}

@@ -134,6 +134,7 @@ impl SourceRef {
         if unit.renames_main {
             out.line("#undef main");
         }
+        undefine_library_calls(out);
         out.blank();
         let errno = unit.uses_errno.then_some("errno.h");
         let headers: Vec<&str> = errno
@@ -142,6 +143,45 @@ impl SourceRef {
             .collect();
         library_headers(out, unit.program, &headers);
         out.blank();
+    }
+}
+
+/// The C library functions the driver's own C calls by name: its fixed
+/// support (helpers, streams, the runner) and what it writes for each test
+/// (`calloc`, `memcpy`, `free`...). A unit test keeps the list complete.
+pub const LIBRARY_CALLS: &[&str] = &[
+    "abort",
+    "calloc",
+    "exit",
+    "fclose",
+    "fflush",
+    "fmemopen",
+    "fork",
+    "fputs",
+    "free",
+    "memcmp",
+    "malloc",
+    "memcpy",
+    "printf",
+    "putchar",
+    "setvbuf",
+    "sigaction",
+    "strtol",
+    "syscall",
+];
+
+/// `#undef`s [`LIBRARY_CALLS`] after the source's `#include`: a macro of
+/// the source with one of these names (dante's `#define close(n)
+/// closen((n))`) renames the source's own calls, never the driver's, which
+/// reach the C library's function (C11 7.1.4: `#undef` of a library
+/// function's macro gives the function). Before the library headers, so
+/// their declarations are read unchanged too.
+fn undefine_library_calls(out: &mut CodeWriter) {
+    out.line(
+        "/* The driver's own calls reach the C library, whatever macros the source defines. */",
+    );
+    for name in LIBRARY_CALLS {
+        out.line(&format!("#undef {name}"));
     }
 }
 
@@ -1093,9 +1133,93 @@ static int cairn_expect_bytes(const char *test, const char *what, const char *ac
     ),
 ];
 
+/// The functions `text` calls that may be the C library's: every
+/// identifier followed by `(`, but the driver's own (`cairn_`), keywords,
+/// macros in capitals, compiler builtins and glibc's internal names
+/// (`__libc_malloc`), and the `exceptions` (a parameter called, such as
+/// `call(0x00)`).
+#[cfg(test)]
+pub(crate) fn library_names_called(
+    text: &str,
+    exceptions: &[&str],
+) -> std::collections::BTreeSet<String> {
+    const NOT_CALLS: &[&str] = &[
+        "if", "for", "while", "switch", "return", "sizeof", "defined", "else", "va_start",
+        "va_arg", "va_end", "void", "char", "short", "int", "long", "unsigned", "signed", "float",
+        "double", "const", "size_t", "pid_t",
+    ];
+    // The code alone: comments and string literals become spaces.
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let skipped = if rest.starts_with("/*") {
+            rest.find("*/").map_or(rest.len(), |end| end + 2)
+        } else if c == '"' {
+            let body = &rest[1..];
+            let mut end = 0;
+            while let Some(d) = body[end..].chars().next() {
+                end += d.len_utf8();
+                match d {
+                    '\\' => end += body[end..].chars().next().map_or(0, char::len_utf8),
+                    '"' => break,
+                    _ => {}
+                }
+            }
+            1 + end
+        } else {
+            code.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        code.push(' ');
+        rest = &rest[skipped..];
+    }
+    let text = code.as_str();
+    let mut names = std::collections::BTreeSet::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let starts = (bytes[at].is_ascii_alphabetic() || bytes[at] == b'_')
+            && (at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'));
+        if !starts {
+            at += 1;
+            continue;
+        }
+        let end = at
+            + text[at..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(text.len() - at);
+        let name = &text[at..end];
+        if text[end..].trim_start_matches(' ').starts_with('(')
+            && !name.starts_with("cairn_")
+            && !name.starts_with("__")
+            && !name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            && !NOT_CALLS.contains(&name)
+            && !exceptions.contains(&name)
+        {
+            names.insert(name.to_string());
+        }
+        at = end;
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every C library function the fixed C calls is `#undef`ed after the
+    /// source, so that no macro of the source renames the driver's calls.
+    #[test]
+    fn the_driver_undefines_every_library_function_it_calls() {
+        for text in driver_texts() {
+            for name in library_names_called(text, &["call", "main", "run"]) {
+                assert!(LIBRARY_CALLS.contains(&name.as_str()), "{name} in {text}");
+            }
+        }
+    }
 
     /// The fixed C a driver may contain, from this file and the streams'.
     fn driver_texts() -> Vec<&'static str> {
@@ -1109,6 +1233,7 @@ mod tests {
             BUILDING,
             HAND_OVER,
             crate::streams::SUPPORT,
+            crate::driver::FINDINGS_MAIN,
         ];
         texts.extend(HELPERS.iter().map(|(_, text)| *text));
         texts
