@@ -32,6 +32,7 @@
 #   scripts/world-check.sh [WORKDIR] [--seed N] [--count N] [--functions N]
 #                          [--max-time T] [--max-size-mb M] [--slice ci]
 #                          [--no-build-deps] [--ahead N] [--remeasure]
+#                          [--only PKG,PKG...]
 #       WORKDIR default /tmp/cairn-world; defaults: seed 1, 40 libraries,
 #       30 functions a library, 3 s a function. --ahead 1 prepares the next
 #       library while cairn runs on this one (faster on 2 cores, at some

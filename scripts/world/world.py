@@ -234,7 +234,7 @@ def write_outputs(work, opts, every, pool, libraries, replaced, run_start, cairn
         "seconds": round(time.monotonic() - run_start), "finished": done,
         "libraries": libraries, "replaced": replaced,
     }
-    name = "world-ci" if opts.slice == "ci" else "world"
+    name = "world-ci" if opts.slice == "ci" else "world-only" if opts.only else "world"
     save(os.path.join(work, f"{name}.json"), summary)
     with open(os.path.join(work, f"{name}-table.md"), "w") as f:
         f.write(report.markdown(summary))
@@ -255,6 +255,9 @@ def main():
                         help="leave out packages whose upstream tarballs are larger")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--slice", choices=["ci"])
+    parser.add_argument("--only", default=None,
+                        help="comma-separated packages of the draw: run these alone, in draw order "
+                             "(to compare two binaries on some libraries; tables go to world-only*)")
     parser.add_argument("--ahead", type=int, default=0,
                         help="prepare up to N libraries ahead while cairn runs (default 0: one thing at a time)")
     parser.add_argument("--remeasure", action="store_true",
@@ -281,6 +284,10 @@ def main():
     pool = {n: i for n, i in every.items() if i["bytes"] <= cap}
     if opts.slice == "ci":
         order = [n for n in CI_SLICE if n in pool]
+        wanted = len(order)
+    elif opts.only:
+        chosen = set(opts.only.split(","))
+        order = [n for n in debian.draw_order(pool, opts.seed) if n in chosen]
         wanted = len(order)
     else:
         order = debian.draw_order(pool, opts.seed)

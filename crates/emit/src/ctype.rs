@@ -151,14 +151,7 @@ mod tests {
                 def("anon.1", Some("pair_t")),
                 def("anon.2", None),
             ],
-            globals: vec![],
-            functions: vec![],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-            own_library_declarations: Vec::new(),
-            excluded_definitions: Vec::new(),
-            declared_in_blocks_only: Vec::new(),
-            inline_definitions: Vec::new(),
+            ..Default::default()
         }
     }
 

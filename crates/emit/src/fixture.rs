@@ -299,10 +299,7 @@ pub fn sample_program() -> Program {
         functions,
         strings: vec![],
         data_model: ir::DataModel::Lp64,
-        own_library_declarations: Vec::new(),
-        excluded_definitions: Vec::new(),
-        declared_in_blocks_only: Vec::new(),
-        inline_definitions: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -355,8 +355,6 @@ mod tests {
     fn program() -> Program {
         Program {
             files: vec!["prog.c".to_string()],
-            structs: vec![],
-            globals: vec![],
             functions: vec![
                 declared("main", Type::Int(IntType::INT)),
                 declared("__VERIFIER_nondet_int", Type::Int(IntType::INT)),
@@ -365,12 +363,7 @@ mod tests {
                 declared("__VERIFIER_nondet_bool", Type::Int(IntType::BOOL)),
                 declared("read_line", Type::Int(IntType::INT)),
             ],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-            own_library_declarations: Vec::new(),
-            excluded_definitions: Vec::new(),
-            declared_in_blocks_only: Vec::new(),
-            inline_definitions: Vec::new(),
+            ..Default::default()
         }
     }
 

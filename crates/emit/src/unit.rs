@@ -372,8 +372,6 @@ mod tests {
         let wide = Type::Int(IntType::LONG_LONG);
         let program = Program {
             files: vec!["t.c".to_string()],
-            structs: Vec::new(),
-            globals: Vec::new(),
             functions: vec![
                 function(
                     "old",
@@ -383,12 +381,7 @@ mod tests {
                 function("new", true, vec![wide]),
                 function("empty", false, Vec::new()),
             ],
-            strings: Vec::new(),
-            data_model: DataModel::Lp64,
-            own_library_declarations: Vec::new(),
-            excluded_definitions: Vec::new(),
-            declared_in_blocks_only: Vec::new(),
-            inline_definitions: Vec::new(),
+            ..Default::default()
         };
         let unit = Unit::new(&program);
         let callees: Vec<String> = (0..3)

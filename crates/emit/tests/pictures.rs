@@ -46,15 +46,7 @@ fn span() -> Span {
 fn program() -> Program {
     let mut program = Program {
         files: vec!["heap.c".into()],
-        structs: vec![],
-        globals: vec![],
-        functions: vec![],
-        strings: vec![],
-        data_model: ir::DataModel::Lp64,
-        own_library_declarations: Vec::new(),
-        excluded_definitions: Vec::new(),
-        declared_in_blocks_only: Vec::new(),
-        inline_definitions: Vec::new(),
+        ..Default::default()
     };
     let node_ptr = Type::ptr(Type::Struct(NODE));
     let dnode_ptr = Type::ptr(Type::Struct(DNODE));

@@ -363,10 +363,7 @@ fn program() -> Program {
         ],
         strings: vec![],
         data_model: ir::DataModel::Lp64,
-        own_library_declarations: Vec::new(),
-        excluded_definitions: Vec::new(),
-        declared_in_blocks_only: Vec::new(),
-        inline_definitions: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -210,16 +210,7 @@ mod test_programs {
     /// A program with nothing in it, for units that need one only for its layout.
     pub fn empty_program() -> Program {
         Program {
-            files: vec![],
-            structs: vec![],
-            globals: vec![],
-            functions: vec![],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-            own_library_declarations: Vec::new(),
-            excluded_definitions: Vec::new(),
-            declared_in_blocks_only: Vec::new(),
-            inline_definitions: Vec::new(),
+            ..Default::default()
         }
     }
 

@@ -71,7 +71,7 @@ pub struct Span {
     pub col: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Program {
     /// Source file names, as the preprocessor reported them (index 0 is the main file).
     pub files: Vec<String>,

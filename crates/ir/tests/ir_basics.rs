@@ -6,15 +6,7 @@ use ir::*;
 fn empty_program() -> Program {
     Program {
         files: vec!["t.c".into()],
-        structs: vec![],
-        globals: vec![],
-        functions: vec![],
-        strings: vec![],
-        data_model: ir::DataModel::Lp64,
-        own_library_declarations: Vec::new(),
-        excluded_definitions: Vec::new(),
-        declared_in_blocks_only: Vec::new(),
-        inline_definitions: Vec::new(),
+        ..Default::default()
     }
 }
 

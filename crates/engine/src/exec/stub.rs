@@ -273,15 +273,7 @@ mod tests {
     fn pointers_are_found_only_where_they_lie() {
         let program = ir::Program {
             files: vec!["t.c".into()],
-            structs: vec![],
-            globals: vec![],
-            functions: vec![],
-            strings: vec![],
-            data_model: ir::DataModel::Lp64,
-            own_library_declarations: Vec::new(),
-            excluded_definitions: Vec::new(),
-            declared_in_blocks_only: Vec::new(),
-            inline_definitions: Vec::new(),
+            ..Default::default()
         };
         let int = Type::Int(IntType::INT);
         let ptr = Type::ptr(int.clone());
