@@ -351,7 +351,7 @@ fn uses(program: &Program) -> Uses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ir::{DataModel, FloatKind, FnSig, Function, IntType, Span};
+    use ir::{FloatKind, FnSig, Function, IntType, Span};
 
     #[test]
     fn a_function_without_a_prototype_is_called_through_a_prototyped_pointer() {
