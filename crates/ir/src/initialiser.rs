@@ -182,13 +182,15 @@ impl Walk<'_, '_> {
         Some(at_returns)
     }
 
-    /// `written` after `access`; `None` for a read of a member not written.
+    /// `written` after `access`; `None` for a read of a member not written,
+    /// or an access to a member the struct does not have (the parameter
+    /// cast to another struct type: no initialiser of this one).
     fn apply(&self, written: &mut Members, access: Access) -> Option<()> {
         match access {
-            Access::Read(Some(i)) if written[i] => {}
+            Access::Read(Some(i)) if *written.get(i)? => {}
             Access::Read(None) if written.iter().all(|w| *w) => {}
             Access::Read(_) => return None,
-            Access::Write(Some(i)) if !self.union => written[i] = true,
+            Access::Write(Some(i)) if !self.union => *written.get_mut(i)? = true,
             Access::Write(_) => written.iter_mut().for_each(|w| *w = true),
         }
         Some(())

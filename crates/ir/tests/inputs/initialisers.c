@@ -100,3 +100,15 @@ _Bool buf_make(struct buf *b)
     b->len = b->cap = 0;
     return 1;
 }
+
+/* Writes its parameter as a larger struct first (old code's casts between
+   struct types sharing a prefix): no set-up of `struct pair`. */
+struct pair { int first; int second; };
+struct wide { int first; int second; int third; int fourth; };
+
+void pair_init_wide(struct pair *p)
+{
+    ((struct wide *)p)->fourth = 1;
+    p->first = 0;
+    p->second = 0;
+}
