@@ -251,41 +251,23 @@ int release(char *p, int n)
 }
 "#;
 
-#[test]
-fn another_librarys_hook_is_defined_and_never_a_finding() {
+/// Generates tests for `source` (whose line markers name the file `HERE`)
+/// as `name`, then builds and runs the driver by hand (gcov files the lines
+/// of such a source elsewhere); returns gen's output, tests.json and the
+/// driver's text.
+fn gen_build_and_run(name: &str, source: &str) -> (String, String, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    // The line marker back names the file as the compiler is given it (gcov
-    // then files the lines elsewhere: the driver is built and run by hand).
-    let src = dir.path().join("hooks.c");
-    let source = USES_ANOTHER_LIBRARYS_HOOK.replace("HERE", arg(&src));
-    std::fs::write(&src, source).expect("write source");
+    let src = dir.path().join(format!("{name}.c"));
+    std::fs::write(&src, source.replace("HERE", arg(&src))).expect("write source");
     let out_dir = dir.path().join("out");
     let out = cairn(&["gen", arg(&src), "-o", arg(&out_dir), "--max-time", "20"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l.contains("release") && l.contains("2/4")),
-        "{stdout}"
-    );
-    let tests = std::fs::read_to_string(out_dir.join("hooks.tests.json")).expect("tests.json");
-    assert!(
-        tests.contains("a function pointer another library sets"),
-        "{tests}"
-    );
-    assert!(!tests.contains("null-dereference"), "{tests}");
-    let driver = out_dir.join("hooks_test.c");
+    let tests =
+        std::fs::read_to_string(out_dir.join(format!("{name}.tests.json"))).expect("tests.json");
+    let driver = out_dir.join(format!("{name}_test.c"));
     let text_of_driver = std::fs::read_to_string(&driver).expect("driver");
-    assert!(
-        text_of_driver.contains("__typeof__(other_free) other_free;"),
-        "{text_of_driver}"
-    );
-    assert!(
-        text_of_driver.contains("__typeof__(pairs_table[0]) pairs_table[1];"),
-        "{text_of_driver}"
-    );
-    let program = dir.path().join("hooks_test");
+    let program = dir.path().join(format!("{name}_test"));
     let built = Command::new("cc")
         .args([arg(&driver), "-o", arg(&program), "-lm"])
         .output()
@@ -293,4 +275,73 @@ fn another_librarys_hook_is_defined_and_never_a_finding() {
     assert!(built.status.success(), "{}", text(&built.stderr));
     let run = Command::new(&program).output().expect("run the driver");
     assert!(run.status.success(), "{}", text(&run.stdout));
+    (stdout, tests, text_of_driver)
+}
+
+#[test]
+fn another_librarys_hook_is_defined_and_never_a_finding() {
+    let (stdout, tests, driver) = gen_build_and_run("hooks", USES_ANOTHER_LIBRARYS_HOOK);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("release") && l.contains("2/4")),
+        "{stdout}"
+    );
+    assert!(
+        tests.contains("a function pointer another library sets"),
+        "{tests}"
+    );
+    assert!(!tests.contains("null-dereference"), "{tests}");
+    assert!(
+        driver.contains("__typeof__(other_free) other_free;"),
+        "{driver}"
+    );
+    assert!(
+        driver.contains("__typeof__(pairs_table[0]) pairs_table[1];"),
+        "{driver}"
+    );
+}
+
+/// A function cairn excludes (it uses `setjmp`, as libpng's users and
+/// PostgreSQL's error handling do) calls another library's function and
+/// reads its global: the driver compiles that body, so it must define
+/// both, though no lowered code uses them.
+const EXCLUDED_CODE_USES_ANOTHER_LIBRARY: &str = r#"
+# 1 "/usr/include/otherlib/otherlib.h" 1 3
+int other_write(const char *data, int n);
+extern int other_error_depth;
+# 4 "HERE" 2
+#include <setjmp.h>
+
+static jmp_buf on_error;
+
+int write_guarded(const char *data, int n)
+{
+    if (setjmp(on_error))
+        return other_error_depth;
+    return other_write(data, n);
+}
+
+int clamp_length(int n)
+{
+    if (n > 64)
+        return 64;
+    return n;
+}
+"#;
+
+#[test]
+fn what_excluded_code_uses_of_another_library_is_defined() {
+    let (stdout, _, driver) = gen_build_and_run("guarded", EXCLUDED_CODE_USES_ANOTHER_LIBRARY);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("clamp_length") && l.contains("2/2")),
+        "{stdout}"
+    );
+    assert!(driver.contains("cairn_stub_other_write"), "{driver}");
+    assert!(
+        driver.contains("__typeof__(other_error_depth) other_error_depth;"),
+        "{driver}"
+    );
 }

@@ -261,3 +261,38 @@ fn inline_definitions_link_in_the_driver() {
         "{stdout}"
     );
 }
+
+/// A global declared `extern` only inside the function that reads it (as
+/// old code does): the driver defines it, and the tests set it, under
+/// another C name with the global's symbol.
+const GLOBAL_DECLARED_IN_A_BLOCK: &str = r#"
+int seeded(int n)
+{
+    extern int start_seed;
+    if (start_seed > n)
+        return 1;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_global_declared_inside_a_body_is_defined_and_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(
+        dir.path(),
+        "seeded.c",
+        GLOBAL_DECLARED_IN_A_BLOCK,
+        &["--sanitize"],
+    );
+    let driver = std::fs::read_to_string(out_dir.join("seeded_test.c")).expect("driver");
+    assert!(
+        driver.contains("int cairn_defined_start_seed __asm__(\"start_seed\");"),
+        "{driver}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("seeded") && l.contains("2/2")),
+        "{stdout}"
+    );
+}

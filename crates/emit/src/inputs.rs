@@ -140,7 +140,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             };
             let ty = &self.unit.program.global(*global).ty;
             // Globals hold their initial values, not zeros: assign everything.
-            self.assign(&code.objects, name, ty, value, false, &mut sink)?;
+            self.assign(&code.objects, &name, ty, value, false, &mut sink)?;
         }
         self.write_constructions(func, scope, &mut code)?;
         for call in &self.inputs.earlier_calls {

@@ -644,6 +644,19 @@ pub fn extern_definitions<'i>(
             continue;
         };
         let declaration = match &global.ty {
+            // Declared only inside a function body: out of sight here, so
+            // defined under another C name with the global's symbol.
+            ty if unit.program.declared_in_blocks_only.contains(&global.name) => {
+                let ty = match ty {
+                    Type::Array(elem, None) => {
+                        let len = unit.extern_array_len(g, inputs.clone());
+                        Type::Array(elem.clone(), Some(len))
+                    }
+                    ty => ty.clone(),
+                };
+                let defined = unit.spell(&ty, &name)?;
+                format!("{defined} __asm__(\"{}\")", global.name)
+            }
             // The element's type as declared, qualifiers and all
             // (`extern const T table[];`), else the definition conflicts.
             Type::Array(_, None) => {

@@ -126,10 +126,20 @@ impl<'a> Unit<'a> {
     }
 
     /// How the drivers name this global, or `None` for a function's `static`
-    /// local, which code outside the function cannot reach.
-    pub fn global_name(&self, g: GlobalId) -> Option<&str> {
+    /// local, which code outside the function cannot reach. One declared
+    /// only inside a function body is out of sight at file scope: the
+    /// driver defines it under another name (`extern_definitions`).
+    pub fn global_name(&self, g: GlobalId) -> Option<String> {
         let name = self.program.global(g).name.as_str();
-        is_identifier(name).then_some(name)
+        if self
+            .program
+            .declared_in_blocks_only
+            .iter()
+            .any(|n| n == name)
+        {
+            return Some(format!("cairn_defined_{name}"));
+        }
+        is_identifier(name).then(|| name.to_string())
     }
 
     /// Extern globals the code uses but nothing defines, the C library's
@@ -137,7 +147,13 @@ impl<'a> Unit<'a> {
     /// links neither the project's other files nor other libraries (whose
     /// headers declare hooks such as libxml2's `xmlFree`).
     pub fn extern_definitions(&self) -> BTreeSet<GlobalId> {
-        let used = uses(self.program).globals;
+        let mut used = uses(self.program).globals;
+        let program = self.program;
+        let named = program.globals.iter().enumerate();
+        used.extend(named.filter_map(|(index, global)| {
+            let excluded_code_reads = program.used_by_excluded.contains(&global.name);
+            excluded_code_reads.then_some(GlobalId(index as u32))
+        }));
         used.into_iter()
             .filter(|g| {
                 let global = self.program.global(*g);
@@ -174,8 +190,9 @@ impl<'a> Unit<'a> {
             let spellable = !f.sig.variadic
                 && self.spell(&f.sig.ret, "r").is_ok()
                 && f.sig.params.iter().all(|p| self.spell(p, "p").is_ok());
+            let excluded_code_calls = self.program.used_by_excluded.contains(&f.name);
             if !f.is_static
-                && !self.program.in_system_header(f.span)
+                && (!self.program.in_system_header(f.span) || excluded_code_calls)
                 && spellable
                 && testcase::c_library::is_stubbed(self.program, func)
             {

@@ -91,13 +91,17 @@ pub struct Program {
     /// their declaration without a body, and the driver, which compiles
     /// the source, must not define them again.
     pub excluded_definitions: Vec<String>,
-    /// Functions declared only inside function bodies: no name at file
-    /// scope that a driver's `__typeof__` could refer to.
+    /// Functions and globals declared only inside function bodies: no
+    /// name at file scope that a driver's `__typeof__` could refer to.
     pub declared_in_blocks_only: Vec<String>,
     /// Functions defined `inline` without `static` or `extern` (gnulib's
     /// header functions): in C99 such a definition gives the linker no
     /// symbol, so a driver calling one out of line must ask for it.
     pub inline_definitions: Vec<String>,
+    /// Functions and extern globals defined elsewhere (another library's
+    /// too) that the bodies of excluded definitions use: the driver, which
+    /// compiles those bodies, defines each.
+    pub used_by_excluded: Vec<String>,
 }
 
 impl Layout for Program {

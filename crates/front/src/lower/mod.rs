@@ -361,6 +361,11 @@ pub(crate) struct Lowerer<'a> {
     pending_lengths: Vec<ir::Expr>,
     /// Unions declared `__attribute__((transparent_union))`.
     transparent_unions: HashSet<StructId>,
+    /// Names the bodies of excluded definitions use: the driver compiles
+    /// those bodies, so what they call or read must link.
+    named_by_excluded: HashSet<String>,
+    /// Globals first declared `extern` inside a function body.
+    globals_in_blocks: Vec<String>,
 }
 
 /// The lowered program with its diagnostics.
@@ -391,6 +396,7 @@ pub(crate) fn lower_unit(
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
         inline_definitions: Vec::new(),
+        used_by_excluded: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -411,6 +417,8 @@ pub(crate) fn lower_unit(
         variable_length: vla::VariableLength::Refused,
         pending_lengths: Vec::new(),
         transparent_unions: HashSet::new(),
+        named_by_excluded: HashSet::new(),
+        globals_in_blocks: Vec::new(),
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {
@@ -438,6 +446,7 @@ pub(crate) fn lower_unit(
 impl<'a> Lowerer<'a> {
     fn finish(mut self) -> Lowered {
         self.declare_project_functions();
+        self.declare_what_excluded_code_uses();
         for decl in &mut self.globals {
             // A tentative definition `int a[];` becomes one element at the end.
             if let (Type::Array(elem, None), false) = (&decl.global.ty, decl.global.is_extern) {
@@ -455,6 +464,13 @@ impl<'a> Lowerer<'a> {
             .filter(|decl| !decl.at_file_scope)
             .map(|decl| decl.function.name.clone())
             .collect();
+        let file_scope = self.scopes.first().map(|s| &s.names);
+        let in_blocks_only = self
+            .globals_in_blocks
+            .iter()
+            .filter(|name| !file_scope.is_some_and(|names| names.contains_key(*name)));
+        let in_blocks_only: Vec<String> = in_blocks_only.cloned().collect();
+        self.program.declared_in_blocks_only.extend(in_blocks_only);
         self.program.inline_definitions = self
             .funcs
             .iter()
@@ -500,6 +516,56 @@ impl<'a> Lowerer<'a> {
                 self.func_id(index);
             }
         }
+    }
+
+    /// The functions and extern globals, declared here and defined
+    /// elsewhere (another library's too), that excluded bodies name get IR
+    /// entries, listed in `ir::Program::used_by_excluded`: the driver
+    /// compiles those bodies, so it must define each (a stub, a global).
+    fn declare_what_excluded_code_uses(&mut self) {
+        let mut names: Vec<String> = self.named_by_excluded.iter().cloned().collect();
+        names.sort();
+        for name in names {
+            let declared_only = match self.scopes.first().and_then(|s| s.names.get(&name)) {
+                Some(Symbol::Func(i)) => {
+                    let i = *i;
+                    let decl = &self.funcs[i];
+                    let only = decl.function.body.is_none()
+                        && decl.header_definition.is_none()
+                        && !decl.function.is_static;
+                    only && self.func_id(i).is_some()
+                }
+                Some(Symbol::Global(i)) => {
+                    let i = *i;
+                    let decl = &self.globals[i];
+                    let only = decl.global.is_extern && !decl.defined;
+                    only && self.global_id(i).is_some()
+                }
+                _ => false,
+            };
+            if declared_only {
+                self.program.used_by_excluded.push(name);
+            }
+        }
+    }
+
+    /// Notes the names an excluded definition's body uses.
+    fn note_names_of_excluded(&mut self, def: &Node<FunctionDefinition>) {
+        struct Names<'n>(&'n mut HashSet<String>);
+        impl<'ast> lang_c::visit::Visit<'ast> for Names<'_> {
+            fn visit_identifier(
+                &mut self,
+                identifier: &'ast lang_c::ast::Identifier,
+                _: &'ast lang_c::span::Span,
+            ) {
+                self.0.insert(identifier.name.clone());
+            }
+        }
+        lang_c::visit::Visit::visit_statement(
+            &mut Names(&mut self.named_by_excluded),
+            &def.node.statement.node,
+            &def.node.statement.span,
+        );
     }
 
     /// A function that calls an excluded one is excluded too: its behaviour
@@ -556,7 +622,32 @@ impl<'a> Lowerer<'a> {
         let Some(decl) = self.funcs.get_mut(index) else {
             return;
         };
-        decl.function.body = None;
+        // The driver compiles the body still: what it calls must link.
+        let callees: Vec<FuncId> = decl
+            .function
+            .body
+            .take()
+            .iter()
+            .flat_map(|body| body.blocks.iter().flat_map(|b| &b.stmts))
+            .filter_map(|stmt| match &stmt.kind {
+                StmtKind::Call {
+                    callee: ir::Callee::Direct(f),
+                    ..
+                } => Some(*f),
+                _ => None,
+            })
+            .collect();
+        for decl in &self.funcs {
+            let declared_only = decl.function.body.is_none() && decl.header_definition.is_none();
+            if declared_only && decl.id.is_some_and(|id| callees.contains(&id)) {
+                self.program
+                    .used_by_excluded
+                    .push(decl.function.name.clone());
+            }
+        }
+        let Some(decl) = self.funcs.get(index) else {
+            return;
+        };
         let name = decl.function.name.clone();
         let file = self
             .lines

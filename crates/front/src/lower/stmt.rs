@@ -155,7 +155,10 @@ impl<'a> Lowerer<'a> {
             Some(StorageClassSpecifier::Extern) => {
                 let index = match self.scopes.first().and_then(|s| s.names.get(&name)) {
                     Some(Symbol::Global(i)) => *i,
-                    _ => self.new_global(&name, &declared, specs, true),
+                    _ => {
+                        self.globals_in_blocks.push(name.clone());
+                        self.new_global(&name, &declared, specs, true)
+                    }
                 };
                 self.bind(&name, Symbol::Global(index));
                 Ok(())
@@ -478,6 +481,7 @@ impl<'a> Lowerer<'a> {
                 if let Some((name, _)) = declarator_name(&def.node.declarator.node) {
                     if self.in_main_file(def.span.start) {
                         self.declare_excluded_signature(def, &specs);
+                        self.note_names_of_excluded(def);
                         self.excluded.push((name.clone(), diag.clone()));
                     }
                     self.bind(&name, Symbol::Poisoned(diag.clone()));
@@ -523,6 +527,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             (Err(diag), _) => {
+                self.note_names_of_excluded(def);
                 self.excluded.push((name, diag.clone()));
                 if !self.diagnostics.contains(&diag) {
                     self.diagnostics.push(diag);
