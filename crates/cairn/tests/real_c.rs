@@ -296,3 +296,37 @@ fn a_global_declared_inside_a_body_is_defined_and_set() {
         "{stdout}"
     );
 }
+
+/// An extern global of a type the file never completes (an opaque handle's
+/// default instance, as udns's `dns_defctx`): the driver cannot spell its
+/// type, yet must define the symbol the code takes the address of.
+const OPAQUE_DEFAULT: &str = r#"
+struct ctx;
+extern struct ctx default_ctx;
+int ctx_configure(struct ctx *c, int flags);
+
+int configure_default(int flags)
+{
+    if (flags < 0)
+        return -1;
+    return ctx_configure(&default_ctx, flags);
+}
+"#;
+
+#[test]
+fn an_extern_global_of_an_incomplete_type_links() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "opaque.c", OPAQUE_DEFAULT, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("opaque_test.c")).expect("driver");
+    assert!(driver.contains("__asm__(\"default_ctx\")"), "{driver}");
+    // The engine does not follow the handle of unknown size (and says so).
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("configure_default") && l.contains("1/2")),
+        "{stdout}"
+    );
+    let tests = std::fs::read_to_string(out_dir.join("opaque.tests.json")).expect("tests");
+    assert!(tests.contains("of unknown size"), "{tests}");
+}

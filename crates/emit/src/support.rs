@@ -605,6 +605,9 @@ pub fn parse_define(define: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.to_string()))
 }
 
+/// Bytes given to an extern global whose type the file leaves incomplete.
+const INCOMPLETE_GLOBAL_BYTES: u64 = 4096;
+
 /// Definitions of the extern globals the source uses but does not define.
 pub fn extern_definitions<'i>(
     out: &mut CodeWriter,
@@ -644,6 +647,13 @@ pub fn extern_definitions<'i>(
             continue;
         };
         let declaration = match &global.ty {
+            // Of a type this file leaves incomplete (`extern struct ctx
+            // default_ctx;`): its code only takes the address, so any
+            // storage under the symbol links.
+            ty if !matches!(ty, Type::Array(_, None)) && ir::Layout::size_of(unit.program, ty) == 0 => format!(
+                "unsigned char cairn_storage_of_{0}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{0}\") __attribute__((aligned(16)))",
+                global.name
+            ),
             // Declared only inside a function body: out of sight here, so
             // defined under another C name with the global's symbol.
             ty if unit.program.declared_in_blocks_only.contains(&global.name) => {
