@@ -9,6 +9,13 @@
 /// this bound (`max_waiting_states`), never infeasible.
 pub const MAX_WAITING_STATES: usize = 8_192;
 
+/// Most bytes of one input object (an array of structs behind a pointer,
+/// a global the test sets): each byte is a named symbol, so a structure
+/// with a megabyte buffer inside would cost gigabytes. Past it an array
+/// input gets fewer elements (the goals they would reach are cut by
+/// `max_array`), and a single larger struct stops the path.
+pub const INPUT_OBJECT_BYTES: u64 = 256 << 10;
+
 /// Most states kept aside for the findings phase after the coverage search
 /// (`coverage::hunt_findings`): states whose paths the search left unfinished.
 pub const SET_ASIDE_STATES: usize = 4_096;

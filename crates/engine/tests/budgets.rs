@@ -89,3 +89,52 @@ int grade(int score, int bonus) {
     let explained = testcase::bound_explained("max_waiting_states");
     assert!(explained.contains("at once"), "{explained}");
 }
+
+/// Connections with large inline buffers, as pgpool2's are: every byte of
+/// an input is a named symbol, so an array of such structs is built with
+/// fewer elements (cut by `max_array`), and a struct larger than an input
+/// may be stops the path with the reason.
+const LARGE_BUFFERS: &str = r#"
+struct conn { int fd; char buf[200000]; };
+struct huge { int fd; char buf[1000000]; };
+
+int second_is_open(struct conn *c)
+{
+    if (c[1].fd > 0)
+        return 1;
+    return 0;
+}
+
+int huge_is_open(struct huge *h)
+{
+    if (h->fd > 0)
+        return 1;
+    return 0;
+}
+"#;
+
+#[test]
+fn inputs_with_large_buffers_are_bounded_and_say_so() {
+    let (_, report) = run(LARGE_BUFFERS, "second_is_open");
+    assert!(!report.uncovered.is_empty(), "{:#?}", report.tests);
+    assert!(
+        report
+            .uncovered
+            .iter()
+            .all(|(_, why)| *why == testcase::Uncovered::Budget("max_array".into())),
+        "{:#?}",
+        report.uncovered
+    );
+    let (_, report) = run(LARGE_BUFFERS, "huge_is_open");
+    assert!(
+        report.tests.iter().all(|t| ret(t) != 1),
+        "{:#?}",
+        report.tests
+    );
+    assert!(
+        report.uncovered.iter().any(|(_, why)| matches!(why,
+            testcase::Uncovered::Unsupported(r) if r.contains("larger than cairn builds an input"))),
+        "{:#?}",
+        report.uncovered
+    );
+}

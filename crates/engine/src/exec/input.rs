@@ -435,6 +435,14 @@ impl Machine<'_, '_> {
             ));
         }
         let is_input = global_is_input(self.program, self.config, self.state_globals, id);
+        if is_input && self.program.size_of(&global.ty) > crate::bounds::INPUT_OBJECT_BYTES {
+            return unsupported(format!(
+                "global `{}` of {} bytes, larger than cairn builds an input ({} KiB)",
+                global.name,
+                self.program.size_of(&global.ty),
+                crate::bounds::INPUT_OBJECT_BYTES >> 10
+            ));
+        }
         if is_input && starts_fresh(global) {
             return self.fresh_static(st, id);
         }
@@ -525,7 +533,19 @@ impl Machine<'_, '_> {
         if esz == 0 {
             return unsupported(format!("pointer `{}` to an incomplete type", lazy_ptr.path));
         }
-        let max = self.config.max_array.max(1);
+        let fits = crate::bounds::INPUT_OBJECT_BYTES / esz;
+        if fits == 0 {
+            return unsupported(format!(
+                "`*{}` of {esz} bytes, larger than cairn builds an input ({} KiB)",
+                lazy_ptr.path,
+                crate::bounds::INPUT_OBJECT_BYTES >> 10
+            ));
+        }
+        let mut max = self.config.max_array.max(1);
+        if max > fits {
+            self.note_cut("max_array");
+            max = fits;
+        }
         let path = &lazy_ptr.path;
         let mut cells = Vec::with_capacity((esz * max) as usize);
         let first_member = st.lazies.len();
