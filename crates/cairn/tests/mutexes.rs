@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::gen_checked_with;
+use common::{covers, gen_checked_with};
 
 const COUNTER: &str = r#"
 #include <pthread.h>
@@ -70,12 +70,7 @@ fn mutexes_lock_in_the_driver_as_the_engine_assumed() {
         ("counter_try", "1/2"),
         ("cleared_is_empty", "1/2"),
     ] {
-        assert!(
-            stdout
-                .lines()
-                .any(|l| l.contains(function) && l.contains(covered)),
-            "{function} {covered}\n{stdout}"
-        );
+        assert!(covers(&stdout, function, covered), "{stdout}");
     }
     let tests = std::fs::read_to_string(out_dir.join("counter.tests.json")).expect("tests.json");
     assert!(!tests.contains("no model of"), "{tests}");

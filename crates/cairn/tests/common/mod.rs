@@ -75,6 +75,13 @@ pub fn gen_checked_with(
     (stdout, stderr, out_dir)
 }
 
+/// Whether gen's summary shows `function` with `ratio` (e.g. "2/4") on its line.
+pub fn covers(stdout: &str, function: &str, ratio: &str) -> bool {
+    stdout
+        .lines()
+        .any(|l| l.contains(function) && l.contains(ratio))
+}
+
 /// A path as a command-line argument (the test directories are UTF-8).
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
