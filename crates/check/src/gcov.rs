@@ -106,7 +106,11 @@ pub fn parse(text: &str, build_dir: &Path) -> Result<Coverage, String> {
                         .find(|f| (f.start_line..=f.end_line).contains(&line.line_number))
                         .map(|f| f.name.clone())
                 });
-                let Some(mut owner) = owner else { continue };
+                // A line of no function: one of a function a system header
+                // declared first (a C library function the source defines
+                // itself: gcc files the function under that header), kept
+                // under "" for `unattributed_from`.
+                let mut owner = owner.unwrap_or_default();
                 if owner == testcase::RENAMED_MAIN {
                     // The driver renamed the source's `main` to call it; report it by its own name.
                     owner = "main".to_string();
@@ -125,6 +129,23 @@ pub fn parse(text: &str, build_dir: &Path) -> Result<Coverage, String> {
         }
     }
     Ok(coverage)
+}
+
+/// The lines of no function in `functions` (see `parse`) from `first` up
+/// to `end` (excluded): a function gcc filed under a system header that
+/// declared it first, whose lines `first..end` the caller knows.
+pub fn unattributed_from(
+    functions: &BTreeMap<String, FunctionCoverage>,
+    first: u32,
+    end: Option<u32>,
+) -> Option<FunctionCoverage> {
+    let lines: BTreeMap<u32, LineCoverage> = functions
+        .get("")?
+        .lines
+        .range(first..end.unwrap_or(u32::MAX))
+        .map(|(line, coverage)| (*line, coverage.clone()))
+        .collect();
+    (!lines.is_empty()).then_some(FunctionCoverage { lines })
 }
 
 /// A path as gcov reports it, resolved against `cwd`, if it exists.
@@ -155,6 +176,32 @@ pub fn functions_of<'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_function_filed_under_a_header_is_found_by_its_lines() {
+        // proxychains defines `gethostbyname`: gcc 12 files the function
+        // under netdb.h, and its lines in the source under no function.
+        let doc = r#"{"current_working_directory": "/nonexistent", "files": [
+            {"file": "/usr/include/netdb.h",
+             "functions": [{"name": "gethostbyname", "start_line": 142, "end_line": 142}],
+             "lines": [{"line_number": 142, "count": 1, "function_name": "gethostbyname", "branches": []}]},
+            {"file": "t.c", "functions": [{"name": "g", "start_line": 1, "end_line": 3}],
+             "lines": [
+              {"line_number": 2, "count": 1, "function_name": "g", "branches": []},
+              {"line_number": 10, "count": 1, "branches": [{"count": 1, "throw": false}, {"count": 0, "throw": false}]},
+              {"line_number": 11, "count": 0, "branches": []},
+              {"line_number": 20, "count": 1, "branches": []}
+            ]}]}"#;
+        let cov = parse(doc, Path::new("/")).unwrap();
+        let functions = functions_of(&cov, Path::new("/src/t.c")).unwrap();
+        let found = unattributed_from(functions, 9, Some(15)).unwrap();
+        assert_eq!(
+            found.lines.keys().copied().collect::<Vec<_>>(),
+            vec![10, 11]
+        );
+        assert_eq!(found.branches_covered(), (1, 2));
+        assert!(unattributed_from(functions, 21, None).is_none());
+    }
 
     #[test]
     fn merges_lines_and_counts_taken_branches() {

@@ -394,8 +394,20 @@ impl FileCheck {
                 .count();
             let path = gcov::resolve(out_dir, &function.file)
                 .unwrap_or_else(|| out_dir.join(&function.file));
-            let measured =
-                gcov::functions_of(coverage, &path).and_then(|by_name| by_name.get(&function.name));
+            let in_file = gcov::functions_of(coverage, &path);
+            // The next function of the file bounds one gcc filed elsewhere.
+            let next_start = tests
+                .functions
+                .iter()
+                .filter(|f| f.file == function.file && f.line > function.line)
+                .map(|f| f.line)
+                .min();
+            let filed_elsewhere = in_file
+                .filter(|by_name| !by_name.contains_key(&function.name))
+                .and_then(|by_name| gcov::unattributed_from(by_name, function.line, next_start));
+            let measured = in_file
+                .and_then(|by_name| by_name.get(&function.name))
+                .or(filed_elsewhere.as_ref());
             let goals: Vec<&GoalJson> = function.goals.iter().collect();
             let predicted = Ratio {
                 covered: goals.iter().filter(|g| g.covered).count(),
