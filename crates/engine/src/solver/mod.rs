@@ -95,7 +95,7 @@ fn near_zero_limit(bits: u32, bound: u64, signed: bool) -> (u64, bool) {
     if bits == 8 {
         return (127, false);
     }
-    (bound.min((1u64 << (bits - 2).min(62)) - 1), signed)
+    (bound.min((1u64 << bits.saturating_sub(2).min(62)) - 1), signed)
 }
 
 /// The bits `x` of a `float` or `double` hold zero or a number of at most
@@ -659,5 +659,19 @@ impl PathSolver {
                 self.model_of(&key, Some(&floats), wish)
             })
             .or(Some(first))
+    }
+}
+
+#[cfg(test)]
+mod near_zero_tests {
+    use super::near_zero_limit;
+
+    #[test]
+    fn the_limit_holds_for_every_width_a_value_may_have() {
+        // A `_Bool` input is one bit wide: no underflow, nothing to shrink.
+        assert_eq!(near_zero_limit(1, 100, false), (0, false));
+        assert_eq!(near_zero_limit(8, 100, true), (127, false));
+        assert_eq!(near_zero_limit(32, 100, true), (100, true));
+        assert_eq!(near_zero_limit(128, u64::MAX, false).0, (1u64 << 62) - 1);
     }
 }
