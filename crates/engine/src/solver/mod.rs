@@ -95,7 +95,10 @@ fn near_zero_limit(bits: u32, bound: u64, signed: bool) -> (u64, bool) {
     if bits == 8 {
         return (127, false);
     }
-    (bound.min((1u64 << bits.saturating_sub(2).min(62)) - 1), signed)
+    (
+        bound.min((1u64 << bits.saturating_sub(2).min(62)) - 1),
+        signed,
+    )
 }
 
 /// The bits `x` of a `float` or `double` hold zero or a number of at most
