@@ -614,19 +614,7 @@ pub fn extern_definitions<'i>(
     unit: &Unit,
     inputs: impl Iterator<Item = &'i testcase::Inputs> + Clone,
 ) -> Result<(), String> {
-    // Another library's header functions call into that library, which
-    // the driver does not link: those stay inline.
-    let program = unit.program;
-    let inline: Vec<&String> = program
-        .inline_definitions
-        .iter()
-        .filter(|name| {
-            program
-                .functions
-                .iter()
-                .any(|f| &f.name == *name && !program.in_system_header(f.span))
-        })
-        .collect();
+    let inline = &unit.program.inline_definitions;
     if !inline.is_empty() {
         out.line(
             "/* Defined inline only: an extern declaration makes this file define them (C99). */",
@@ -646,34 +634,31 @@ pub fn extern_definitions<'i>(
         let Some(name) = unit.global_name(g) else {
             continue;
         };
-        let declaration = match &global.ty {
+        // An array declared without a length gets the longest a test assigns.
+        let unsized_len = matches!(global.ty, Type::Array(_, None))
+            .then(|| unit.extern_array_len(g, inputs.clone()));
+        let declaration = match (&global.ty, unsized_len) {
             // Of a type this file leaves incomplete (`extern struct ctx
             // default_ctx;`): its code only takes the address, so any
             // storage under the symbol links.
-            ty if !matches!(ty, Type::Array(_, None)) && ir::Layout::size_of(unit.program, ty) == 0 => format!(
+            (ty, None) if ir::Layout::size_of(unit.program, ty) == 0 => format!(
                 "unsigned char cairn_storage_of_{0}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{0}\") __attribute__((aligned(16)))",
                 global.name
             ),
             // Declared only inside a function body: out of sight here, so
             // defined under another C name with the global's symbol.
-            ty if unit.program.declared_in_blocks_only.contains(&global.name) => {
-                let ty = match ty {
-                    Type::Array(elem, None) => {
-                        let len = unit.extern_array_len(g, inputs.clone());
-                        Type::Array(elem.clone(), Some(len))
-                    }
-                    ty => ty.clone(),
+            (ty, len) if unit.program.declared_in_blocks_only.contains(&global.name) => {
+                let ty = match (ty, len) {
+                    (Type::Array(elem, None), Some(len)) => Type::Array(elem.clone(), Some(len)),
+                    (ty, _) => ty.clone(),
                 };
                 let defined = unit.spell(&ty, &name)?;
                 format!("{defined} __asm__(\"{}\")", global.name)
             }
             // The element's type as declared, qualifiers and all
             // (`extern const T table[];`), else the definition conflicts.
-            Type::Array(_, None) => {
-                let len = unit.extern_array_len(g, inputs.clone());
-                format!("__typeof__({name}[0]) {name}[{len}]")
-            }
-            _ => format!("__typeof__({name}) {name}"),
+            (_, Some(len)) => format!("__typeof__({name}[0]) {name}[{len}]"),
+            (_, None) => format!("__typeof__({name}) {name}"),
         };
         out.line(&format!("{declaration};"));
     }

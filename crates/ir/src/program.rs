@@ -94,9 +94,10 @@ pub struct Program {
     /// Functions and globals declared only inside function bodies: no
     /// name at file scope that a driver's `__typeof__` could refer to.
     pub declared_in_blocks_only: Vec<String>,
-    /// Functions defined `inline` without `static` or `extern` (gnulib's
-    /// header functions): in C99 such a definition gives the linker no
-    /// symbol, so a driver calling one out of line must ask for it.
+    /// Functions defined `inline` without `static` or `extern` outside
+    /// system headers (gnulib's header functions): in C99 such a definition
+    /// gives the linker no symbol, so a driver calling one out of line must
+    /// ask for it.
     pub inline_definitions: Vec<String>,
     /// Functions and extern globals defined elsewhere (another library's
     /// too) that the bodies of excluded definitions use: the driver, which

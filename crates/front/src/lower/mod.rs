@@ -474,7 +474,10 @@ impl<'a> Lowerer<'a> {
         self.program.inline_definitions = self
             .funcs
             .iter()
+            // Another library's header functions call into that library,
+            // which the driver does not link: those stay inline.
             .filter(|decl| decl.inline_definition && !decl.function.is_static)
+            .filter(|decl| !self.program.in_system_header(decl.function.span))
             .map(|decl| decl.function.name.clone())
             .collect();
         for decl in &self.globals {
