@@ -680,9 +680,27 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
                     _ => false,
                 };
+                let constant = write.pointers.is_empty();
                 code.declarations
-                    .extend(byte_array(&name, &write.bytes, text));
+                    .extend(byte_array(&name, &write.bytes, text, constant));
                 code.script_writes = true;
+                // The addresses of objects the test built, stored where the
+                // stub's pointer members lie.
+                for pointer in &write.pointers {
+                    let void_pointer = Type::ptr(Type::Void);
+                    let Some(expr) =
+                        self.pointer_expr(&pointer.value, &void_pointer, &code.objects)?
+                    else {
+                        continue;
+                    };
+                    let at = match pointer.offset {
+                        0 => name.clone(),
+                        offset => format!("{name} + {offset}"),
+                    };
+                    code.script.push(format!(
+                        "memcpy({at}, &(void *){{{expr}}}, sizeof (void *));"
+                    ));
+                }
                 let (bytes, length) = crate::support::StubNames::writes(&f.name, write.arg);
                 code.script
                     .push(format!("{bytes}[{}] = {name};", write.call));
@@ -1163,12 +1181,13 @@ pub fn api_call_text(
 /// `static const unsigned char NAME[N] = ...;` holding `bytes`: the bytes
 /// up to the last nonzero one (C zeroes the rest), as a string literal for
 /// `text`, else sixteen a line.
-fn byte_array(name: &str, bytes: &[u8], text: bool) -> Vec<String> {
+fn byte_array(name: &str, bytes: &[u8], text: bool, constant: bool) -> Vec<String> {
     let used = bytes
         .iter()
         .rposition(|&b| b != 0)
         .map_or(0, |last| last + 1);
-    let head = format!("static const unsigned char {name}[{}] = ", bytes.len());
+    let qualifier = if constant { "const " } else { "" };
+    let head = format!("static {qualifier}unsigned char {name}[{}] = ", bytes.len());
     if used == 0 {
         return vec![format!("{head}{{0}};")];
     }
@@ -1202,18 +1221,18 @@ mod tests {
     #[test]
     fn what_a_stub_writes_is_a_byte_array_up_to_its_last_nonzero_byte() {
         assert_eq!(
-            byte_array("get_1_arg1", &[42, 0, 0, 0], false),
+            byte_array("get_1_arg1", &[42, 0, 0, 0], false, true),
             ["static const unsigned char get_1_arg1[4] = {0x2a};"]
         );
         assert_eq!(
-            byte_array("read_1_arg1", b"quit\0\0\0\0", true),
+            byte_array("read_1_arg1", b"quit\0\0\0\0", true, true),
             ["static const unsigned char read_1_arg1[8] = \"quit\";"]
         );
         assert_eq!(
-            byte_array("zero_1_arg2", &[0; 3], true),
+            byte_array("zero_1_arg2", &[0; 3], true, true),
             ["static const unsigned char zero_1_arg2[3] = {0};"]
         );
-        let lines = byte_array("fill_2_arg1", &[0xff; 17], false);
+        let lines = byte_array("fill_2_arg1", &[0xff; 17], false, true);
         assert_eq!(lines.len(), 4, "{lines:?}");
         assert!(lines[1].ends_with("0xff,") && lines[2] == "    0xff" && lines[3] == "};");
     }

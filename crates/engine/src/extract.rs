@@ -17,7 +17,7 @@ use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
     AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, StreamId, Stub, StubCall, StubWrite, TestCase, Value,
+    Step, StreamId, Stub, StubCall, StubPointer, StubWrite, TestCase, Value,
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
@@ -755,10 +755,21 @@ impl<'a> Solved<'a> {
                     .iter()
                     .map(|cell| cell_byte(cell).map_or(0, |b| self.values.bits(&b) as u8))
                     .collect();
+                let pointers = (cells.iter().enumerate())
+                    .filter_map(|(k, cell)| match cell {
+                        Cell::Ptr { ptr, idx: 0 } => Some(StubPointer {
+                            offset: k as u64,
+                            value: self.ptr_value(ptr),
+                        }),
+                        _ => None,
+                    })
+                    .filter(|p| !matches!(p.value, Value::Null | Value::Unknown))
+                    .collect();
                 out.stubs[at].writes.push(StubWrite {
                     call: number,
                     arg: *arg,
                     bytes,
+                    pointers,
                 });
             }
             if let Some(value) = &call.result {

@@ -498,6 +498,12 @@ impl State {
             redirect.cells(&mut target.cells);
             redirect.cells(Rc::<Vec<Cell>>::make_mut(&mut target.initial));
         }
+        // What stubs wrote is test data too: their pointers must say where.
+        for call in &mut self.stub_calls {
+            for (_, cells) in &mut call.writes {
+                redirect.cells(cells);
+            }
+        }
         let values = self
             .params
             .iter_mut()

@@ -141,9 +141,34 @@ int configured(void) {
 }
 
 #[test]
-fn a_stub_writes_neither_through_const_nor_over_pointers() {
+fn a_stub_stores_in_pointer_members_objects_the_test_builds() {
     let src = r#"
 struct holder { int *p; int n; };
+int get_holder(struct holder *h);
+int holder_value(void) {
+    struct holder h;
+    if (get_holder(&h) != 0) return -1;
+    if (h.p == 0) return -2;
+    return *h.p > h.n;
+}
+"#;
+    let (_, report) = run(src, "holder_value");
+    assert_all_covered(&report);
+    let stored = |t: &testcase::TestCase| {
+        t.inputs.stubs.iter().flat_map(|s| &s.writes).any(|w| {
+            w.pointers
+                .iter()
+                .any(|p| p.offset == 0 && matches!(p.value, testcase::Value::Pointer { .. }))
+        })
+    };
+    // The tests that read `*h.p` give the stub an object to store.
+    assert!(report.tests.iter().filter(|t| stored(t)).count() >= 2);
+}
+
+#[test]
+fn a_stub_writes_neither_through_const_nor_over_callbacks() {
+    let src = r#"
+struct holder { int (*run)(void); int n; };
 int get_holder(struct holder *h);
 int peek(const int *p);
 int holder_count(void) {

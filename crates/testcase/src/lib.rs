@@ -9,6 +9,7 @@ pub mod c_library;
 pub mod json;
 
 use ir::{FloatKind, FuncId, GlobalId, Goal, IntType, Span, Type};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// The name a source's own `main` gets in a driver (`#define main ...`),
@@ -87,6 +88,20 @@ pub enum Value {
 }
 
 impl Value {
+    /// Calls `found` with each function the value names, in members and
+    /// elements too.
+    pub fn each_function(&self, found: &mut impl FnMut(FuncId)) {
+        match self {
+            Value::Func(f) => found(*f),
+            Value::Struct(items) | Value::Array(items) => {
+                for item in items {
+                    item.each_function(found);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The raw bits and width in bytes of an integer, `float` or `double`.
     pub fn raw_bits(&self) -> Option<(u128, usize)> {
         match self {
@@ -209,12 +224,22 @@ pub struct Stub {
 
 /// What the stub's call number `call` (from 0, counting the calls of its
 /// function) writes through its argument number `arg` (from 0): `bytes`,
-/// from where the argument points.
+/// from where the argument points, with `pointers` stored over them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StubWrite {
     pub call: usize,
     pub arg: usize,
     pub bytes: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pointers: Vec<StubPointer>,
+}
+
+/// A pointer a stub stores `offset` bytes into what it writes: the address
+/// of an object the test builds (or NULL).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StubPointer {
+    pub offset: u64,
+    pub value: Value,
 }
 
 /// A call the function under test made to a function without a body, with
@@ -264,6 +289,27 @@ pub struct Inputs {
 }
 
 impl Inputs {
+    /// The functions the test stores or passes as pointers, each once.
+    pub fn functions_given(&self) -> BTreeSet<FuncId> {
+        let mut given = BTreeSet::new();
+        let mut found = |f| {
+            given.insert(f);
+        };
+        let values = (self.args.iter())
+            .chain(self.globals.iter().map(|(_, v)| v))
+            .chain(self.objects.iter().flat_map(|o| &o.init))
+            .chain(self.stubs.iter().flat_map(|s| &s.returns))
+            .chain(
+                (self.stubs.iter())
+                    .flat_map(|s| &s.writes)
+                    .flat_map(|w| w.pointers.iter().map(|p| &p.value)),
+            );
+        for value in values {
+            value.each_function(&mut found);
+        }
+        given
+    }
+
     /// Every scripted stub result in the order the path called the stubs,
     /// with the stub's function; `None` when `stub_order` does not account
     /// for exactly the results of `stubs` (a record written before it was
@@ -801,6 +847,7 @@ mod tests {
                         call: 1,
                         arg: 0,
                         bytes: vec![7, 0, 0, 0],
+                        pointers: Vec::new(),
                     }],
                 },
                 Stub {

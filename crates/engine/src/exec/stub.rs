@@ -2,14 +2,17 @@
 //! arguments. The driver's stub is a mock: at each call it writes what the
 //! test scripts, so the engine chooses those bytes as inputs. Through an
 //! argument that points into an object the path knows, at a known offset,
-//! over bytes that hold no pointer, the call writes fresh input bytes: for
-//! a `char *`, `unsigned char *` or `void *`, from there to the end of the
-//! object; for another `T *`, `sizeof(T)` bytes (fewer at the end of the
-//! object). The rest of what the argument reaches, and everything an
-//! argument the engine cannot script reaches, is `Written::Unseen`, as the
-//! real function may fill it (a read of indeterminate bytes of it stops the
-//! path, and the goals left are cut by `stub_effects`). A parameter
-//! declared pointing to `const` is never written through.
+//! the call writes fresh inputs: for a `char *`, `unsigned char *` or
+//! `void *`, bytes from there to the end of the object (where it holds no
+//! pointer); for another `T *`, a fresh `T`, whose pointer members are
+//! input pointers like an argument's (the test builds what they point to
+//! and the stub stores their addresses). The rest of what the argument
+//! reaches, and everything an argument the engine cannot script reaches,
+//! is `Written::Unseen`, as the real function may fill it (a read of
+//! indeterminate bytes of it stops the path, and the goals left are cut by
+//! `stub_effects`). A parameter declared pointing to `const` is never
+//! written through; a callback mock (see `ir::callbacks`) scripts no
+//! writes.
 
 use super::input::fresh_cells;
 use super::{Exec, Machine};
@@ -56,7 +59,12 @@ impl Machine<'_, '_> {
             if matches!(target, Target::Null | Target::Func(_) | Target::Str(_)) {
                 continue;
             }
-            let region = self.stub_region(st, func, i, p)?;
+            // A callback mock's type says nothing of `const` (the IR keeps
+            // no qualifiers): it writes nothing a test scripts.
+            let region = match self.program.is_callback_mock(func) {
+                true => None,
+                false => self.stub_region(st, func, i, p)?,
+            };
             let obj = match (&region, target) {
                 (Some(r), _) => Some(r.obj),
                 (None, Target::Object(obj)) => Some(obj),
@@ -179,22 +187,45 @@ impl Machine<'_, '_> {
         if start >= end || end - start > MAX_STUB_WRITE {
             return Ok(None);
         }
-        let range = start as usize..end as usize;
-        if object.cells[range]
-            .iter()
-            .any(|c| matches!(c, Cell::Ptr { .. }))
-        {
-            return Ok(None);
-        }
-        if let Some(ty) = self.object_type(st, obj) {
-            if holds_pointer(program, &ty, start, end) {
+        let typed = (!bytes_like && end - start == size).then(|| pointee.clone());
+        // A typed write puts a fresh input pointer in each pointer member;
+        // plain bytes hold none.
+        let mut pointers = Vec::new();
+        if let Some(ty) = &typed {
+            if !pointer_offsets(program, ty, 0, &mut pointers) {
                 return Ok(None);
             }
         }
-        if !bytes_like && holds_pointer(program, pointee, 0, end - start) {
+        let pointer_bytes = program.data_model.pointer_bytes() as u64;
+        let in_pointer = |k: u64| {
+            pointers
+                .iter()
+                .any(|&p| (p..p + pointer_bytes).contains(&k))
+        };
+        // What the path put there agrees: pointers only where the type has them.
+        let stored_elsewhere = (start..end).any(|k| {
+            matches!(object.cells[k as usize], Cell::Ptr { .. }) && !in_pointer(k - start)
+        });
+        if stored_elsewhere {
             return Ok(None);
         }
-        let typed = (!bytes_like && end - start == size).then(|| pointee.clone());
+        if let Some(ty) = self.object_type(st, obj) {
+            let mut from = start;
+            for &p in &pointers {
+                let (at, after) = (start + p, start + p + pointer_bytes);
+                if holds_pointer(program, &ty, from, at) || !holds_pointer(program, &ty, at, after)
+                {
+                    return Ok(None);
+                }
+                from = after;
+            }
+            if holds_pointer(program, &ty, from, end) {
+                return Ok(None);
+            }
+        }
+        if typed.is_none() && holds_pointer(program, pointee, 0, end - start) {
+            return Ok(None);
+        }
         Ok(Some(Region {
             obj,
             start,
@@ -223,6 +254,32 @@ impl Machine<'_, '_> {
             }
             _ => None,
         }
+    }
+}
+
+/// Adds to `out` where a value of type `ty` placed at `at` holds data
+/// pointers; false when it holds one a stub cannot script (a function
+/// pointer, one inside a union).
+fn pointer_offsets(program: &Program, ty: &Type, at: u64, out: &mut Vec<u64>) -> bool {
+    match ty {
+        Type::Pointer(pointee) if matches!(**pointee, Type::Function(_)) => false,
+        Type::Pointer(_) => {
+            out.push(at);
+            true
+        }
+        Type::Array(elem, Some(n)) => {
+            let esz = program.size_of(elem);
+            (0..*n).all(|k| pointer_offsets(program, elem, at + k * esz, out))
+        }
+        Type::Struct(id) => {
+            let def = program.struct_def(*id);
+            if def.is_union {
+                return !holds_pointer(program, ty, 0, program.size_of(ty));
+            }
+            (def.fields.iter().filter(|f| f.bits.is_none()))
+                .all(|f| pointer_offsets(program, &f.ty, at + f.offset, out))
+        }
+        _ => true,
     }
 }
 
