@@ -818,10 +818,16 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         let f = unit.program.function(plan.func);
         let names = StubNames::new(&f.name);
         let returns_value = f.sig.ret != Type::Void;
+        let what = match unit.program.is_callback_mock(plan.func) {
+            true => format!(
+                "{}() stands for any function of its type an input may point to",
+                comment_text(&f.name)
+            ),
+            false => format!("{}() has no body in the source", comment_text(&f.name)),
+        };
         if returns_value {
             out.line(&format!(
-                "/* {}() has no body in the source: this stub returns what each test scripts, in call order. */",
-                comment_text(&f.name)
+                "/* {what}: this stub returns what each test scripts, in call order. */"
             ));
             out.line(&format!(
                 "static {};",
@@ -834,19 +840,14 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             out.line(&format!("static int {};", names.length));
         } else if testcase::ERROR_FUNCTIONS.contains(&f.name.as_str()) {
             out.line(&format!(
-                "/* {}() has no body in the source: it marks an error, so this stub aborts. */",
-                comment_text(&f.name)
+                "/* {what}: it marks an error, so this stub aborts. */"
             ));
         } else if !plan.written_args.is_empty() {
             out.line(&format!(
-                "/* {}() has no body in the source: this stub writes what each test scripts. */",
-                comment_text(&f.name)
+                "/* {what}: this stub writes what each test scripts. */"
             ));
         } else {
-            out.line(&format!(
-                "/* {}() has no body in the source: this stub does nothing. */",
-                comment_text(&f.name)
-            ));
+            out.line(&format!("/* {what}: this stub does nothing. */"));
         }
         let recorded: Vec<usize> = (0..f.sig.params.len())
             .filter(|i| is_checked_argument(&f.sig.params[*i]))
@@ -949,7 +950,10 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         // inside a function body is out of sight, so the stub is exported
         // under another C name with the function's symbol (no declaration
         // to agree with, qualifiers and all).
-        let declared = if unit.program.declared_in_blocks_only.contains(&f.name) {
+        let declared = if unit.program.is_callback_mock(plan.func) {
+            // cairn's own: no declaration in the source, nothing to export.
+            format!("static __typeof__({0}) {1}", names.implementation, f.name)
+        } else if unit.program.declared_in_blocks_only.contains(&f.name) {
             format!(
                 "__typeof__({0}) cairn_exported_{1} __asm__(\"{1}\")",
                 names.implementation, f.name

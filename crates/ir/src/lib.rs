@@ -6,6 +6,7 @@
 //! flow), so every condition is its own branch, as gcov counts them.
 
 pub mod analysis;
+pub mod callbacks;
 pub mod float;
 pub mod goals;
 pub mod initialiser;

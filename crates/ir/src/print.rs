@@ -56,10 +56,12 @@ pub fn print_program(p: &Program, only: &[String]) -> String {
     }
     print_globals(&mut out, p);
     for (i, func) in p.functions.iter().enumerate() {
-        if !only.is_empty() && !only.contains(&func.name) {
+        // The source's functions only: callback mocks are cairn's.
+        let id = FuncId(i as u32);
+        if (!only.is_empty() && !only.contains(&func.name)) || p.is_callback_mock(id) {
             continue;
         }
-        print_function(&mut out, p, FuncId(i as u32), func, Lines::Absolute);
+        print_function(&mut out, p, id, func, Lines::Absolute);
     }
     out
 }

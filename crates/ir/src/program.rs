@@ -103,6 +103,12 @@ pub struct Program {
     /// too) that the bodies of excluded definitions use: the driver, which
     /// compiles those bodies, defines each.
     pub used_by_excluded: Vec<String>,
+    /// Functions cairn adds, without a body, one per function-pointer type
+    /// the program's structs, globals and parameters hold: each stands for
+    /// any function of its type (another file's callback, a vtable's
+    /// entry), which a test may store where an input holds one and whose
+    /// driver stub returns what the test scripts.
+    pub callback_mocks: Vec<FuncId>,
 }
 
 impl Layout for Program {

@@ -76,6 +76,18 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
             ));
         }
     }
+    // A callback mock stands for any function of its type: the one the
+    // program stores there may never return what the test scripts.
+    for call in st
+        .stub_calls
+        .iter()
+        .filter(|c| program.is_callback_mock(c.func))
+    {
+        types.insert(format!(
+            "what {}() returns, standing for any function of its type",
+            program.function(call.func).name
+        ));
+    }
     // A stub's writes are any bytes (a string without its NUL): the real
     // function may never write them.
     for call in st.stub_calls.iter().filter(|c| !c.writes.is_empty()) {

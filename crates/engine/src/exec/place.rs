@@ -228,7 +228,8 @@ impl Machine<'_, '_> {
     /// Forks over what an undecided lazy pointer may be: NULL (when
     /// `with_null`), an alias of each input object of its pointee type, and
     /// a fresh input object (within `max_nodes`). A function pointer may be
-    /// each function of the file of its type.
+    /// each function of the file of its type, or, if there is none, its
+    /// type's callback mock.
     fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
         // A parameter declared never NULL: the driver may not pass NULL.
@@ -242,13 +243,23 @@ impl Machine<'_, '_> {
         }
         let ty = st.lazies[lazy as usize].ty.clone();
         if let Some(Type::Function(sig)) = ty.pointee() {
-            for (i, f) in self.program.functions.iter().enumerate() {
-                if f.body.is_some() && f.sig == **sig {
-                    let mut next = self.fork(st);
-                    next.lazies[lazy as usize].resolution =
-                        Some(Target::Func(ir::FuncId(i as u32)));
-                    choices.push(next);
-                }
+            // The file's functions of its type, or, where it defines none,
+            // the mock that stands for them (another file's, another
+            // library's).
+            let defined = |f: &ir::Function| f.body.is_some() && f.sig == **sig;
+            let mut targets: Vec<ir::FuncId> = (0..self.program.functions.len() as u32)
+                .map(ir::FuncId)
+                .filter(|&id| defined(self.program.function(id)))
+                .collect();
+            if targets.is_empty() {
+                targets = (self.program.callback_mocks.iter().copied())
+                    .filter(|&id| self.program.function(id).sig == **sig)
+                    .collect();
+            }
+            for target in targets {
+                let mut next = self.fork(st);
+                next.lazies[lazy as usize].resolution = Some(Target::Func(target));
+                choices.push(next);
             }
             return Stop::Fork(choices);
         }
@@ -323,12 +334,19 @@ impl Machine<'_, '_> {
     fn alias_candidates(&self, st: &State, lazy: LazyIdx) -> Exec<Vec<ObjIdx>> {
         let elem = self.pointee_elem(st, lazy)?;
         let link = st.lazies[lazy as usize].link;
+        // An opaque handle's bytes are only another handle of its type.
+        let opaque = self.opaque_pointee(st, lazy);
         Ok(st
             .objects
             .iter()
             .enumerate()
             .filter(|(_, o)| match &o.kind {
-                ObjKind::Input { elem: e, freed, .. } => *e == elem && !(link && *freed),
+                ObjKind::Input {
+                    elem: e,
+                    freed,
+                    origin,
+                    ..
+                } => *e == elem && !(link && *freed) && self.opaque_pointee(st, *origin) == opaque,
                 _ => false,
             })
             .map(|(i, _)| i as ObjIdx)

@@ -397,6 +397,7 @@ pub(crate) fn lower_unit(
         declared_in_blocks_only: Vec::new(),
         inline_definitions: Vec::new(),
         used_by_excluded: Vec::new(),
+        callback_mocks: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
@@ -496,6 +497,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         compact::compact_structs(&mut self.program);
+        self.program.add_callback_mocks();
         Lowered {
             program: self.program,
             diagnostics: self.diagnostics,
