@@ -45,11 +45,92 @@ fn functions_of_libraries_the_driver_does_not_link_are_stubs() {
     );
 }
 
+/// A vtable filled in another file (modbus' backends, a driver's
+/// operations): no function of this file has the type of `build` or
+/// `send`, so each input's entry points to the callback mock of its type,
+/// a stub that returns what the test scripts. Every branch after the calls
+/// is covered, as gcov confirms, and the findings on a NULL entry stay
+/// unvouched.
+const CALLS_A_VTABLE: &str = r#"
+#include <stdint.h>
+
+typedef struct backend {
+    int (*build)(void *ctx, int function, uint8_t *req);
+    int (*send)(void *ctx, const uint8_t *req, int length);
+} backend_t;
+typedef struct ctx { int debug; const backend_t *backend; } ctx_t;
+
+int send_request(ctx_t *ctx, int function)
+{
+    uint8_t req[16] = {0};
+    int length = ctx->backend->build(ctx, function, req);
+    if (length < 0)
+        return -1;
+    if (length > 16)
+        return -2;
+    int rc = ctx->backend->send(ctx, req, length);
+    if (rc != length)
+        return ctx->debug ? -3 : -4;
+    return 0;
+}
+"#;
+
+#[test]
+fn an_entry_no_file_in_view_defines_is_a_callback_mock() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "vtable.c", CALLS_A_VTABLE, &["--sanitize"]);
+    assert!(covers(&stdout, "send_request", "8/8"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("vtable_test.c")).expect("driver");
+    assert!(driver.contains("static __typeof__(cairn_stub_cairn_callback_1) cairn_callback_1"));
+    assert!(driver.contains("->build = cairn_callback_1;"), "{driver}");
+    assert!(driver.contains("->send = cairn_callback_2;"), "{driver}");
+    assert!(
+        stdout.contains("standing for any function of its type"),
+        "{stdout}"
+    );
+}
+
+/// A handle whose struct another file defines: this file cannot look
+/// inside, only pass it on, so a test gives it plain bytes to point to
+/// (cast to the handle's type) and the branches past the NULL checks are
+/// covered.
+const PASSES_A_HANDLE_ON: &str = r#"
+struct ctx;
+struct ctx *ctx_new(void);
+int ctx_send(struct ctx *c, int v);
+
+int send_value(struct ctx *c, int v)
+{
+    if (!c)
+        c = ctx_new();
+    if (!c)
+        return -1;
+    if (ctx_send(c, v) < 0)
+        return -2;
+    return 0;
+}
+"#;
+
+#[test]
+fn an_opaque_handle_points_to_bytes_the_test_owns() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "handle.c", PASSES_A_HANDLE_ON, &["--sanitize"]);
+    assert!(covers(&stdout, "send_value", "6/6"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("handle_test.c")).expect("driver");
+    assert!(
+        driver.contains("send_value((struct ctx *)(c_in), "),
+        "{driver}"
+    );
+}
+
 /// `fetch` and the others are another file's: the driver's stub of each is
 /// a mock that writes, at each call, the bytes the test scripts through its
 /// pointer arguments (the whole buffer from a `char *`, `sizeof(T)` bytes
-/// from a `T *`), so branches on what it wrote are covered, while a buffer
-/// the test itself filled stays as it was beyond what the stub writes.
+/// from a `T *`, with the addresses of objects the test builds in its
+/// pointer members), so branches on what it wrote are covered, while a
+/// buffer the test itself filled stays as it was beyond what the stub writes.
 const FILLS_A_BUFFER: &str = r#"
 #include <string.h>
 
@@ -112,17 +193,33 @@ int header_kind(int *length)
     }
 }
 
-/* An entry holds a pointer, which no test scripts: what `next_entry`
-   writes there stays unknown, and reading it stops the path. */
+/* An entry holds a pointer: the stub stores there the address of a
+   string the test builds, or NULL. */
 struct entry { const char *name; int size; };
 int next_entry(struct entry *e);
 
-int entry_is_big(void)
+int entry_kind(void)
 {
     struct entry e;
     if (next_entry(&e) != 0)
         return -1;
+    if (e.name != 0 && e.name[0] == '/')
+        return 2;
     if (e.size > 100)
+        return 1;
+    return 0;
+}
+
+/* No test scripts a callback: reading what the stub may have left there
+   stops the path. */
+struct handler { void (*run)(void); int priority; };
+void get_handler(struct handler *h);
+
+int handler_is_urgent(void)
+{
+    struct handler h;
+    get_handler(&h);
+    if (h.priority > 5)
         return 1;
     return 0;
 }
@@ -149,9 +246,10 @@ fn what_a_stub_writes_through_its_pointers_is_scripted_by_each_test() {
     ] {
         assert!(covered(function, fraction), "{function}: {stdout}");
     }
-    // Where the region holds a pointer the stub writes nothing: the path
-    // reading `e.size` stops, with the reason.
-    assert!(covered("entry_is_big", "1/4"), "{stdout}");
+    // Where the region holds a callback the stub writes nothing: the path
+    // reading `h.priority` stops, with the reason.
+    assert!(covered("entry_kind", "8/8"), "{stdout}");
+    assert!(covered("handler_is_urgent", "0/2"), "{stdout}");
     let tests = std::fs::read_to_string(out_dir.join("fills.tests.json")).expect("tests.json");
     assert!(
         tests.contains("may write through its pointer arguments"),
@@ -162,12 +260,18 @@ fn what_a_stub_writes_through_its_pointers_is_scripted_by_each_test() {
         "cairn_fetch_writes1",
         "cairn_get_conf_writes1",
         "cairn_read_header_writes1",
+        "cairn_next_entry_writes1",
     ] {
         assert!(driver.contains(scripted), "{driver}");
     }
-    // `const char *name` is never written through, nor a pointer-holding entry.
+    // `const char *name` is never written through, nor a callback's holder.
     assert!(!driver.contains("cairn_read_header_writes2"), "{driver}");
-    assert!(!driver.contains("cairn_next_entry_writes1"), "{driver}");
+    assert!(!driver.contains("cairn_get_handler_writes1"), "{driver}");
+    // The entry's name: the address of the string the test built.
+    assert!(
+        driver.contains("memcpy(next_entry_1_arg1, &(void *){"),
+        "{driver}"
+    );
 }
 
 /// `slow` is defined here but cairn cannot read it (inline assembly): the

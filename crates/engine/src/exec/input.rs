@@ -508,13 +508,25 @@ impl Machine<'_, '_> {
     }
 
     /// The element type of the input object a lazy pointer designates
-    /// (bytes for `void *`).
+    /// (bytes for `void *`, and for an opaque handle: see `opaque_pointee`).
     pub fn pointee_elem(&self, st: &State, lazy: LazyIdx) -> Exec<Type> {
         match st.lazies[lazy as usize].ty.pointee() {
             Some(Type::Void) | None => Ok(Type::Int(IntType::UCHAR)),
             Some(Type::Function(_)) => unsupported("data access through a function pointer"),
+            _ if self.opaque_pointee(st, lazy).is_some() => Ok(Type::Int(IntType::UCHAR)),
             Some(t) => Ok(t.clone()),
         }
+    }
+
+    /// The struct a lazy pointer designates when the file leaves it
+    /// incomplete (`struct ctx;`, defined in another file): code that
+    /// cannot look inside only passes such a handle on, so the test gives
+    /// it plain bytes to point to.
+    pub fn opaque_pointee(&self, st: &State, lazy: LazyIdx) -> Option<Type> {
+        let pointee = st.lazies[lazy as usize].ty.pointee()?;
+        let incomplete = matches!(pointee, Type::Struct(_)) && self.program.size_of(pointee) == 0;
+        // A `FILE *` is a stream, whatever the headers say of `FILE`.
+        (incomplete && !is_stream_type(self.program, pointee)).then(|| pointee.clone())
     }
 
     /// Creates the input object an unresolved lazy pointer points to: an array
