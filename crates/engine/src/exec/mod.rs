@@ -23,7 +23,7 @@ use crate::config::{EngineConfig, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{NativeInputs, ObjKind, State, StateId};
-use crate::value::{cond_value, Cond, SymVal, Unsupported, Word};
+use crate::value::{concrete, cond_value, Cell, Cond, SymVal, Target, Unsupported, Word};
 use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
 use testcase::{Boundary, Finding, FindingKind, TestCase};
@@ -89,8 +89,19 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
         ));
     }
     // A stub's writes are any bytes (a string without its NUL): the real
-    // function may never write them.
-    for call in st.stub_calls.iter().filter(|c| !c.writes.is_empty()) {
+    // function may never write them. A pointer it stored that the path
+    // never read (`*list = NULL` in a free function) chose nothing.
+    let chosen = |cell: &Cell| match cell {
+        Cell::Byte { src, .. } => concrete(src).is_none(),
+        Cell::Ptr { ptr, .. } => match ptr.target {
+            Target::Lazy(lazy) => st.lazies[lazy as usize].resolution.is_some(),
+            _ => true,
+        },
+    };
+    let scripted = |call: &&crate::state::CallWithoutBody| {
+        (call.writes.iter()).any(|(_, cells)| cells.iter().any(chosen))
+    };
+    for call in st.stub_calls.iter().filter(scripted) {
         types.insert(format!(
             "what {}() writes through its pointers",
             program.function(call.func).name
