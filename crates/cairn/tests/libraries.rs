@@ -125,6 +125,58 @@ fn an_opaque_handle_points_to_bytes_the_test_owns() {
     );
 }
 
+/// Descriptors no test can give in the state a path needs (a peer that
+/// sends a frame, a disk that fails to sync): while a test runs, the
+/// driver's `read`, `fsync` and `close` are mocks returning what the test
+/// scripts within what the real ones may return, and `read` fills at most
+/// the bytes it is asked for. gcov still writes its counters at exit
+/// through the C library's own.
+const READS_A_DESCRIPTOR: &str = r#"
+#include <unistd.h>
+
+int read_frame(int fd, unsigned char *out, int cap)
+{
+    unsigned char len;
+    ssize_t n = read(fd, &len, 1);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return 0;
+    if (len > cap)
+        return -2;
+    n = read(fd, out, len);
+    if (n != len)
+        return -3;
+    if (out[0] == 0x7e)
+        return 2;
+    return 1;
+}
+
+int flush_and_close(int fd)
+{
+    if (fsync(fd) != 0) {
+        close(fd);
+        return -1;
+    }
+    return close(fd);
+}
+"#;
+
+#[test]
+fn descriptors_are_mocked_while_a_test_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "frames.c", READS_A_DESCRIPTOR, &["--sanitize"]);
+    assert!(covers(&stdout, "read_frame", "10/10"), "{stdout}");
+    assert!(covers(&stdout, "flush_and_close", "2/2"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("frames_test.c")).expect("driver");
+    assert!(
+        driver.contains("__typeof__(read) read __attribute__((alias(\"cairn_stub_read\")));"),
+        "{driver}"
+    );
+    assert!(driver.contains("dlsym(RTLD_NEXT, \"close\")"), "{driver}");
+}
+
 /// `fetch` and the others are another file's: the driver's stub of each is
 /// a mock that writes, at each call, the bytes the test scripts through its
 /// pointer arguments (the whole buffer from a `char *`, `sizeof(T)` bytes

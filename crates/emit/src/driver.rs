@@ -97,6 +97,7 @@ pub fn test_driver(
     } else {
         Wrappers::None
     };
+    support::unfortified_if_mocking(&mut out, unit, &plans);
     source.include(&mut out, unit, wrappers);
     if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
         out.text(streams::SUPPORT);
@@ -271,6 +272,7 @@ fn write_test(
         out.line(&format!("int {failures} = 0;"));
     }
     out.blank();
+    support::mocking(&mut out, unit, plans, true);
     set_up(&mut out, &code);
     if wraps_allocations {
         failing_allocations(&mut out, &test.inputs.failing_allocations);
@@ -291,6 +293,7 @@ fn write_test(
     } else {
         out.line(&format!("{};", code.call));
     }
+    support::mocking(&mut out, unit, plans, false);
     if wrappers != Wrappers::None || unit.tracks_frees {
         out.line("cairn_call_returned();");
     }
@@ -1046,6 +1049,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     out.line(&format!(
         " * List them: ./{binary}    Run finding K: ./{binary} K */"
     ));
+    support::unfortified_if_mocking(&mut out, unit, &plans);
     source.include(&mut out, unit, wrappers);
     if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
         out.text(streams::SUPPORT);
@@ -1192,6 +1196,7 @@ fn write_reproducer(
         comment_text(reproducer.about)
     ));
     let prepare_call = |out: &mut CodeWriter| {
+        support::mocking(out, unit, plans, true);
         set_up(out, &code);
         if reproducer.wraps_allocations {
             failing_allocations(out, &finding.inputs.failing_allocations);

@@ -801,7 +801,46 @@ pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String>
     Ok(())
 }
 
+/// The flag that is set while a test runs, when the driver mocks C library
+/// functions (`testcase::c_library::MOCKED`): outside it they are the C
+/// library's own (gcov writes its counters through them at exit).
+const MOCKING: &str = "cairn_mocking";
+
+/// Whether the driver mocks C library functions: its tests then set
+/// [`MOCKING`] while they run.
+pub fn mocks_c_library(unit: &Unit, plans: &[StubPlan]) -> bool {
+    plans
+        .iter()
+        .any(|p| testcase::c_library::mocked(&unit.program.function(p.func).name).is_some())
+}
+
+/// Before the source, when the driver mocks C library functions: glibc's
+/// fortified headers make some of them inline wrappers, which would be
+/// called instead of the mocks (and clash with their definitions).
+pub fn unfortified_if_mocking(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) {
+    if mocks_c_library(unit, plans) {
+        out.line("/* The mocks of C library functions below replace them: no inline fortified versions. */");
+        out.line("#undef _FORTIFY_SOURCE");
+    }
+}
+
+/// Where a test starts and where its call returns, when the driver mocks.
+pub fn mocking(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan], on: bool) {
+    if mocks_c_library(unit, plans) {
+        out.line(&format!("{MOCKING} = {};", i32::from(on)));
+    }
+}
+
 pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<(), String> {
+    if mocks_c_library(unit, plans) {
+        out.line("/* C library functions on descriptors are mocks while a test runs. */");
+        out.line("#include <dlfcn.h>");
+        out.line("#ifndef RTLD_NEXT");
+        out.line("#define RTLD_NEXT ((void *) -1l) /* glibc's, which <dlfcn.h> gives _GNU_SOURCE only */");
+        out.line("#endif");
+        out.line(&format!("static int {MOCKING};"));
+        out.blank();
+    }
     let takes_data_pointer = |plan: &StubPlan| {
         unit.program
             .function(plan.func)
@@ -893,6 +932,21 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         )?;
         out.line(&format!("static {header}"));
         out.open("{");
+        if testcase::c_library::mocked(&f.name).is_some() {
+            let args: Vec<String> = (1..=f.sig.params.len())
+                .map(|i| format!("arg{i}"))
+                .collect();
+            out.open(&format!("if (!{MOCKING}) {{"));
+            out.line("/* Outside a test: the C library's own. */");
+            out.line(&format!("static __typeof__({}) *real;", f.name));
+            out.line("if (real == NULL)");
+            out.line(&format!(
+                "    real = (__typeof__({0}) *)dlsym(RTLD_NEXT, \"{0}\");",
+                f.name
+            ));
+            out.line(&format!("return real({});", args.join(", ")));
+            out.close("}");
+        }
         if !recorded.is_empty() {
             out.open(&format!("if ({} < {}) {{", names.calls, plan.capacity));
             for i in &recorded {

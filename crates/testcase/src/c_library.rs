@@ -42,6 +42,73 @@ fn libraries() -> &'static [usize] {
     })
 }
 
+/// What a C library function the drivers mock may return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MockResult {
+    /// 0 on success, -1 on failure.
+    Status,
+    /// A new descriptor (0 or more), or -1.
+    Descriptor,
+    /// A number of bytes up to parameter `count` (from 0), or -1.
+    UpTo { count: usize },
+    /// A number of ready descriptors (0 or more), or -1.
+    Ready,
+}
+
+/// C library functions on descriptors, files and sockets that the drivers
+/// mock: no test can hand the code a descriptor in the state a path needs
+/// (a socket with data waiting, a file that fails to sync), so while a
+/// test runs, the driver's definition of each returns what the test
+/// scripts, within what the real function may return, and writes what the
+/// test scripts through its pointers that are not `const` (`read` at most
+/// `count` bytes); outside a test it is the C library's own. None of them
+/// takes variable arguments (the driver could not pass them on), nor
+/// returns a value the test would have to keep consistent with what it
+/// writes (`time`).
+pub const MOCKED: &[(&str, MockResult)] = &[
+    ("read", MockResult::UpTo { count: 2 }),
+    ("write", MockResult::UpTo { count: 2 }),
+    ("pread", MockResult::UpTo { count: 2 }),
+    ("pwrite", MockResult::UpTo { count: 2 }),
+    ("recv", MockResult::UpTo { count: 2 }),
+    ("send", MockResult::UpTo { count: 2 }),
+    ("recvfrom", MockResult::UpTo { count: 2 }),
+    ("sendto", MockResult::UpTo { count: 2 }),
+    ("close", MockResult::Status),
+    ("fsync", MockResult::Status),
+    ("fdatasync", MockResult::Status),
+    ("ftruncate", MockResult::Status),
+    ("stat", MockResult::Status),
+    ("fstat", MockResult::Status),
+    ("lstat", MockResult::Status),
+    ("access", MockResult::Status),
+    ("unlink", MockResult::Status),
+    ("rmdir", MockResult::Status),
+    ("mkdir", MockResult::Status),
+    ("rename", MockResult::Status),
+    ("chmod", MockResult::Status),
+    ("fchmod", MockResult::Status),
+    ("pipe", MockResult::Status),
+    ("connect", MockResult::Status),
+    ("bind", MockResult::Status),
+    ("listen", MockResult::Status),
+    ("shutdown", MockResult::Status),
+    ("setsockopt", MockResult::Status),
+    ("getsockopt", MockResult::Status),
+    ("getsockname", MockResult::Status),
+    ("getpeername", MockResult::Status),
+    ("socket", MockResult::Descriptor),
+    ("accept", MockResult::Descriptor),
+    ("dup", MockResult::Descriptor),
+    ("select", MockResult::Ready),
+    ("poll", MockResult::Ready),
+];
+
+/// How the drivers mock the C library's `name`, if they do.
+pub fn mocked(name: &str) -> Option<MockResult> {
+    MOCKED.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+}
+
 /// Whether the driver defines `func` as a stub: no body in the source (nor
 /// one cairn could not read), not a compiler builtin, not from the C
 /// library.
@@ -56,7 +123,14 @@ pub fn is_stubbed(program: &ir::Program, func: ir::FuncId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::provides;
+    use super::{provides, MOCKED};
+
+    #[test]
+    fn every_mocked_function_is_the_c_librarys() {
+        for (name, _) in MOCKED {
+            assert!(provides(name), "{name}");
+        }
+    }
 
     #[test]
     fn the_c_library_and_libm_are_known_and_other_libraries_are_not() {

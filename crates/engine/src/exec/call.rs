@@ -18,6 +18,7 @@ use crate::value::{
     cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{Callee, Expr, FuncId, Layout, Place, Program, Span, Type};
+use testcase::c_library::{self, MockResult};
 use testcase::FindingKind;
 
 /// Deepest nesting of calls with concrete arguments only: concrete
@@ -106,9 +107,18 @@ impl Machine<'_, '_> {
             Model::NotLibrary if self.program.excluded_definitions.contains(&function.name) => {
                 return unsupported(format!("calls `{}`, which is excluded", function.name));
             }
+            // One the drivers mock while a test runs: a stub within what
+            // the real function may return.
+            Model::NotLibrary if let Some(result) = c_library::mocked(&function.name) => {
+                let writes = self.stub_writes(st, func, &values)?;
+                st.escaped.extend(values.iter().cloned());
+                let value = self.stub_return(st, func, values.clone(), writes)?;
+                self.assume_mock_result(st, result, value.as_ref(), &values)?;
+                value
+            }
             // The driver runs the C library's own function: without a model
             // the engine runs it natively on the path's values, or stops.
-            Model::NotLibrary if !testcase::c_library::is_stubbed(self.program, func) => {
+            Model::NotLibrary if !c_library::is_stubbed(self.program, func) => {
                 self.native_call(st, func, &values)?
             }
             Model::NotLibrary => {
@@ -225,6 +235,38 @@ impl Machine<'_, '_> {
         self.assume(st, &holds)?;
         st.frame_mut().stmt += 1;
         Ok(())
+    }
+
+    /// Keeps a mocked C library function's result within what the real
+    /// one may return (see `c_library::MOCKED`).
+    fn assume_mock_result(
+        &mut self,
+        st: &mut State,
+        result: MockResult,
+        value: Option<&SymVal>,
+        args: &[SymVal],
+    ) -> Exec<()> {
+        let Some(SymVal::Int(v)) = value else {
+            return Ok(());
+        };
+        let bits = v.get_size();
+        let minus_one = v.eq(Word::known(u128::MAX >> (128 - bits), bits));
+        let at_least_zero = v.bvsge(Word::known(0, bits));
+        let holds = match result {
+            MockResult::Status => Cond::or(&[minus_one, v.eq(Word::known(0, bits))]),
+            MockResult::Descriptor | MockResult::Ready => Cond::or(&[minus_one, at_least_zero]),
+            MockResult::UpTo { count } => {
+                let within = match args.get(count) {
+                    Some(SymVal::Int(n)) => {
+                        let n = crate::value::resize(n, bits, false);
+                        Cond::and(&[at_least_zero, v.bvule(n)])
+                    }
+                    _ => at_least_zero,
+                };
+                Cond::or(&[minus_one, within])
+            }
+        };
+        self.assume(st, &holds)
     }
 
     /// A fresh input for the return value of a bodiless function; the call

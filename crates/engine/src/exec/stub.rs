@@ -19,6 +19,7 @@ use super::{Exec, Machine};
 use crate::state::{ObjKind, State, Written};
 use crate::value::{concrete, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, Layout, Program, Type};
+use testcase::c_library::MockResult;
 
 /// The most bytes one argument of one call is written with: a larger
 /// region (a `char buf[8192]`) is left unseen, as before stubs wrote.
@@ -46,6 +47,16 @@ impl Machine<'_, '_> {
     ) -> Exec<Vec<(usize, Vec<Cell>)>> {
         let function = self.program.function(func);
         let call = st.stub_calls.iter().filter(|c| c.func == func).count();
+        // A mocked `read` fills at most the `count` bytes it is asked for.
+        let count = match testcase::c_library::mocked(&function.name) {
+            Some(MockResult::UpTo { count }) => match values.get(count) {
+                Some(SymVal::Int(n)) => {
+                    concrete(&st.with_fixed(n)).and_then(|n| u64::try_from(n).ok())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         let mut writes = Vec::new();
         let mut unseen = false;
         for (i, value) in values.iter().enumerate() {
@@ -63,7 +74,7 @@ impl Machine<'_, '_> {
             // no qualifiers): it writes nothing a test scripts.
             let region = match self.program.is_callback_mock(func) {
                 true => None,
-                false => self.stub_region(st, func, i, p)?,
+                false => self.stub_region(st, func, i, p, count)?,
             };
             let obj = match (&region, target) {
                 (Some(r), _) => Some(r.obj),
@@ -127,6 +138,7 @@ impl Machine<'_, '_> {
         func: FuncId,
         i: usize,
         p: &PtrVal,
+        count: Option<u64>,
     ) -> Exec<Option<Region>> {
         let program = self.program;
         // An extra argument of a variadic function has no declared type.
@@ -180,7 +192,9 @@ impl Machine<'_, '_> {
         };
         let size = program.size_of(pointee);
         let end = match bytes_like {
-            true => end_of_object,
+            true => count.map_or(end_of_object, |n| {
+                end_of_object.min(start.saturating_add(n))
+            }),
             false if size == 0 => return Ok(None),
             false => (start + size).min(end_of_object),
         };
