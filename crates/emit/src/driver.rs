@@ -827,10 +827,7 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
         ("Input streams.", &streams),
         ("Input values.", &code.data),
         ("Pointers.", &code.links),
-        (
-            "Inputs built through the code's own functions.",
-            &code.constructions,
-        ),
+        // Before the constructions, which may call them.
         (
             match code.script_writes {
                 true => {
@@ -839,6 +836,10 @@ fn set_up(out: &mut CodeWriter, code: &CallCode) {
                 false => "Results of the functions without a body, in call order.",
             },
             &code.script,
+        ),
+        (
+            "Inputs built through the code's own functions.",
+            &code.constructions,
         ),
         (
             "Earlier calls, for what they leave in the function's static variables.",
