@@ -163,11 +163,17 @@ pub fn test_case(
             solved.reach(p, pointee, || "result".to_string());
         }
         (Some(SymVal::Bytes(cells)), Type::Struct(_)) => {
-            solved.leaf_checks(Root::Return, vec![], ret_ty, cells, None, &mut checks);
+            let written = st.ret_written.as_deref();
+            solved.leaf_checks(Root::Return, vec![], ret_ty, cells, written, &mut checks);
         }
         _ => {}
     }
-    let ret = st.ret.as_ref().map(|v| solved.sym_value(v, ret_ty));
+    let ret = (st.ret.as_ref())
+        .map(|v| solved.sym_value(v, ret_ty))
+        .map(|v| match &st.ret_written {
+            Some(written) => without_unwritten(program, v, ret_ty, written),
+            None => v,
+        });
     let mut freed_inputs = Vec::new();
     for (idx, object) in st.objects.iter().enumerate() {
         let Some((id, len)) = solved.inputs[idx] else {
@@ -263,6 +269,42 @@ pub fn test_case(
                 concretised: call.fixed.clone(),
             })
             .collect(),
+    }
+}
+
+/// `value`, of type `ty`, with the members none of whose bytes were
+/// written (`written[k]` for byte k) made unknown: indeterminate, never
+/// checked.
+fn without_unwritten(program: &Program, value: Value, ty: &Type, written: &[bool]) -> Value {
+    let size = (program.size_of(ty) as usize).min(written.len());
+    if !written[..size].iter().any(|&b| b) {
+        return Value::Unknown;
+    }
+    match (ty, value) {
+        (Type::Struct(id), Value::Struct(members)) if !program.struct_def(*id).is_union => {
+            let def = program.struct_def(*id);
+            let members = (def.fields.iter().zip(members))
+                .map(|(field, member)| match field.bits {
+                    Some(_) => member,
+                    None => {
+                        let at = (field.offset as usize).min(written.len());
+                        without_unwritten(program, member, &field.ty, &written[at..])
+                    }
+                })
+                .collect();
+            Value::Struct(members)
+        }
+        (Type::Array(elem, _), Value::Array(items)) => {
+            let esz = program.size_of(elem) as usize;
+            let items = (items.into_iter().enumerate())
+                .map(|(k, item)| {
+                    let at = (k * esz).min(written.len());
+                    without_unwritten(program, item, elem, &written[at..])
+                })
+                .collect();
+            Value::Array(items)
+        }
+        (_, value) => value,
     }
 }
 

@@ -350,6 +350,9 @@ pub struct State {
     /// bytes (a struct laid over a `void *` buffer): a shape built freely.
     pub pointers_from_bytes: Vec<ObjIdx>,
     pub ret: Option<SymVal>,
+    /// For a struct returned from a variable, which of its bytes were
+    /// written (the others are indeterminate and never checked).
+    pub ret_written: Option<Vec<bool>>,
     /// Where the function under test returned (its `return` statement or
     /// closing brace): which way out the path took.
     pub returned_at: Option<Span>,
@@ -429,6 +432,7 @@ impl State {
             escaped: Vec::new(),
             pointers_from_bytes: Vec::new(),
             ret: None,
+            ret_written: None,
             returned_at: None,
             loop_level: 0,
             blocks_run: 0,

@@ -609,11 +609,41 @@ impl<'a> Machine<'_, 'a> {
                     Some(e) => Some(self.eval(&mut st, e)?),
                     None => None,
                 };
+                if st.frames.len() == 1 {
+                    st.ret_written = self.returned_bytes_written(&mut st, value.as_ref())?;
+                }
                 self.return_from(&mut st, v)?;
                 Ok(vec![st])
             }
             Terminator::Unreachable => Err(self.end(&st)),
         }
+    }
+
+    /// Which bytes of a struct the function under test returns from a
+    /// variable were written (`out.size = 0; ... return out;` leaves the
+    /// members it never set indeterminate: no test checks them).
+    fn returned_bytes_written(
+        &mut self,
+        st: &mut State,
+        value: Option<&ir::Expr>,
+    ) -> Exec<Option<Vec<bool>>> {
+        let Some(ir::ExprKind::Load(place)) = value.map(|e| &e.kind) else {
+            return Ok(None);
+        };
+        let Ok(loc) = self.place_loc(st, place) else {
+            return Ok(None);
+        };
+        let (ir::Type::Struct(_), Some(start)) = (&loc.ty, concrete(&loc.off)) else {
+            return Ok(None);
+        };
+        let start = start as usize;
+        let size = self.program.size_of(&loc.ty) as usize;
+        let object = st.object(loc.obj);
+        Ok(object.written.get(start..start + size).map(|bytes| {
+            (bytes.iter())
+                .map(|w| !matches!(w, crate::state::Written::No | crate::state::Written::Unseen))
+                .collect()
+        }))
     }
 
     /// One successor per feasible arm the hooks want, each with its
