@@ -210,7 +210,7 @@ impl Machine<'_, '_> {
                 return Ok(None);
             }
         }
-        let pointer_bytes = program.data_model.pointer_bytes() as u64;
+        let pointer_bytes = program.data_model.pointer_bytes();
         let in_pointer = |k: u64| {
             pointers
                 .iter()
