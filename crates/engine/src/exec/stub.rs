@@ -6,7 +6,7 @@
 //! `void *`, bytes from there to the end of the object (where it holds no
 //! pointer); for another `T *`, a fresh `T`, whose pointer members are
 //! input pointers like an argument's (the test builds what they point to
-//! and the stub stores their addresses). The rest of what the argument
+//! and the stub stores their addresses), where it fills an output. The rest of what the argument
 //! reaches, and everything an argument the engine cannot script reaches,
 //! is `Written::Unseen`, as the real function may fill it (a read of
 //! indeterminate bytes of it stops the path, and the goals left are cut by
@@ -209,6 +209,19 @@ impl Machine<'_, '_> {
             if !pointer_offsets(program, ty, 0, &mut pointers) {
                 return Ok(None);
             }
+        }
+        // Pointers are written into an output (bytes the path never wrote:
+        // `struct rr rr; next(&p, &rr)`), not over a state the path keeps
+        // (a bit reader each call advances), where fresh pointers at every
+        // call would multiply what the path holds and decides.
+        let fills_an_output = (start..end).any(|k| {
+            matches!(
+                object.written.get(k as usize),
+                Some(Written::No | Written::Unseen)
+            )
+        });
+        if !pointers.is_empty() && !fills_an_output {
+            return Ok(None);
         }
         let pointer_bytes = program.data_model.pointer_bytes();
         let in_pointer = |k: u64| {
