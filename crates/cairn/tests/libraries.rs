@@ -177,6 +177,44 @@ fn descriptors_are_mocked_while_a_test_runs() {
     assert!(driver.contains("dlsym(RTLD_NEXT, \"close\")"), "{driver}");
 }
 
+/// A constructor that calls another file's function: each test scripts
+/// that stub before building its input through the constructor, so the
+/// driver's construction takes the engine's path (it used to run the stub
+/// unscripted, and every test of `conn_is_fast` was left out).
+const BUILT_THROUGH_A_STUB: &str = r#"
+#include <stdlib.h>
+
+struct conn { int fd; int mode; };
+
+/* Another file's: fills the connection, returns 7 when it is ready. */
+int conn_setup(struct conn *c);
+
+struct conn *conn_new(void)
+{
+    struct conn *c = malloc(sizeof *c);
+    if (!c)
+        return NULL;
+    if (conn_setup(c) != 7) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int conn_is_fast(const struct conn *c)
+{
+    return c->mode > 2 ? 1 : 0;
+}
+"#;
+
+#[test]
+fn stubs_are_scripted_before_the_inputs_built_through_the_code() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "conn.c", BUILT_THROUGH_A_STUB, &[]);
+    assert!(covers(&stdout, "conn_is_fast", "2/2"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+}
+
 /// `fetch` and the others are another file's: the driver's stub of each is
 /// a mock that writes, at each call, the bytes the test scripts through its
 /// pointer arguments (the whole buffer from a `char *`, `sizeof(T)` bytes
