@@ -158,19 +158,26 @@ pub fn test_case(
         }
     }
     let mut checks = Vec::new();
+    let ret_written = st.ret_written.as_ref().map(|bytes| solved.written(bytes));
     match (&st.ret, ret_ty) {
         (Some(SymVal::Ptr(p)), Type::Pointer(pointee)) => {
             solved.reach(p, pointee, || "result".to_string());
         }
         (Some(SymVal::Bytes(cells)), Type::Struct(_)) => {
-            let written = st.ret_written.as_deref();
-            solved.leaf_checks(Root::Return, vec![], ret_ty, cells, written, &mut checks);
+            solved.leaf_checks(
+                Root::Return,
+                vec![],
+                ret_ty,
+                cells,
+                ret_written.as_deref(),
+                &mut checks,
+            );
         }
         _ => {}
     }
     let ret = (st.ret.as_ref())
         .map(|v| solved.sym_value(v, ret_ty))
-        .map(|v| match &st.ret_written {
+        .map(|v| match &ret_written {
             Some(written) => without_unwritten(program, v, ret_ty, written),
             None => v,
         });

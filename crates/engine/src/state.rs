@@ -350,9 +350,9 @@ pub struct State {
     /// bytes (a struct laid over a `void *` buffer): a shape built freely.
     pub pointers_from_bytes: Vec<ObjIdx>,
     pub ret: Option<SymVal>,
-    /// For a struct returned from a variable, which of its bytes were
-    /// written (the others are indeterminate and never checked).
-    pub ret_written: Option<Vec<bool>>,
+    /// For a struct returned from a variable, whether each of its bytes
+    /// was written (the others are indeterminate and never checked).
+    pub ret_written: Option<Vec<Written>>,
     /// Where the function under test returned (its `return` statement or
     /// closing brace): which way out the path took.
     pub returned_at: Option<Span>,

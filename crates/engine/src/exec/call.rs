@@ -95,6 +95,7 @@ impl Machine<'_, '_> {
             self.enter_block(st, ir::BlockId(0));
             return Ok(());
         }
+        let mock = c_library::mocked(&function.name);
         let result = match self.library(st, &function.name, &values)? {
             // Models compute `size_t` and `long` results in 64 bits; the
             // declared type (32 bits under ILP32) keeps their low bits.
@@ -107,26 +108,23 @@ impl Machine<'_, '_> {
             Model::NotLibrary if self.program.excluded_definitions.contains(&function.name) => {
                 return unsupported(format!("calls `{}`, which is excluded", function.name));
             }
-            // One the drivers mock while a test runs: a stub within what
-            // the real function may return.
-            Model::NotLibrary if let Some(result) = c_library::mocked(&function.name) => {
-                let writes = self.stub_writes(st, func, &values)?;
-                st.escaped.extend(values.iter().cloned());
-                let value = self.stub_return(st, func, values.clone(), writes)?;
-                self.assume_mock_result(st, result, value.as_ref(), &values)?;
-                value
-            }
-            // The driver runs the C library's own function: without a model
-            // the engine runs it natively on the path's values, or stops.
-            Model::NotLibrary if !c_library::is_stubbed(self.program, func) => {
+            // The driver runs the C library's own function, unless it mocks
+            // it: without a model the engine runs it natively on the path's
+            // values, or stops.
+            Model::NotLibrary if mock.is_none() && !c_library::is_stubbed(self.program, func) => {
                 self.native_call(st, func, &values)?
             }
             Model::NotLibrary => {
                 // It writes what the test scripts through the pointers it
-                // gets (see `stub`), and may keep them.
-                let writes = self.stub_writes(st, func, &values)?;
+                // gets (see `stub`), and may keep them; a mocked C library
+                // function returns what the real one may.
+                let writes = self.stub_writes(st, func, &values, mock)?;
                 st.escaped.extend(values.iter().cloned());
-                self.stub_return(st, func, values, writes)?
+                let value = self.stub_return(st, func, values.clone(), writes)?;
+                if let Some(result) = mock {
+                    self.assume_mock_result(st, result, value.as_ref(), &values)?;
+                }
+                value
             }
         };
         if let (Some(place), Some(value)) = (dest, result) {

@@ -626,7 +626,7 @@ impl<'a> Machine<'_, 'a> {
         &mut self,
         st: &mut State,
         value: Option<&ir::Expr>,
-    ) -> Exec<Option<Vec<bool>>> {
+    ) -> Exec<Option<Vec<crate::state::Written>>> {
         let Some(ir::ExprKind::Load(place)) = value.map(|e| &e.kind) else {
             return Ok(None);
         };
@@ -639,11 +639,7 @@ impl<'a> Machine<'_, 'a> {
         let start = start as usize;
         let size = self.program.size_of(&loc.ty) as usize;
         let object = st.object(loc.obj);
-        Ok(object.written.get(start..start + size).map(|bytes| {
-            (bytes.iter())
-                .map(|w| !matches!(w, crate::state::Written::No | crate::state::Written::Unseen))
-                .collect()
-        }))
+        Ok(object.written.get(start..start + size).map(<[_]>::to_vec))
     }
 
     /// One successor per feasible arm the hooks want, each with its

@@ -44,11 +44,12 @@ impl Machine<'_, '_> {
         st: &mut State,
         func: FuncId,
         values: &[SymVal],
+        mock: Option<MockResult>,
     ) -> Exec<Vec<(usize, Vec<Cell>)>> {
         let function = self.program.function(func);
         let call = st.stub_calls.iter().filter(|c| c.func == func).count();
         // A mocked `read` fills at most the `count` bytes it is asked for.
-        let count = match testcase::c_library::mocked(&function.name) {
+        let count = match mock {
             Some(MockResult::UpTo { count }) => match values.get(count) {
                 Some(SymVal::Int(n)) => {
                     concrete(&st.with_fixed(n)).and_then(|n| u64::try_from(n).ok())
