@@ -712,14 +712,17 @@ impl FileRun {
             reusable,
             ..self.record.clone()
         };
-        let mut summary = write_file(&self.output.program, reports, &self.config, &record)?;
+        let mut config = self.config.clone();
+        let mut summary = write_file(&self.output.program, reports, &config, &record)?;
         if validate {
             let stem = source_stem(&self.config);
             for _ in 0..crate::validate::ROUNDS {
                 let program = &self.output.program;
-                match crate::validate::refute(program, reports, &self.config.out_dir, &stem) {
+                let unresolved = &mut config.unresolved_symbols;
+                let out_dir = &self.config.out_dir;
+                match crate::validate::refute(program, reports, unresolved, out_dir, &stem) {
                     Ok(false) => break,
-                    Ok(true) => summary = write_file(program, reports, &self.config, &record)?,
+                    Ok(true) => summary = write_file(program, reports, &config, &record)?,
                     Err(UsageError(why)) => {
                         eprintln!("cairn: the tests were not run before writing them: {why}");
                         break;
@@ -799,6 +802,7 @@ pub fn emit_config(out: &Path, record: &RunRecord<()>) -> Result<emit::EmitConfi
         source: record.source.clone(),
         flags,
         framework: record.framework,
+        unresolved_symbols: Default::default(),
     })
 }
 

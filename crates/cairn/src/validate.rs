@@ -27,11 +27,14 @@ const STOP_AFTER_TIMEOUTS: u32 = 2;
 
 /// Runs the outputs of one source file in `out_dir` (`<stem>.tests.json`,
 /// its driver and reproducers, built with gcov and with the sanitizers)
-/// and records in `reports` what the run contradicts. Returns whether it
-/// changed anything (the outputs must then be written again).
+/// and records in `reports` what the run contradicts, and in `unresolved`
+/// the symbols the linker found no definition of (the drivers then define
+/// them). Returns whether it changed anything (the outputs must then be
+/// written again).
 pub fn refute(
     program: &ir::Program,
     reports: &mut [FunctionReport],
+    unresolved: &mut BTreeSet<String>,
     out_dir: &Path,
     stem: &str,
 ) -> Result<bool, UsageError> {
@@ -49,6 +52,9 @@ pub fn refute(
     let _ = std::fs::remove_dir_all(out_dir.join(".cairn-build"));
     let ran = ran?;
     let mut changed = false;
+    for symbol in &ran.unresolved_symbols {
+        changed |= unresolved.insert(symbol.clone());
+    }
     for report in reports.iter_mut() {
         let name = &program.function(report.func).name;
         let Some(function) = tests.functions.iter().find(|f| &f.name == name) else {

@@ -524,3 +524,32 @@ fn what_excluded_code_uses_of_another_library_is_defined() {
         "{driver}"
     );
 }
+
+/// glib's `g_autoptr(GError)`: a variable whose cleanup handler, an inline
+/// function of another library's header, calls that library's function.
+/// cairn does not lower the handler's call, so nothing told it the driver
+/// needs `err_free`; the linker does, when gen builds the driver, and the
+/// driver then defines it. Before, the driver did not link.
+const CLEANS_UP_WITH_ANOTHER_LIBRARY: &str = r#"
+# 1 "/usr/include/otherlib/errors.h" 1 3
+typedef struct err { int code; } err_t;
+void err_free(err_t *e);
+static inline void err_clear(err_t **p) { if (*p) err_free(*p); }
+# 6 "HERE" 2
+int parse_level(int x)
+{
+    __attribute__((cleanup(err_clear))) err_t *error = 0;
+    if (x > 10)
+        return 2;
+    if (x < 0)
+        return 0;
+    return 1;
+}
+"#;
+
+#[test]
+fn what_only_the_linker_sees_missing_is_defined() {
+    let (stdout, _, driver) = gen_build_and_run("levels", CLEANS_UP_WITH_ANOTHER_LIBRARY);
+    assert!(covers(&stdout, "parse_level", "4/4"), "{stdout}");
+    assert!(driver.contains("__asm__(\"err_free\")"), "{driver}");
+}

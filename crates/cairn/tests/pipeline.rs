@@ -36,6 +36,7 @@ fn front_engine_emit_and_check_agree_on_the_sample() {
             source,
             flags: Default::default(),
             framework: Default::default(),
+            unresolved_symbols: Default::default(),
         },
     )
     .expect("emit");

@@ -363,6 +363,11 @@ fn compile_step(
         result
             .functions_not_compiling
             .extend(functions_with_errors(&ran.stderr));
+        for symbol in unresolved_symbols(&ran.stderr) {
+            if !result.unresolved_symbols.contains(&symbol) {
+                result.unresolved_symbols.push(symbol);
+            }
+        }
         let message = format!(
             "{label} failed: the compiler {}:\n{}",
             ran.status,
@@ -390,6 +395,27 @@ fn functions_with_errors(stderr: &str) -> Vec<String> {
             if let Some(name) = current.filter(|n| !found.iter().any(|f| f == n)) {
                 found.push(name.to_string());
             }
+        }
+    }
+    found
+}
+
+/// The symbols a linker reports undefined: GNU ld's ``undefined reference
+/// to `NAME'`` and lld's `undefined symbol: NAME`.
+fn unresolved_symbols(stderr: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        let name = if let Some((_, rest)) = line.split_once("undefined reference to ") {
+            rest.trim()
+                .trim_matches(|c| matches!(c, '\'' | '‘' | '’' | '`'))
+        } else if let Some((_, rest)) = line.split_once("undefined symbol: ") {
+            rest.trim()
+        } else {
+            continue;
+        };
+        let symbol = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if symbol && !name.is_empty() && !found.iter().any(|f| f == name) {
+            found.push(name.to_string());
         }
     }
     found
@@ -846,6 +872,23 @@ out/x_test.c:120:9: error: too few arguments to function 'g'
         assert_eq!(
             functions_with_errors(stderr),
             vec!["test_f_returns_1", "test_g_returns_0"]
+        );
+    }
+
+    #[test]
+    fn the_linker_names_the_symbols_it_misses() {
+        let stderr = "\
+/usr/bin/ld: build/driver.o: in function `glib_autoptr_clear_GError':
+/usr/include/glib-2.0/glib/glib-autocleanups.h:54: undefined reference to `g_error_free'
+/usr/bin/ld: build/driver.o: in function `run':
+x_test.c:10: undefined reference to `g_error_free'
+x_test.c:11: undefined reference to `hook_table'
+ld.lld: error: undefined symbol: g_free
+collect2: error: ld returned 1 exit status
+";
+        assert_eq!(
+            unresolved_symbols(stderr),
+            vec!["g_error_free", "hook_table", "g_free"]
         );
     }
 

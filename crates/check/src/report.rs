@@ -196,6 +196,9 @@ pub struct FileCheck {
     /// Functions of the generated files (tests, reproducers) the compiler
     /// reported errors in.
     pub functions_not_compiling: Vec<String>,
+    /// Symbols the linker found no definition of (`undefined reference to
+    /// ...`), each once, in order.
+    pub unresolved_symbols: Vec<String>,
     pub reproducers: Vec<ReproducerRun>,
     /// Facts worth knowing that are not problems.
     pub notes: Vec<String>,
@@ -276,6 +279,7 @@ impl FileCheck {
             problems: vec![],
             failures: vec![],
             functions_not_compiling: vec![],
+            unresolved_symbols: vec![],
             reproducers: vec![],
             notes: vec![],
             tests: runs,

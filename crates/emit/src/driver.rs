@@ -180,6 +180,7 @@ pub fn test_driver(
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
     }
+    support::unresolved_definitions(&mut out, unit, &plans);
     if let Err(reason) = support::va_list_wrappers(&mut out, unit) {
         notes.push(format!("va_list wrappers not written: {reason}"));
     }
@@ -1062,6 +1063,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     if let Err(reason) = support::stubs(&mut out, unit, &plans) {
         notes.push(format!("stubs not written: {reason}"));
     }
+    support::unresolved_definitions(&mut out, unit, &plans);
     if let Err(reason) = support::va_list_wrappers(&mut out, unit) {
         notes.push(format!("va_list wrappers not written: {reason}"));
     }

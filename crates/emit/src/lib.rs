@@ -140,6 +140,11 @@ pub struct EmitConfig {
     pub flags: SourceFlags,
     /// The test framework the driver is written for.
     pub framework: Framework,
+    /// Symbols the linker found undefined when the driver was last built:
+    /// code cairn does not lower (a cleanup handler's call, an inline
+    /// function of a header) references them and nothing the driver links
+    /// defines them. The drivers define them (see [`support`]).
+    pub unresolved_symbols: std::collections::BTreeSet<String>,
 }
 
 /// Preprocessor flags the source needs, as given to the front end. Defines
@@ -268,7 +273,8 @@ pub fn write_outputs(
         data_model: program.data_model,
     };
 
-    let unit = unit::Unit::new(program);
+    let mut unit = unit::Unit::new(program);
+    unit.unresolved_symbols = config.unresolved_symbols.clone();
     let driver = driver::test_driver(&unit, reports, &source, config.framework);
     let has_findings = reports.iter().any(|r| !r.findings.is_empty());
     let reproducers = has_findings.then(|| driver::findings_driver(&unit, reports, &source));

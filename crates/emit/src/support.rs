@@ -2,6 +2,7 @@
 //! tests: library headers, definitions of extern globals, stubs for bodiless
 //! functions and the reporting helpers.
 
+use crate::ctype::is_identifier;
 use crate::framework::Framework;
 use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
@@ -664,6 +665,48 @@ pub fn extern_definitions<'i>(
     }
     out.blank();
     Ok(())
+}
+
+/// Definitions of the symbols the linker found undefined in an earlier
+/// build ([`Unit::unresolved_symbols`]) that no stub or extern definition
+/// of this driver already gives: a variable gets zeroed storage, anything
+/// else a function returning 0, as an unscripted stub does. The engine
+/// never saw these calls (they come from code it does not lower), so a
+/// test whose run reaches one and goes another way is left out by gen.
+pub fn unresolved_definitions(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) {
+    let program = unit.program;
+    let stubbed = |name: &str| plans.iter().any(|p| program.function(p.func).name == name);
+    let externs: Vec<&str> = unit
+        .extern_definitions()
+        .into_iter()
+        .map(|g| program.global(g).name.as_str())
+        .collect();
+    let missing: Vec<&String> = unit
+        .unresolved_symbols
+        .iter()
+        .filter(|name| is_identifier(name) && !stubbed(name) && !externs.contains(&name.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    out.line("/* Named by code cairn does not model (a cleanup handler, a header's inline");
+    out.line(" * function) and defined nowhere the driver links: defined here as zero. */");
+    for name in missing {
+        let variable = program.globals.iter().any(|g| &g.name == name);
+        if variable {
+            out.line(&format!(
+                "unsigned char cairn_unresolved_{name}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{name}\") __attribute__((aligned(16)));"
+            ));
+        } else {
+            out.line(&format!(
+                "long long cairn_unresolved_{name}(void) __asm__(\"{name}\");"
+            ));
+            out.line(&format!(
+                "long long cairn_unresolved_{name}(void) {{ return 0; }}"
+            ));
+        }
+    }
+    out.blank();
 }
 
 /// For frameworks that run every test in one process: a function each test

@@ -54,6 +54,9 @@ pub struct Unit<'a> {
     /// Every file-scope identifier of the source: generated locals must not
     /// shadow them. Made once: every test's scope starts from it.
     pub reserved_names: HashSet<String>,
+    /// Symbols the linker found undefined in an earlier build of the
+    /// drivers ([`crate::EmitConfig::unresolved_symbols`]).
+    pub unresolved_symbols: BTreeSet<String>,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -89,6 +92,7 @@ impl<'a> Unit<'a> {
             allocates_uninitialized: calls("malloc") || calls("realloc"),
             tracks_frees: calls("free") && !calls("realloc"),
             reserved_names,
+            unresolved_symbols: BTreeSet::new(),
         }
     }
 
@@ -191,11 +195,9 @@ impl<'a> Unit<'a> {
                 && self.spell(&f.sig.ret, "r").is_ok()
                 && f.sig.params.iter().all(|p| self.spell(p, "p").is_ok());
             let excluded_code_calls = self.program.used_by_excluded.contains(&f.name);
-            if !f.is_static
-                && (!self.program.in_system_header(f.span) || excluded_code_calls)
-                && spellable
-                && testcase::c_library::is_stubbed(self.program, func)
-            {
+            let own = (!self.program.in_system_header(f.span) || excluded_code_calls)
+                && testcase::c_library::is_stubbed(self.program, func);
+            if !f.is_static && spellable && (own || self.unresolved_symbols.contains(&f.name)) {
                 capacity.entry(func).or_insert(0);
             }
         }

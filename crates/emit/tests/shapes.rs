@@ -643,6 +643,7 @@ fn every_kind_of_value_compiles_cleanly_and_passes() {
             source,
             flags: Default::default(),
             framework: Default::default(),
+            unresolved_symbols: Default::default(),
         },
     )
     .expect("emit");
