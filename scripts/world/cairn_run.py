@@ -197,7 +197,9 @@ def check(cairn, out, log_dir, limit):
 def tests_files(out):
     found = {}
     for root, _, files in os.walk(out):
-        if "/.cairn" in root or "/build" in root:
+        # .cairn/ holds run records, .cairn-build/ check's builds; a source
+        # under the project's build/ (generated code) has its outputs there.
+        if "/.cairn" in root:
             continue
         for f in files:
             if f.endswith(".tests.json"):
