@@ -553,3 +553,34 @@ fn what_only_the_linker_sees_missing_is_defined() {
     assert!(covers(&stdout, "parse_level", "4/4"), "{stdout}");
     assert!(driver.contains("__asm__(\"err_free\")"), "{driver}");
 }
+
+/// A constructor that hands on what another file's function made (gnucobol's
+/// `CB_LIST_INIT(...)` builders): the input is that new object. Before, a
+/// built input the function never compared stayed undecided, was written as
+/// NULL into the stub's script, and the driver took the NULL for a failed
+/// allocation: every test was left out (0/2).
+const BUILDS_THROUGH_ANOTHER_FILE: &str = r#"
+#include <stddef.h>
+struct tree { int tag; struct tree *kids; };
+struct tree *tree_node_new(int tag);
+struct tree *tree_start(void)
+{
+    return tree_node_new(0);
+}
+int tree_graft(struct tree *into, struct tree *from)
+{
+    if (into->tag > 3)
+        return 1;
+    return from != into;
+}
+"#;
+
+#[test]
+fn what_a_constructor_hands_on_from_a_stub_is_a_new_object() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked(dir.path(), "trees.c", BUILDS_THROUGH_ANOTHER_FILE);
+    assert!(covers(&stdout, "tree_graft", "2/2"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("trees_test.c")).expect("driver");
+    assert!(driver.contains("= tree_start();"), "{driver}");
+}

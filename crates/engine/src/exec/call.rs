@@ -545,8 +545,17 @@ impl Machine<'_, '_> {
             let Some(SymVal::Ptr(built)) = made else {
                 return unsupported("a construction call that returns no pointer");
             };
-            if matches!(self.resolved(st, &built.target), Target::Null) {
-                return Err(Stop::Dead);
+            match self.resolved(st, &built.target) {
+                Target::Null => return Err(Stop::Dead),
+                // A pointer a stub returned and the constructor passed on
+                // (`return list_init(make_node())`): what it built, a new
+                // object. The driver takes a NULL result for a failed
+                // allocation, so it may not become NULL later.
+                Target::Lazy(lazy) => {
+                    self.hooks.pointer_decided(st, lazy, self.span);
+                    self.materialize(st, lazy)?;
+                }
+                _ => {}
             }
             set_param(self.program, st, param, SymVal::Ptr(built));
         }
