@@ -507,6 +507,38 @@ int f(int a, int b, char c) {
     }
 }
 
+/// memcmp may read all `n` bytes of both blocks before it compares
+/// (AddressSanitizer says so of `memcmp(p, q, -9)`): a difference in the
+/// first byte does not make a longer `n` safe. libsoup's `find_boundary`
+/// got tests with a negative length that failed under the sanitizers.
+#[test]
+fn memcmp_reads_all_it_is_given() {
+    let src = r#"
+int memcmp(const void *a, const void *b, unsigned long n);
+int f(int n) {
+    char word[4] = {'a', 'b', 'c', 'd'};
+    char other[4] = {'x', 'b', 'c', 'd'};
+    if (memcmp(word, other, n) == 0)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "f");
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.kind == FindingKind::OutOfBounds),
+        "{:?}",
+        report.findings
+    );
+    for t in &report.tests {
+        let n = arg(t, 0);
+        assert!((0..=4).contains(&n), "memcmp of {n} bytes of 4");
+        assert_eq!(ret(t), i128::from(n == 0), "{:?}", t.inputs);
+    }
+}
+
 #[test]
 fn copying_past_a_buffer_is_a_finding() {
     let src = r#"

@@ -3,6 +3,7 @@
 
 use super::{returns, returns_int, to_lower, Args, Fill, Model};
 use crate::exec::{Exec, Machine};
+use crate::memory;
 use crate::state::State;
 use crate::value::{Cond, PtrVal, SymVal, Target, Word};
 
@@ -27,6 +28,12 @@ impl Machine<'_, '_> {
             _ => Some(args.size(2)?),
         };
         let stops_at_nul = name != "memcmp";
+        if let (false, Some(n)) = (stops_at_nul, &limit) {
+            // memcmp may read all `n` bytes of both before it compares (as
+            // glibc's word-wise loop and AddressSanitizer take it).
+            self.require_readable(st, &a, n)?;
+            self.require_readable(st, &b, n)?;
+        }
         let folds_case = name.contains("case");
         let diff = self.scan(
             st,
@@ -49,6 +56,22 @@ impl Machine<'_, '_> {
             false,
         )?;
         returns_int(diff)
+    }
+
+    /// `n` bytes from `p` lie inside its object (a finding where they may not).
+    fn require_readable(&mut self, st: &mut State, p: &PtrVal, n: &Word) -> Exec<()> {
+        let obj = self.deref(st, p)?;
+        self.check_live(st, obj)?;
+        let object = st.object(obj);
+        let last = p.offset.bvadd(n).bvsub(Word::known(1, 64));
+        let outside = Cond::or(&[
+            memory::in_bounds(self.program, object, &p.offset, 1).not(),
+            memory::in_bounds(self.program, object, &last, 1).not(),
+            n.bvugt(memory::size(self.program, object)),
+        ]);
+        let empty = n.eq(Word::known(0, 64));
+        let fault = Cond::and(&[empty.not(), outside]);
+        self.bounds_fault(st, &[obj], &fault, "read past the end of an object")
     }
 
     /// `memcpy`, `memmove` (the source is read before the copy writes),
