@@ -14,7 +14,7 @@ use crate::test_names;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
 use ir::{FloatKind, Goal, GoalInfo, Layout, Type};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use testcase::{
     AllocId, Check, FindingKind, FunctionReport, ObjectId, Root, Step, StubCall, TestCase, Value,
 };
@@ -305,7 +305,12 @@ fn write_test(
         format!("{}(...)", unit.function_name(test.func))
     };
     let mut written = Vec::new();
-    for check in all_checks(unit, test) {
+    let checks = all_checks(unit, test);
+    let runs = equal_runs(&checks);
+    let mut at = 0;
+    while let Some(check) = checks.get(at).cloned() {
+        let run = runs.get(&at).copied();
+        at += run.unwrap_or(1);
         // What the function freed is gone: neither read nor compared with.
         if touches_freed(&check, &test.freed_inputs) {
             continue;
@@ -358,11 +363,24 @@ fn write_test(
                     framework,
                 )?;
             }
-            _ => match check_line(&writer, &code.objects, &lvalue, &check)? {
-                Some(assertion) => out.line(&framework::check_statement(
-                    framework, &failures, &what, &assertion,
-                )),
-                None => continue,
+            _ => match (run, run.and_then(|_| indexed_base(&lvalue, &check))) {
+                (Some(len), Some(base)) => {
+                    let counter = (framework, failures.as_str());
+                    check_run(
+                        &mut out,
+                        &writer,
+                        &code.objects,
+                        (base, len),
+                        &check,
+                        counter,
+                    )?;
+                }
+                _ => match check_line(&writer, &code.objects, &lvalue, &check)? {
+                    Some(assertion) => out.line(&framework::check_statement(
+                        framework, &failures, &what, &assertion,
+                    )),
+                    None => continue,
+                },
             },
         }
         written.push((lvalue, check));
@@ -866,6 +884,87 @@ fn reset_errno(out: &mut CodeWriter, unit: &Unit) {
         out.line("errno = 0;");
         out.blank();
     }
+}
+
+/// Runs of at least this many elements of an array expected to hold one
+/// value are checked by a loop: a 16 KiB state zeroed by its initialiser is
+/// one loop, not 16,384 lines (lz4's driver did not compile in 5 minutes).
+const CHECKED_BY_LOOP: usize = 16;
+
+/// The runs of `checks` (by the index of their first check, with their
+/// length) of consecutive elements of one array expected to hold the same
+/// integer, at least [`CHECKED_BY_LOOP`] long.
+fn equal_runs(checks: &[Check]) -> BTreeMap<usize, usize> {
+    fn element(c: &Check) -> Option<(u64, &[Step])> {
+        match (c.path.split_last(), &c.expected, &c.ty) {
+            (Some((Step::Index(k), outer)), Value::Int { .. }, Type::Int(it)) if it.bits <= 64 => {
+                Some((*k, outer))
+            }
+            _ => None,
+        }
+    }
+    let mut runs = BTreeMap::new();
+    let mut start = 0;
+    while start < checks.len() {
+        let first = &checks[start];
+        let mut len = 1;
+        if let Some((k, outer)) = element(first) {
+            while let Some(next) = checks.get(start + len) {
+                let follows = element(next) == Some((k + len as u64, outer));
+                let same = next.root == first.root && next.ty == first.ty;
+                if !(follows && same && next.expected == first.expected) {
+                    break;
+                }
+                len += 1;
+            }
+        }
+        if len >= CHECKED_BY_LOOP {
+            runs.insert(start, len);
+        }
+        start += len;
+    }
+    runs
+}
+
+/// The array an element's lvalue indexes (`s->buf` of `s->buf[4]`) and
+/// the first index, when the lvalue is spelled that way.
+fn indexed_base(lvalue: &str, check: &Check) -> Option<(String, u64)> {
+    let Some(Step::Index(k)) = check.path.last() else {
+        return None;
+    };
+    let base = lvalue.strip_suffix(&format!("[{k}]"))?;
+    Some((base.to_string(), *k))
+}
+
+/// The loop that checks `len` elements of `base` from `first` against
+/// `check`'s value; with a failure counter, it stops at the first that
+/// differs.
+fn check_run(
+    out: &mut CodeWriter,
+    writer: &InputWriter,
+    objects: &HeapNames,
+    ((base, first), len): ((String, u64), usize),
+    check: &Check,
+    (framework, failures): (Framework, &str),
+) -> Result<(), String> {
+    let last = first + len as u64 - 1;
+    let element = format!("{base}[cairn_k]");
+    let Some(assertion) = check_line(writer, objects, &element, check)? else {
+        return Ok(());
+    };
+    let what = format!("each of {base}[{first}..{last}] is");
+    out.open(&format!(
+        "for (size_t cairn_k = {first}; cairn_k <= {last}; cairn_k++) {{"
+    ));
+    out.line(&framework::check_statement(
+        framework, failures, &what, &assertion,
+    ));
+    if framework::counts_failures(framework) {
+        out.line(&format!("if ({failures} > 0)"));
+        out.line("    break;");
+    }
+    out.close("}");
+    Ok(())
 }
 
 /// The return value as scalar checks, then the engine's checks of other state

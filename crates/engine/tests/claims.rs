@@ -122,15 +122,23 @@ fn a_leak_is_only_what_the_call_allocated_and_lost() {
 
 #[test]
 fn findings_on_freely_built_shapes_are_never_vouched_for() {
-    for func in ["rotate_right", "left_height"] {
-        let (_, report) = run("avl_free.c", func);
-        assert!(!report.findings.is_empty(), "{func}");
-        assert_eq!(vouched(&report), [], "{func}");
-    }
+    let (_, report) = run("avl_free.c", "rotate_right");
+    assert!(!report.findings.is_empty());
+    assert_eq!(vouched(&report), []);
+}
+
+/// A pointer read from input bytes is one no test can set: no finding
+/// (NULL is only one of its values) and no goal behind it claimed
+/// infeasible; a copy that needs a longer input than `max_array` allows is
+/// cut by that bound, not disproved.
+#[test]
+fn a_pointer_read_from_bytes_is_neither_a_finding_nor_a_proof() {
     let (_, report) = run("avl_free.c", "left_height");
-    assert!(report.findings[0]
-        .unvouched_inputs
-        .contains(&"pointers read from the bytes of `*item`".to_string()));
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(!report.uncovered.is_empty());
+    for (_, why) in &report.uncovered {
+        assert!(*why != testcase::Uncovered::Infeasible, "{why:?}");
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
  * its nodes are built freely, so nothing vouches for a finding on them
  * (a node whose heights lie makes rotate_right follow NULL). */
 #include <stddef.h>
+#include <string.h>
 
 struct avl_node {
     struct avl_node *left;
@@ -32,11 +33,13 @@ struct avl_node *rotate_right(struct avl_node *n)
     return pivot;
 }
 
-/* The height of the left child of the node a generic container hands
- * over as `void *`. */
-int left_height(const void *item)
+/* The height of the left child of the node whose address a record of a
+ * generic container holds after its 8-byte header: a pointer read from
+ * bytes, which no test can set. */
+int left_height(const unsigned char *record)
 {
-    const struct avl_node *n = item;
+    const struct avl_node *n;
+    memcpy(&n, record + 8, sizeof n);
     if (n->left == NULL)
         return 0;
     return n->left->height;

@@ -83,7 +83,10 @@ impl Machine<'_, '_> {
                     None => return unsupported("dereference of a non-pointer"),
                 };
                 match self.eval(st, e)? {
-                    SymVal::Ptr(p) => (p, ty),
+                    SymVal::Ptr(p) => {
+                        self.type_untyped_input(st, &p, &ty);
+                        (p, ty)
+                    }
                     _ => return unsupported("dereference of a non-pointer value"),
                 }
             }
@@ -117,6 +120,25 @@ impl Machine<'_, '_> {
             }
         }
         Ok((ptr, ty, bits))
+    }
+
+    /// An input `void *` not yet dereferenced, read first as a `T` (`*(struct
+    /// ns **)a` in a `qsort` comparator, `struct ctx *c = data;` in a
+    /// callback) points to `T`s: the test builds them, pointer members and
+    /// all, rather than plain bytes whose pointers no test can set.
+    fn type_untyped_input(&self, st: &mut State, p: &PtrVal, read_as: &Type) {
+        let Target::Lazy(lazy) = self.resolved(st, &p.target) else {
+            return;
+        };
+        let untyped = matches!(st.lazies[lazy as usize].ty.pointee(), Some(Type::Void));
+        let typed = match read_as {
+            Type::Void | Type::Function(_) => false,
+            Type::Int(it) => it.bits > 8,
+            ty => self.program.size_of(ty) > 0,
+        };
+        if untyped && typed && memory::concrete_offset(&p.offset) == Some(0) {
+            st.lazies[lazy as usize].ty = Rc::new(Type::ptr(read_as.clone()));
+        }
     }
 
     /// `index * size` as a 64-bit byte offset. A product that wraps around
@@ -178,6 +200,11 @@ impl Machine<'_, '_> {
                 self.dereferenced_lazy(st, l)
             }
             Target::Func(_) => unsupported("data access through a function pointer"),
+            // An address made of an integer or of input bytes (no test can
+            // make it point to an object): not necessarily NULL.
+            Target::Null if memory::concrete_offset(&ptr.offset).is_none() => {
+                unsupported("a pointer made of an integer or of bytes the test cannot set")
+            }
             Target::Null => self.fault(
                 st,
                 FindingKind::NullDereference,

@@ -349,6 +349,12 @@ impl Machine<'_, '_> {
             }
             Fill::Byte(_) | Fill::Bytes(_) => None,
         };
+        // An input source shorter than `max_array` allows cuts the copy too.
+        if let Some((obj, off)) = &s {
+            if matches!(st.object(*obj).kind, ObjKind::Input { .. }) {
+                self.note_capacity_cut(st, *obj, off, n);
+            }
+        }
         let count = Self::concrete_u64(n);
         self.note_extent(st, d, &dst.offset, count);
         if let Some((obj, off)) = &s {

@@ -4,7 +4,7 @@
 use super::{returns, returns_int, to_lower, Args, Fill, Model};
 use crate::exec::{Exec, Machine};
 use crate::memory;
-use crate::state::State;
+use crate::state::{ObjKind, State};
 use crate::value::{Cond, PtrVal, SymVal, Target, Word};
 
 impl Machine<'_, '_> {
@@ -62,6 +62,9 @@ impl Machine<'_, '_> {
     fn require_readable(&mut self, st: &mut State, p: &PtrVal, n: &Word) -> Exec<()> {
         let obj = self.deref(st, p)?;
         self.check_live(st, obj)?;
+        if matches!(st.object(obj).kind, ObjKind::Input { .. }) {
+            self.note_capacity_cut(st, obj, &p.offset, n);
+        }
         let object = st.object(obj);
         let last = p.offset.bvadd(n).bvsub(Word::known(1, 64));
         let outside = Cond::or(&[
