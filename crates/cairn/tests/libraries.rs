@@ -661,3 +661,42 @@ fn runs_of_equal_elements_are_checked_by_a_loop() {
     }
     assert!(!driver.contains("s_in->table[7] is"), "{driver}");
 }
+
+/// gcc gives an enum with no negative enumerator the type `unsigned int`
+/// (friso's `config->mode`): a value stored from an `int` is never below 0.
+/// Before, cairn read every enum as `int`: a test set the mode to -27 and
+/// expected -27 back, where the driver read 4294967269.
+const STORES_AN_ENUM: &str = r#"
+enum mode { MODE_A, MODE_B, MODE_C };
+struct cfg { enum mode mode; };
+int set_mode(struct cfg *c, int m)
+{
+    c->mode = (enum mode)m;
+    if (c->mode < 0)
+        return -1;
+    if (c->mode > MODE_C)
+        return 2;
+    return 0;
+}
+"#;
+
+#[test]
+fn an_enum_without_negative_values_is_unsigned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked(dir.path(), "modes.c", STORES_AN_ENUM);
+    assert!(covers(&stdout, "set_mode", "3/4"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+    let tests = std::fs::read_to_string(out_dir.join("modes.tests.json")).expect("tests.json");
+    let json: serde_json::Value = serde_json::from_str(&tests).expect("JSON");
+    let uncovered: Vec<(String, String)> = json["functions"][0]["goals"]
+        .as_array()
+        .expect("goals")
+        .iter()
+        .filter(|g| g["covered"] == false)
+        .map(|g| (g["label"].to_string(), g["reason"].to_string()))
+        .collect();
+    assert_eq!(
+        uncovered,
+        [("\"c->mode < 0: true\"".into(), "\"infeasible\"".into())]
+    );
+}

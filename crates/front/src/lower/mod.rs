@@ -21,8 +21,8 @@ mod vla;
 use crate::linemap::LineMap;
 use crate::{Diagnostic, Severity};
 use ir::{
-    Block, BlockId, Body, BranchSite, FnSig, FuncId, Function, Global, GlobalId, Local, LocalId,
-    Program, Span, Stmt, StmtKind, StructId, Terminator, Type,
+    Block, BlockId, Body, BranchSite, FnSig, FuncId, Function, Global, GlobalId, IntType, Local,
+    LocalId, Program, Span, Stmt, StmtKind, StructId, Terminator, Type,
 };
 use lang_c::ast::{ExternalDeclaration, FunctionDefinition, TranslationUnit};
 use lang_c::span::Node;
@@ -57,7 +57,8 @@ enum Symbol {
 #[derive(Clone, Debug)]
 enum Tag {
     Struct(StructId),
-    Enum,
+    /// An enum, with the integer type gcc gives it.
+    Enum(IntType),
     Poisoned(Diagnostic),
 }
 

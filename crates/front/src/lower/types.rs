@@ -371,7 +371,7 @@ impl<'a> Lowerer<'a> {
                     Ok(Type::Struct(self.placeholder(&name, is_union)))
                 }
                 Some(Tag::Poisoned(d)) => Err(d.clone()),
-                Some(Tag::Enum) => self.error(st.span.start, format!("`{name}` is an enum tag")),
+                Some(Tag::Enum(_)) => self.error(st.span.start, format!("`{name}` is an enum tag")),
                 None => {
                     let id = self.add_struct(name.clone(), is_union);
                     self.bind_tag(&name, Tag::Struct(id));
@@ -510,25 +510,41 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// An enum's type as gcc makes it: `unsigned int` when no enumerator
+    /// is negative (a variable of it is never below 0), else `int`, and
+    /// the 64-bit type of that sign when the values need it. A reference to
+    /// a tag defined earlier has the definition's type.
     fn enum_type(&mut self, e: &Node<EnumType>) -> R<Type> {
         if let Some(id) = &e.node.identifier {
             if e.node.enumerators.is_empty() {
                 return match self.lookup_tag(&id.node.name) {
                     Some(Tag::Poisoned(d)) => Err(d.clone()),
+                    Some(Tag::Enum(it)) => Ok(Type::Int(*it)),
                     _ => Ok(Type::Int(IntType::INT)),
                 };
             }
-            self.bind_tag(&id.node.name, Tag::Enum);
         }
         let mut next: i128 = 0;
+        let (mut least, mut most) = (0i128, 0i128);
         for en in &e.node.enumerators {
             if let Some(value) = &en.node.expression {
                 next = self.const_int(value)?.1;
             }
+            least = least.min(next);
+            most = most.max(next);
             self.bind(&en.node.identifier.node.name, Symbol::EnumConst(next));
             next += 1;
         }
-        Ok(Type::Int(IntType::INT))
+        let it = match (least < 0, most) {
+            (true, m) if least >= i128::from(i32::MIN) && m <= i128::from(i32::MAX) => IntType::INT,
+            (true, _) => IntType::LONG_LONG,
+            (false, m) if m <= i128::from(u32::MAX) => IntType::UINT,
+            (false, _) => IntType::ULONG_LONG,
+        };
+        if let Some(id) = &e.node.identifier {
+            self.bind_tag(&id.node.name, Tag::Enum(it));
+        }
+        Ok(Type::Int(it))
     }
 
     /// Resolves a declarator against the base type.
