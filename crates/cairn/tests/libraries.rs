@@ -28,11 +28,20 @@ size_t name_length(const char *name)
 }
 "#;
 
+/// `gen --check` on `source` saved as `name` (`x.c`): gen's output, the
+/// driver and tests.json.
+fn gen_driver(name: &str, source: &str) -> (String, String, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked(dir.path(), name, source);
+    let stem = name.trim_end_matches(".c");
+    let read = |file: String| std::fs::read_to_string(out_dir.join(file)).expect("an output");
+    let driver = read(format!("{stem}_test.c"));
+    (stdout, driver, read(format!("{stem}.tests.json")))
+}
+
 #[test]
 fn functions_of_libraries_the_driver_does_not_link_are_stubs() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "library.c", USES_A_LIBRARY);
-    let driver = std::fs::read_to_string(out_dir.join("library_test.c")).expect("driver");
+    let (stdout, driver, _) = gen_driver("library.c", USES_A_LIBRARY);
     assert!(
         driver.contains("cairn_stub_Z3_get_estimated_alloc_size"),
         "{driver}"
@@ -388,9 +397,7 @@ step pick(int fast)
 
 #[test]
 fn a_function_defined_but_excluded_is_no_stub() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "pick.c", TAKES_AN_EXCLUDED_FUNCTION);
-    let driver = std::fs::read_to_string(out_dir.join("pick_test.c")).expect("driver");
+    let (stdout, driver, _) = gen_driver("pick.c", TAKES_AN_EXCLUDED_FUNCTION);
     assert!(!driver.contains("cairn_stub_slow"), "{driver}");
     assert!(driver.contains("cairn_stub_elsewhere"), "{driver}");
     assert!(covers(&stdout, "pick", "2/2"), "{stdout}");
@@ -577,11 +584,9 @@ int tree_graft(struct tree *into, struct tree *from)
 
 #[test]
 fn what_a_constructor_hands_on_from_a_stub_is_a_new_object() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "trees.c", BUILDS_THROUGH_ANOTHER_FILE);
+    let (stdout, driver, _) = gen_driver("trees.c", BUILDS_THROUGH_ANOTHER_FILE);
     assert!(covers(&stdout, "tree_graft", "2/2"), "{stdout}");
     assert!(!stdout.contains("left out"), "{stdout}");
-    let driver = std::fs::read_to_string(out_dir.join("trees_test.c")).expect("driver");
     assert!(driver.contains("= tree_start();"), "{driver}");
 }
 
@@ -616,11 +621,9 @@ void on_item(void *data, struct ns *item)
 
 #[test]
 fn void_pointers_point_to_what_the_code_reads_them_as() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "ns.c", READS_VOID_POINTERS_AS_TYPES);
+    let (stdout, driver, _) = gen_driver("ns.c", READS_VOID_POINTERS_AS_TYPES);
     assert!(covers(&stdout, "ns_compare", "4/4"), "{stdout}");
     assert!(covers(&stdout, "on_item", "4/4"), "{stdout}");
-    let driver = std::fs::read_to_string(out_dir.join("ns_test.c")).expect("driver");
     assert!(driver.contains("struct ns **a_in"), "{driver}");
     assert!(driver.contains("struct counter *data_in"), "{driver}");
 }
@@ -647,10 +650,8 @@ int state_reset(struct state *s, int level)
 
 #[test]
 fn runs_of_equal_elements_are_checked_by_a_loop() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "state.c", FILLS_ARRAYS);
+    let (stdout, driver, _) = gen_driver("state.c", FILLS_ARRAYS);
     assert!(covers(&stdout, "state_reset", "4/4"), "{stdout}");
-    let driver = std::fs::read_to_string(out_dir.join("state_test.c")).expect("driver");
     for expected in [
         "\"each of s_in->table[0..49] is\", s_in->table[cairn_k], 0)",
         "\"s_in->table[50] is\", s_in->table[50], 3)",
@@ -682,11 +683,9 @@ int set_mode(struct cfg *c, int m)
 
 #[test]
 fn an_enum_without_negative_values_is_unsigned() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, out_dir) = gen_checked(dir.path(), "modes.c", STORES_AN_ENUM);
+    let (stdout, _, tests) = gen_driver("modes.c", STORES_AN_ENUM);
     assert!(covers(&stdout, "set_mode", "3/4"), "{stdout}");
     assert!(!stdout.contains("left out"), "{stdout}");
-    let tests = std::fs::read_to_string(out_dir.join("modes.tests.json")).expect("tests.json");
     let json: serde_json::Value = serde_json::from_str(&tests).expect("JSON");
     let uncovered: Vec<(String, String)> = json["functions"][0]["goals"]
         .as_array()
