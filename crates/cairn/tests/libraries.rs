@@ -699,3 +699,29 @@ fn an_enum_without_negative_values_is_unsigned() {
         [("\"c->mode < 0: true\"".into(), "\"infeasible\"".into())]
     );
 }
+
+/// A pointer member passed where the callee's declaration says never NULL
+/// (libopusenc's `opus_multistream_encoder_ctl(enc->st.ms, ...)`): the
+/// member points to an object from the call on, as a dereference makes
+/// it. Before, it stayed undecided, was written NULL, and every test
+/// failed under UBSan's nonnull check (0/2, 4 left out).
+const PASSES_A_MEMBER_TO_A_NONNULL_PARAMETER: &str = r#"
+struct ms;
+int ms_ctl(struct ms *st, int request, ...) __attribute__ ((__nonnull__(1)));
+struct enc { struct ms *ms; };
+int enc_ctl(struct enc *e, int request, int value)
+{
+    int ret = ms_ctl(e->ms, request, value);
+    if (ret < 0)
+        return -1;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_pointer_a_nonnull_parameter_takes_is_decided_at_the_call() {
+    let (stdout, driver, _) = gen_driver("ctl.c", PASSES_A_MEMBER_TO_A_NONNULL_PARAMETER);
+    assert!(covers(&stdout, "enc_ctl", "2/2"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(!driver.contains("e_in->ms = NULL;"), "{driver}");
+}

@@ -149,8 +149,13 @@ impl Machine<'_, '_> {
             let Some(SymVal::Ptr(p)) = values.get(param) else {
                 continue;
             };
-            if !matches!(self.resolved(st, &p.target), Target::Null) {
-                continue;
+            match self.resolved(st, &p.target) {
+                Target::Null => {}
+                // Undecided, the test would pass NULL: as the callee
+                // dereferences it, it points to an object (a NULL the
+                // function never tests is the caller's to avoid).
+                Target::Lazy(lazy) => return Err(self.decide_not_null(st, lazy)),
+                _ => continue,
             }
             let null = p.offset.eq(Word::known(0, p.offset.get_size()));
             let message = format!(

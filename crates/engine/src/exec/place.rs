@@ -242,6 +242,13 @@ impl Machine<'_, '_> {
         self.choices(st, lazy, true)
     }
 
+    /// Decides an undecided lazy pointer that may not be NULL (an argument
+    /// of a parameter declared never NULL): what it may point to, as when
+    /// dereferenced.
+    pub fn decide_not_null(&mut self, st: &State, lazy: LazyIdx) -> Stop {
+        self.choices(st, lazy, false)
+    }
+
     /// The object an undecided lazy pointer designates when dereferenced:
     /// a fresh input object, or a fork when it may also alias one.
     fn dereferenced_lazy(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
