@@ -23,7 +23,7 @@ use crate::bounds::SET_ASIDE_STATES;
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
 use crate::distance::{bfs, block_graph, FAR};
-use crate::exec::{Executor, Hooks, ProgramFacts};
+use crate::exec::{Cut, Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
@@ -194,6 +194,21 @@ impl Coverage {
             })
             .copied()
             .collect()
+    }
+
+    /// The first reason stays, except that any other budget replaces
+    /// `max_iterations`: a loop that spins on a cyclic input is cut by it
+    /// while the goal needs more nodes.
+    fn cut_goals(&mut self, goals: &[Goal], bound: &'static str) {
+        for g in goals {
+            let reason = self
+                .reasons
+                .entry(*g)
+                .or_insert(Uncovered::Budget(bound.to_string()));
+            if *reason == Uncovered::Budget("max_iterations".to_string()) {
+                *reason = Uncovered::Budget(bound.to_string());
+            }
+        }
     }
 
     fn explain(&mut self, goals: &[Goal], why: &str) {
@@ -434,18 +449,39 @@ impl Objective for Coverage {
         self.reachable = reachable;
     }
 
-    /// The first reason stays, except that any other budget replaces
-    /// `max_iterations`: a loop that spins on a cyclic input is cut by it
-    /// while the goal needs more nodes.
     fn cut(&mut self, bound: &'static str) {
-        for g in &self.reachable {
-            let reason = self
-                .reasons
-                .entry(*g)
-                .or_insert(Uncovered::Budget(bound.to_string()));
-            if *reason == Uncovered::Budget("max_iterations".to_string()) {
-                *reason = Uncovered::Budget(bound.to_string());
-            }
+        let reachable = std::mem::take(&mut self.reachable);
+        self.cut_goals(&reachable, bound);
+        self.reachable = reachable;
+    }
+
+    /// Only the goals behind the cut: a bound met late in a turn that
+    /// started at the entry does not cut the branches the turn passed by.
+    fn cut_at(&mut self, cut: &Cut) {
+        let roots: Vec<BlockId> = (cut.at.iter())
+            .filter(|(func, _)| *func == self.func)
+            .map(|(_, block)| *block)
+            .collect();
+        let behind: Vec<Goal> = (self.reachable.iter())
+            .filter(|g| {
+                cut.passed.contains(g)
+                    || roots.iter().any(|b| self.distances.distance(*b, g) != FAR)
+            })
+            .copied()
+            .collect();
+        self.cut_goals(&behind, cut.bound);
+    }
+
+    /// What a state still waiting could reach, the search did not rule
+    /// out: the bound that stopped it is what to raise, whatever else cut
+    /// other paths toward those goals.
+    fn stopped_waiting(&mut self, state: &State, bound: &'static str) {
+        let bound = match bound {
+            "stalled" => "max_time",
+            other => other,
+        };
+        for g in self.reachable_from(state) {
+            self.reasons.insert(g, Uncovered::Budget(bound.to_string()));
         }
     }
 

@@ -14,7 +14,7 @@
 //! for something other than coverage, an [`Objective`].
 
 use crate::config::EngineConfig;
-use crate::exec::{Executor, Hooks, Outcome};
+use crate::exec::{Cut, Executor, Hooks, Outcome};
 use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use ir::{Goal, Span};
@@ -111,6 +111,12 @@ pub trait Objective: Hooks {
     fn unsupported(&mut self, _what: &str) {}
     /// A budget (named) cut the selected state's path, or one of its choices.
     fn cut(&mut self, _bound: &'static str) {}
+    /// A budget cut one of the selected state's choices where `cut` says.
+    fn cut_at(&mut self, cut: &Cut) {
+        self.cut(cut.bound);
+    }
+    /// The search stopped by `bound` while `state` still waited to run.
+    fn stopped_waiting(&mut self, _state: &State, _bound: &'static str) {}
     /// `state` left the search for good: what was tracked for it may go.
     fn released(&mut self, _state: StateId) {}
     /// `state` left this search before its path ended (not admitted, no
@@ -293,8 +299,8 @@ pub fn run<O: Objective>(
         objective.selected(&state);
         let step = exec.turn(state, objective);
         ending.statements += step.statements;
-        if let Some(bound) = step.cut {
-            objective.cut(bound);
+        for cut in &step.cuts {
+            objective.cut_at(cut);
         }
         let mut added = Vec::new();
         match step.outcome {
@@ -339,6 +345,9 @@ pub fn run<O: Objective>(
         ending.stopped_by = Some("interrupted");
     }
     for state in frontier.drain() {
+        if let Some(bound) = ending.stopped_by {
+            objective.stopped_waiting(&state, bound);
+        }
         objective.released(state.id);
         objective.set_aside(state);
     }

@@ -201,6 +201,28 @@ int kept(void) {
 }
 
 #[test]
+fn a_bound_cuts_only_the_goals_behind_it() {
+    // `log_error` may write past what its stub scripts (`stub_effects`),
+    // on a path that passed `x < 5` by: that branch stays proved
+    // infeasible, not cut.
+    let src = r#"
+void log_error(char *message);
+int checked(int x, char *message) {
+    if (x > 10) {
+        if (x < 5)
+            return 2;
+        log_error(message);
+        return 1;
+    }
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "checked");
+    let uncovered: Vec<_> = report.uncovered.iter().map(|(_, why)| why).collect();
+    assert_eq!(uncovered, [&Uncovered::Infeasible], "x < 5 cannot hold");
+}
+
+#[test]
 fn a_failed_verifier_assumption_ends_the_path_without_a_finding() {
     let src = r#"
 extern int __VERIFIER_nondet_int(void);

@@ -584,7 +584,7 @@ impl Machine<'_, '_> {
         };
         let may_add = (added as u32) < self.config.max_build_calls;
         if !adders.is_empty() && !may_add {
-            self.note_cut("max_build_calls");
+            self.note_cut(st, "max_build_calls");
         }
         let mut next = Vec::new();
         if may_add {

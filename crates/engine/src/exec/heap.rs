@@ -181,7 +181,7 @@ impl Machine<'_, '_> {
         let number = st.allocations;
         st.allocations += 1;
         if !self.config.allocation_may_fail {
-            self.note_cut("alloc_may_fail");
+            self.note_cut(st, "alloc_may_fail");
         }
         self.config.allocation_may_fail.then(|| {
             let mut failed = self.fork(st);
@@ -208,7 +208,7 @@ impl Machine<'_, '_> {
             }
             (Err(stop @ (Stop::Dead | Stop::Budget(_))), Some(failed)) => {
                 if let Stop::Budget(name) = stop {
-                    self.cut = Some(name);
+                    self.note_cut(st, name);
                 }
                 *st = failed;
                 Ok(Model::Returns(Some(SymVal::Ptr(null))))
@@ -308,7 +308,7 @@ impl Machine<'_, '_> {
             if !self.may(st, &beyond.not()) {
                 return Err(Stop::Budget(SYMBOLIC_ALLOCATION_BUDGET));
             }
-            self.cut = Some(SYMBOLIC_ALLOCATION_BUDGET);
+            self.note_cut(st, SYMBOLIC_ALLOCATION_BUDGET);
             self.assume(st, &beyond.not())?;
         }
         let (mut low, mut high) = (0, SYMBOLIC_ALLOCATION_LIMIT);

@@ -555,7 +555,7 @@ impl Machine<'_, '_> {
         }
         let mut max = self.config.max_array.max(1);
         if max > fits {
-            self.note_cut("max_array");
+            self.note_cut(st, "max_array");
             max = fits;
         }
         let path = &lazy_ptr.path;

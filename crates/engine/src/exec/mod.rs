@@ -184,11 +184,22 @@ fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
 #[derive(Debug)]
 pub struct Step {
     pub outcome: Outcome,
-    /// A budget that cut one of the choices made during the turn (the path
-    /// went on with the others): goals behind that choice are cut by it.
-    pub cut: Option<&'static str>,
+    /// The budgets that cut choices made during the turn (the path went on
+    /// with the others), each where it first did, in the order they did.
+    pub cuts: Vec<Cut>,
     /// Statements and terminators run.
     pub statements: u64,
+}
+
+/// A budget that cut a choice on a path, and where: the goals behind it
+/// are those the path had passed and those reachable from there.
+#[derive(Debug)]
+pub struct Cut {
+    pub bound: &'static str,
+    /// The function and block of each of the path's frames.
+    pub at: Vec<(FuncId, BlockId)>,
+    /// The goals the path had passed.
+    pub passed: Vec<Goal>,
 }
 
 /// How a turn ended.
@@ -365,7 +376,7 @@ impl<'a> Executor<'a> {
             ex: self,
             hooks,
             span: Span::default(),
-            cut: None,
+            cuts: Vec::new(),
             statements: 0,
         };
         let mut outcome = match machine.run(state) {
@@ -386,7 +397,7 @@ impl<'a> Executor<'a> {
         }
         Step {
             outcome,
-            cut: machine.cut,
+            cuts: machine.cuts,
             statements: machine.statements,
         }
     }
@@ -399,7 +410,7 @@ impl<'a> Executor<'a> {
             ex: self,
             hooks: &mut NoHooks,
             span: Span::default(),
-            cut: None,
+            cuts: Vec::new(),
             statements: 0,
         };
         machine.eval(&mut scratch, expr).ok()
@@ -462,8 +473,8 @@ struct Machine<'t, 'a> {
     hooks: &'t mut dyn Hooks,
     /// Span of the statement being executed (for findings).
     span: Span,
-    /// See [`Step::cut`].
-    cut: Option<&'static str>,
+    /// See [`Step::cuts`].
+    cuts: Vec<Cut>,
     statements: u64,
 }
 
@@ -715,7 +726,7 @@ impl<'a> Machine<'_, 'a> {
         }
         // A scan cut at an input's last byte may have decided it.
         if st.scan_capped {
-            self.note_cut("max_array");
+            self.note_cut(st, "max_array");
         }
         self.hooks.arm_infeasible(st, arm, &cond.term());
         false
@@ -791,7 +802,7 @@ impl<'a> Machine<'_, 'a> {
         let Some((_, bound)) = st.limits.first() else {
             return;
         };
-        if self.cut.is_some() {
+        if self.cuts.iter().any(|c| c.bound == *bound) {
             return;
         }
         let unbounded: Vec<ConstraintId> = st
@@ -801,13 +812,22 @@ impl<'a> Machine<'_, 'a> {
             .copied()
             .collect();
         if self.solver.feasible(&unbounded, Some(&cond.term())) {
-            self.cut = Some(bound);
+            self.note_cut(st, bound);
         }
     }
 
-    /// Marks this turn as cut by `bound` unless an earlier bound did.
-    fn note_cut(&mut self, bound: &'static str) {
-        self.cut.get_or_insert(bound);
+    /// Notes that `bound` cuts a choice of `st` here, unless it already did
+    /// earlier in this turn: what the path reaches from here, it reaches
+    /// from there too.
+    fn note_cut(&mut self, st: &State, bound: &'static str) {
+        if self.cuts.iter().any(|c| c.bound == bound) {
+            return;
+        }
+        self.cuts.push(Cut {
+            bound,
+            at: st.frames.iter().map(|f| (f.func, f.block)).collect(),
+            passed: st.trace.clone(),
+        });
     }
 
     /// Reports a finding when `fault` can hold here (once per kind and site),

@@ -101,7 +101,7 @@ impl Machine<'_, '_> {
             Err(failure) => return refused(&failure.to_string()),
         };
         if native::reads_environment(name) {
-            self.note_cut(ENVIRONMENT);
+            self.note_cut(st, ENVIRONMENT);
         }
         let fixed = self.fix(st, fixing)?;
         st.native_calls.push(NativeCall { func, fixed });
@@ -380,7 +380,7 @@ impl Machine<'_, '_> {
             return Ok(Vec::new());
         }
         if self.may(st, &Cond::and(&fixing.equalities).not()) {
-            self.note_cut(CONCRETISED);
+            self.note_cut(st, CONCRETISED);
         }
         // One by one: an equality of a symbol pins it for the rest of the path.
         for equality in &fixing.equalities {

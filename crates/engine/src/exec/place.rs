@@ -328,7 +328,7 @@ impl Machine<'_, '_> {
         match self.materialize(&mut fresh, lazy) {
             Ok(_) => choices.push(fresh),
             Err(Stop::Budget(name)) if !choices.is_empty() || !aliased.is_empty() => {
-                self.cut = Some(name)
+                self.note_cut(st, name)
             }
             Err(stop) => return stop,
         }
@@ -430,8 +430,8 @@ impl Machine<'_, '_> {
         let cap = Word::known(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(n);
         let beyond = Cond::and(&[off.bvsge(Word::known(0, 64)), end.bvsgt(&cap)]);
-        if self.cut.is_none() && self.may(st, &beyond) {
-            self.cut = Some("max_array");
+        if !self.cuts.iter().any(|c| c.bound == "max_array") && self.may(st, &beyond) {
+            self.note_cut(st, "max_array");
         }
     }
 

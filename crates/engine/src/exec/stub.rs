@@ -126,7 +126,7 @@ impl Machine<'_, '_> {
             }
         }
         if unseen {
-            self.note_cut("stub_effects");
+            self.note_cut(st, "stub_effects");
         }
         Ok(writes)
     }

@@ -561,7 +561,7 @@ impl Machine<'_, '_> {
         let n = crate::extract::eval_bits(&model, v);
         let fixed = v.eq(Word::known(n, v.get_size()));
         if self.may(st, &fixed.not()) {
-            self.cut.get_or_insert(CONCRETISED);
+            self.note_cut(st, CONCRETISED);
         }
         self.assume(st, &fixed)?;
         Ok(n)

@@ -157,7 +157,7 @@ impl Machine<'_, '_> {
         }
         // An input mutex another thread holds is possible, not in a test.
         if self.may(st, &unlocked.not()) {
-            self.note_cut(ONE_THREAD);
+            self.note_cut(st, ONE_THREAD);
         }
         self.assume(st, &unlocked)
     }

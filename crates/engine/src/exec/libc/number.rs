@@ -151,7 +151,7 @@ impl Machine<'_, '_> {
             if j == LONGEST_NUMBER {
                 if self.may(st, &alive) {
                     self.assume(st, &alive.not())?;
-                    self.cut.get_or_insert(LONG_NUMBER);
+                    self.note_cut(st, LONG_NUMBER);
                 }
                 break;
             }
