@@ -532,20 +532,19 @@ fn what_excluded_code_uses_of_another_library_is_defined() {
     );
 }
 
-/// glib's `g_autoptr(GError)`: a variable whose cleanup handler, an inline
-/// function of another library's header, calls that library's function.
-/// cairn does not lower the handler's call, so nothing told it the driver
-/// needs `err_free`; the linker does, when gen builds the driver, and the
-/// driver then defines it. Before, the driver did not link.
-const CLEANS_UP_WITH_ANOTHER_LIBRARY: &str = r#"
-# 1 "/usr/include/otherlib/errors.h" 1 3
-typedef struct err { int code; } err_t;
-void err_free(err_t *e);
-static inline void err_clear(err_t **p) { if (*p) err_free(*p); }
-# 6 "HERE" 2
+/// A symbol only inline assembly names: the function is refused, but the
+/// driver compiles its body, and only the linker tells gen the driver
+/// needs `platform_pause`; the driver then defines it. Before (where
+/// glib's `g_autoptr` cleanup handlers were not lowered yet, the same for
+/// their `g_error_free`), the driver did not link.
+const NAMES_A_SYMBOL_ONLY_IN_ASSEMBLY: &str = r#"
+int spin_hint(int x)
+{
+    __asm__ volatile("call platform_pause");
+    return x;
+}
 int parse_level(int x)
 {
-    __attribute__((cleanup(err_clear))) err_t *error = 0;
     if (x > 10)
         return 2;
     if (x < 0)
@@ -556,9 +555,47 @@ int parse_level(int x)
 
 #[test]
 fn what_only_the_linker_sees_missing_is_defined() {
-    let (stdout, _, driver) = gen_build_and_run("levels", CLEANS_UP_WITH_ANOTHER_LIBRARY);
+    let (stdout, _, driver) = gen_build_and_run("levels", NAMES_A_SYMBOL_ONLY_IN_ASSEMBLY);
     assert!(covers(&stdout, "parse_level", "4/4"), "{stdout}");
-    assert!(driver.contains("__asm__(\"err_free\")"), "{driver}");
+    assert!(driver.contains("__asm__(\"platform_pause\")"), "{driver}");
+}
+
+/// glib's `g_autoptr(GError)` and `g_autofree`: a variable whose cleanup
+/// handler, an inline function of another library's header, calls that
+/// library's function when the scope ends. The engine runs the handler as
+/// the compiled code does, so the tests expect the calls it makes. Before,
+/// the handler was ignored: the engine predicted no call of `err_free`
+/// where the run made one, and gen's validation left those tests out
+/// (packagekit: 19 tests).
+const CLEANS_UP_WITH_ANOTHER_LIBRARY: &str = r#"
+# 1 "/usr/include/otherlib/errors.h" 1 3
+typedef struct err { int code; } err_t;
+void err_free(err_t *e);
+err_t *err_new(int code);
+static inline void err_clear(err_t **p) { if (*p) err_free(*p); }
+# 8 "HERE" 2
+int parse_level(int x)
+{
+    __attribute__((cleanup(err_clear))) err_t *error = 0;
+    if (x > 10) {
+        error = err_new(x);
+        return error != 0 ? 2 : 3;
+    }
+    if (x < 0)
+        return 0;
+    return 1;
+}
+"#;
+
+#[test]
+fn a_cleanup_handler_runs_when_its_scope_ends() {
+    let (stdout, _, driver) = gen_build_and_run("levels", CLEANS_UP_WITH_ANOTHER_LIBRARY);
+    assert!(covers(&stdout, "parse_level", "6/6"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(
+        driver.contains("the number of calls of err_free() is\", cairn_err_free_calls, 1)"),
+        "{driver}"
+    );
 }
 
 /// A constructor that hands on what another file's function made (gnucobol's

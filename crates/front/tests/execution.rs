@@ -1,6 +1,7 @@
 //! Differential test of the lowering of memory, control flow, calls, GCC
-//! builtins (atomic ones too), floating point and old-style definitions:
-//! `tests/programs/memory.c`, `floats.c`, `old_style.c` and `atomics.c` are
+//! builtins (atomic ones too), floating point, old-style definitions and
+//! cleanup attributes: `tests/programs/memory.c`, `floats.c`,
+//! `old_style.c`, `atomics.c` and `cleanup.c` are
 //! compiled and run by the system compiler, and the same functions are run
 //! on the IR by a small byte-level interpreter written here; every function
 //! must return the same value.
@@ -26,6 +27,11 @@ fn floating_programs_run_like_the_system_compiler() {
 #[test]
 fn old_style_definitions_run_like_the_system_compiler() {
     runs_like_the_system_compiler("old_style.c");
+}
+
+#[test]
+fn cleanups_run_like_the_system_compiler() {
+    runs_like_the_system_compiler("cleanup.c");
 }
 
 #[test]

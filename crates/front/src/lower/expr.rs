@@ -567,6 +567,8 @@ impl<'a> Lowerer<'a> {
                 break;
             }
         }
+        // The value is a snapshot already: the cleanups cannot change it.
+        let result = result.and_then(|value| self.end_scope_cleanups().map(|_| value));
         self.scopes.pop();
         result
     }

@@ -7,6 +7,7 @@
 
 mod atomic;
 mod builtin;
+mod cleanup;
 mod compact;
 mod expr;
 mod float_builtin;
@@ -66,6 +67,8 @@ enum Tag {
 struct Scope {
     names: HashMap<String, Symbol>,
     tags: HashMap<String, Tag>,
+    /// Locals whose scope's end calls a function (see `cleanup`).
+    cleanups: Vec<cleanup::Cleanup>,
 }
 
 /// A global variable as declared so far; it reaches the program when used
@@ -162,11 +165,18 @@ struct FnBuilder {
     blocks: Vec<BuildBlock>,
     current: BlockId,
     branches: Vec<BranchSite>,
-    breaks: Vec<BlockId>,
-    continues: Vec<BlockId>,
+    /// Where `break` and `continue` go, with the number of scopes open
+    /// there (those past it have their cleanups run).
+    breaks: Vec<(BlockId, usize)>,
+    continues: Vec<(BlockId, usize)>,
     switches: Vec<SwitchState>,
     /// Label name -> (block, defined yet, offset of first use).
     labels: HashMap<String, (BlockId, bool, usize)>,
+    /// Cleanups registered so far (see `cleanup`).
+    cleanups_registered: u32,
+    /// Label name -> the cleanups registered in the scopes open there.
+    label_cleanups: HashMap<String, Vec<u32>>,
+    pending_gotos: Vec<cleanup::PendingGoto>,
     /// A variadic function's argument area (`ir::Function::va_area`).
     va_area: Option<LocalId>,
 }
@@ -187,6 +197,9 @@ impl FnBuilder {
             continues: Vec::new(),
             switches: Vec::new(),
             labels: HashMap::new(),
+            cleanups_registered: 0,
+            label_cleanups: HashMap::new(),
+            pending_gotos: Vec::new(),
             va_area: None,
         }
     }

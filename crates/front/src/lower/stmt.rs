@@ -166,7 +166,12 @@ impl<'a> Lowerer<'a> {
             Some(StorageClassSpecifier::Static) => {
                 self.static_local(name, declared, specs, initializer)
             }
-            _ => self.local_variable(name, declared, initializer),
+            _ => {
+                let cleanup = specs.cleanup.clone().or_else(|| {
+                    super::cleanup::cleanup_attribute(&init_decl.node.declarator.node.extensions)
+                });
+                self.local_variable(name, declared, initializer, cleanup)
+            }
         }
     }
 
@@ -283,6 +288,7 @@ impl<'a> Lowerer<'a> {
         name: String,
         declared: Declared,
         initializer: Option<&Node<Initializer>>,
+        cleanup: Option<(String, usize)>,
     ) -> R<()> {
         let at = declared.name_offset;
         let ty = match initializer {
@@ -298,7 +304,10 @@ impl<'a> Lowerer<'a> {
         if let Some(init) = initializer {
             self.local_init(Place::local(id), &ty, init)?;
         }
-        Ok(())
+        match cleanup {
+            Some(cleanup) => self.note_cleanup(cleanup, id, &ty),
+            None => Ok(()),
+        }
     }
 
     /// Declares (or merges into) a file-scope function and returns its index.
@@ -613,6 +622,7 @@ impl<'a> Lowerer<'a> {
                         BlockItem::Statement(st) => self.statement(st)?,
                     }
                 }
+                self.end_scope_cleanups()?;
                 self.scopes.pop();
                 Ok(())
             }
@@ -681,6 +691,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.builder(at)?.terminate(Terminator::Goto(head), span);
                 self.builder(at)?.current = exit;
+                self.end_scope_cleanups()?;
                 self.scopes.pop();
                 Ok(())
             }
@@ -688,8 +699,7 @@ impl<'a> Lowerer<'a> {
             Statement::Labeled(l) => self.labeled(l, at),
             Statement::Goto(label) => {
                 let target = self.label_block(&label.node.name, label.span.start)?;
-                self.builder(at)?.terminate(Terminator::Goto(target), span);
-                Ok(())
+                self.goto_with_cleanups(&label.node.name, target, at)
             }
             Statement::Continue | Statement::Break => {
                 let is_break = matches!(s.node, Statement::Break);
@@ -701,8 +711,10 @@ impl<'a> Lowerer<'a> {
                 }
                 .copied();
                 match target {
-                    Some(t) => {
-                        f.terminate(Terminator::Goto(t), span);
+                    Some((t, depth)) => {
+                        let left = self.cleanups_from(depth);
+                        self.run_cleanups(&left)?;
+                        self.builder(at)?.terminate(Terminator::Goto(t), span);
                         Ok(())
                     }
                     None if is_break => self.error(at, "break statement not within loop or switch"),
@@ -726,6 +738,17 @@ impl<'a> Lowerer<'a> {
                         Some(self.convert_assigned(v, &ret, e.span.start)?)
                     }
                 };
+                // The value is taken before the cleanups run.
+                let cleanups = self.cleanups_from(1);
+                let value = match value {
+                    Some(v) if !cleanups.is_empty() => {
+                        let kept = self.temp(ret.clone(), at)?;
+                        self.assign_stmt(Place::local(kept), v, at)?;
+                        Some(Expr::load(Place::local(kept), ret))
+                    }
+                    other => other,
+                };
+                self.run_cleanups(&cleanups)?;
                 self.builder(at)?.terminate(Terminator::Return(value), span);
                 Ok(())
             }
@@ -741,10 +764,11 @@ impl<'a> Lowerer<'a> {
         exit: BlockId,
         at: usize,
     ) -> R<()> {
+        let depth = self.scopes.len();
         let f = self.builder(at)?;
         f.current = start;
-        f.breaks.push(exit);
-        f.continues.push(cont);
+        f.breaks.push((exit, depth));
+        f.continues.push((cont, depth));
         let result = self.statement(body);
         let f = self.builder(at)?;
         f.breaks.pop();
@@ -777,6 +801,7 @@ impl<'a> Lowerer<'a> {
                     }
                     entry.1 = true;
                 }
+                self.define_label_cleanups(&id.node.name, b, at)?;
                 self.builder(at)?.goto_and_switch(b, span);
             }
             Label::Case(e) => {
@@ -843,6 +868,7 @@ impl<'a> Lowerer<'a> {
             text: self.text(sw.node.expression.span),
             kind: BranchKind::Switch,
         };
+        let depth = self.scopes.len();
         let f = self.builder(at)?;
         let dispatch = f.current;
         let exit = f.new_block();
@@ -852,7 +878,7 @@ impl<'a> Lowerer<'a> {
             cases: Vec::new(),
             default: None,
         });
-        f.breaks.push(exit);
+        f.breaks.push((exit, depth));
         let result = self.statement(&sw.node.statement);
         let f = self.builder(at)?;
         f.breaks.pop();

@@ -23,6 +23,8 @@ pub(super) struct Specs<'s> {
     pub inline: bool,
     /// `__attribute__((nonnull(...)))` (see [`nonnull_attribute`]).
     pub nonnull: Option<Vec<usize>>,
+    /// `__attribute__((cleanup(f)))`: the function, and where.
+    pub cleanup: Option<(String, usize)>,
     pub offset: usize,
 }
 
@@ -76,6 +78,9 @@ impl<'s> Specs<'s> {
         }
         self.noreturn |= has_attribute(ext, "noreturn");
         self.nonnull = merge_nonnull(self.nonnull.take(), nonnull_attribute(ext));
+        if let Some(cleanup) = super::cleanup::cleanup_attribute(ext) {
+            self.cleanup = Some(cleanup);
+        }
     }
 }
 
