@@ -30,7 +30,9 @@ typedef struct _IO_FILE FILE;
 unsigned long __fpending(FILE *stream);
 # 1 "/usr/include/arpa/inet.h" 1
 unsigned int ntohl(unsigned int x);
-# 20 "test.c" 2
+# 1 "/usr/include/libintl.h" 1
+char *gettext(const char *msgid);
+# 22 "test.c" 2
 "#;
 
 extern "C" {
@@ -165,6 +167,41 @@ fn what_the_call_writes_comes_back_into_memory() {
     );
     assert_eq!(report.tests.len(), 1, "{:?}", report.uncovered);
     assert_eq!(ret(&report.tests[0]), 5);
+}
+
+/// `gettext` hands back its argument when it has no translation: the
+/// pointer it returns is the literal's or the global's own, equal to it.
+/// Before, it pointed to a copy: the test expected 1 and the run gave 2,
+/// and `t == m` was claimed infeasible.
+#[test]
+fn a_pointer_returned_into_a_literal_or_a_global_is_equal_to_it() {
+    for (code, func) in [
+        (
+            r#"int translated(void) {
+                const char *m = "hello";
+                const char *t = gettext(m);
+                return t != m ? 1 : 2;
+            }"#,
+            "translated",
+        ),
+        (
+            r#"static char name[] = "world";
+            int named(void) {
+                return gettext(name) != name ? 1 : 2;
+            }"#,
+            "named",
+        ),
+    ] {
+        let report = run_native(code, func);
+        assert_eq!(report.tests.len(), 1, "{:?}", report.uncovered);
+        assert_eq!(ret(&report.tests[0]), 2, "{func}");
+        // Another locale may translate it: not a proof.
+        let why = reasons(&report);
+        assert!(
+            matches!(why[..], [Uncovered::Budget(bound)] if bound.starts_with("environment")),
+            "{func}: {why:?}"
+        );
+    }
 }
 
 #[test]

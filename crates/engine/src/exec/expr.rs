@@ -98,14 +98,21 @@ impl Machine<'_, '_> {
     /// The targets of two pointers compared or subtracted. Two undecided
     /// inputs are decided in the order they came (parameters: left to
     /// right), so that the later one may point into the earlier one's
-    /// buffer, after its start: `end > start` as well as `p < end`.
+    /// buffer, after its start: `end > start` as well as `p < end`. A
+    /// literal or a global is the object that holds it, if the path made
+    /// one (a pointer a native call returned into it points to that).
     fn decided_pair(&mut self, st: &State, p: &PtrVal, q: &PtrVal) -> Exec<(Target, Target)> {
         if let (Target::Lazy(a), Target::Lazy(b)) =
             (self.resolved(st, &p.target), self.resolved(st, &q.target))
         {
             return Err(self.decide(st, a.min(b)));
         }
-        Ok((self.decided(st, p)?, self.decided(st, q)?))
+        let object = |t: Target| match t {
+            Target::Str(id) => st.strings[id.index()].map_or(t, Target::Object),
+            Target::Global(g) => st.globals[g.index()].map_or(t, Target::Object),
+            t => t,
+        };
+        Ok((object(self.decided(st, p)?), object(self.decided(st, q)?)))
     }
 
     fn unary(&mut self, st: &mut State, op: UnOp, a: &Expr, ty: &Type) -> Exec<SymVal> {

@@ -303,8 +303,19 @@ const REFUSED: &[(&str, Refusal)] = &[
 
 /// Functions that may run natively but read cairn's environment, which
 /// the driver's run must share for its result to be the same: what they
-/// return proves nothing about other environments.
-const READS_ENVIRONMENT: &[&str] = &["getenv", "secure_getenv"];
+/// return proves nothing about other environments. The message catalogue
+/// lookups answer from the locale and the installed translations: a
+/// program that calls `setlocale` gets other strings than a test does.
+const READS_ENVIRONMENT: &[&str] = &[
+    "getenv",
+    "secure_getenv",
+    "gettext",
+    "dgettext",
+    "dcgettext",
+    "ngettext",
+    "dngettext",
+    "dcngettext",
+];
 
 /// Whether `name` reads the process's environment (see [`READS_ENVIRONMENT`]).
 pub fn reads_environment(name: &str) -> bool {
