@@ -8,8 +8,8 @@ use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::value::{
     bit_field_get, bit_field_put, bv_u, cells_to_int, cells_to_ptr, concrete, concrete_term,
-    int_cells, is_nonzero, resize, value_cells, Cell, Cond, LazyIdx, ObjIdx, PtrVal, SymVal,
-    Target, Word,
+    int_cells, is_nonzero, resize, signed_bits, value_cells, Cell, Cond, LazyIdx, ObjIdx, PtrVal,
+    SymVal, Target, Word,
 };
 use ir::{BitField, Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
@@ -152,7 +152,10 @@ impl Machine<'_, '_> {
     ) -> Exec<Word> {
         let wide = resize(index, 64, signed);
         let size = Word::known(u128::from(size), 64);
-        if index.get_size() >= 64 && concrete(index).is_none() {
+        // An index widened from 32 bits times a structure's size cannot
+        // wrap: no 128-bit product for the solver to blast.
+        let may_wrap = signed_bits(&wide) + signed_bits(&size) > 64;
+        if index.get_size() >= 64 && concrete(index).is_none() && may_wrap {
             // Z3's own predicate, which also leaves out a negative index
             // (see `Word::signed_mul_fits`); the exact bound made two
             // explorations lose paths (heap_ops, memory tests): to look at.

@@ -210,13 +210,18 @@ fn divides(kind: z3::DeclKind) -> bool {
 fn blast_work(kind: z3::DeclKind, bits: u32, by_number: Option<&Dynamic>) -> u64 {
     use z3::DeclKind as K;
     let bits = u64::from(bits);
-    let by_power_of_two =
-        || (by_number.and_then(|n| n.as_bv()?.as_u64())).is_some_and(u64::is_power_of_two);
+    let number = by_number.and_then(|n| n.as_bv()?.as_u64());
+    let by_power_of_two = number.is_some_and(u64::is_power_of_two);
     match (divides(kind), by_number.is_some()) {
-        (true, true) if matches!(kind, K::Budiv | K::Burem) && by_power_of_two() => 0,
-        (false, true) if kind == K::Bmul && by_power_of_two() => 0,
+        (true, true) if matches!(kind, K::Budiv | K::Burem) && by_power_of_two => 0,
+        (false, true) if kind == K::Bmul && by_power_of_two => 0,
         (true, false) => 2 * bits.pow(3),
         (true, true) | (false, false) => bits.pow(3) / 8,
+        // One shifted copy of the operand added per set bit.
+        (false, true) if kind == K::Bmul => match number {
+            Some(n) => bits * u64::from(n.count_ones()),
+            None => bits.pow(2),
+        },
         (false, true) => bits.pow(2),
     }
 }

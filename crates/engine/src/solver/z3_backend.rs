@@ -26,6 +26,12 @@ use z3::{SatResult, Solver};
 /// Time the incremental solver gets before a query moves to a fresh solver.
 const INCREMENTAL_LIMIT: Duration = Duration::from_millis(200);
 
+/// Most bit-blasting work (see `store::blast_work`) a query may carry into
+/// the incremental solver, whose work limit does not count it: products
+/// of an index with a structure's size (a few set bits) blast in well
+/// under a millisecond, and a fresh solver costs about 8 ms to set up.
+const INCREMENTAL_BLAST: u64 = 1024;
+
 /// Most constraints the incremental solver holds before it starts afresh:
 /// every query pays for every constraint it holds, used or not.
 const SOLVER_CAPACITY: usize = 400;
@@ -94,7 +100,7 @@ impl Z3Backend {
         };
         let floating = query.constraints.iter().any(|id| cx.store.is_floating(*id));
         let blast = cx.store.blast_work(query.constraints, query.transient);
-        if floating || blast > 0 {
+        if floating || blast > INCREMENTAL_BLAST {
             return fresh_check(query, cx, left, blast, &self.checks);
         }
         *cx.calls += 1;
