@@ -472,19 +472,6 @@ impl Objective for Coverage {
         self.cut_goals(&behind, cut.bound);
     }
 
-    /// What a state still waiting could reach, the search did not rule
-    /// out: the bound that stopped it is what to raise, whatever else cut
-    /// other paths toward those goals.
-    fn stopped_waiting(&mut self, state: &State, bound: &'static str) {
-        let bound = match bound {
-            "stalled" => "max_time",
-            other => other,
-        };
-        for g in self.reachable_from(state) {
-            self.reasons.insert(g, Uncovered::Budget(bound.to_string()));
-        }
-    }
-
     fn wants_candidates(&self) -> bool {
         !self.done() || self.boundaries.as_ref().is_some_and(Boundaries::any_open)
     }

@@ -115,8 +115,6 @@ pub trait Objective: Hooks {
     fn cut_at(&mut self, cut: &Cut) {
         self.cut(cut.bound);
     }
-    /// The search stopped by `bound` while `state` still waited to run.
-    fn stopped_waiting(&mut self, _state: &State, _bound: &'static str) {}
     /// `state` left the search for good: what was tracked for it may go.
     fn released(&mut self, _state: StateId) {}
     /// `state` left this search before its path ended (not admitted, no
@@ -345,9 +343,6 @@ pub fn run<O: Objective>(
         ending.stopped_by = Some("interrupted");
     }
     for state in frontier.drain() {
-        if let Some(bound) = ending.stopped_by {
-            objective.stopped_waiting(&state, bound);
-        }
         objective.released(state.id);
         objective.set_aside(state);
     }
