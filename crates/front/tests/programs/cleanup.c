@@ -12,6 +12,13 @@ static void note(int *v) { journal = journal * 10 + *v; }
 
 static void note_any(void *p) { journal = journal * 10 + *(int *)p + 5; }
 
+/* The cleanups `f(arg)` runs, as a number. */
+static long logged(int (*f)(int), int arg) {
+    journal = 0;
+    f(arg);
+    return journal;
+}
+
 static int block_end(void) {
     {
         autolog int a = 1;
@@ -73,12 +80,7 @@ out:
 }
 
 int t_goto_forward(void) {
-    journal = 0;
-    forward(1);
-    long failed = journal;
-    journal = 0;
-    forward(0);
-    return (int)(failed * 1000 + journal);
+    return (int)(logged(forward, 1) * 1000 + logged(forward, 0));
 }
 
 /* Jumping back over a declaration ends that variable's scope. */
@@ -117,12 +119,7 @@ static int skipped(int early) {
 }
 
 int t_declared_after_the_jump(void) {
-    journal = 0;
-    skipped(1);
-    long early = journal;
-    journal = 0;
-    skipped(0);
-    return (int)(early * 10000 + journal);
+    return (int)(logged(skipped, 1) * 10000 + logged(skipped, 0));
 }
 
 int t_statement_expression(void) {
