@@ -609,6 +609,14 @@ pub fn parse_define(define: &str) -> Result<(String, String), String> {
 /// Bytes given to an extern global whose type the file leaves incomplete.
 const INCOMPLETE_GLOBAL_BYTES: u64 = 4096;
 
+/// Zeroed storage under the symbol `name`, whatever type the code gives
+/// it: its C name is `prefix` and `name`.
+fn zeroed_storage(prefix: &str, name: &str) -> String {
+    format!(
+        "unsigned char {prefix}{name}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{name}\") __attribute__((aligned(16)))"
+    )
+}
+
 /// Definitions of the extern globals the source uses but does not define.
 pub fn extern_definitions<'i>(
     out: &mut CodeWriter,
@@ -642,10 +650,9 @@ pub fn extern_definitions<'i>(
             // Of a type this file leaves incomplete (`extern struct ctx
             // default_ctx;`): its code only takes the address, so any
             // storage under the symbol links.
-            (ty, None) if ir::Layout::size_of(unit.program, ty) == 0 => format!(
-                "unsigned char cairn_storage_of_{0}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{0}\") __attribute__((aligned(16)))",
-                global.name
-            ),
+            (ty, None) if ir::Layout::size_of(unit.program, ty) == 0 => {
+                zeroed_storage("cairn_storage_of_", &global.name)
+            }
             // Declared only inside a function body: out of sight here, so
             // defined under another C name with the global's symbol.
             (ty, len) if unit.program.declared_in_blocks_only.contains(&global.name) => {
@@ -689,14 +696,12 @@ pub fn unresolved_definitions(out: &mut CodeWriter, unit: &Unit, plans: &[StubPl
     if missing.is_empty() {
         return;
     }
-    out.line("/* Named by code cairn does not model (a cleanup handler, a header's inline");
-    out.line(" * function) and defined nowhere the driver links: defined here as zero. */");
+    out.line("/* Named by code cairn does not model (inline assembly, a function it");
+    out.line(" * refuses) and defined nowhere the driver links: defined here as zero. */");
     for name in missing {
         let variable = program.globals.iter().any(|g| &g.name == name);
         if variable {
-            out.line(&format!(
-                "unsigned char cairn_unresolved_{name}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{name}\") __attribute__((aligned(16)));"
-            ));
+            out.line(&format!("{};", zeroed_storage("cairn_unresolved_", name)));
         } else {
             out.line(&format!(
                 "long long cairn_unresolved_{name}(void) __asm__(\"{name}\");"

@@ -412,3 +412,29 @@ int crc_of_byte_is_odd(unsigned char byte)
     let (_, report) = run_with(src, "crc_of_byte_is_odd", &config);
     assert_all_covered(&report);
 }
+
+/// `p < r + n` with `n < 0` is false: `r + n` lies before `r` (dmalloc's
+/// `preprocess_array(args, -1)`). Before, offsets were compared unsigned,
+/// the loop ran, and the test expected what the run never did.
+#[test]
+fn a_pointer_before_an_objects_start_orders_below_it() {
+    let src = r#"
+struct rec { int a; int b; };
+int count_before(struct rec *r, int n)
+{
+    int k = 0;
+    for (struct rec *p = r; p < r + n; p++)
+        k++;
+    return k;
+}
+"#;
+    let (_, report) = run(src, "count_before");
+    assert!(
+        report.tests.iter().any(|t| arg(t, 1) < 0),
+        "{:?}",
+        report.tests
+    );
+    for t in &report.tests {
+        assert_eq!(ret(t), arg(t, 1).max(0), "{t:?}");
+    }
+}

@@ -450,8 +450,12 @@ impl Machine<'_, '_> {
 
     fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Cond> {
         let (tp, tq) = self.decided_pair(st, p, q)?;
+        // Offsets into one object order as its addresses do, a pointer
+        // before its start (`args + n` with `n < 0`) too; a pointer made
+        // of an integer is an address itself.
         if tp == tq {
-            return Ok(compare_ints(op, &p.offset, &q.offset, false));
+            let signed = tp != Target::Null;
+            return Ok(compare_ints(op, &p.offset, &q.offset, signed));
         }
         match op {
             BinOp::Eq => Ok(Cond::Known(false)),
