@@ -187,13 +187,19 @@ impl Coverage {
             .filter(|f| f.func == self.func)
             .map(|f| f.block)
             .collect();
-        self.uncovered
-            .iter()
-            .filter(|g| {
-                st.trace.contains(g) || roots.iter().any(|b| self.distances.distance(*b, g) != FAR)
-            })
+        (self.uncovered.iter())
+            .filter(|g| self.lies_behind(g, &roots, &st.trace))
             .copied()
             .collect()
+    }
+
+    /// Whether a path at `roots` (blocks of the function under test) that
+    /// passed `passed` has reached or may reach `goal`.
+    fn lies_behind(&self, goal: &Goal, roots: &[BlockId], passed: &[Goal]) -> bool {
+        passed.contains(goal)
+            || roots
+                .iter()
+                .any(|b| self.distances.distance(*b, goal) != FAR)
     }
 
     /// The first reason stays, except that any other budget replaces
@@ -463,10 +469,7 @@ impl Objective for Coverage {
             .map(|(_, block)| *block)
             .collect();
         let behind: Vec<Goal> = (self.reachable.iter())
-            .filter(|g| {
-                cut.passed.contains(g)
-                    || roots.iter().any(|b| self.distances.distance(*b, g) != FAR)
-            })
+            .filter(|g| self.lies_behind(g, &roots, &cut.passed))
             .copied()
             .collect();
         self.cut_goals(&behind, cut.bound);

@@ -802,7 +802,7 @@ impl<'a> Machine<'_, 'a> {
         let Some((_, bound)) = st.limits.first() else {
             return;
         };
-        if self.cuts.iter().any(|c| c.bound == *bound) {
+        if self.has_cut(bound) {
             return;
         }
         let unbounded: Vec<ConstraintId> = st
@@ -816,11 +816,16 @@ impl<'a> Machine<'_, 'a> {
         }
     }
 
+    /// Whether `bound` already cut a choice in this turn.
+    fn has_cut(&self, bound: &str) -> bool {
+        self.cuts.iter().any(|c| c.bound == bound)
+    }
+
     /// Notes that `bound` cuts a choice of `st` here, unless it already did
     /// earlier in this turn: what the path reaches from here, it reaches
     /// from there too.
     fn note_cut(&mut self, st: &State, bound: &'static str) {
-        if self.cuts.iter().any(|c| c.bound == bound) {
+        if self.has_cut(bound) {
             return;
         }
         self.cuts.push(Cut {

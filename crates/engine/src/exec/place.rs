@@ -433,7 +433,7 @@ impl Machine<'_, '_> {
         let cap = Word::known(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(n);
         let beyond = Cond::and(&[off.bvsge(Word::known(0, 64)), end.bvsgt(&cap)]);
-        if !self.cuts.iter().any(|c| c.bound == "max_array") && self.may(st, &beyond) {
+        if !self.has_cut("max_array") && self.may(st, &beyond) {
             self.note_cut(st, "max_array");
         }
     }
