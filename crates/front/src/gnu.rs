@@ -9,6 +9,7 @@
 //! - `__int128`, `__int128_t` and `__uint128_t` become `__typeof__` of a
 //!   marker (after `unsigned` for the last), which the lowering reads as
 //!   the 128-bit integer type (lang-c has no such keyword).
+//! - `__float128` becomes `_Float128`, the keyword gcc reads it as.
 //! - `__thread` becomes `_Thread_local`.
 //! - `__auto_type x = e` becomes `__typeof__((0, (e))) x = e`: the type of
 //!   `e` after lvalue conversion and decay, as gcc deduces it (`e` is not
@@ -228,6 +229,12 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                     moved_from: None,
                 });
             }
+            "__float128" => changes.push(Change {
+                start: tok.start,
+                end: tok.end,
+                with: "_Float128".to_string(),
+                moved_from: None,
+            }),
             _ if tok.kind == Kind::Other && (here.contains("\\u") || here.contains("\\U")) => {
                 if let Some(with) = universal_characters(here) {
                     changes.push(Change {

@@ -173,6 +173,9 @@ fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
         "int jump(int i) { static void *t[] = { &&a }; goto *t[i]; a: return 1; }\n",
         "int wide(long a) { return sizeof(__int128) + a; }\n",
         "int caller(int i) { return jump(i); }\n",
+        "__float128 quad_add(__float128 a, __float128 b);\n",
+        "struct quad { __float128 q; char tag; };\n",
+        "int quad_size(void) { return sizeof(struct quad); }\n",
     ));
     let reasons: Vec<(&str, &str, u32)> = out
         .excluded
@@ -193,6 +196,18 @@ fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
         .function_by_name("wide")
         .expect("wide is lowered");
     assert!(out.program.function(wide).body.is_some());
+    // `__float128` (fftw's quad-precision API) is read as `_Float128`:
+    // the prototypes parse and the layout is gcc's (16 bytes, aligned 16).
+    let quad_size = out
+        .program
+        .function_by_name("quad_size")
+        .expect("quad_size is lowered");
+    assert!(out.program.function(quad_size).body.is_some());
+    assert!(
+        ir::print::print_function_in_place(&out.program, quad_size).contains("32"),
+        "{}",
+        ir::print::print_function_in_place(&out.program, quad_size)
+    );
 }
 
 #[test]
