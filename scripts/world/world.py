@@ -260,6 +260,9 @@ def main():
                              "(to compare two binaries on some libraries; tables go to world-only*)")
     parser.add_argument("--ahead", type=int, default=0,
                         help="prepare up to N libraries ahead while cairn runs (default 0: one thing at a time)")
+    parser.add_argument("--prepare-only", action="store_true",
+                        help="fetch, configure and build the libraries of the draw, run no cairn "
+                             "(to measure them later on an idle machine)")
     parser.add_argument("--remeasure", action="store_true",
                         help="read the rows and failures of cached cairn results again from their outputs")
     parser.add_argument("--no-build-deps", action="store_true",
@@ -335,6 +338,10 @@ def main():
             log(f"#{position} {name}: replaced: {prep.get('reason')}")
             write_library_log(directory, name, info, prep, None) if os.path.isdir(directory) else None
             continue
+        if opts.prepare_only:
+            log(f"#{position} {name} {info['version']}: {prep['system']}, {prep['c_files']} C files; prepared")
+            libraries.append({"position": position, "package": name})
+            continue
         log(f"#{position} {name} {info['version']}: {prep['system']}, {prep['c_files']} C files; running cairn")
         try:
             result = run_cairn(name, info, directory, opts, cairn_sha, parse_share)
@@ -358,6 +365,9 @@ def main():
             f"{round(time.monotonic() - t)} s")
 
     stop.set()
+    if opts.prepare_only:
+        log(f"{len(libraries)} libraries prepared, {len(replaced)} replaced")
+        return 0
     summary = write_outputs(work, opts, every, pool, libraries, replaced, run_start, cairn_sha,
                             done=True)
     print(report.markdown(summary))

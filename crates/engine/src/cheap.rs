@@ -46,8 +46,15 @@ use std::time::Instant;
 use z3::ast::{Bool, BV};
 
 /// Loop iterations a candidate's path may make: a random bound of a loop
-/// would otherwise spin to the search's bound on every candidate.
-const CANDIDATE_ITERATIONS: u32 = 64;
+/// would otherwise spin to the search's bound on every candidate. Enough
+/// for a loop over a whole frame of samples or a line of text.
+const CANDIDATE_ITERATIONS: u32 = 256;
+
+/// Most elements of a candidate's input array (not a string): concrete values
+/// cost no solving, so a candidate may pass the whole buffer a function
+/// reads at fixed indices (160 samples of a speech frame), where the
+/// symbolic search's `max_array` keeps its forks few.
+const CANDIDATE_ARRAY: u64 = 256;
 
 /// Full runs of screened candidates that made no test, per goal or edge
 /// they were run for, before that one alone stops being worth a full run:
@@ -99,6 +106,8 @@ pub fn try_candidates<O: Objective>(
     let mut tried = Tried::default();
     let search_bound = exec.max_iterations;
     exec.max_iterations = search_bound.min(CANDIDATE_ITERATIONS);
+    let search_elements = exec.max_elements;
+    exec.max_elements = search_elements.max(CANDIDATE_ARRAY);
     let budget = Budget {
         max_paths: 1,
         ..Budget::until(plan.deadline, exec.config)
@@ -158,6 +167,7 @@ pub fn try_candidates<O: Objective>(
     }
     exec.solver.leave_concrete_mode();
     exec.max_iterations = search_bound;
+    exec.max_elements = search_elements;
     tried
 }
 

@@ -98,14 +98,8 @@ struct OutputHeap {
     objects: Vec<(ObjIdx, AllocatedObject)>,
 }
 
-pub fn inputs(
-    program: &Program,
-    config: &EngineConfig,
-    st: &State,
-    model: &Model,
-    func: FuncId,
-) -> Inputs {
-    Solved::new(program, config, st, &Valuation::of(model), func).inputs()
+pub fn inputs(program: &Program, st: &State, model: &Model, func: FuncId) -> Inputs {
+    Solved::new(program, st, &Valuation::of(model), func).inputs()
 }
 
 /// The test of a completed path: inputs, return value, checks of the output
@@ -126,7 +120,7 @@ pub fn test_case(
     new_goals: Vec<Goal>,
     path_goals: Vec<Goal>,
 ) -> TestCase {
-    let solved = Solved::new(program, config, st, values, func);
+    let solved = Solved::new(program, st, values, func);
     let inputs = solved.inputs();
     let ret_ty = &program.function(func).sig.ret;
     let mut inputs = inputs;
@@ -316,21 +310,28 @@ fn without_unwritten(program: &Program, value: Value, ty: &Type, written: &[bool
 }
 
 impl<'a> Solved<'a> {
-    fn new(
-        program: &'a Program,
-        config: &EngineConfig,
-        st: &'a State,
-        values: &'a Valuation<'a>,
-        func: FuncId,
-    ) -> Self {
+    fn new(program: &'a Program, st: &'a State, values: &'a Valuation<'a>, func: FuncId) -> Self {
         let mut inputs = vec![None; st.objects.len()];
         let mut next = 0u32;
         for (idx, object) in st.objects.iter().enumerate() {
-            if let ObjKind::Input { len, is_string, .. } = &object.kind {
+            if let ObjKind::Input {
+                len,
+                is_string,
+                elem,
+                ..
+            } = &object.kind
+            {
                 let chosen = values.term(len) as u64;
                 // An object only ever used at its first element needs no more.
                 let len = if object.indexed || *is_string {
-                    chosen.clamp(1, config.max_array.max(1))
+                    let elem_size = program.size_of(elem).max(1);
+                    let built = object.capacity() / elem_size;
+                    // A length no model chose: as far as the path reached.
+                    let reached = match (len.as_u64().is_some(), object.reached, is_string) {
+                        (true, Some(end), false) => end.div_ceil(elem_size),
+                        _ => built,
+                    };
+                    chosen.clamp(1, built.min(reached).max(1))
                 } else {
                     1
                 };

@@ -103,6 +103,10 @@ pub struct Object {
     pub written: Vec<Written>,
     /// Accessed beyond its first element or at a symbolic offset.
     pub indexed: bool,
+    /// The end of the furthest byte any access reached, while every
+    /// access's end was known: a test need build no more of an input array
+    /// whose length a candidate did not choose (see `exec::input`).
+    pub reached: Option<u64>,
     /// The first function without a body that may have filled bytes of it
     /// (`Written::Unseen`), named where a read of them stops the path.
     pub filled_by_stub: Option<ir::FuncId>,
@@ -118,8 +122,16 @@ impl Object {
             initial,
             written,
             indexed: false,
+            reached: Some(0),
             filled_by_stub: None,
         }
+    }
+
+    /// Notes an access that reaches past its first element, ending at
+    /// `end` (`None`: any byte, as far as anyone knows).
+    pub fn note_reach(&mut self, end: Option<u64>) {
+        self.indexed = true;
+        self.reached = self.reached.zip(end).map(|(was, end)| was.max(end));
     }
 
     /// Writes `value` over the object's first bytes (a local holding a

@@ -138,3 +138,33 @@ fn inputs_with_large_buffers_are_bounded_and_say_so() {
         report.uncovered
     );
 }
+
+#[test]
+fn a_candidate_passes_the_whole_buffer_a_loop_reads() {
+    // libgsm's frames: 160 samples read at fixed indices, far beyond the
+    // symbolic search's `max_array`; a candidate's values run them all.
+    let src = r#"
+int loud(const short *s) {
+    int peak = 0;
+    for (int k = 0; k < 160; k++)
+        if (s[k] > peak) peak = s[k];
+    if (peak > 1000) return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "loud");
+    // Random samples make a loud frame; a silent one (all 160 at most
+    // 1000) is the symbolic search's, which `max_array` stops.
+    assert!(
+        report.tests.iter().any(|t| ret(t) == 1),
+        "{:#?}",
+        report.stats
+    );
+    for t in &report.tests {
+        // The test builds as much of the buffer as the path read.
+        let buffer = &t.inputs.objects[0];
+        assert_eq!(buffer.len, 160, "{t:?}");
+        let peak = buffer.init.iter().map(int).max().unwrap_or(0).max(0);
+        assert_eq!(ret(t), i128::from(peak > 1000), "{t:?}");
+    }
+}

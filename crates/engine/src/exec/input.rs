@@ -553,7 +553,13 @@ impl Machine<'_, '_> {
                 crate::bounds::INPUT_OBJECT_BYTES >> 10
             ));
         }
-        let mut max = self.config.max_array.max(1);
+        let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);
+        // A string's length stays the search's: it places the terminating
+        // NUL, and a longer random string reaches little more.
+        let mut max = match is_string {
+            true => self.config.max_array.max(1),
+            false => self.max_elements.max(1),
+        };
         if max > fits {
             self.note_cut(st, "max_array");
             max = fits;
@@ -580,8 +586,13 @@ impl Machine<'_, '_> {
                 member.link = true;
             }
         }
-        let len = BV::new_const(st.symbol_name(&format!("len({path})")), 64);
-        let is_string = matches!(elem, Type::Int(it) if it.bits == 8 && !it.is_bool);
+        // A candidate's array (concrete mode) is as long as it may be, and
+        // the test builds the part its path reached: a sampled length would
+        // mostly be too short for a loop over a whole buffer.
+        let len = match self.solver.in_concrete_mode() && !is_string {
+            true => bv_u(u128::from(max), 64),
+            false => BV::new_const(st.symbol_name(&format!("len({path})")), 64),
+        };
         self.assume(st, &Cond::from(len.bvuge(bv_u(1, 64))))?;
         let within_max = Cond::from(len.bvule(bv_u(u128::from(max), 64)));
         self.assume_limit(st, &within_max, "max_array")?;

@@ -231,6 +231,9 @@ pub struct Executor<'a> {
     /// Most entries into one block of one call on a path (`config`'s, unless
     /// a search bounds its paths tighter).
     pub max_iterations: u32,
+    /// Most elements of an input array that is not a string (`config`'s
+    /// `max_array`, unless a phase of concrete candidates allows longer).
+    pub max_elements: u64,
     pub findings: Vec<Finding>,
     /// The declared invariants of this program's input types.
     invariants: &'a [Invariant],
@@ -312,6 +315,7 @@ impl<'a> Executor<'a> {
             solver: PathSolver::for_config(config, deadline),
             root,
             max_iterations: config.max_iterations,
+            max_elements: config.max_array,
             findings: Vec::new(),
             invariants: &facts.invariants,
             state_globals: &facts.state_globals,
@@ -908,7 +912,7 @@ impl<'a> Machine<'_, 'a> {
         }
         let span = self.span;
         self.reported.insert((kind, span));
-        let inputs = extract::inputs(self.program, self.config, st, model, self.root);
+        let inputs = extract::inputs(self.program, st, model, self.root);
         let func = self.root;
         let unvouched_inputs = unvouched_inputs(self.program, st, self.root);
         self.findings.push(Finding {

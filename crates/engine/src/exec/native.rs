@@ -111,7 +111,7 @@ impl Machine<'_, '_> {
         for &obj in &objects {
             if matches!(st.object(obj).kind, ObjKind::Input { .. }) {
                 // Its chosen length is the one the call saw.
-                st.object_mut(obj).indexed = true;
+                st.object_mut(obj).note_reach(None);
             }
         }
         if effects.errno != call.errno {

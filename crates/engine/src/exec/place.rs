@@ -416,13 +416,14 @@ impl Machine<'_, '_> {
             ObjKind::Input { elem, .. } => self.program.size_of(elem),
             _ => object.capacity(),
         };
-        let beyond_first = match (memory::concrete_offset(off), n) {
-            // A negative offset wraps to a huge one: past the first too.
-            (Some(o), Some(n)) => o.checked_add(n).is_none_or(|end| end > elem_size),
-            _ => true,
+        // A negative offset wraps to a huge one: past the first too.
+        let end = match (memory::concrete_offset(off), n) {
+            (Some(o), Some(n)) => o.checked_add(n),
+            _ => None,
         };
-        if beyond_first && !object.indexed {
-            st.object_mut(obj).indexed = true;
+        let beyond_first = end.is_none_or(|end| end > elem_size);
+        if beyond_first {
+            st.object_mut(obj).note_reach(end);
         }
         beyond_first
     }

@@ -102,6 +102,9 @@ impl Machine<'_, '_> {
                         })
                         .collect(),
                 };
+                // The test's array holds what its mock writes.
+                let at = crate::value::Word::known(u128::from(start), 64);
+                self.note_extent(st, obj, &at, Some(end - start));
                 let object = st.object_mut(obj);
                 for (k, cell) in (start as usize..).zip(&cells) {
                     object.cells[k] = cell.clone();

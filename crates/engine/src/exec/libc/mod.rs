@@ -285,7 +285,7 @@ impl Machine<'_, '_> {
             reached = Cond::and(&[reached, within_limit]);
         }
         for o in &objects {
-            st.object_mut(*o).indexed = true;
+            st.object_mut(*o).note_reach(None);
         }
         faults.push(reached);
         self.bounds_fault(
