@@ -384,6 +384,12 @@ pub struct State {
     /// A library scan over an input may have needed more bytes than
     /// `max_array` gives it: infeasible arms after it are only cut.
     pub scan_capped: bool,
+    /// Results of `strcmp`, `memcmp` and the like on this path: C fixes
+    /// only their sign, and C libraries differ beyond it (glibc returns the
+    /// bytes' difference, AddressSanitizer's `strcmp` 1 or -1), so a test
+    /// takes inputs whose differences are 1 where it can (see
+    /// `Executor::solve_test_on`).
+    pub comparisons: Vec<Word>,
     /// Input symbols this path fixed to one value each (an index into a
     /// small object forks once per feasible value): terms are read with
     /// them put in, so the rest of the path is concrete work.
@@ -453,6 +459,7 @@ impl State {
             pinned: Vec::new(),
             read_input: false,
             scan_capped: false,
+            comparisons: Vec::new(),
             fixed: Rc::default(),
             unfixable: Vec::new(),
             allocations: 0,

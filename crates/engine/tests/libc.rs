@@ -15,6 +15,7 @@ extern "C" {
     fn atoi(s: *const c_char) -> c_int;
     fn snprintf(buf: *mut c_char, n: usize, format: *const c_char, ...) -> c_int;
     fn sscanf(s: *const c_char, format: *const c_char, ...) -> c_int;
+    fn strcmp(a: *const c_char, b: *const c_char) -> c_int;
     fn strcasecmp(a: *const c_char, b: *const c_char) -> c_int;
     fn strncasecmp(a: *const c_char, b: *const c_char, n: usize) -> c_int;
     fn strstr(haystack: *const c_char, needle: *const c_char) -> *mut c_char;
@@ -700,4 +701,36 @@ int parse(const char *s) {
         report.tests.iter().any(|t| ret(t) == -1),
         "an overflowing string"
     );
+}
+
+#[test]
+fn a_comparison_returns_what_every_c_library_returns() {
+    // glibc's strcmp returns the bytes' difference, AddressSanitizer's 1
+    // or -1: a test expecting 8 fails under the sanitizers.
+    let src = r#"
+int strcmp(const char *a, const char *b);
+int order(const char *a, const char *b)
+{
+    if (a[0] != 'x')
+        return 2;
+    int r = strcmp(a, b);
+    if (r < 0)
+        return r;
+    if (r > 0)
+        return r;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "order");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let (a, b) = (string_arg(t, 0), string_arg(t, 1));
+        if ret(t) == 2 {
+            continue;
+        }
+        assert!((-1..=1).contains(&ret(t)), "strcmp({a:?}, {b:?}): {t:?}");
+        // SAFETY: two NUL-terminated strings.
+        let glibc = unsafe { strcmp(a.as_ptr(), b.as_ptr()) };
+        assert_eq!(ret(t), i128::from(glibc), "strcmp({a:?}, {b:?})");
+    }
 }

@@ -440,8 +440,28 @@ impl<'a> Executor<'a> {
         if let Some(condition) = assuming {
             path.push(self.solver.intern(condition));
         }
-        let model = self.solver.readable_model(&path, &st.input_symbols)?;
-        let free = self.solver.free_variables(&path, &st.input_symbols);
+        let mut model = self.solver.readable_model(&path, &st.input_symbols)?;
+        let mut free = self.solver.free_variables(&path, &st.input_symbols);
+        // Comparison results of 1, 0 or -1 are the same in every C library.
+        let agreed: Vec<Bool> = (st.comparisons.iter())
+            .map(|c| {
+                Cond::and(&[
+                    c.bvsge(Word::known(0xFFFF_FFFF, 32)),
+                    c.bvsle(Word::known(1, 32)),
+                ])
+                .term()
+            })
+            .collect();
+        if !agreed.is_empty()
+            && extract::Valuation::new(&model, &free).holds(&Bool::and(&agreed)) != Some(true)
+        {
+            let mut agreeing = path.clone();
+            agreeing.push(self.solver.intern(&Bool::and(&agreed)));
+            if let Some(better) = self.solver.readable_model(&agreeing, &st.input_symbols) {
+                free = self.solver.free_variables(&agreeing, &st.input_symbols);
+                model = better;
+            }
+        }
         let mut values = extract::Valuation::new(&model, &free);
         // A buffer a stub filled reads best as a string: zeros after its
         // first NUL, where the path allows them.

@@ -16,6 +16,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use z3::ast::{Ast, Bool, BV};
 
+/// Questions one run asks the solver about possible faults its values do
+/// not hit. A run over a whole buffer meets one at each product (1,440 in
+/// a speech frame's autocorrelation, at 10 to 250 ms each): past these the
+/// symbolic search asks on its own paths, and the candidates go on.
+const MOST_ASKS: usize = 16;
+
 /// Chooses the value of each input symbol in concrete mode. A value
 /// depends on the symbol's name alone, never on the order symbols are met:
 /// a run whose inputs are native numbers ([`crate::state::State::native_inputs`])
@@ -90,8 +96,12 @@ impl Assignment {
 
     /// Whether the solver is to be asked about `key`, which the values fail:
     /// only the first time the same constraints fail (the same possible
-    /// fault on the same path), as the symbolic search would ask once.
+    /// fault on the same path), as the symbolic search would ask once, and
+    /// at most [`MOST_ASKS`] times a run.
     pub(super) fn first_ask(&mut self, store: &ConstraintStore, key: &[ConstraintId]) -> bool {
+        if self.asked.len() >= MOST_ASKS {
+            return false;
+        }
         let failing: Vec<ConstraintId> = key
             .iter()
             .copied()

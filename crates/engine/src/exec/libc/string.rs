@@ -55,6 +55,7 @@ impl Machine<'_, '_> {
             },
             false,
         )?;
+        st.comparisons.push(diff.clone());
         returns_int(diff)
     }
 
