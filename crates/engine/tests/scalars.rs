@@ -122,6 +122,34 @@ fn shift_out_of_range_is_a_finding() {
     assert!(!(0..32).contains(&n));
 }
 
+#[test]
+fn a_signed_left_shift_into_the_sign_bit_is_a_finding() {
+    // faad2's bit reader: `1 << 31` on an `int` ends a test built with
+    // -fsanitize=undefined, so no test may take it, and it is a finding.
+    let src = r#"
+int bit(unsigned word, int i)
+{
+    if (word & (1 << i))
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "bit");
+    assert_all_covered(&report);
+    for t in &report.tests {
+        let i = arg(t, 1);
+        assert!((0..31).contains(&i), "{t:?}");
+        assert_eq!(ret(t), i128::from((arg(t, 0) as u32 >> i) & 1), "{t:?}");
+    }
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.message.contains("signed left shift"))
+        .expect("a finding");
+    assert_eq!(f.kind.slug(), "signed-overflow");
+    assert_eq!(int(&f.inputs.args[1]), 31);
+}
+
 /// Copying `p` to `q` copies the padding after `tag`: no fault.
 #[test]
 fn a_local_read_before_any_write_is_a_finding() {

@@ -434,6 +434,14 @@ impl Machine<'_, '_> {
                     "shift amount out of range",
                 )?;
                 let amount = resize(y, bits, false);
+                if op == BinOp::Shl && signed {
+                    // C11 6.5.7: a negative value shifted left, or one whose
+                    // bits reach the sign bit, is undefined (UBSan's
+                    // shift-base check: `1 << 31` ends a sanitized test).
+                    let kept = Word::known(u128::from(bits - 1), bits).bvsub(&amount);
+                    let bad = Cond::or(&[x.bvslt(&zero), x.bvlshr(&kept).eq(&zero).not()]);
+                    self.check_fault(st, overflow, &bad, "signed left shift overflows")?;
+                }
                 match (op, signed) {
                     (BinOp::Shl, _) => x.bvshl(&amount),
                     (_, true) => x.bvashr(&amount),
