@@ -326,9 +326,10 @@ impl<'a> Solved<'a> {
                 let len = if object.indexed || *is_string {
                     let elem_size = program.size_of(elem).max(1);
                     let built = object.capacity() / elem_size;
-                    // A length no model chose: as far as the path reached.
-                    let reached = match (len.as_u64().is_some(), object.reached, is_string) {
-                        (true, Some(end), false) => end.div_ceil(elem_size),
+                    // A length no model chose (a candidate's array): as far
+                    // as the path reached.
+                    let reached = match (len.as_u64(), object.reached) {
+                        (Some(_), Some(end)) => end.div_ceil(elem_size),
                         _ => built,
                     };
                     chosen.clamp(1, built.min(reached).max(1))
