@@ -32,9 +32,41 @@ pub const MEMO_ENTRIES: usize = 1 << 18;
 /// keyed by the constraints asked: past it the cache starts empty again.
 pub const CACHED_ANSWERS: usize = 1 << 18;
 
+/// Resident memory of the whole run (every search of `gen -j N`
+/// together) past which a search stops, naming [`MEMORY_BOUND`]: what it
+/// covered stays, and the goals it leaves are not reached within this
+/// bound. A net under the bounds above, which count states and entries,
+/// not bytes: a state holding a 4 KiB block that copies of symbolic
+/// length wrote under conditions weighs megabytes.
+pub const RESIDENT_BYTES: u64 = 1_800 << 20;
+
+/// The bound a search stopped by [`RESIDENT_BYTES`] names.
+pub const MEMORY_BOUND: &str = "max_memory";
+
+/// Whether the process holds more than [`RESIDENT_BYTES`] resident (Linux's
+/// `/proc/self/statm`; elsewhere never).
+pub fn over_resident_bytes() -> bool {
+    let Ok(statm) = std::fs::read_to_string("/proc/self/statm") else {
+        return false;
+    };
+    let resident_pages = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse::<u64>().ok());
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    resident_pages.is_some_and(|pages| pages.saturating_mul(page.max(1) as u64) > RESIDENT_BYTES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_process_is_within_the_memory_bound() {
+        assert!(std::fs::read_to_string("/proc/self/statm").is_ok());
+        assert!(!over_resident_bytes());
+    }
 
     #[test]
     fn searches_start_from_these_bounds() {

@@ -153,6 +153,10 @@ pub trait Objective: Hooks {
 /// ([`Budget::max_forked`]).
 pub const WAITING_STATES_BOUND: &str = "max_waiting_states";
 
+/// How often the loop looks at the process's resident memory
+/// ([`crate::bounds::RESIDENT_BYTES`]): a look reads a file.
+const MEMORY_CHECK_EVERY: Duration = Duration::from_millis(20);
+
 /// The limits of one run of the loop.
 #[derive(Clone, Copy)]
 pub struct Budget<'c> {
@@ -197,8 +201,8 @@ impl<'c> Budget<'c> {
 pub struct Ending {
     /// The budget that stopped it (`max_time`, `max_paths`,
     /// `max_statements`, `max_solver_work`, `stalled`, `max_waiting`,
-    /// `interrupted`); `None` when the objective was done or no state was
-    /// left.
+    /// `max_memory`, `interrupted`); `None` when the objective was done or
+    /// no state was left.
     pub stopped_by: Option<&'static str>,
     pub paths: u64,
     pub statements: u64,
@@ -241,6 +245,7 @@ pub fn run<O: Objective>(
         statements: 0,
     };
     let mut last_progress = Instant::now();
+    let mut memory_checked = Instant::now();
     let added = queue(&mut frontier, objective, initial);
     searcher.update(
         &frontier,
@@ -270,6 +275,11 @@ pub fn run<O: Objective>(
             Some("max_solver_work")
         } else if budget.max_waiting.is_some_and(|m| frontier.len() >= m) {
             Some("max_waiting")
+        } else if now - memory_checked >= MEMORY_CHECK_EVERY && {
+            memory_checked = now;
+            crate::bounds::over_resident_bytes()
+        } {
+            Some(crate::bounds::MEMORY_BOUND)
         } else {
             None
         };

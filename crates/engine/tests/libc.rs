@@ -734,3 +734,31 @@ int order(const char *a, const char *b)
         assert_eq!(ret(t), i128::from(glibc), "strcmp({a:?}, {b:?})");
     }
 }
+
+/// A copy of a string's length to a place the input chooses in a 4 KiB
+/// block: symbolically each byte written is a case over the whole block
+/// (a library's file list built this way took 14 GB). A candidate's run
+/// copies at its own place, and the symbolic search says what it left.
+#[test]
+fn a_copy_to_a_chosen_place_in_a_large_block_is_tested() {
+    let src = r#"
+typedef unsigned long size_t;
+char *strcpy(char *, const char *);
+void *calloc(size_t, size_t);
+int place_name(const char *name, unsigned at) {
+    char *block = calloc(4096, 1);
+    if (block == 0) return -1;
+    if (at > 4000) return -2;
+    strcpy(block + at, name);
+    return block[at] == 'x';
+}
+"#;
+    let (_, report) = run(src, "place_name");
+    let copied = test_returning(&report, 1);
+    assert_eq!(string_arg(copied, 0).as_bytes().first(), Some(&b'x'));
+    assert!(arg(copied, 1) <= 4000);
+    test_returning(&report, 0);
+    for (_, why) in &report.uncovered {
+        assert!(!matches!(why, Uncovered::Infeasible), "{:?}", report.uncovered);
+    }
+}

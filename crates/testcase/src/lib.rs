@@ -618,6 +618,10 @@ pub fn bound_explained(name: &str) -> String {
         "max_paths" => ("the search completes few paths", "raise --max-paths"),
         "max_time" | "stalled" => ("the time ran out", "raise --max-time"),
         "max_waiting" => ("too many paths were waiting", "raise --max-time"),
+        "max_memory" => (
+            "the run reached the most memory cairn holds at once, and the search stopped",
+            "test the function alone, with -j 1",
+        ),
         "max_waiting_states" => (
             "more paths were waiting than cairn holds at once, and forks past that went on one way only",
             "a fixed bound that keeps cairn's memory in check",

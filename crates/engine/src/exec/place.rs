@@ -393,7 +393,12 @@ impl Machine<'_, '_> {
     /// Checks that `n` bytes at `off` lie inside `obj` (a finding otherwise).
     fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &Word, n: u64) -> Exec<()> {
         heap::no_stream_bytes(st, obj)?;
-        let beyond_first = self.note_extent(st, obj, off, Some(n));
+        // A candidate's access is pinned where its values put it (`settle`).
+        let place = match self.solver.concrete_value(&off.term()) {
+            Some(at) => Word::known(at, 64),
+            None => off.clone(),
+        };
+        let beyond_first = self.note_extent(st, obj, &place, Some(n));
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);
         if beyond_first && matches!(st.object(obj).kind, ObjKind::Input { .. }) {
             self.note_capacity_cut(st, obj, off, &Word::known(u128::from(n), 64));
@@ -604,6 +609,11 @@ impl Machine<'_, '_> {
         if let Some((_, at)) = st.pinned.iter().find(|(term, _)| *term == loc.off) {
             return Ok(Word::known(u128::from(*at), 64));
         }
+        // Bounds were checked at the symbolic place, before.
+        if let Some(at) = self.fixed_by_candidate(st, &loc.off)? {
+            st.pinned.push((loc.off.clone(), at as u64));
+            return Ok(Word::known(at, 64));
+        }
         self.fix_index_into_small_object(st, loc)?;
         let holds_pointer = st
             .object(loc.obj)
@@ -628,6 +638,32 @@ impl Machine<'_, '_> {
             forks.push(next);
         }
         Err(Stop::Fork(forks))
+    }
+
+    /// In concrete mode, the number the candidate's values make the
+    /// symbolic `w`, which the path then assumes it is: a path at a
+    /// symbolic place builds a case over every cell of the object (256 of
+    /// a candidate's buffer, all of a block `calloc` made) into each later
+    /// term and query, and the candidate's run takes one place anyway.
+    /// `None` outside concrete mode and for a known `w`.
+    pub(super) fn fixed_by_candidate(&mut self, st: &mut State, w: &Word) -> Exec<Option<u128>> {
+        if concrete(w).is_some() {
+            return Ok(None);
+        }
+        let Some(value) = self.solver.concrete_value(&w.term()) else {
+            return Ok(None);
+        };
+        self.assume(st, &w.eq(Word::known(value, w.get_size())))?;
+        Ok(Some(value))
+    }
+
+    /// `w`, or in concrete mode the number the candidate's values make it
+    /// ([`Self::fixed_by_candidate`]).
+    pub(super) fn candidate_word(&mut self, st: &mut State, w: &Word) -> Exec<Word> {
+        Ok(match self.fixed_by_candidate(st, w)? {
+            Some(value) => Word::known(value, w.get_size()),
+            None => w.clone(),
+        })
     }
 
     /// An access at a symbolic place in an object of few places (a 4x4

@@ -132,6 +132,26 @@ impl Assignment {
         &self.values
     }
 
+    /// The value of `term` under the values (the oracle's for symbols no
+    /// constraint mentions yet), when it simplifies to a number.
+    pub(super) fn value_of_term(&self, store: &ConstraintStore, term: &BV) -> Option<u128> {
+        let symbols = super::store::symbols_in(term);
+        let values: Vec<BV> = (symbols.iter())
+            .map(|symbol| {
+                let id = store.symbol_id_of(symbol);
+                match id.and_then(|n| self.values.get(&n)) {
+                    Some(value) => value.clone(),
+                    None => {
+                        let float = id.is_some_and(|n| store.is_float_symbol(n));
+                        crate::value::bv_u(self.oracle_value(symbol, float), symbol.get_size())
+                    }
+                }
+            })
+            .collect();
+        let pairs: Vec<(&BV, &BV)> = symbols.iter().zip(&values).collect();
+        crate::value::concrete_term(&term.substitute(&pairs).simplify())
+    }
+
     fn holds(&mut self, store: &ConstraintStore, id: ConstraintId) -> bool {
         if let Some(known) = self.holds.get(&id) {
             return *known;

@@ -252,6 +252,11 @@ impl PathSolver {
         self.concrete.is_some()
     }
 
+    /// In concrete mode, the value of `term` under the input values.
+    pub fn concrete_value(&self, term: &BV) -> Option<u128> {
+        self.concrete.as_ref()?.value_of_term(&self.store, term)
+    }
+
     /// Leaves concrete mode, forgetting every constraint and answer so far
     /// (no state of the phase may live on): the symbolic search then asks
     /// what it would have asked without the phase, and Z3's answers depend

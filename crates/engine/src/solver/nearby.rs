@@ -94,11 +94,12 @@ impl<'s> Nearby<'s> {
             };
             let (mut refused, mut kept) = (0i128, start);
             while kept.unsigned_abs() > input.near && (kept - refused).unsigned_abs() > 1 {
+                if self.out_of_evaluations() {
+                    return;
+                }
                 let middle = refused + (kept - refused) / 2;
                 if self.try_values(&[(input.symbol, middle as u128)]) {
                     kept = middle;
-                } else if self.out_of_evaluations() {
-                    return;
                 } else {
                     refused = middle;
                 }

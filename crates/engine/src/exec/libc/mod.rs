@@ -36,6 +36,10 @@ pub enum Model {
 /// Largest object a byte-by-byte symbolic model walks over.
 const SCAN_LIMIT: u64 = 64 << 10;
 
+/// Most cells a copy of symbolic length to a symbolic place may build
+/// (bytes it may write, times the object's bytes each is a case over).
+const SYMBOLIC_COPY_CELLS: u64 = 256 * 256;
+
 /// Functions writing to the standard output or error, whose only effect
 /// we ignore; their result is unconstrained but not a test input (the
 /// stream functions on `stdout` and `stderr` too: see `stream`).
@@ -335,6 +339,7 @@ impl Machine<'_, '_> {
     /// Writes `n` bytes from `source` at `dst`; writing or reading past an
     /// object is a finding.
     fn copy_bytes(&mut self, st: &mut State, dst: &PtrVal, source: &Fill, n: &Word) -> Exec<()> {
+        let n = &self.candidate_word(st, n)?;
         let d = self.deref(st, dst)?;
         self.check_live(st, d)?;
         if matches!(st.object(d).kind, ObjKind::Input { .. }) {
@@ -372,7 +377,8 @@ impl Machine<'_, '_> {
                     let inside = memory::in_bounds(self.program, st.object(*obj), off, count);
                     let outside = inside.not();
                     self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
-                    memory::read(st.object(*obj), off, stored)?.into_owned()
+                    let off = self.candidate_word(st, off)?;
+                    memory::read(st.object(*obj), &off, stored)?.into_owned()
                 }
                 (None, Fill::Byte(b)) => vec![
                     Cell::Byte {
@@ -393,12 +399,20 @@ impl Machine<'_, '_> {
             };
             let inside = memory::in_bounds(self.program, st.object(d), &dst.offset, count);
             self.bounds_fault(st, &[d], &inside.not(), "write past the end of an object")?;
-            return Ok(memory::write(st.object_mut(d), &dst.offset, &cells)?);
+            let at = self.candidate_word(st, &dst.offset)?;
+            return Ok(memory::write(st.object_mut(d), &at, &cells)?);
         }
         // Symbolic length: every byte the copy may reach is guarded by `k < n`.
         let cap = st.object(d).capacity();
         if cap > SCAN_LIMIT {
             return unsupported("a copy of symbolic length into an object larger than 64 KiB");
+        }
+        // Each byte written at a symbolic place is a case over every byte
+        // of the object: the copy costs the square of its size.
+        if memory::concrete_offset(&dst.offset).is_none() && cap * cap > SYMBOLIC_COPY_CELLS {
+            return unsupported(
+                "a copy of symbolic length to a symbolic place in an object larger than 256 bytes",
+            );
         }
         let mut writes_outside = Vec::new();
         let mut reads_outside = Vec::new();
