@@ -10,8 +10,8 @@ mod common;
 
 use common::{arg, cairn, covers, gen_checked_with, text};
 
-/// Functions calling the C library without its headers, and a function
-/// declared nowhere (a stub).
+/// Functions calling the C library without its headers, a function
+/// declared nowhere and one declared without a prototype (stubs).
 const IMPLICIT: &str = r#"/* Old-style C that calls the C library without including its headers. */
 int
 parse_sign(s)
@@ -38,6 +38,19 @@ helper_twice(x)
 int x;
 {
     return undeclared_helper(x) * 2;
+}
+
+/* Declared without a prototype, returning a signed char. */
+typedef signed char flag;
+flag transfer_enabled();
+
+int
+permitted(n)
+int n;
+{
+    if (!transfer_enabled())
+        return 0;
+    return n > 3;
 }
 "#;
 
@@ -85,6 +98,40 @@ struct item *it;
 }
 "#;
 
+/// A function a header declares, which the file then renames by a macro
+/// to define its own copy (as a client that includes the library's `.c`
+/// file does): the driver stubs the declared one under its own name.
+const RENAMED: &str = r#"void encrypt_bytes(unsigned char *bytes, const char *key);
+
+#define encrypt_bytes client_encrypt_bytes
+
+void encrypt_bytes(unsigned char *bytes, const char *key)
+{
+    while (*key)
+        *bytes++ ^= (unsigned char)*key++;
+}
+
+int challenge(unsigned char *bytes, const char *key)
+{
+    if (key == 0)
+        return -1;
+    encrypt_bytes(bytes, key);
+    return bytes[0] == 0;
+}
+"#;
+
+#[test]
+fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(dir.path(), "renamed.c", RENAMED, &[]);
+    let driver = std::fs::read_to_string(out_dir.join("renamed_test.c")).expect("driver");
+    assert!(
+        driver.contains("#undef encrypt_bytes\n__typeof__(encrypt_bytes) encrypt_bytes"),
+        "{driver}"
+    );
+    assert!(covers(&stdout, "challenge", "2/2"), "{stdout}");
+}
+
 #[test]
 fn implicit_declarations_are_tested_and_measured() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -94,7 +141,7 @@ fn implicit_declarations_are_tested_and_measured() {
         stderr.contains("implicit declaration of function `strcmp`"),
         "{stderr}"
     );
-    for function in ["parse_sign", "checked", "helper_twice"] {
+    for function in ["parse_sign", "checked", "helper_twice", "permitted"] {
         let tested = stdout
             .lines()
             .find(|l| l.split_whitespace().next() == Some(function))

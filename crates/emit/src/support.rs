@@ -668,7 +668,7 @@ pub fn extern_definitions<'i>(
             (_, Some(len)) => format!("__typeof__({name}[0]) {name}[{len}]"),
             (_, None) => format!("__typeof__({name}) {name}"),
         };
-        out.line(&format!("{declaration};"));
+        define_under_own_name(out, unit, &global.name, &format!("{declaration};"));
     }
     out.blank();
     Ok(())
@@ -1047,9 +1047,10 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             out.line(&format!("{}++;", names.calls));
         }
         out.close("}");
-        // The source's own declaration gives the exact type, unless there
-        // is none at file scope: an implicit declaration is `int f();`; one
-        // inside a function body is out of sight, so the stub is exported
+        // The source's own declaration gives the exact type (`rfbBool f();`
+        // returns a `signed char`, which the IR's types do not tell from
+        // `char`), unless there is none at file scope: one inside a function
+        // body or an implicit one is out of sight, so the stub is exported
         // under another C name with the function's symbol (no declaration
         // to agree with, qualifiers and all).
         let declared = if unit.program.is_callback_mock(plan.func) {
@@ -1060,18 +1061,32 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
                 "__typeof__({0}) cairn_exported_{1} __asm__(\"{1}\")",
                 names.implementation, f.name
             )
-        } else if f.prototyped {
-            format!("__typeof__({0}) {0}", f.name)
         } else {
-            unit.spell(&f.sig.ret, &format!("{}()", f.name))?
+            format!("__typeof__({0}) {0}", f.name)
         };
-        out.line(&format!(
+        let definition = format!(
             "{declared} __attribute__((alias(\"{}\")));",
             names.implementation
-        ));
+        );
+        define_under_own_name(out, unit, &f.name, &definition);
         out.blank();
     }
     Ok(())
+}
+
+/// Writes `definition`, of the source's function or global `name`, with a
+/// macro of that name the source leaves defined set aside around it: the
+/// definition is of the name the source's declaration has.
+fn define_under_own_name(out: &mut CodeWriter, unit: &Unit, name: &str, definition: &str) {
+    let shadowed = unit.program.macro_names.iter().any(|m| m == name);
+    if shadowed {
+        out.line(&format!("#pragma push_macro(\"{name}\")"));
+        out.line(&format!("#undef {name}"));
+    }
+    out.line(definition);
+    if shadowed {
+        out.line(&format!("#pragma pop_macro(\"{name}\")"));
+    }
 }
 
 /// The helpers `tests` (the test functions' text) calls; each prints one

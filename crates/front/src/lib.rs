@@ -206,12 +206,19 @@ const WORKER_STACK: usize = 256 << 20;
 /// The result passes [`ir::verify`]; IR that does not is a bug of the
 /// lowering, reported as an internal error at the broken statement.
 pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
-    let text = preprocess::preprocess(path, config)?;
+    let preprocessed = preprocess::preprocess(path, config)?;
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
-    let output = run_on_worker(text, path.display().to_string(), source, config.data_model)
-        .and_then(verified)?;
+    let name = path.display().to_string();
+    let mut output =
+        run_on_worker(preprocessed.text, name, source, config.data_model).and_then(verified)?;
+    let program = &output.program;
+    let named = |name: &String| {
+        program.function_by_name(name).is_some() || program.globals.iter().any(|g| &g.name == name)
+    };
+    let macro_names = preprocessed.macros.into_iter().filter(named).collect();
+    output.program.macro_names = macro_names;
     // Items the parser could not read are cut and the rest is analysed,
     // unless the compiler rejects the file too: then it is the file's error.
     let syntax_error = output

@@ -2,6 +2,7 @@
 //! given, from the file's entry in a `compile_commands.json`.
 
 use crate::{Diagnostic, FrontConfig, Severity};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,14 +16,22 @@ fn file_error(path: &Path, message: String) -> Diagnostic {
     }
 }
 
+/// Preprocessed text, and the macros defined at its end.
+pub(crate) struct Preprocessed {
+    pub text: String,
+    pub macros: BTreeSet<String>,
+}
+
 /// Runs `<cc> -E` on `path` and returns the preprocessed text.
-pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Diagnostic> {
+pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<Preprocessed, Diagnostic> {
     match std::fs::metadata(path) {
         Err(e) => return Err(file_error(path, crate::io_message(&e))),
         Ok(m) if !m.is_file() => return Err(file_error(path, "not a regular file".into())),
         Ok(_) => {}
     }
     let (cc, mut cmd) = compiler(path, config, "-E")?;
+    // The directives stay in the text, where the file has them.
+    cmd.arg("-dD");
     let output = cmd.output().map_err(|e| {
         let why = crate::io_message(&e);
         file_error(path, format!("cannot run the preprocessor `{cc}`: {why}"))
@@ -35,7 +44,40 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<String, Di
             .unwrap_or(stderr.trim());
         return Err(preprocessor_error(path, first));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    Ok(without_directives(&String::from_utf8_lossy(&output.stdout)))
+}
+
+/// The text `-dD` printed with each `#define` and `#undef` line left empty
+/// (every later line keeps its number), and the macros still defined at
+/// its end.
+fn without_directives(printed: &str) -> Preprocessed {
+    let mut macros = BTreeSet::new();
+    let mut text = String::with_capacity(printed.len());
+    for line in printed.split_inclusive('\n') {
+        if let Some(name) = directive_name(line, "define") {
+            macros.insert(name.to_string());
+        } else if let Some(name) = directive_name(line, "undef") {
+            macros.remove(name);
+        } else {
+            text.push_str(line);
+            continue;
+        }
+        if line.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    Preprocessed { text, macros }
+}
+
+/// The macro a `#keyword NAME ...` line names.
+fn directive_name<'l>(line: &'l str, keyword: &str) -> Option<&'l str> {
+    let rest = line.strip_prefix('#')?.trim_start().strip_prefix(keyword)?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let end = (rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))).unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 /// The system compiler run on `path` with `mode` (`-E`, `-fsyntax-only`)
@@ -367,6 +409,18 @@ fn split_command(command: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn directives_leave_empty_lines_and_the_macros_defined_at_the_end() {
+        let printed = "# 1 \"a.c\"\n#define encrypt client_encrypt\n#define  MAX(a, b) a\nint x;\n#undef MAX\n#pragma once\n#define\tLEN 3";
+        let preprocessed = without_directives(printed);
+        assert_eq!(
+            preprocessed.text,
+            "# 1 \"a.c\"\n\n\nint x;\n\n#pragma once\n"
+        );
+        let macros: Vec<&str> = preprocessed.macros.iter().map(String::as_str).collect();
+        assert_eq!(macros, ["LEN", "encrypt"]);
+    }
 
     #[test]
     fn splits_quoted_commands() {

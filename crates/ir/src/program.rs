@@ -91,9 +91,16 @@ pub struct Program {
     /// their declaration without a body, and the driver, which compiles
     /// the source, must not define them again.
     pub excluded_definitions: Vec<String>,
-    /// Functions and globals declared only inside function bodies: no
-    /// name at file scope that a driver's `__typeof__` could refer to.
+    /// Functions and globals declared only inside function bodies, and
+    /// functions called without any declaration (C89's implicit `int
+    /// f();`): no name at file scope that a driver's `__typeof__` could
+    /// refer to.
     pub declared_in_blocks_only: Vec<String>,
+    /// Functions and globals whose names the file leaves defined as macros
+    /// (a header declares `encrypt`, then the file says `#define encrypt
+    /// client_encrypt`): the driver, which includes the file, sets such a
+    /// macro aside where it defines the function or global itself.
+    pub macro_names: Vec<String>,
     /// Functions defined `inline` without `static` or `extern` outside
     /// system headers (gnulib's header functions): in C99 such a definition
     /// gives the linker no symbol, so a driver calling one out of line must

@@ -286,6 +286,8 @@ impl<'a> Lowerer<'a> {
         };
         let mut decl = FuncDecl::built_in(function);
         decl.prototype = Prototype::Missing;
+        // No declaration a driver's `__typeof__` could name.
+        decl.at_file_scope = false;
         self.declare_at_file_scope(name, decl)
     }
 

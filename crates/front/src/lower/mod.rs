@@ -409,6 +409,7 @@ pub(crate) fn lower_unit(
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
+        macro_names: Vec::new(),
         inline_definitions: Vec::new(),
         used_by_excluded: Vec::new(),
         callback_mocks: Vec::new(),
