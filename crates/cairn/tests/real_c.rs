@@ -198,6 +198,17 @@ int scaled(int v)
         return 0;
     return clamp(v) * 2;
 }
+
+struct row {
+    int cells[16];
+};
+
+void fill_row(struct row *row)
+{
+    int i;
+    for (i = 0; i < 16; i++)
+        row->cells[i] = LIMIT;
+}
 "#;
     let file = root.join("src/scaled.c");
     std::fs::write(&file, source).expect("write");
@@ -232,6 +243,8 @@ int scaled(int v)
     assert!(tests.contains("\"-iquote\""), "{tests}");
     let driver = std::fs::read_to_string(out.join("scaled/scaled_test.c")).expect("driver");
     assert!(driver.contains("build/config.h\""), "{driver}");
+    // A run of equal elements is checked in a loop C90 compiles.
+    assert!(driver.contains("size_t cairn_k;"), "{driver}");
 }
 
 /// Functions of other files declared only inside the body that calls them,

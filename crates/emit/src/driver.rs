@@ -953,8 +953,12 @@ fn check_run(
         return Ok(());
     };
     let what = format!("each of {base}[{first}..{last}] is");
+    // In a block of its own: C90 (a project's `-std=gnu90`) declares no
+    // variable in a `for`.
+    out.open("{");
+    out.line("size_t cairn_k;");
     out.open(&format!(
-        "for (size_t cairn_k = {first}; cairn_k <= {last}; cairn_k++) {{"
+        "for (cairn_k = {first}; cairn_k <= {last}; cairn_k++) {{"
     ));
     out.line(&framework::check_statement(
         framework, failures, &what, &assertion,
@@ -963,6 +967,7 @@ fn check_run(
         out.line(&format!("if ({failures} > 0)"));
         out.line("    break;");
     }
+    out.close("}");
     out.close("}");
     Ok(())
 }
