@@ -759,6 +759,10 @@ int place_name(const char *name, unsigned at) {
     assert!(arg(copied, 1) <= 4000);
     test_returning(&report, 0);
     for (_, why) in &report.uncovered {
-        assert!(!matches!(why, Uncovered::Infeasible), "{:?}", report.uncovered);
+        assert!(
+            !matches!(why, Uncovered::Infeasible),
+            "{:?}",
+            report.uncovered
+        );
     }
 }
