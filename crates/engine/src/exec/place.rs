@@ -394,9 +394,10 @@ impl Machine<'_, '_> {
     fn check_access(&mut self, st: &mut State, obj: ObjIdx, off: &Word, n: u64) -> Exec<()> {
         heap::no_stream_bytes(st, obj)?;
         // A candidate's access is pinned where its values put it (`settle`).
-        let place = match self.solver.concrete_value(&off.term()) {
-            Some(at) => Word::known(at, 64),
-            None => off.clone(),
+        let candidate_place = || self.solver.concrete_value(&off.term());
+        let place = match memory::concrete_offset(off).is_none().then(candidate_place) {
+            Some(Some(at)) => Word::known(at, 64),
+            _ => off.clone(),
         };
         let beyond_first = self.note_extent(st, obj, &place, Some(n));
         let inside = memory::in_bounds(self.program, st.object(obj), off, n);

@@ -132,6 +132,13 @@ impl Assignment {
         &self.values
     }
 
+    /// The oracle's value of `symbol` (numbered `id` once a constraint
+    /// mentions it), read as a float where the code reads it as one.
+    fn oracle_bits(&self, store: &ConstraintStore, symbol: &BV, id: Option<SymbolId>) -> BV {
+        let float = id.is_some_and(|n| store.is_float_symbol(n));
+        crate::value::bv_u(self.oracle_value(symbol, float), symbol.get_size())
+    }
+
     /// The value of `term` under the values (the oracle's for symbols no
     /// constraint mentions yet), when it simplifies to a number.
     pub(super) fn value_of_term(&self, store: &ConstraintStore, term: &BV) -> Option<u128> {
@@ -141,10 +148,7 @@ impl Assignment {
                 let id = store.symbol_id_of(symbol);
                 match id.and_then(|n| self.values.get(&n)) {
                     Some(value) => value.clone(),
-                    None => {
-                        let float = id.is_some_and(|n| store.is_float_symbol(n));
-                        crate::value::bv_u(self.oracle_value(symbol, float), symbol.get_size())
-                    }
+                    None => self.oracle_bits(store, symbol, id),
                 }
             })
             .collect();
@@ -158,13 +162,8 @@ impl Assignment {
         }
         for n in store.symbols(id) {
             if !self.values.contains_key(n) {
-                let symbol = store.symbol(*n);
-                let bits = symbol.get_size();
-                let value =
-                    self.oracle
-                        .value(&symbol_name(symbol), bits, store.is_float_symbol(*n));
-                self.values
-                    .insert(*n, crate::value::bv_u(value, symbol.get_size()));
+                let value = self.oracle_bits(store, store.symbol(*n), Some(*n));
+                self.values.insert(*n, value);
             }
         }
         let pairs: Vec<(&BV, &BV)> = store
