@@ -209,8 +209,9 @@ pub fn write_outputs(
         .out_dir
         .canonicalize()
         .map_err(|e| error(&config.out_dir, e.to_string()))?;
-    let include_path =
-        out_relative(&out_abs, &config.source).map_err(|m| error(&config.source, m))?;
+    let included = copy_without_line_markers(&config.source, &config.out_dir, &stem)?;
+    let include_path = out_relative(&out_abs, included.as_deref().unwrap_or(&config.source))
+        .map_err(|m| error(&config.source, m))?;
     if include_path.contains(['"', '\n']) {
         return Err(error(
             &config.source,
@@ -400,6 +401,27 @@ pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), E
 }
 
 /// `target` as a path relative to the directory `from` (both resolved).
+/// For a preprocessed source (see [`ir::preprocessed`]), `OUT/<stem>_source.c`:
+/// the file read as a source again, which the drivers include.
+fn copy_without_line_markers(
+    source: &Path,
+    out_dir: &Path,
+    stem: &str,
+) -> Result<Option<PathBuf>, EmitError> {
+    let error = |path: &Path, e: std::io::Error| EmitError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let bytes = std::fs::read(source).map_err(|e| error(source, e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    if !ir::preprocessed::is_preprocessed(source, &text) {
+        return Ok(None);
+    }
+    let copy = out_dir.join(format!("{stem}_source.c"));
+    std::fs::write(&copy, ir::preprocessed::as_source(&text)).map_err(|e| error(&copy, e))?;
+    Ok(Some(copy))
+}
+
 fn out_relative(from: &Path, target: &Path) -> Result<String, String> {
     let target = target.canonicalize().map_err(|e| e.to_string())?;
     let from: Vec<Component> = from.components().collect();

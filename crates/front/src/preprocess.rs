@@ -29,10 +29,23 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<Preprocess
         Ok(m) if !m.is_file() => return Err(file_error(path, "not a regular file".into())),
         Ok(_) => {}
     }
+    let bytes = std::fs::read(path).map_err(|e| file_error(path, crate::io_message(&e)))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let already_preprocessed = ir::preprocessed::is_preprocessed(path, &text);
     let (cc, mut cmd) = compiler(path, config, "-E")?;
     // The directives stay in the text, where the file has them.
     cmd.arg("-dD");
-    let output = cmd.output().map_err(|e| {
+    let output = if already_preprocessed {
+        // Read again as a source (its system headers included again), from
+        // stdin: the markers then name `<stdin>`, which is the file.
+        let source = ir::preprocessed::as_source(&text);
+        cmd.args(["-x", "c", "-"]);
+        with_stdin(&mut cmd, source.into_bytes())
+    } else {
+        cmd.arg(path);
+        cmd.output()
+    }
+    .map_err(|e| {
         let why = crate::io_message(&e);
         file_error(path, format!("cannot run the preprocessor `{cc}`: {why}"))
     })?;
@@ -44,7 +57,34 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<Preprocess
             .unwrap_or(stderr.trim());
         return Err(preprocessor_error(path, first));
     }
-    Ok(without_directives(&String::from_utf8_lossy(&output.stdout)))
+    let printed = String::from_utf8_lossy(&output.stdout);
+    if already_preprocessed {
+        let name = path
+            .display()
+            .to_string()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        let named = printed.replace("\"<stdin>\"", &format!("\"{name}\""));
+        return Ok(without_directives(&named));
+    }
+    Ok(without_directives(&printed))
+}
+
+/// Runs `cmd` with `input` on its standard input.
+fn with_stdin(cmd: &mut Command, input: Vec<u8>) -> std::io::Result<std::process::Output> {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // Written by another thread: the child's output may fill its pipe first.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output()?;
+    writer.join().unwrap_or(Ok(()))?;
+    Ok(output)
 }
 
 /// The text `-dD` printed with each `#define` and `#undef` line left empty
@@ -112,7 +152,6 @@ fn compiler(
     for define in &config.defines {
         cmd.arg(format!("-D{define}"));
     }
-    cmd.arg(path);
     Ok((cc.to_string(), cmd))
 }
 
@@ -122,6 +161,7 @@ pub(crate) fn compiler_accepts(path: &Path, config: &FrontConfig) -> bool {
     let Ok((_, mut cmd)) = compiler(path, config, "-fsyntax-only") else {
         return false;
     };
+    cmd.arg(path);
     cmd.arg("-w");
     cmd.stderr(std::process::Stdio::null());
     cmd.status().is_ok_and(|status| status.success())

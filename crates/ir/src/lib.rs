@@ -11,6 +11,7 @@ pub mod float;
 pub mod goals;
 pub mod initialiser;
 pub mod params;
+pub mod preprocessed;
 pub mod print;
 pub mod program;
 pub mod state;
