@@ -65,6 +65,7 @@ fn main() -> ExitCode {
 mod gen;
 mod journal;
 mod merge;
+mod native_runs;
 mod path;
 mod reach;
 mod record;

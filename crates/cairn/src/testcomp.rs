@@ -11,9 +11,19 @@ use crate::cli::{
     CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     SearchMode, TestcompArgs,
 };
+use crate::native_runs;
 use crate::record::{self, RunRecord};
 use crate::{gen, Outcome, UsageError};
+use emit::testcomp::NativeTest;
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The share of `--max-time` the symbolic search has; the native runs go
+/// on until the whole of it is spent (or they stop finding new edges).
+const SYMBOLIC_SHARE: f64 = 0.5;
+
+/// Least time the native runs get, however long the search took.
+const NATIVE_LEAST: Duration = Duration::from_secs(1);
 
 pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     if args.budgets.alloc_may_fail {
@@ -29,6 +39,9 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
             front::io_message(&e)
         ))
     })?;
+    // The symbolic search has a share of the time; the native runs, seeded
+    // by its tests, the rest.
+    let deadline = Instant::now() + Duration::from_secs_f64(args.budgets.max_time);
     let outcome = gen::run(gen_args(&args))?;
     if !matches!(outcome, Outcome::Success | Outcome::Interrupted { .. }) {
         return Ok(outcome);
@@ -60,7 +73,8 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
         producer: format!("cairn {}", env!("CARGO_PKG_VERSION")),
         creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let suite = emit::testcomp::test_suite(&program, report, &config)
+    let native = native_tests(&program, &args, report, deadline);
+    let suite = emit::testcomp::test_suite(&program, report, &native, &config)
         .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
     let zip = emit::testcomp::write_test_suite(&args.out, &suite)
         .map_err(|e| UsageError(format!("cannot write {e}")))?;
@@ -82,15 +96,60 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     Ok(outcome)
 }
 
-/// `gen` on the program's `main` as the task runs it.
+/// The tests of the program's native runs until `deadline`, seeded by
+/// the symbolic search's tests; none, with a note, when the program cannot
+/// run natively.
+fn native_tests(
+    program: &ir::Program,
+    args: &TestcompArgs,
+    report: &testcase::FunctionReport,
+    deadline: Instant,
+) -> Vec<NativeTest> {
+    let seeds: Vec<Vec<_>> = report
+        .tests
+        .iter()
+        .map(|t| &t.inputs)
+        .chain(report.findings.iter().map(|f| &f.inputs))
+        .filter_map(|inputs| inputs.stub_calls())
+        .map(|calls| calls.into_iter().map(|(f, v)| (f, v.clone())).collect())
+        .collect();
+    let build = args.out.join(".cairn-build").join("native-runs");
+    let deadline = deadline.max(Instant::now() + NATIVE_LEAST);
+    match native_runs::explore(program, &args.file, &build, &seeds, deadline) {
+        Ok(found) => {
+            let error = match found.first_error {
+                Some(time) => format!(
+                    ", the error function first after {:.2} s",
+                    time.as_secs_f64()
+                ),
+                None => String::new(),
+            };
+            println!(
+                "native runs: {} runs, {} edges, {} tests kept{error}",
+                found.runs,
+                found.edges,
+                found.tests.len()
+            );
+            found.tests
+        }
+        Err(why) => {
+            eprintln!("cairn: no native runs: {why}");
+            Vec::new()
+        }
+    }
+}
+
+/// `gen` on the program's `main` as the task runs it, with half the time.
 fn gen_args(args: &TestcompArgs) -> GenArgs {
+    let mut budgets = args.budgets.clone();
+    budgets.max_time *= SYMBOLIC_SHARE;
     GenArgs {
         files: vec![args.file.clone()],
         functions: vec!["main".to_string()],
         out: args.out.clone(),
         check: false,
         sanitize: false,
-        budgets: args.budgets.clone(),
+        budgets,
         globals: GlobalsMode::Init,
         goals: GoalsMode::All,
         hard_goals: HardGoalsMode::Off,

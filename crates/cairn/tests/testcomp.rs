@@ -59,7 +59,7 @@ struct Generated {
 }
 
 impl Generated {
-    fn new(name: &str, model: Model, form: Form) -> Generated {
+    fn new(name: &str, model: Model, form: Form, max_time: &str) -> Generated {
         let dir = tempfile::tempdir().expect("temp dir");
         let program = match form {
             Form::Source => {
@@ -84,7 +84,7 @@ impl Generated {
         let run = Command::new(env!("CARGO_BIN_EXE_cairn"))
             .args(["testcomp", arg(&program), "-o", arg(&out), "--check"])
             .arg(model.cairn_flag())
-            .args(["--max-time", "30"])
+            .args(["--max-time", max_time])
             .output()
             .expect("run cairn");
         let stdout = text(&run.stdout);
@@ -320,7 +320,7 @@ fn cairn_coverage(generated: &Generated) -> f64 {
 
 /// Generates the suite of `name`, checks it, and has TestCov run it.
 fn suite_validates(name: &str, model: Model, form: Form, reaches_error: bool) {
-    let generated = Generated::new(name, model, form);
+    let generated = Generated::new(name, model, form, "30");
     assert!(
         generated.stdout.contains("Test-Comp suite: "),
         "{}",
@@ -406,4 +406,34 @@ fn an_ilp32_task_gives_a_32bit_suite_testcov_runs() {
 #[test]
 fn a_preprocessed_task_loads_and_its_suite_testcov_runs() {
     suite_validates("ledger32.c", Model::Ilp32, Form::Preprocessed, true);
+}
+
+#[test]
+fn a_long_input_stream_runs_natively_and_its_tests_reach_past_the_loops() {
+    let generated = Generated::new("long_stream.c", Model::Lp64, Form::Source, "6");
+    assert!(
+        generated.stdout.contains("native runs: "),
+        "{}",
+        generated.stdout
+    );
+    // The symbolic search is cut inside the first loop; a native run reads
+    // all 100,000 values and goes on to the counts.
+    let tests = unzip(&generated.suite());
+    let whole_streams = tests
+        .iter()
+        .filter(|(_, xml)| read_xml(xml).1.len() == 100_000)
+        .count();
+    assert!(whole_streams >= 2, "{}", generated.stdout);
+    let testcov = match testcov() {
+        Ok(testcov) => testcov,
+        Err(why) => {
+            eprintln!("SKIPPED: TestCov validation of long_stream.c: {why}");
+            return;
+        }
+    };
+    let results = run_testcov(&testcov, &generated, None);
+    let measured = result(&results, "Coverage").trim_end_matches('%');
+    let coverage: f64 = measured.parse().expect("a percentage");
+    // All but the error call and `return 0` (no negative among 100,000 values).
+    assert!(coverage >= 90.0, "{results:?}");
 }

@@ -113,6 +113,7 @@ mod inputs;
 pub mod json;
 mod literal;
 mod names;
+pub mod native_runs;
 mod runner;
 pub mod shapes;
 mod streams;

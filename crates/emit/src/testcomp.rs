@@ -112,12 +112,21 @@ pub fn program_hash(bytes: &[u8]) -> String {
         })
 }
 
+/// A test found by running the program natively: the results of its
+/// `__VERIFIER_nondet_*()` calls in call order.
+pub struct NativeTest {
+    pub values: Vec<(FuncId, Value)>,
+    /// The run entered the program's error function.
+    pub reaches_error: bool,
+}
+
 /// The suite of `report`, the report of the program's `main`: its tests,
 /// then its findings (a crash is a test too; a call of the error function
-/// is marked `coversError`).
+/// is marked `coversError`), then the tests of the native runs.
 pub fn test_suite(
     program: &Program,
     report: &FunctionReport,
+    native: &[NativeTest],
     config: &SuiteConfig,
 ) -> Result<TestSuite, SuiteError> {
     let main = program.function(report.func);
@@ -126,13 +135,6 @@ pub fn test_suite(
             "a Test-Comp suite is for the program's `main`, not `{}`",
             main.name
         )));
-    }
-    if !main.sig.params.is_empty() {
-        return Err(SuiteError(
-            "`main` takes parameters: a Test-Comp program reads its inputs only from \
-             __VERIFIER_nondet_*() calls"
-                .to_string(),
-        ));
     }
     let mut suite = TestSuite {
         metadata: metadata_xml(config, program.data_model),
@@ -155,8 +157,31 @@ pub fn test_suite(
             reaches_error,
         )
     });
-    for (origin, inputs, reaches_error) in tests.chain(findings) {
-        match input_values(program, inputs) {
+    let error_function = testcase::ERROR_FUNCTIONS
+        .iter()
+        .filter_map(|name| program.function_by_name(name))
+        .find(|f| program.function(*f).body.is_some());
+    let error_place = error_function.map(|f| {
+        let span = program.function(f).span;
+        format!("{}:{}:{}", program.file_name(span), span.line, span.col)
+    });
+    let engine_tests = tests
+        .chain(findings)
+        .map(|(origin, inputs, reaches_error)| {
+            let values = input_values(program, inputs);
+            (origin, values, reaches_error)
+        });
+    let native_tests = native.iter().enumerate().map(|(n, test)| {
+        let values = test
+            .values
+            .iter()
+            .map(|(func, value)| input_value(program, *func, value))
+            .collect();
+        let reaches_error = error_place.clone().filter(|_| test.reaches_error);
+        (format!("native run {}", n + 1), values, reaches_error)
+    });
+    for (origin, values, reaches_error) in engine_tests.chain(native_tests) {
+        match values {
             Ok(values) => {
                 let file_name = format!("test{}.xml", suite.tests.len() + 1);
                 suite.tests.push(SuiteTest {
@@ -460,6 +485,7 @@ mod tests {
         let suite = test_suite(
             &program(),
             &report(vec![test(inputs(&calls))], vec![]),
+            &[],
             &config(),
         )
         .expect("a suite");
@@ -486,7 +512,7 @@ mod tests {
             tests: vec![test(inputs(&calls))],
             ..FunctionReport::empty(&program, MAIN)
         };
-        let suite = test_suite(&program, &report, &config()).expect("a suite");
+        let suite = test_suite(&program, &report, &[], &config()).expect("a suite");
         assert!(suite
             .metadata
             .contains("<architecture>32bit</architecture>"));
@@ -500,6 +526,7 @@ mod tests {
         let suite = test_suite(
             &program(),
             &report(vec![test(Inputs::default())], vec![]),
+            &[],
             &config(),
         )
         .expect("a suite");
@@ -547,6 +574,7 @@ mod tests {
         let suite = test_suite(
             &program(),
             &report(vec![test(Inputs::default())], vec![finding]),
+            &[],
             &config(),
         )
         .expect("a suite");
@@ -572,7 +600,8 @@ mod tests {
             },
         )]);
         let tests = vec![test(other_stub), test(failing), test(signalling_nan)];
-        let suite = test_suite(&program(), &report(tests, vec![]), &config()).expect("a suite");
+        let suite =
+            test_suite(&program(), &report(tests, vec![]), &[], &config()).expect("a suite");
         assert!(suite.tests.is_empty());
         assert_eq!(suite.notes.len(), 3);
         assert!(suite.notes[0].starts_with("test 1 left out: `read_line` has no body"));
@@ -622,11 +651,25 @@ mod tests {
     }
 
     #[test]
-    fn main_with_parameters_has_no_suite() {
+    fn a_test_passing_main_arguments_is_left_out_and_the_native_runs_kept() {
         let mut program = program();
         program.functions[0].sig.params = vec![Type::Int(IntType::INT)];
-        let error = test_suite(&program, &report(vec![], vec![]), &config()).unwrap_err();
-        assert!(error.0.contains("takes parameters"));
+        let mut passing_argc = Inputs::default();
+        passing_argc.args.push(int(IntType::INT, 2));
+        let native = [NativeTest {
+            values: vec![(NONDET_INT, int(IntType::INT, 7))],
+            reaches_error: false,
+        }];
+        let suite = test_suite(
+            &program,
+            &report(vec![test(passing_argc)], vec![]),
+            &native,
+            &config(),
+        )
+        .expect("a suite");
+        assert_eq!(suite.tests.len(), 1, "{:?}", suite.notes);
+        assert_eq!(suite.tests[0].inputs, 1);
+        assert!(suite.notes[0].starts_with("test 1 left out: it sets inputs other than"));
     }
 
     #[test]
@@ -635,6 +678,7 @@ mod tests {
         let suite = test_suite(
             &program(),
             &report(vec![test(Inputs::default())], vec![]),
+            &[],
             &config(),
         )
         .expect("a suite");

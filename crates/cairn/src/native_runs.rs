@@ -1,0 +1,379 @@
+//! Native runs of a Test-Comp program: the program compiled with gcc and
+//! the harness `emit::native_runs` writes, run on random and mutated input
+//! streams of any length; each run that takes a control-flow edge no
+//! earlier run took is kept as a test. The symbolic search's tests seed the
+//! runs (replayed first, then changed), so that the native runs start from
+//! the branches the solver reached and go on where it stopped: loops over
+//! long input streams and large arrays run here at native speed, where the
+//! symbolic search is cut by its bounds.
+
+use emit::testcomp::NativeTest;
+use ir::{FuncId, Program, Type};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use testcase::Value;
+
+/// Seconds one run may take before the harness ends it (its record kept).
+const RUN_SECONDS: &str = "1";
+
+/// Runs in a row that took no new edge before the runs stop early.
+const STALE_RUNS: u64 = 4000;
+
+/// What the native runs found.
+pub struct NativeRuns {
+    pub tests: Vec<NativeTest>,
+    pub runs: u64,
+    /// Edges the runs took, seeds' included.
+    pub edges: usize,
+    /// When the first run entered the error function, from the start.
+    pub first_error: Option<Duration>,
+}
+
+/// One run's record, as the harness wrote it.
+struct Record {
+    values: Vec<(u16, u64)>,
+    edges: Vec<u32>,
+    reaches_error: bool,
+}
+
+/// Compiles `file` with the harness in `build` and runs it until
+/// `deadline`, starting from `seeds` (input streams, in call order).
+pub fn explore(
+    program: &Program,
+    file: &Path,
+    build: &Path,
+    seeds: &[Vec<(FuncId, Value)>],
+    deadline: Instant,
+) -> Result<NativeRuns, String> {
+    let start = Instant::now();
+    let harness = emit::native_runs::native_harness(program)?;
+    std::fs::create_dir_all(build).map_err(|e| format!("{}: {e}", build.display()))?;
+    // Absolute: the runs start in it and are given paths inside it.
+    let build = &build
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", build.display()))?;
+    let binary = compile(program, file, build, &harness.c)?;
+    let index_of = |func: FuncId| harness.inputs.iter().position(|f| *f == func);
+    let mut runner = Runner {
+        binary,
+        build: build.to_path_buf(),
+    };
+    let mut kept = Kept {
+        seen: HashSet::new(),
+        corpus: Vec::new(),
+        found: NativeRuns {
+            tests: Vec::new(),
+            runs: 0,
+            edges: 0,
+            first_error: None,
+        },
+        start,
+    };
+    let mut random = Rng(0x5eed_c0ff_ee15_0001);
+    for seed in seeds {
+        if Instant::now() >= deadline {
+            break;
+        }
+        let prefix: Option<Vec<u64>> = seed
+            .iter()
+            .map(|(func, value)| index_of(*func).and(bits_of(value)))
+            .collect();
+        let Some(prefix) = prefix else { continue };
+        let record = runner.run(&prefix, random.next())?;
+        kept.add(record, None);
+    }
+    let mut stale = 0u64;
+    while Instant::now() < deadline && stale < STALE_RUNS {
+        // Three runs in ten start afresh, the others from a kept stream.
+        let prefix = if kept.corpus.is_empty() || random.below(10) < 3 {
+            Vec::new()
+        } else {
+            let from = &kept.corpus[random.below(kept.corpus.len() as u64) as usize];
+            mutated(from, &mut random)
+        };
+        let record = runner.run(&prefix, random.next())?;
+        let new = kept.add(record, Some((program, &harness.inputs)));
+        stale = if new { 0 } else { stale + 1 };
+    }
+    kept.found.edges = kept.seen.len();
+    Ok(kept.found)
+}
+
+/// The runs so far: the edges they took and the streams that took new ones.
+struct Kept {
+    seen: HashSet<u32>,
+    corpus: Vec<Vec<(u16, u64)>>,
+    found: NativeRuns,
+    start: Instant,
+}
+
+impl Kept {
+    /// Counts a run; keeps its stream when it took a new edge or first
+    /// entered the error function, and as a test when `as_test` (not a seed)
+    /// gives the program and its input functions. Whether it was kept.
+    fn add(&mut self, record: Record, as_test: Option<(&Program, &[FuncId])>) -> bool {
+        self.found.runs += 1;
+        let new_edges = record
+            .edges
+            .iter()
+            .filter(|e| !self.seen.contains(e))
+            .count();
+        self.seen.extend(record.edges.iter().copied());
+        let first_error = record.reaches_error && self.found.first_error.is_none();
+        if first_error {
+            self.found.first_error = Some(self.start.elapsed());
+        }
+        if new_edges == 0 && !first_error {
+            return false;
+        }
+        if let Some((program, inputs)) = as_test {
+            self.found.tests.push(NativeTest {
+                values: typed(program, inputs, &record.values),
+                reaches_error: record.reaches_error,
+            });
+        }
+        self.corpus.push(record.values);
+        true
+    }
+}
+
+/// A kept stream changed: cut at a random place (the rest drawn anew), or
+/// one value replaced by a neighbour, a small number or any bits.
+fn mutated(values: &[(u16, u64)], random: &mut Rng) -> Vec<u64> {
+    let mut bits: Vec<u64> = values.iter().map(|(_, b)| *b).collect();
+    if bits.is_empty() {
+        return bits;
+    }
+    let at = random.below(bits.len() as u64) as usize;
+    match random.below(4) {
+        0 => bits.truncate(at),
+        1 => bits[at] = bits[at].wrapping_add(1),
+        2 => bits[at] = bits[at].wrapping_sub(1),
+        _ => {
+            bits[at] = if random.below(2) == 0 {
+                random.below(33).wrapping_sub(16)
+            } else {
+                random.next()
+            };
+            bits.truncate(at + 1 + random.below((bits.len() - at) as u64) as usize);
+        }
+    }
+    bits
+}
+
+/// The raw bits of a value the harness can replay.
+fn bits_of(value: &Value) -> Option<u64> {
+    match value {
+        Value::Int { bits, .. } => Some(*bits as u64),
+        Value::Float { bits, .. } => Some(*bits),
+        _ => None,
+    }
+}
+
+/// A record's values as the functions' typed results.
+fn typed(program: &Program, inputs: &[FuncId], values: &[(u16, u64)]) -> Vec<(FuncId, Value)> {
+    values
+        .iter()
+        .filter_map(|(index, bits)| {
+            let func = *inputs.get(*index as usize)?;
+            let value = match &program.function(func).sig.ret {
+                Type::Int(ty) => Value::Int {
+                    ty: *ty,
+                    bits: u128::from(*bits),
+                },
+                Type::Float(kind) => Value::Float {
+                    kind: *kind,
+                    bits: *bits,
+                },
+                _ => return None,
+            };
+            Some((func, value))
+        })
+        .collect()
+}
+
+/// The program and the harness built in `build`: the program's code counts
+/// its edges, the harness's does not.
+fn compile(program: &Program, file: &Path, build: &Path, harness: &str) -> Result<PathBuf, String> {
+    let harness_file = build.join("native_harness.c");
+    std::fs::write(&harness_file, harness)
+        .map_err(|e| format!("{}: {e}", harness_file.display()))?;
+    let model = program.data_model.gcc_flag();
+    let (program_object, harness_object) = (build.join("program.o"), build.join("harness.o"));
+    let binary = build.join("native_runs");
+    gcc("the program", |gcc| {
+        gcc.args(["-w", "-O0", "-fsanitize-coverage=trace-pc"])
+            .args(["-finstrument-functions", model, "-c"])
+            .arg(file)
+            .arg("-o")
+            .arg(&program_object)
+    })?;
+    gcc("the harness", |gcc| {
+        gcc.args(["-O1", model, "-c"])
+            .arg(&harness_file)
+            .arg("-o")
+            .arg(&harness_object)
+    })?;
+    gcc("the native runs", |gcc| {
+        gcc.arg(model)
+            .arg(&program_object)
+            .arg(&harness_object)
+            .arg("-o")
+            .arg(&binary)
+            .arg("-lm")
+    })?;
+    Ok(binary)
+}
+
+/// Runs gcc with the arguments `with` adds; `Err` names `what` and gcc's first error.
+fn gcc(what: &str, with: impl FnOnce(&mut Command) -> &mut Command) -> Result<(), String> {
+    let mut command = Command::new("gcc");
+    let output = with(&mut command)
+        .output()
+        .map_err(|e| format!("cannot run gcc: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("");
+    Err(format!("gcc cannot build {what}: {}", first.trim()))
+}
+
+struct Runner {
+    binary: PathBuf,
+    build: PathBuf,
+}
+
+impl Runner {
+    /// One run on `prefix` then values drawn from `seed`.
+    fn run(&mut self, prefix: &[u64], seed: u64) -> Result<Record, String> {
+        let prefix_file = self.build.join("prefix");
+        let log = self.build.join("record");
+        let text: String = prefix.iter().map(|b| format!("{b}\n")).collect();
+        std::fs::write(&prefix_file, text)
+            .map_err(|e| format!("{}: {e}", prefix_file.display()))?;
+        let _ = std::fs::remove_file(&log);
+        // `timeout` stops a run that the harness's own alarm cannot.
+        Command::new("timeout")
+            .args(["-s", "KILL", "5"])
+            .arg(&self.binary)
+            .env("CAIRN_LOG", &log)
+            .env("CAIRN_SEED", seed.to_string())
+            .env("CAIRN_PREFIX", &prefix_file)
+            .env("CAIRN_SECONDS", RUN_SECONDS)
+            .current_dir(&self.build)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        Ok(parse_record(&text))
+    }
+}
+
+fn parse_record(text: &str) -> Record {
+    let mut record = Record {
+        values: Vec::new(),
+        edges: Vec::new(),
+        reaches_error: false,
+    };
+    for line in text.lines() {
+        let mut words = line.split(' ');
+        match words.next() {
+            Some("v") => {
+                let index = words.next().and_then(|w| w.parse().ok());
+                let bits = words.next().and_then(|w| w.parse().ok());
+                if let (Some(index), Some(bits)) = (index, bits) {
+                    record.values.push((index, bits));
+                }
+            }
+            Some("e") => record
+                .edges
+                .extend(words.next().and_then(|w| w.parse::<u32>().ok())),
+            Some("x") => record.reaches_error = true,
+            _ => {}
+        }
+    }
+    record
+}
+
+/// SplitMix64: the same runs for the same program on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_gives_its_values_edges_and_error_in_order() {
+        let record = parse_record("v 0 7\nv 1 18446744073709551615\ne 12\ne 40\nx\nend exit\n");
+        assert_eq!(record.values, vec![(0, 7), (1, u64::MAX)]);
+        assert_eq!(record.edges, vec![12, 40]);
+        assert!(record.reaches_error);
+        // A run killed before it wrote its record took no edge.
+        let empty = parse_record("");
+        assert!(empty.values.is_empty() && empty.edges.is_empty() && !empty.reaches_error);
+    }
+
+    #[test]
+    fn a_mutated_stream_keeps_a_prefix_of_the_original() {
+        let original: Vec<(u16, u64)> = (0..20).map(|n| (0, n * 3)).collect();
+        let mut random = Rng(1);
+        for _ in 0..200 {
+            let changed = mutated(&original, &mut random);
+            assert!(changed.len() <= original.len());
+            // At most one value differs, and the ones before it are kept.
+            let differing = changed
+                .iter()
+                .zip(&original)
+                .filter(|(a, (_, b))| *a != b)
+                .count();
+            assert!(differing <= 1, "{changed:?}");
+        }
+    }
+
+    #[test]
+    fn kept_runs_are_those_with_a_new_edge_or_the_first_error() {
+        let mut kept = Kept {
+            seen: HashSet::new(),
+            corpus: Vec::new(),
+            found: NativeRuns {
+                tests: Vec::new(),
+                runs: 0,
+                edges: 0,
+                first_error: None,
+            },
+            start: Instant::now(),
+        };
+        let run = |edges: &[u32], reaches_error| Record {
+            values: vec![(0, 1)],
+            edges: edges.to_vec(),
+            reaches_error,
+        };
+        assert!(kept.add(run(&[1, 2], false), None));
+        assert!(!kept.add(run(&[2], false), None));
+        assert!(kept.add(run(&[2], true), None));
+        assert!(!kept.add(run(&[1], true), None));
+        assert_eq!((kept.found.runs, kept.corpus.len()), (4, 2));
+        // Seeds are not tests of the runs' own.
+        assert!(kept.found.tests.is_empty());
+        assert!(kept.found.first_error.is_some());
+    }
+}

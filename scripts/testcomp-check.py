@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Test-Comp check: cairn's suites against a random tester, both measured by TestCov.
+
+For every task definition (`*.yml` with the coverage-branches property)
+under TASKS (a folder of sv-benchmarks tasks, copied beside their input
+files; not committed), runs
+
+    cairn testcomp INPUT -o OUT --max-time T [-m32]
+
+and TestCov on the suite it wrote, then a random tester in the same
+harness: a suite of RANDOM_TESTS tests of RANDOM_INPUTS values each
+(half of them small numbers, a quarter bytes, a quarter any 32-bit
+number), seeded by the task's name, run by TestCov alike. Prints one row
+per task and a mean per category, and writes TASKS-results.json (every
+figure, to compare two runs).
+
+    scripts/testcomp-check.py TASKS [--max-time T] [--cairn BIN] [--only NAME,...]
+
+Needs TestCov (`scripts/setup-testcov.sh`) and cairn (default:
+target/release/cairn).
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_TESTS = 50
+RANDOM_INPUTS = 200
+TESTCOV_TIME = 300
+
+
+def task_definitions(tasks: Path):
+    for yml in sorted(tasks.rglob("*.yml")):
+        text = yml.read_text()
+        if "coverage-branches.prp" not in text:
+            continue
+        match = re.search(r"input_files:\s*'?\"?([^'\"\n]+)", text)
+        if not match:
+            continue
+        model = "ILP32" if "ILP32" in text else "LP64"
+        yield yml, yml.parent / match.group(1).strip(), model
+
+
+def testcov_coverage(testcov: Path, program: Path, suite: Path, model: str, work: Path):
+    start = time.monotonic()
+    run = subprocess.run(
+        [str(testcov), "--no-isolation", "-32" if model == "ILP32" else "-64",
+         "--no-plots", "--timelimit-per-run", "3", "--test-suite", str(suite), str(program)],
+        cwd=work, capture_output=True, text=True, timeout=TESTCOV_TIME)
+    results = dict(line.split(": ", 1) for line in run.stdout.splitlines() if ": " in line)
+    coverage = results.get("Coverage", "").strip().rstrip("%")
+    try:
+        value = float(coverage) / 100.0
+    except ValueError:
+        value = None
+    return value, results.get("Tests run", "?").strip(), time.monotonic() - start
+
+
+def random_suite(name: str, program: Path, model: str, path: Path):
+    rng = random.Random(f"cairn-random:{name}")
+    metadata = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+        '<!DOCTYPE test-metadata PUBLIC "+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN" '
+        '"https://sosy-lab.org/test-format/test-metadata-1.1.dtd">\n<test-metadata>\n'
+        "  <sourcecodelang>C</sourcecodelang>\n  <producer>random</producer>\n"
+        "  <specification>COVER( init(main()), FQL(cover EDGES(@DECISIONEDGE)) )</specification>\n"
+        f"  <programfile>{program.name}</programfile>\n"
+        f"  <programhash>{hashlib.sha256(program.read_bytes()).hexdigest()}</programhash>\n"
+        f"  <entryfunction>main</entryfunction>\n  <architecture>{'32bit' if model == 'ILP32' else '64bit'}</architecture>\n"
+        "  <creationtime>2026-01-01T00:00:00Z</creationtime>\n</test-metadata>\n")
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("test-suite/metadata.xml", metadata)
+        for n in range(RANDOM_TESTS):
+            values = []
+            for _ in range(RANDOM_INPUTS):
+                pick = rng.random()
+                if pick < 0.5:
+                    values.append(rng.randint(-16, 16))
+                elif pick < 0.75:
+                    values.append(rng.randint(0, 255))
+                else:
+                    values.append(rng.randint(-2**31, 2**31 - 1))
+            body = "".join(f"  <input>{v}</input>\n" for v in values)
+            zf.writestr(
+                f"test-suite/test{n + 1}.xml",
+                '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+                '<!DOCTYPE testcase PUBLIC "+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN" '
+                '"https://sosy-lab.org/test-format/testcase-1.1.dtd">\n'
+                f"<testcase>\n{body}</testcase>\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("tasks", type=Path)
+    parser.add_argument("--max-time", default="10")
+    parser.add_argument("--cairn", type=Path, default=ROOT / "target/release/cairn")
+    parser.add_argument("--testcov", type=Path, default=ROOT / "target/testcov-venv/bin/testcov")
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    only = {n for n in args.only.split(",") if n}
+    rows = []
+    for yml, program, model in task_definitions(args.tasks):
+        name = f"{yml.parent.name}/{yml.stem}"
+        if only and yml.stem not in only:
+            continue
+        with tempfile.TemporaryDirectory(prefix="cairn-testcomp-") as tmp:
+            work = Path(tmp)
+            local = work / program.name
+            local.write_bytes(program.read_bytes())
+            out = work / "out"
+            command = [str(args.cairn), "testcomp", str(local), "-o", str(out),
+                       "--max-time", args.max_time]
+            if model == "ILP32":
+                command.append("-m32")
+            start = time.monotonic()
+            gen = subprocess.run(command, cwd=work, capture_output=True, text=True)
+            gen_time = time.monotonic() - start
+            suite = out / "test-suite.zip"
+            row = {"task": name, "model": model, "cairn_time": round(gen_time, 1),
+                   "cairn_exit": gen.returncode}
+            if suite.is_file():
+                with zipfile.ZipFile(suite) as zf:
+                    row["cairn_tests"] = sum(1 for n in zf.namelist() if n.endswith(".xml")) - 1
+                row["cairn"], _, _ = testcov_coverage(args.testcov, local, suite, model, work)
+            else:
+                row["cairn_tests"] = 0
+                row["cairn"] = None
+                row["cairn_error"] = (gen.stderr.strip().splitlines() or ["?"])[-1]
+            random_zip = work / "random.zip"
+            random_suite(name, local, model, random_zip)
+            row["random"], _, _ = testcov_coverage(args.testcov, local, random_zip, model, work)
+        rows.append(row)
+        fmt = lambda v: "-" if v is None else f"{v:.3f}"
+        print(f"{name:55} {model:5} cairn {fmt(row['cairn'])} ({row['cairn_tests']} tests, "
+              f"{row['cairn_time']} s)  random {fmt(row['random'])}"
+              + (f"  [{row.get('cairn_error')}]" if row.get("cairn_error") else ""), flush=True)
+    categories = sorted({r["task"].split("/")[0] for r in rows})
+    print()
+    for category in categories + ["all"]:
+        chosen = [r for r in rows if category == "all" or r["task"].startswith(category + "/")]
+        mean = lambda key: sum((r[key] or 0.0) for r in chosen) / len(chosen)
+        wins = sum(1 for r in chosen if (r["cairn"] or 0.0) >= (r["random"] or 0.0))
+        print(f"{category:22} tasks {len(chosen):3}  cairn {mean('cairn'):.3f}  random "
+              f"{mean('random'):.3f}  cairn >= random on {wins}")
+    (args.tasks.parent / f"{args.tasks.name}-results.json").write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
