@@ -14,7 +14,8 @@ number), seeded by the task's name, run by TestCov alike. Prints one row
 per task and a mean per category, and writes TASKS-results.json (every
 figure, to compare two runs).
 
-    scripts/testcomp-check.py TASKS [--max-time T] [--cairn BIN] [--only NAME,...]
+    scripts/testcomp-check.py TASKS [--max-time T] [--cairn BIN] [--baseline BIN]
+                              [--only NAME,...]
 
 Needs TestCov (`scripts/setup-testcov.sh`) and cairn (default:
 target/release/cairn).
@@ -104,6 +105,7 @@ def main():
     parser.add_argument("--max-time", default="10")
     parser.add_argument("--cairn", type=Path, default=ROOT / "target/release/cairn")
     parser.add_argument("--testcov", type=Path, default=ROOT / "target/testcov-venv/bin/testcov")
+    parser.add_argument("--baseline", type=Path, help="a second cairn binary, measured alike")
     parser.add_argument("--only", default="")
     args = parser.parse_args()
     only = {n for n in args.only.split(",") if n}
@@ -116,41 +118,54 @@ def main():
             work = Path(tmp)
             local = work / program.name
             local.write_bytes(program.read_bytes())
-            out = work / "out"
-            command = [str(args.cairn), "testcomp", str(local), "-o", str(out),
-                       "--max-time", args.max_time]
-            if model == "ILP32":
-                command.append("-m32")
-            start = time.monotonic()
-            gen = subprocess.run(command, cwd=work, capture_output=True, text=True)
-            gen_time = time.monotonic() - start
-            suite = out / "test-suite.zip"
-            row = {"task": name, "model": model, "cairn_time": round(gen_time, 1),
-                   "cairn_exit": gen.returncode}
-            if suite.is_file():
-                with zipfile.ZipFile(suite) as zf:
-                    row["cairn_tests"] = sum(1 for n in zf.namelist() if n.endswith(".xml")) - 1
-                row["cairn"], _, _ = testcov_coverage(args.testcov, local, suite, model, work)
-            else:
-                row["cairn_tests"] = 0
-                row["cairn"] = None
-                row["cairn_error"] = (gen.stderr.strip().splitlines() or ["?"])[-1]
+            row = {"task": name, "model": model}
+            for column, binary in [("cairn", args.cairn), ("baseline", args.baseline)]:
+                if binary is None:
+                    continue
+                out = work / f"out-{column}"
+                command = [str(binary), "testcomp", str(local), "-o", str(out),
+                           "--max-time", args.max_time]
+                if model == "ILP32":
+                    command.append("-m32")
+                start = time.monotonic()
+                gen = subprocess.run(command, cwd=work, capture_output=True, text=True)
+                row[f"{column}_time"] = round(time.monotonic() - start, 1)
+                suite = out / "test-suite.zip"
+                if suite.is_file():
+                    with zipfile.ZipFile(suite) as zf:
+                        row[f"{column}_tests"] = sum(1 for n in zf.namelist() if n.endswith(".xml")) - 1
+                    row[column], _, _ = testcov_coverage(args.testcov, local, suite, model, work)
+                else:
+                    row[f"{column}_tests"] = 0
+                    row[column] = None
+                    row[f"{column}_error"] = (gen.stderr.strip().splitlines() or ["?"])[-1]
+                native = re.search(r"native runs: .*", gen.stdout)
+                if native:
+                    row[f"{column}_native"] = native.group(0)
             random_zip = work / "random.zip"
             random_suite(name, local, model, random_zip)
             row["random"], _, _ = testcov_coverage(args.testcov, local, random_zip, model, work)
         rows.append(row)
         fmt = lambda v: "-" if v is None else f"{v:.3f}"
-        print(f"{name:55} {model:5} cairn {fmt(row['cairn'])} ({row['cairn_tests']} tests, "
-              f"{row['cairn_time']} s)  random {fmt(row['random'])}"
-              + (f"  [{row.get('cairn_error')}]" if row.get("cairn_error") else ""), flush=True)
+        line = f"{name:50} cairn {fmt(row['cairn'])} ({row['cairn_tests']} tests, {row['cairn_time']} s)"
+        if args.baseline is not None:
+            line += f"  baseline {fmt(row['baseline'])} ({row['baseline_tests']} tests, {row['baseline_time']} s)"
+        line += f"  random {fmt(row['random'])}"
+        for column in ("cairn", "baseline"):
+            if row.get(f"{column}_error"):
+                line += f"  [{column}: {row[f'{column}_error']}]"
+        print(line, flush=True)
     categories = sorted({r["task"].split("/")[0] for r in rows})
     print()
+    columns = ["cairn", "random"] + (["baseline"] if args.baseline is not None else [])
     for category in categories + ["all"]:
         chosen = [r for r in rows if category == "all" or r["task"].startswith(category + "/")]
-        mean = lambda key: sum((r[key] or 0.0) for r in chosen) / len(chosen)
+        means = "  ".join(
+            f"{c} {sum((r[c] or 0.0) for r in chosen) / len(chosen):.3f}" for c in columns)
         wins = sum(1 for r in chosen if (r["cairn"] or 0.0) >= (r["random"] or 0.0))
-        print(f"{category:22} tasks {len(chosen):3}  cairn {mean('cairn'):.3f}  random "
-              f"{mean('random'):.3f}  cairn >= random on {wins}")
+        empty = sum(1 for r in chosen if not r["cairn_tests"])
+        print(f"{category:22} tasks {len(chosen):3}  {means}  cairn >= random on {wins}, "
+              f"empty suites {empty}")
     (args.tasks.parent / f"{args.tasks.name}-results.json").write_text(json.dumps(rows, indent=1))
 
 
