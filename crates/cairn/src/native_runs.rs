@@ -27,7 +27,7 @@ pub struct NativeRuns {
     pub runs: u64,
     /// Edges the runs took, seeds' included.
     pub edges: usize,
-    /// When the first run entered the error function, from the start.
+    /// When the first run entered the error function, from `started`.
     pub first_error: Option<Duration>,
 }
 
@@ -39,16 +39,20 @@ struct Record {
 }
 
 /// Compiles `file` with the harness in `build` and runs it until
-/// `deadline`, starting from `seeds` (input streams, in call order).
+/// `deadline`, starting from `seeds` (input streams, in call order); times
+/// are counted from `started`.
 pub fn explore(
     program: &Program,
     file: &Path,
     build: &Path,
     seeds: &[Vec<(FuncId, Value)>],
+    started: Instant,
     deadline: Instant,
 ) -> Result<NativeRuns, String> {
-    let start = Instant::now();
-    let harness = emit::native_runs::native_harness(program)?;
+    let main = program
+        .function_by_name("main")
+        .ok_or("the program has no `main`")?;
+    let harness = emit::native_runs::native_harness(program, &engine::constants(program, main))?;
     std::fs::create_dir_all(build).map_err(|e| format!("{}: {e}", build.display()))?;
     // Absolute: the runs start in it and are given paths inside it.
     let build = &build
@@ -69,7 +73,7 @@ pub fn explore(
             edges: 0,
             first_error: None,
         },
-        start,
+        started,
     };
     let mut random = Rng(0x5eed_c0ff_ee15_0001);
     for seed in seeds {
@@ -106,7 +110,7 @@ struct Kept {
     seen: HashSet<u32>,
     corpus: Vec<Vec<(u16, u64)>>,
     found: NativeRuns,
-    start: Instant,
+    started: Instant,
 }
 
 impl Kept {
@@ -123,7 +127,7 @@ impl Kept {
         self.seen.extend(record.edges.iter().copied());
         let first_error = record.reaches_error && self.found.first_error.is_none();
         if first_error {
-            self.found.first_error = Some(self.start.elapsed());
+            self.found.first_error = Some(self.started.elapsed());
         }
         if new_edges == 0 && !first_error {
             return false;
@@ -360,7 +364,7 @@ mod tests {
                 edges: 0,
                 first_error: None,
             },
-            start: Instant::now(),
+            started: Instant::now(),
         };
         let run = |edges: &[u32], reaches_error| Record {
             values: vec![(0, 1)],

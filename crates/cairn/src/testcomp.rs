@@ -41,7 +41,8 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     })?;
     // The symbolic search has a share of the time; the native runs, seeded
     // by its tests, the rest.
-    let deadline = Instant::now() + Duration::from_secs_f64(args.budgets.max_time);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(args.budgets.max_time);
     let outcome = gen::run(gen_args(&args))?;
     if !matches!(outcome, Outcome::Success | Outcome::Interrupted { .. }) {
         return Ok(outcome);
@@ -73,7 +74,7 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
         producer: format!("cairn {}", env!("CARGO_PKG_VERSION")),
         creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let native = native_tests(&program, &args, report, deadline);
+    let native = native_tests(&program, &args, report, started, deadline);
     let suite = emit::testcomp::test_suite(&program, report, &native, &config)
         .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
     let zip = emit::testcomp::write_test_suite(&args.out, &suite)
@@ -103,19 +104,22 @@ fn native_tests(
     program: &ir::Program,
     args: &TestcompArgs,
     report: &testcase::FunctionReport,
+    started: Instant,
     deadline: Instant,
 ) -> Vec<NativeTest> {
+    // The tests the suite holds: a test it leaves out seeds no run, or the
+    // edges only it took would keep the runs from becoming tests.
     let seeds: Vec<Vec<_>> = report
         .tests
         .iter()
         .map(|t| &t.inputs)
         .chain(report.findings.iter().map(|f| &f.inputs))
-        .filter_map(|inputs| inputs.stub_calls())
+        .filter_map(|inputs| emit::testcomp::input_stream(inputs).ok())
         .map(|calls| calls.into_iter().map(|(f, v)| (f, v.clone())).collect())
         .collect();
     let build = args.out.join(".cairn-build").join("native-runs");
     let deadline = deadline.max(Instant::now() + NATIVE_LEAST);
-    match native_runs::explore(program, &args.file, &build, &seeds, deadline) {
+    match native_runs::explore(program, &args.file, &build, &seeds, started, deadline) {
         Ok(found) => {
             let error = match found.first_error {
                 Some(time) => format!(

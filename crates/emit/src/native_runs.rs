@@ -6,8 +6,9 @@
 //! Each `__VERIFIER_nondet_*()` the program declares without a body first
 //! replays the values of the run's prefix (`CAIRN_PREFIX`, a file of one
 //! number per line: a test found earlier, perhaps changed), then draws new
-//! ones from a generator seeded by `CAIRN_SEED`: small numbers, the type's
-//! limits, bytes, any number of the width. Every value the run consumed and
+//! ones from a generator seeded by `CAIRN_SEED`: the code's constants and
+//! their neighbours, small numbers, the type's limits, bytes, any number of
+//! the width. Every value the run consumed and
 //! the control-flow edges it took (hashed pairs of blocks, as fuzzers count
 //! them) are written to the file `CAIRN_LOG` names when the run ends: at exit, at a signal
 //! that ends it (a crash, `abort`), at its time limit (`alarm`), or when it
@@ -69,9 +70,10 @@ impl Kind {
     }
 }
 
-/// The harness for `program`, or why its runs cannot be native (an input
-/// function returning a pointer or a structure).
-pub fn native_harness(program: &Program) -> Result<NativeHarness, String> {
+/// The harness for `program`, drawing among others the integer `constants`
+/// of its code, or why its runs cannot be native (an input function
+/// returning a pointer or a structure).
+pub fn native_harness(program: &Program, constants: &[i128]) -> Result<NativeHarness, String> {
     let mut definitions = String::new();
     let mut inputs = Vec::new();
     for (index, function) in program.functions.iter().enumerate() {
@@ -121,8 +123,13 @@ pub fn native_harness(program: &Program) -> Result<NativeHarness, String> {
         }
         None => String::new(),
     };
+    let mut table = String::from("static const uint64_t cairn_constants[] = {0");
+    for constant in constants {
+        let _ = write!(table, ", {}u", *constant as u64);
+    }
+    table.push_str("};\n");
     let c = format!(
-        "{PRELUDE}\n#define CAIRN_EDGE_SLOTS {EDGE_SLOTS}u\n#define CAIRN_MOST_VALUES {MOST_VALUES}u\n{error_reference}\n{RUNTIME}\n{definitions}"
+        "{PRELUDE}\n#define CAIRN_EDGE_SLOTS {EDGE_SLOTS}u\n#define CAIRN_MOST_VALUES {MOST_VALUES}u\n{error_reference}{table}\n{RUNTIME}\n{definitions}"
     );
     Ok(NativeHarness { c, inputs })
 }
@@ -274,11 +281,20 @@ static uint64_t cairn_mask(unsigned bits)
     return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
-/* A new value of `bits` bits: small numbers, the limits, bytes, any value. */
+static uint64_t cairn_constant(uint64_t any)
+{
+    uint64_t constant = cairn_constants[any % (sizeof cairn_constants / sizeof cairn_constants[0])];
+    return constant + (any >> 32) % 3 - 1;
+}
+
+/* A new value of `bits` bits: the code's constants and their neighbours,
+ * small numbers, the limits, bytes, any value. */
 static uint64_t cairn_draw_int(unsigned bits, int is_signed)
 {
-    uint64_t pick = cairn_random() % 100, any = cairn_random();
+    uint64_t pick = cairn_random() % 115, any = cairn_random();
     uint64_t top = 1ull << (bits - 1);
+    if (pick >= 100)
+        return cairn_constant(any) & cairn_mask(bits);
     if (pick < 35)
         return (is_signed ? (uint64_t)((int64_t)(any % 33) - 16) : any % 33) & cairn_mask(bits);
     if (pick < 50) {
@@ -296,9 +312,11 @@ static uint64_t cairn_draw_int(unsigned bits, int is_signed)
 
 static uint64_t cairn_draw_float(int is_double)
 {
-    uint64_t pick = cairn_random() % 100, any = cairn_random();
+    uint64_t pick = cairn_random() % 110, any = cairn_random();
     double value;
-    if (pick < 35)
+    if (pick >= 100)
+        value = (double)(int64_t)cairn_constant(any);
+    else if (pick < 35)
         value = (double)((int64_t)(any % 33) - 16);
     else if (pick < 70)
         value = ((double)(any >> 11) / 9007199254740992.0) * 2000.0 - 1000.0;
@@ -403,7 +421,7 @@ mod tests {
             "__VERIFIER_nondet_double",
             Type::Float(FloatKind::F64),
         ));
-        let harness = native_harness(&program).expect("a harness");
+        let harness = native_harness(&program, &[7, -1]).expect("a harness");
         assert_eq!(harness.inputs, vec![FuncId(0), FuncId(2)]);
         assert!(harness
             .c
@@ -412,6 +430,9 @@ mod tests {
             .c
             .contains("uint64_t bits = cairn_value(1, 64, 0, 2);"));
         assert!(!harness.c.contains(" abort(void)"));
+        assert!(harness
+            .c
+            .contains("cairn_constants[] = {0, 7u, 18446744073709551615u};"));
     }
 
     #[test]
@@ -420,7 +441,7 @@ mod tests {
         program
             .functions
             .push(declared("__VERIFIER_nondet_pointer", Type::ptr(Type::Void)));
-        let why = native_harness(&program).err().expect("no harness");
+        let why = native_harness(&program, &[]).err().expect("no harness");
         assert!(why.contains("__VERIFIER_nondet_pointer"), "{why}");
     }
 }

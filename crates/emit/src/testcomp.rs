@@ -206,6 +206,15 @@ struct InputValue {
 
 /// The inputs of one test in call order, or why the format cannot hold them.
 fn input_values(program: &Program, inputs: &Inputs) -> Result<Vec<InputValue>, String> {
+    input_stream(inputs)?
+        .into_iter()
+        .map(|(func, value)| input_value(program, func, value))
+        .collect()
+}
+
+/// The results of a test's `__VERIFIER_nondet_*()` calls in call order, when
+/// they are all its inputs (a Test-Comp test can hold no other), or why not.
+pub fn input_stream(inputs: &Inputs) -> Result<Vec<(FuncId, &Value)>, String> {
     if !inputs.failing_allocations.is_empty() {
         return Err("it makes an allocation fail, which a Test-Comp harness cannot".to_string());
     }
@@ -217,13 +226,9 @@ fn input_values(program: &Program, inputs: &Inputs) -> Result<Vec<InputValue>, S
     {
         return Err("it sets inputs other than __VERIFIER_nondet_*() results".to_string());
     }
-    let calls = inputs
-        .stub_calls()
-        .ok_or("the order of its input calls is not recorded (a record of an older cairn)")?;
-    calls
-        .into_iter()
-        .map(|(func, value)| input_value(program, func, value))
-        .collect()
+    inputs.stub_calls().ok_or_else(|| {
+        "the order of its input calls is not recorded (a record of an older cairn)".into()
+    })
 }
 
 fn input_value(program: &Program, func: FuncId, value: &Value) -> Result<InputValue, String> {

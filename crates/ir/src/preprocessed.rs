@@ -13,8 +13,7 @@ use std::path::Path;
 /// Whether `text`, read from `path`, is preprocessed C: a `.i` file, or one
 /// whose first line is a line marker.
 pub fn is_preprocessed(path: &Path, text: &str) -> bool {
-    path.extension().is_some_and(|e| e == "i")
-        || text.lines().next().is_some_and(is_line_marker)
+    path.extension().is_some_and(|e| e == "i") || text.lines().next().is_some_and(is_line_marker)
 }
 
 /// `text` as a source: every line marker left empty and each system header
