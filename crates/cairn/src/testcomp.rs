@@ -43,29 +43,43 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     // by its tests, the rest.
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(args.budgets.max_time);
-    let outcome = gen::run(gen_args(&args))?;
-    if !matches!(outcome, Outcome::Success | Outcome::Interrupted { .. }) {
-        return Ok(outcome);
-    }
-    let stem = args
-        .file
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    let record = RunRecord::read(&record::path(&args.out, &stem))?;
-    let Some(report) = record.reports.first() else {
-        // Interrupted before main's report: gen said so.
-        return Ok(outcome);
+    // A `main` the engine cannot analyse (floating point under ILP32, a
+    // construct it refuses) still runs natively.
+    let searched = match gen::run(gen_args(&args)) {
+        Ok(outcome @ (Outcome::Success | Outcome::Interrupted { .. })) => Some(outcome),
+        Ok(outcome) => return Ok(outcome),
+        Err(why) => {
+            eprintln!(
+                "cairn: no symbolic search of `main`: {}; the suite comes from native runs alone",
+                why.0
+            );
+            None
+        }
     };
     let program = front::compile(&args.file, &args.source.front_config())
         .map_err(|d| UsageError(d.to_string()))?
         .program;
-    if record::fingerprint(&program) != record.program {
+    let record = match &searched {
+        Some(_) => {
+            let stem = args.file.file_stem().unwrap_or_default().to_string_lossy();
+            Some(RunRecord::read(&record::path(&args.out, &stem))?)
+        }
+        None => None,
+    };
+    if record
+        .as_ref()
+        .is_some_and(|record| record::fingerprint(&program) != record.program)
+    {
         return Err(UsageError(format!(
             "{} changed while the tests were generated; run again",
             args.file.display()
         )));
+    }
+    let report = record.as_ref().and_then(|record| record.reports.first());
+    let interrupted = matches!(searched, Some(Outcome::Interrupted { .. }));
+    if interrupted && report.is_none() {
+        // Interrupted before main's report: gen said so.
+        return Ok(searched.unwrap_or(Outcome::Success));
     }
     let config = emit::testcomp::SuiteConfig {
         program_file: args.file.clone(),
@@ -74,7 +88,11 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
         producer: format!("cairn {}", env!("CARGO_PKG_VERSION")),
         creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
-    let native = native_tests(&program, &args, report, started, deadline);
+    let native = if interrupted {
+        Vec::new()
+    } else {
+        native_tests(&program, &args, report, started, deadline)
+    };
     let suite = emit::testcomp::test_suite(&program, report, &native, &config)
         .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
     let zip = emit::testcomp::write_test_suite(&args.out, &suite)
@@ -83,7 +101,10 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     for note in &suite.notes {
         eprintln!("cairn: {note}");
     }
-    if args.check && matches!(outcome, Outcome::Success) {
+    let outcome = searched.unwrap_or(Outcome::Success);
+    if args.check && report.is_none() {
+        eprintln!("cairn: --check: no driver to check, as the symbolic search did not run");
+    } else if args.check && matches!(outcome, Outcome::Success) {
         return gen::run_check(&CheckArgs {
             out: args.out.clone(),
             sanitize: false,
@@ -103,17 +124,18 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
 fn native_tests(
     program: &ir::Program,
     args: &TestcompArgs,
-    report: &testcase::FunctionReport,
+    report: Option<&testcase::FunctionReport>,
     started: Instant,
     deadline: Instant,
 ) -> Vec<NativeTest> {
     // The tests the suite holds: a test it leaves out seeds no run, or the
     // edges only it took would keep the runs from becoming tests.
     let seeds: Vec<Vec<_>> = report
-        .tests
         .iter()
-        .map(|t| &t.inputs)
-        .chain(report.findings.iter().map(|f| &f.inputs))
+        .flat_map(|report| {
+            let tests = report.tests.iter().map(|t| &t.inputs);
+            tests.chain(report.findings.iter().map(|f| &f.inputs))
+        })
         .filter_map(|inputs| emit::testcomp::input_stream(inputs).ok())
         .map(|calls| calls.into_iter().map(|(f, v)| (f, v.clone())).collect())
         .collect();

@@ -437,3 +437,27 @@ fn a_long_input_stream_runs_natively_and_its_tests_reach_past_the_loops() {
     // All but the error call and `return 0` (no negative among 100,000 values).
     assert!(coverage >= 90.0, "{results:?}");
 }
+
+#[test]
+fn floating_point_under_ilp32_gets_a_suite_from_native_runs() {
+    let generated = Generated::new("heater32.c", Model::Ilp32, Form::Source, "4");
+    assert!(
+        generated.stdout.contains("native runs: "),
+        "{}",
+        generated.stdout
+    );
+    let tests = unzip(&generated.suite()).len() - 1;
+    assert!(tests >= 3, "{}", generated.stdout);
+    let testcov = match testcov() {
+        Ok(testcov) => testcov,
+        Err(why) => {
+            eprintln!("SKIPPED: TestCov validation of heater32.c: {why}");
+            return;
+        }
+    };
+    let results = run_testcov(&testcov, &generated, None);
+    let measured = result(&results, "Coverage").trim_end_matches('%');
+    let coverage: f64 = measured.parse().expect("a percentage");
+    // Every branch but the error call, which no input reaches.
+    assert!(coverage >= 85.0, "{results:?}");
+}

@@ -120,33 +120,39 @@ pub struct NativeTest {
     pub reaches_error: bool,
 }
 
-/// The suite of `report`, the report of the program's `main`: its tests,
-/// then its findings (a crash is a test too; a call of the error function
-/// is marked `coversError`), then the tests of the native runs.
+/// The suite of `report`, the report of the program's `main` (when the
+/// engine could analyse it): its tests, then its findings (a crash is a
+/// test too; a call of the error function is marked `coversError`), then
+/// the tests of the native runs.
 pub fn test_suite(
     program: &Program,
-    report: &FunctionReport,
+    report: Option<&FunctionReport>,
     native: &[NativeTest],
     config: &SuiteConfig,
 ) -> Result<TestSuite, SuiteError> {
-    let main = program.function(report.func);
-    if main.name != "main" {
-        return Err(SuiteError(format!(
-            "a Test-Comp suite is for the program's `main`, not `{}`",
-            main.name
-        )));
+    if let Some(report) = report {
+        let main = program.function(report.func);
+        if main.name != "main" {
+            return Err(SuiteError(format!(
+                "a Test-Comp suite is for the program's `main`, not `{}`",
+                main.name
+            )));
+        }
     }
     let mut suite = TestSuite {
         metadata: metadata_xml(config, program.data_model),
         tests: Vec::new(),
         notes: Vec::new(),
     };
-    let tests = report
-        .tests
+    let (tests, findings) = match report {
+        Some(report) => (&report.tests[..], &report.findings[..]),
+        None => (&[][..], &[][..]),
+    };
+    let tests = tests
         .iter()
         .enumerate()
         .map(|(n, test)| (format!("test {}", n + 1), &test.inputs, None));
-    let findings = report.findings.iter().enumerate().map(|(n, finding)| {
+    let findings = findings.iter().enumerate().map(|(n, finding)| {
         let reaches_error = (finding.kind == FindingKind::ErrorCall).then(|| {
             let span = finding.span;
             format!("{}:{}:{}", program.file_name(span), span.line, span.col)
@@ -363,6 +369,16 @@ mod tests {
     const NONDET_DOUBLE: FuncId = FuncId(3);
     const NONDET_BOOL: FuncId = FuncId(4);
     const READ_LINE: FuncId = FuncId(5);
+
+    /// The suite of a report the engine made.
+    fn test_suite(
+        program: &Program,
+        report: &FunctionReport,
+        native: &[NativeTest],
+        config: &SuiteConfig,
+    ) -> Result<TestSuite, SuiteError> {
+        super::test_suite(program, Some(report), native, config)
+    }
 
     fn declared(name: &str, ret: Type) -> Function {
         Function {
