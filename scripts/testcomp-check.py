@@ -48,7 +48,10 @@ def task_definitions(tasks: Path):
         if not match:
             continue
         model = "ILP32" if "ILP32" in text else "LP64"
-        yield yml, yml.parent / match.group(1).strip(), model
+        # Whether the error call is reachable, when the task says.
+        verdict = re.search(r"unreach-call\.prp\s*\n\s*expected_verdict:\s*(true|false)", text)
+        reachable = None if verdict is None else verdict.group(1) == "false"
+        yield yml, yml.parent / match.group(1).strip(), model, reachable
 
 
 def testcov_coverage(testcov: Path, program: Path, suite: Path, model: str, work: Path):
@@ -110,7 +113,7 @@ def main():
     args = parser.parse_args()
     only = {n for n in args.only.split(",") if n}
     rows = []
-    for yml, program, model in task_definitions(args.tasks):
+    for yml, program, model, reachable in task_definitions(args.tasks):
         name = f"{yml.parent.name}/{yml.stem}"
         if only and yml.stem not in only:
             continue
@@ -118,7 +121,7 @@ def main():
             work = Path(tmp)
             local = work / program.name
             local.write_bytes(program.read_bytes())
-            row = {"task": name, "model": model}
+            row = {"task": name, "model": model, "error_reachable": reachable}
             for column, binary in [("cairn", args.cairn), ("baseline", args.baseline)]:
                 if binary is None:
                     continue
@@ -139,6 +142,7 @@ def main():
                     row[f"{column}_tests"] = 0
                     row[column] = None
                     row[f"{column}_error"] = (gen.stderr.strip().splitlines() or ["?"])[-1]
+                row[f"{column}_error_reached"] = "error function reached" in gen.stdout
                 native = re.search(r"native runs: .*", gen.stdout)
                 if native:
                     row[f"{column}_native"] = native.group(0)
@@ -151,6 +155,8 @@ def main():
         if args.baseline is not None:
             line += f"  baseline {fmt(row['baseline'])} ({row['baseline_tests']} tests, {row['baseline_time']} s)"
         line += f"  random {fmt(row['random'])}"
+        if reachable:
+            line += "  error " + ("found" if row["cairn_error_reached"] else "NOT found")
         for column in ("cairn", "baseline"):
             if row.get(f"{column}_error"):
                 line += f"  [{column}: {row[f'{column}_error']}]"
@@ -164,8 +170,10 @@ def main():
             f"{c} {sum((r[c] or 0.0) for r in chosen) / len(chosen):.3f}" for c in columns)
         wins = sum(1 for r in chosen if (r["cairn"] or 0.0) >= (r["random"] or 0.0))
         empty = sum(1 for r in chosen if not r["cairn_tests"])
+        errors = [r for r in chosen if r["error_reachable"]]
+        found = sum(1 for r in errors if r["cairn_error_reached"])
         print(f"{category:22} tasks {len(chosen):3}  {means}  cairn >= random on {wins}, "
-              f"empty suites {empty}")
+              f"empty suites {empty}, error found {found}/{len(errors)}")
     (args.tasks.parent / f"{args.tasks.name}-results.json").write_text(json.dumps(rows, indent=1))
 
 

@@ -15,8 +15,17 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use testcase::Value;
 
-/// Seconds one run may take before the harness ends it (its record kept).
-const RUN_SECONDS: &str = "1";
+/// Time one run may take before the harness ends it (its record kept): at
+/// first `RUN_TIME_FIRST` (`RUN_TIME_MOST` while no run ends by itself),
+/// then 20 times the 95th percentile of the runs that ended by themselves,
+/// within `RUN_TIME_LEAST` and `RUN_TIME_MOST`: streams that make the
+/// program loop (nearly) for ever cost little.
+const RUN_TIME_FIRST: Duration = Duration::from_millis(250);
+const RUN_TIME_MOST: Duration = Duration::from_secs(1);
+const RUN_TIME_LEAST: Duration = Duration::from_millis(50);
+
+/// Runs that ended by themselves before their times set the limit.
+const TIMED_RUNS: usize = 5;
 
 /// Runs in a row that took no new edge before the runs stop early.
 const STALE_RUNS: u64 = 4000;
@@ -36,6 +45,9 @@ struct Record {
     values: Vec<(u16, u64)>,
     edges: Vec<u32>,
     reaches_error: bool,
+    /// The run reached its time limit.
+    stopped: bool,
+    took: Duration,
 }
 
 /// Compiles `file` with the harness in `build` and runs it until
@@ -60,11 +72,18 @@ pub fn explore(
         .map_err(|e| format!("{}: {e}", build.display()))?;
     let binary = compile(program, file, build, &harness.c)?;
     let index_of = |func: FuncId| harness.inputs.iter().position(|f| *f == func);
-    let mut runner = Runner {
-        binary,
-        build: build.to_path_buf(),
-    };
+    // One run per core at a time.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let runners: Vec<Runner> = (0..cores)
+        .map(|n| Runner {
+            binary: binary.clone(),
+            prefix: build.join(format!("prefix-{n}")),
+            record: build.join(format!("record-{n}")),
+            build: build.to_path_buf(),
+        })
+        .collect();
     let mut kept = Kept {
+        times: Vec::new(),
         seen: HashSet::new(),
         corpus: Vec::new(),
         found: NativeRuns {
@@ -76,30 +95,41 @@ pub fn explore(
         started,
     };
     let mut random = Rng(0x5eed_c0ff_ee15_0001);
-    for seed in seeds {
+    let replayed: Vec<Vec<u64>> = seeds
+        .iter()
+        .filter_map(|seed| {
+            seed.iter()
+                .map(|(func, value)| index_of(*func).and(bits_of(value)))
+                .collect()
+        })
+        .collect();
+    for batch in replayed.chunks(cores) {
         if Instant::now() >= deadline {
             break;
         }
-        let prefix: Option<Vec<u64>> = seed
-            .iter()
-            .map(|(func, value)| index_of(*func).and(bits_of(value)))
-            .collect();
-        let Some(prefix) = prefix else { continue };
-        let record = runner.run(&prefix, random.next())?;
-        kept.add(record, None);
+        let runs: Vec<(Vec<u64>, u64)> = batch.iter().map(|p| (p.clone(), random.next())).collect();
+        for record in run_batch(&runners, runs, RUN_TIME_MOST)? {
+            kept.add(record, None);
+        }
     }
     let mut stale = 0u64;
     while Instant::now() < deadline && stale < STALE_RUNS {
-        // Three runs in ten start afresh, the others from a kept stream.
-        let prefix = if kept.corpus.is_empty() || random.below(10) < 3 {
-            Vec::new()
-        } else {
-            let from = &kept.corpus[random.below(kept.corpus.len() as u64) as usize];
-            mutated(from, &mut random)
-        };
-        let record = runner.run(&prefix, random.next())?;
-        let new = kept.add(record, Some((program, &harness.inputs)));
-        stale = if new { 0 } else { stale + 1 };
+        let runs: Vec<(Vec<u64>, u64)> = (0..cores)
+            .map(|_| {
+                // Three runs in ten start afresh, the others from a kept stream.
+                let prefix = if kept.corpus.is_empty() || random.below(10) < 3 {
+                    Vec::new()
+                } else {
+                    let from = &kept.corpus[random.below(kept.corpus.len() as u64) as usize];
+                    mutated(from, &mut random)
+                };
+                (prefix, random.next())
+            })
+            .collect();
+        for record in run_batch(&runners, runs, kept.run_limit())? {
+            let new = kept.add(record, Some((program, &harness.inputs)));
+            stale = if new { 0 } else { stale + 1 };
+        }
     }
     kept.found.edges = kept.seen.len();
     Ok(kept.found)
@@ -107,6 +137,8 @@ pub fn explore(
 
 /// The runs so far: the edges they took and the streams that took new ones.
 struct Kept {
+    /// How long the runs that ended by themselves took.
+    times: Vec<Duration>,
     seen: HashSet<u32>,
     corpus: Vec<Vec<(u16, u64)>>,
     found: NativeRuns,
@@ -114,11 +146,28 @@ struct Kept {
 }
 
 impl Kept {
+    /// How long the next runs may take.
+    fn run_limit(&self) -> Duration {
+        if self.times.is_empty() && self.found.runs >= 2 * TIMED_RUNS as u64 {
+            return RUN_TIME_MOST;
+        }
+        if self.times.len() < TIMED_RUNS {
+            return RUN_TIME_FIRST;
+        }
+        let mut times = self.times.clone();
+        times.sort();
+        let slow = times[times.len() * 95 / 100];
+        (slow * 20).clamp(RUN_TIME_LEAST, RUN_TIME_MOST)
+    }
+
     /// Counts a run; keeps its stream when it took a new edge or first
     /// entered the error function, and as a test when `as_test` (not a seed)
     /// gives the program and its input functions. Whether it was kept.
     fn add(&mut self, record: Record, as_test: Option<(&Program, &[FuncId])>) -> bool {
         self.found.runs += 1;
+        if !record.stopped {
+            self.times.push(record.took);
+        }
         let new_edges = record
             .edges
             .iter()
@@ -245,36 +294,65 @@ fn gcc(what: &str, with: impl FnOnce(&mut Command) -> &mut Command) -> Result<()
     Err(format!("gcc cannot build {what}: {}", first.trim()))
 }
 
+/// Runs `runs` (a prefix and a seed each, at most one per runner) at once,
+/// and returns their records in the same order.
+fn run_batch(
+    runners: &[Runner],
+    runs: Vec<(Vec<u64>, u64)>,
+    limit: Duration,
+) -> Result<Vec<Record>, String> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = runners
+            .iter()
+            .zip(runs)
+            .map(|(runner, (prefix, seed))| scope.spawn(move || runner.run(&prefix, seed, limit)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a native run's thread panicked".into()))
+            })
+            .collect()
+    })
+}
+
+/// Runs the binary with files of its own.
 struct Runner {
     binary: PathBuf,
     build: PathBuf,
+    prefix: PathBuf,
+    record: PathBuf,
 }
 
 impl Runner {
-    /// One run on `prefix` then values drawn from `seed`.
-    fn run(&mut self, prefix: &[u64], seed: u64) -> Result<Record, String> {
-        let prefix_file = self.build.join("prefix");
-        let log = self.build.join("record");
+    /// One run on `prefix` then values drawn from `seed`, for at most `limit`.
+    fn run(&self, prefix: &[u64], seed: u64, limit: Duration) -> Result<Record, String> {
+        let (prefix_file, log) = (&self.prefix, &self.record);
         let text: String = prefix.iter().map(|b| format!("{b}\n")).collect();
-        std::fs::write(&prefix_file, text)
-            .map_err(|e| format!("{}: {e}", prefix_file.display()))?;
-        let _ = std::fs::remove_file(&log);
-        // `timeout` stops a run that the harness's own alarm cannot.
+        std::fs::write(prefix_file, text).map_err(|e| format!("{}: {e}", prefix_file.display()))?;
+        let _ = std::fs::remove_file(log);
+        let start = Instant::now();
+        // `timeout` stops a run that the harness's own timer cannot.
         Command::new("timeout")
             .args(["-s", "KILL", "5"])
             .arg(&self.binary)
-            .env("CAIRN_LOG", &log)
+            .env("CAIRN_LOG", log)
             .env("CAIRN_SEED", seed.to_string())
-            .env("CAIRN_PREFIX", &prefix_file)
-            .env("CAIRN_SECONDS", RUN_SECONDS)
+            .env("CAIRN_PREFIX", prefix_file)
+            .env("CAIRN_MILLISECONDS", limit.as_millis().to_string())
             .current_dir(&self.build)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .map_err(|e| format!("cannot run {}: {e}", self.binary.display()))?;
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        Ok(parse_record(&text))
+        let took = start.elapsed();
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        Ok(Record {
+            took,
+            ..parse_record(&text)
+        })
     }
 }
 
@@ -283,6 +361,8 @@ fn parse_record(text: &str) -> Record {
         values: Vec::new(),
         edges: Vec::new(),
         reaches_error: false,
+        stopped: false,
+        took: Duration::ZERO,
     };
     for line in text.lines() {
         let mut words = line.split(' ');
@@ -298,6 +378,7 @@ fn parse_record(text: &str) -> Record {
                 .edges
                 .extend(words.next().and_then(|w| w.parse::<u32>().ok())),
             Some("x") => record.reaches_error = true,
+            Some("end") => record.stopped = words.next() == Some("time"),
             _ => {}
         }
     }
@@ -328,6 +409,8 @@ mod tests {
     #[test]
     fn a_record_gives_its_values_edges_and_error_in_order() {
         let record = parse_record("v 0 7\nv 1 18446744073709551615\ne 12\ne 40\nx\nend exit\n");
+        assert!(!record.stopped);
+        assert!(parse_record("end time\n").stopped);
         assert_eq!(record.values, vec![(0, 7), (1, u64::MAX)]);
         assert_eq!(record.edges, vec![12, 40]);
         assert!(record.reaches_error);
@@ -356,6 +439,7 @@ mod tests {
     #[test]
     fn kept_runs_are_those_with_a_new_edge_or_the_first_error() {
         let mut kept = Kept {
+            times: Vec::new(),
             seen: HashSet::new(),
             corpus: Vec::new(),
             found: NativeRuns {
@@ -370,6 +454,8 @@ mod tests {
             values: vec![(0, 1)],
             edges: edges.to_vec(),
             reaches_error,
+            stopped: false,
+            took: Duration::from_micros(500),
         };
         assert!(kept.add(run(&[1, 2], false), None));
         assert!(!kept.add(run(&[2], false), None));

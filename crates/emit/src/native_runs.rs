@@ -7,11 +7,11 @@
 //! replays the values of the run's prefix (`CAIRN_PREFIX`, a file of one
 //! number per line: a test found earlier, perhaps changed), then draws new
 //! ones from a generator seeded by `CAIRN_SEED`: the code's constants and
-//! their neighbours, small numbers, the type's limits, bytes, any number of
-//! the width. Every value the run consumed and
+//! their neighbours, small numbers, the type's limits, bytes, numbers of a
+//! random magnitude, any number of the width. Every value the run consumed and
 //! the control-flow edges it took (hashed pairs of blocks, as fuzzers count
 //! them) are written to the file `CAIRN_LOG` names when the run ends: at exit, at a signal
-//! that ends it (a crash, `abort`), at its time limit (`alarm`), or when it
+//! that ends it (a crash, `abort`), at its time limit (`CAIRN_MILLISECONDS`), or when it
 //! has consumed as many values as a test may hold, where it exits as
 //! TestCov's harness does when a test's inputs run out. A run is then a
 //! test whose values reproduce it exactly.
@@ -143,6 +143,7 @@ const PRELUDE: &str = "/* Native runs of a Test-Comp program, written by cairn: 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>";
 
 const RUNTIME: &str = r#"static unsigned char cairn_edges[CAIRN_EDGE_SLOTS];
@@ -264,7 +265,7 @@ static void cairn_at_exit(void)
 
 static void cairn_on_signal(int signal)
 {
-    cairn_write_record(signal == SIGALRM ? "timeout" : "signal");
+    cairn_write_record(signal == SIGALRM ? "time" : "signal");
     _exit(128 + signal);
 }
 
@@ -307,6 +308,11 @@ static uint64_t cairn_draw_int(unsigned bits, int is_signed)
         return any % 256;
     if (pick < 85)
         return (is_signed ? (uint64_t)((int64_t)(any % 2001) - 1000) : any % 2001) & cairn_mask(bits);
+    if (pick < 93) {
+        /* A random magnitude: as many values of 20 bits as of 2 or 30. */
+        uint64_t magnitude = any & cairn_mask(1 + cairn_random() % (is_signed ? bits - 1 : bits));
+        return (is_signed && (any >> 63) ? 0 - magnitude : magnitude) & cairn_mask(bits);
+    }
     return any & cairn_mask(bits);
 }
 
@@ -362,7 +368,8 @@ static uint64_t cairn_value(unsigned input, unsigned bits, int sign_or_bool, int
 __attribute__((constructor)) static void cairn_start(void)
 {
     const char *log = getenv("CAIRN_LOG"), *seed = getenv("CAIRN_SEED");
-    const char *prefix = getenv("CAIRN_PREFIX"), *seconds = getenv("CAIRN_SECONDS");
+    const char *prefix = getenv("CAIRN_PREFIX"), *milliseconds = getenv("CAIRN_MILLISECONDS");
+    struct itimerval limit = {{0, 0}, {1, 0}};
     int signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM, SIGTERM};
     size_t i;
     if (log == NULL)
@@ -383,7 +390,12 @@ __attribute__((constructor)) static void cairn_start(void)
     for (i = 0; i < sizeof signals / sizeof signals[0]; i++)
         signal(signals[i], cairn_on_signal);
     atexit(cairn_at_exit);
-    alarm(seconds != NULL ? (unsigned)strtoul(seconds, NULL, 10) : 1);
+    if (milliseconds != NULL) {
+        unsigned long ms = strtoul(milliseconds, NULL, 10);
+        limit.it_value.tv_sec = (time_t)(ms / 1000);
+        limit.it_value.tv_usec = (suseconds_t)(ms % 1000 * 1000);
+    }
+    setitimer(ITIMER_REAL, &limit, NULL);
 }
 "#;
 
