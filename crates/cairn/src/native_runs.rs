@@ -64,7 +64,11 @@ pub fn explore(
     let main = program
         .function_by_name("main")
         .ok_or("the program has no `main`")?;
-    let harness = emit::native_runs::native_harness(program, &engine::constants(program, main))?;
+    let constants = emit::native_runs::Constants {
+        ints: engine::constants(program, main).to_vec(),
+        floats: engine::float_constants(program, main),
+    };
+    let harness = emit::native_runs::native_harness(program, &constants)?;
     std::fs::create_dir_all(build).map_err(|e| format!("{}: {e}", build.display()))?;
     // Absolute: the runs start in it and are given paths inside it.
     let build = &build

@@ -70,10 +70,16 @@ impl Kind {
     }
 }
 
-/// The harness for `program`, drawing among others the integer `constants`
-/// of its code, or why its runs cannot be native (an input function
-/// returning a pointer or a structure).
-pub fn native_harness(program: &Program, constants: &[i128]) -> Result<NativeHarness, String> {
+/// The code's constants, which the runs draw among other values.
+#[derive(Default)]
+pub struct Constants {
+    pub ints: Vec<i128>,
+    pub floats: Vec<f64>,
+}
+
+/// The harness for `program`, or why its runs cannot be native (an input
+/// function returning a pointer or a structure).
+pub fn native_harness(program: &Program, constants: &Constants) -> Result<NativeHarness, String> {
     let mut definitions = String::new();
     let mut inputs = Vec::new();
     for (index, function) in program.functions.iter().enumerate() {
@@ -124,8 +130,13 @@ pub fn native_harness(program: &Program, constants: &[i128]) -> Result<NativeHar
         None => String::new(),
     };
     let mut table = String::from("static const uint64_t cairn_constants[] = {0");
-    for constant in constants {
+    for constant in &constants.ints {
         let _ = write!(table, ", {}u", *constant as u64);
+    }
+    // Doubles by their bits: exact, whatever the value.
+    table.push_str("};\nstatic const uint64_t cairn_float_constants[] = {0");
+    for constant in &constants.floats {
+        let _ = write!(table, ", {}u", constant.to_bits());
     }
     table.push_str("};\n");
     let c = format!(
@@ -318,9 +329,14 @@ static uint64_t cairn_draw_int(unsigned bits, int is_signed)
 
 static uint64_t cairn_draw_float(int is_double)
 {
-    uint64_t pick = cairn_random() % 110, any = cairn_random();
+    uint64_t pick = cairn_random() % 115, any = cairn_random();
     double value;
-    if (pick >= 100)
+    if (pick >= 105) {
+        uint64_t bits = cairn_float_constants[any % (sizeof cairn_float_constants / sizeof cairn_float_constants[0])];
+        memcpy(&value, &bits, sizeof value);
+        /* The constant, or just beside it. */
+        value *= 1.0 + (double)((int64_t)((any >> 32) % 3) - 1) * 1e-9;
+    } else if (pick >= 100)
         value = (double)(int64_t)cairn_constant(any);
     else if (pick < 35)
         value = (double)((int64_t)(any % 33) - 16);
@@ -343,6 +359,18 @@ static uint64_t cairn_draw_float(int is_double)
     }
 }
 
+/* A NaN as the default one of its sign, the only NaNs a test can hold
+ * (TestCov's harness reads `nan` with no payload). */
+static uint64_t cairn_without_payload(uint64_t bits, int is_double)
+{
+    if (is_double) {
+        if ((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (bits & 0xfffffffffffffull) != 0)
+            return (bits & 0x8000000000000000ull) | 0x7ff8000000000000ull;
+    } else if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x7fffffu) != 0)
+        return (bits & 0x80000000u) | 0x7fc00000u;
+    return bits;
+}
+
 /* The next value of input function `input`: the prefix's, then a new one. */
 static uint64_t cairn_value(unsigned input, unsigned bits, int sign_or_bool, int float_kind)
 {
@@ -359,6 +387,8 @@ static uint64_t cairn_value(unsigned input, unsigned bits, int sign_or_bool, int
         value = cairn_draw_int(bits, sign_or_bool);
     if (sign_or_bool == 2)
         value = value != 0;
+    if (float_kind != 0)
+        value = cairn_without_payload(value, float_kind == 2);
     cairn_log_inputs[cairn_log_length] = (unsigned short)input;
     cairn_log_bits[cairn_log_length] = value;
     cairn_log_length++;
@@ -433,7 +463,11 @@ mod tests {
             "__VERIFIER_nondet_double",
             Type::Float(FloatKind::F64),
         ));
-        let harness = native_harness(&program, &[7, -1]).expect("a harness");
+        let constants = Constants {
+            ints: vec![7, -1],
+            floats: vec![0.5],
+        };
+        let harness = native_harness(&program, &constants).expect("a harness");
         assert_eq!(harness.inputs, vec![FuncId(0), FuncId(2)]);
         assert!(harness
             .c
@@ -445,6 +479,9 @@ mod tests {
         assert!(harness
             .c
             .contains("cairn_constants[] = {0, 7u, 18446744073709551615u};"));
+        assert!(harness
+            .c
+            .contains("cairn_float_constants[] = {0, 4602678819172646912u};"));
     }
 
     #[test]
@@ -453,7 +490,9 @@ mod tests {
         program
             .functions
             .push(declared("__VERIFIER_nondet_pointer", Type::ptr(Type::Void)));
-        let why = native_harness(&program, &[]).err().expect("no harness");
+        let why = native_harness(&program, &Constants::default())
+            .err()
+            .expect("no harness");
         assert!(why.contains("__VERIFIER_nondet_pointer"), "{why}");
     }
 }

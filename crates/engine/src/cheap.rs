@@ -326,28 +326,66 @@ fn candidate_order<O>(seed: u64, allowance: u64) -> impl Searcher<O> {
     )
 }
 
-/// The integer constants of `func` and of the functions it calls (directly
-/// or not), sign-extended, sorted, without repeats.
-pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
-    let mut found = BTreeSet::new();
+/// `func` and the functions it calls, directly or not.
+fn called_from(program: &Program, func: FuncId) -> BTreeSet<FuncId> {
     let mut seen = BTreeSet::from([func]);
     let mut todo = vec![func];
     while let Some(f) = todo.pop() {
         let Some(body) = &program.function(f).body else {
             continue;
         };
-        ir::walk::operands(body, |operand| match operand {
-            ir::walk::Operand::Called(callee) => {
+        ir::walk::operands(body, |operand| {
+            if let ir::walk::Operand::Called(callee) = operand {
                 if seen.insert(callee) {
                     todo.push(callee);
                 }
             }
-            ir::walk::Operand::Evaluated(expr) => ir::walk::subexpressions(expr, &mut |e| {
-                if let (ExprKind::Int(bits), Type::Int(it)) = (&e.kind, &e.ty) {
-                    found.insert(sign_extend(*bits, u32::from(it.bits), it.signed));
-                }
-            }),
-            ir::walk::Operand::Assigned(_) => {}
+        });
+    }
+    seen
+}
+
+/// The `float` and `double` constants of `func` and of the functions it
+/// calls, as doubles, sorted, without repeats.
+pub fn float_constants(program: &Program, func: FuncId) -> Vec<f64> {
+    let mut found = Vec::new();
+    for f in called_from(program, func) {
+        let Some(body) = &program.function(f).body else {
+            continue;
+        };
+        ir::walk::operands(body, |operand| {
+            if let ir::walk::Operand::Evaluated(expr) = operand {
+                ir::walk::subexpressions(expr, &mut |e| match (&e.kind, e.ty.as_ieee_float()) {
+                    (ExprKind::Float(bits), Some(ir::FloatKind::F32)) => {
+                        found.push(f64::from(f32::from_bits(*bits as u32)));
+                    }
+                    (ExprKind::Float(bits), Some(_)) => found.push(f64::from_bits(*bits)),
+                    _ => {}
+                });
+            }
+        });
+    }
+    found.sort_by(f64::total_cmp);
+    found.dedup_by(|a, b| a.to_bits() == b.to_bits());
+    found
+}
+
+/// The integer constants of `func` and of the functions it calls (directly
+/// or not), sign-extended, sorted, without repeats.
+pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
+    let mut found = BTreeSet::new();
+    for f in called_from(program, func) {
+        let Some(body) = &program.function(f).body else {
+            continue;
+        };
+        ir::walk::operands(body, |operand| {
+            if let ir::walk::Operand::Evaluated(expr) = operand {
+                ir::walk::subexpressions(expr, &mut |e| {
+                    if let (ExprKind::Int(bits), Type::Int(it)) = (&e.kind, &e.ty) {
+                        found.insert(sign_extend(*bits, u32::from(it.bits), it.signed));
+                    }
+                });
+            }
         });
         for block in &body.blocks {
             if let Terminator::Switch { cases, .. } = &block.term {

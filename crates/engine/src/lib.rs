@@ -68,7 +68,7 @@ mod state;
 mod trees;
 mod value;
 
-pub use cheap::constants;
+pub use cheap::{constants, float_constants};
 pub use config::{
     EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
 };
