@@ -44,6 +44,8 @@ pub struct NativeRuns {
 struct Record {
     values: Vec<(u16, u64)>,
     edges: Vec<u32>,
+    /// Pairs of operands the program compared.
+    compared: Vec<(u64, u64)>,
     reaches_error: bool,
     /// The run reached its time limit.
     stopped: bool,
@@ -117,12 +119,19 @@ pub fn explore(
         }
     }
     let mut stale = 0u64;
+    // The last batch's streams: a change that took no new edge may have
+    // brought a comparison the next change satisfies.
+    let mut last: Vec<Stream> = Vec::new();
     while Instant::now() < deadline && stale < STALE_RUNS {
         let runs: Vec<(Vec<u64>, u64)> = (0..cores)
-            .map(|_| {
-                // Three runs in ten start afresh, the others from a kept stream.
-                let prefix = if kept.corpus.is_empty() || random.below(10) < 3 {
+            .map(|n| {
+                // Three runs in ten start afresh, two from a run of the last
+                // batch, the others from a kept stream.
+                let pick = random.below(10);
+                let prefix = if kept.corpus.is_empty() || pick < 3 {
                     Vec::new()
+                } else if let Some(from) = last.get(n).filter(|_| pick < 5) {
+                    satisfied(from, &mut random).unwrap_or_else(|| mutated(from, &mut random))
                 } else {
                     let from = &kept.corpus[random.below(kept.corpus.len() as u64) as usize];
                     mutated(from, &mut random)
@@ -130,7 +139,12 @@ pub fn explore(
                 (prefix, random.next())
             })
             .collect();
+        last.clear();
         for record in run_batch(&runners, runs, kept.run_limit())? {
+            last.push(Stream {
+                values: record.values.clone(),
+                compared: record.compared.clone(),
+            });
             let new = kept.add(record, Some((program, &harness.inputs)));
             stale = if new { 0 } else { stale + 1 };
         }
@@ -144,7 +158,7 @@ struct Kept {
     /// How long the runs that ended by themselves took.
     times: Vec<Duration>,
     seen: HashSet<u32>,
-    corpus: Vec<Vec<(u16, u64)>>,
+    corpus: Vec<Stream>,
     found: NativeRuns,
     started: Instant,
 }
@@ -191,17 +205,32 @@ impl Kept {
                 reaches_error: record.reaches_error,
             });
         }
-        self.corpus.push(record.values);
+        self.corpus.push(Stream {
+            values: record.values,
+            compared: record.compared,
+        });
         true
     }
 }
 
-/// A kept stream changed: cut at a random place (the rest drawn anew), or
-/// one value replaced by a neighbour, a small number or any bits.
-fn mutated(values: &[(u16, u64)], random: &mut Rng) -> Vec<u64> {
-    let mut bits: Vec<u64> = values.iter().map(|(_, b)| *b).collect();
+/// A kept run's stream, and the operands its program compared.
+struct Stream {
+    values: Vec<(u16, u64)>,
+    compared: Vec<(u64, u64)>,
+}
+
+/// A kept stream changed: a value equal to one operand of a comparison set
+/// to the other (or beside it), cut at a random place (the rest drawn
+/// anew), or one value replaced by a neighbour, a small number or any bits.
+fn mutated(stream: &Stream, random: &mut Rng) -> Vec<u64> {
+    let mut bits: Vec<u64> = stream.values.iter().map(|(_, b)| *b).collect();
     if bits.is_empty() {
         return bits;
+    }
+    if random.below(3) == 0 {
+        if let Some(changed) = satisfied(stream, random) {
+            return changed;
+        }
     }
     let at = random.below(bits.len() as u64) as usize;
     match random.below(4) {
@@ -218,6 +247,22 @@ fn mutated(values: &[(u16, u64)], random: &mut Rng) -> Vec<u64> {
         }
     }
     bits
+}
+
+/// The stream with a value equal to one operand of a comparison its run
+/// made set to the other operand (or beside it); `None` when no value
+/// equals an operand of the comparison picked.
+fn satisfied(stream: &Stream, random: &mut Rng) -> Option<Vec<u64>> {
+    if stream.compared.is_empty() {
+        return None;
+    }
+    let (a, b) = stream.compared[random.below(stream.compared.len() as u64) as usize];
+    let (from, to) = if random.below(2) == 0 { (a, b) } else { (b, a) };
+    let mut bits: Vec<u64> = stream.values.iter().map(|(_, b)| *b).collect();
+    let equal: Vec<usize> = (0..bits.len()).filter(|i| bits[*i] == from).collect();
+    let at = *equal.get(random.below(equal.len() as u64) as usize)?;
+    bits[at] = to.wrapping_add(random.below(3)).wrapping_sub(1);
+    Some(bits)
 }
 
 /// The raw bits of a value the harness can replay.
@@ -261,7 +306,7 @@ fn compile(program: &Program, file: &Path, build: &Path, harness: &str) -> Resul
     let (program_object, harness_object) = (build.join("program.o"), build.join("harness.o"));
     let binary = build.join("native_runs");
     gcc("the program", |gcc| {
-        gcc.args(["-w", "-O0", "-fsanitize-coverage=trace-pc"])
+        gcc.args(["-w", "-O0", "-fsanitize-coverage=trace-pc,trace-cmp"])
             .args(["-finstrument-functions", model, "-c"])
             .arg(file)
             .arg("-o")
@@ -364,6 +409,7 @@ fn parse_record(text: &str) -> Record {
     let mut record = Record {
         values: Vec::new(),
         edges: Vec::new(),
+        compared: Vec::new(),
         reaches_error: false,
         stopped: false,
         took: Duration::ZERO,
@@ -381,6 +427,13 @@ fn parse_record(text: &str) -> Record {
             Some("e") => record
                 .edges
                 .extend(words.next().and_then(|w| w.parse::<u32>().ok())),
+            Some("c") => {
+                let a = words.next().and_then(|w| w.parse().ok());
+                let b = words.next().and_then(|w| w.parse().ok());
+                if let (Some(a), Some(b)) = (a, b) {
+                    record.compared.push((a, b));
+                }
+            }
             Some("x") => record.reaches_error = true,
             Some("end") => record.stopped = words.next() == Some("time"),
             _ => {}
@@ -412,7 +465,9 @@ mod tests {
 
     #[test]
     fn a_record_gives_its_values_edges_and_error_in_order() {
-        let record = parse_record("v 0 7\nv 1 18446744073709551615\ne 12\ne 40\nx\nend exit\n");
+        let record =
+            parse_record("v 0 7\nv 1 18446744073709551615\ne 12\ne 40\nc 3 9\nx\nend exit\n");
+        assert_eq!(record.compared, vec![(3, 9)]);
         assert!(!record.stopped);
         assert!(parse_record("end time\n").stopped);
         assert_eq!(record.values, vec![(0, 7), (1, u64::MAX)]);
@@ -426,9 +481,17 @@ mod tests {
     #[test]
     fn a_mutated_stream_keeps_a_prefix_of_the_original() {
         let original: Vec<(u16, u64)> = (0..20).map(|n| (0, n * 3)).collect();
+        let stream = Stream {
+            values: original.clone(),
+            compared: vec![(9, 1000)],
+        };
         let mut random = Rng(1);
+        let mut set_to_the_other_operand = 0;
         for _ in 0..200 {
-            let changed = mutated(&original, &mut random);
+            let changed = mutated(&stream, &mut random);
+            if changed.get(3).is_some_and(|v| (999..=1001).contains(v)) {
+                set_to_the_other_operand += 1;
+            }
             assert!(changed.len() <= original.len());
             // At most one value differs, and the ones before it are kept.
             let differing = changed
@@ -438,6 +501,8 @@ mod tests {
                 .count();
             assert!(differing <= 1, "{changed:?}");
         }
+        // The value 9 (at 3) was compared with 1000.
+        assert!(set_to_the_other_operand > 10, "{set_to_the_other_operand}");
     }
 
     #[test]
@@ -457,6 +522,7 @@ mod tests {
         let run = |edges: &[u32], reaches_error| Record {
             values: vec![(0, 1)],
             edges: edges.to_vec(),
+            compared: Vec::new(),
             reaches_error,
             stopped: false,
             took: Duration::from_micros(500),

@@ -1,6 +1,6 @@
 //! The harness of a Test-Comp program's native runs: C compiled with the
-//! program (the program with gcc's `-fsanitize-coverage=trace-pc` and
-//! `-finstrument-functions`, this file without), so that the program runs at native speed on input streams of
+//! program (the program with gcc's `-fsanitize-coverage=trace-pc,trace-cmp`
+//! and `-finstrument-functions`, this file without), so that the program runs at native speed on input streams of
 //! any length while the harness records what each run did.
 //!
 //! Each `__VERIFIER_nondet_*()` the program declares without a body first
@@ -17,7 +17,9 @@
 //! test whose values reproduce it exactly.
 //!
 //! Log lines: `v INDEX BITS` (a value, `INDEX` in [`NativeHarness::inputs`]),
-//! `e EDGE`, `x` when the error function was entered, and last `end HOW`.
+//! `e EDGE`, `c A B` (two operands a comparison of the program compared,
+//! its last differing pair), `x` when the error function was entered, and last `end HOW`
+//! (`exit`, `signal`, `time`, `inputs`, `assumption`).
 
 use crate::ctype;
 use crate::testcomp::NONDET_PREFIX;
@@ -172,6 +174,57 @@ void __sanitizer_cov_trace_pc(void)
     cairn_previous_block = block >> 1;
 }
 
+/* Operands the program compared (-fsanitize-coverage=trace-cmp), the last
+ * differing pair of each comparison (a loop's counter fills no table): a
+ * value of the stream equal to one side is worth setting to the other. */
+#define CAIRN_COMPARISONS 256
+static uint64_t cairn_compared[CAIRN_COMPARISONS][3];
+
+__attribute__((noinline)) static void cairn_compare_at(uintptr_t site, uint64_t a, uint64_t b)
+{
+    uint64_t slot = ((uint64_t)site * 0x9e3779b97f4a7c15ull >> 40) % CAIRN_COMPARISONS;
+    if (a == b)
+        return;
+    cairn_compared[slot][0] = site;
+    cairn_compared[slot][1] = a;
+    cairn_compared[slot][2] = b;
+}
+
+#define cairn_compare(a, b) cairn_compare_at((uintptr_t)__builtin_return_address(0), (a), (b))
+
+void __sanitizer_cov_trace_cmp1(uint8_t a, uint8_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_cmp2(uint16_t a, uint16_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_cmp4(uint32_t a, uint32_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_cmp8(uint64_t a, uint64_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_const_cmp1(uint8_t a, uint8_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_const_cmp2(uint16_t a, uint16_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_const_cmp4(uint32_t a, uint32_t b) { cairn_compare(a, b); }
+void __sanitizer_cov_trace_const_cmp8(uint64_t a, uint64_t b) { cairn_compare(a, b); }
+
+void __sanitizer_cov_trace_cmpf(float a, float b)
+{
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    cairn_compare(x, y);
+}
+
+void __sanitizer_cov_trace_cmpd(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    cairn_compare(x, y);
+}
+
+/* cases[0] values of cases[1] bits follow from cases[2]. */
+void __sanitizer_cov_trace_switch(uint64_t value, uint64_t *cases)
+{
+    uint64_t i;
+    for (i = 0; i < cases[0] && i < 16; i++)
+        cairn_compare(value, cases[2 + i]);
+}
+
 /* Called as each of the program's functions starts (-finstrument-functions). */
 void __cyg_profile_func_enter(void *function, void *call_site)
 {
@@ -253,6 +306,14 @@ static void cairn_write_record(const char *how)
         if (cairn_edges[i]) {
             cairn_put("e ");
             cairn_put_number(i);
+            cairn_put("\n");
+        }
+    for (i = 0; i < CAIRN_COMPARISONS; i++)
+        if (cairn_compared[i][0] != 0) {
+            cairn_put("c ");
+            cairn_put_number(cairn_compared[i][1]);
+            cairn_put(" ");
+            cairn_put_number(cairn_compared[i][2]);
             cairn_put("\n");
         }
     if (cairn_error_entered)
