@@ -15,7 +15,7 @@ per task and a mean per category, and writes TASKS-results.json (every
 figure, to compare two runs).
 
     scripts/testcomp-check.py TASKS [--max-time T] [--cairn BIN] [--baseline BIN]
-                              [--only NAME,...]
+                              [--only NAME,...] [--random-from RESULTS.json]
 
 Needs TestCov (`scripts/setup-testcov.sh`) and cairn (default:
 target/release/cairn).
@@ -110,8 +110,14 @@ def main():
     parser.add_argument("--testcov", type=Path, default=ROOT / "target/testcov-venv/bin/testcov")
     parser.add_argument("--baseline", type=Path, help="a second cairn binary, measured alike")
     parser.add_argument("--only", default="")
+    parser.add_argument("--random-from", type=Path,
+                        help="the results JSON of an earlier run: its random tester's figures "
+                             "(the same for the same tasks) instead of running it again")
     args = parser.parse_args()
     only = {n for n in args.only.split(",") if n}
+    earlier_random = {}
+    if args.random_from is not None:
+        earlier_random = {r["task"]: r["random"] for r in json.loads(args.random_from.read_text())}
     rows = []
     for yml, program, model, reachable in task_definitions(args.tasks):
         name = f"{yml.parent.name}/{yml.stem}"
@@ -146,9 +152,12 @@ def main():
                 native = re.search(r"native runs: .*", gen.stdout)
                 if native:
                     row[f"{column}_native"] = native.group(0)
-            random_zip = work / "random.zip"
-            random_suite(name, local, model, random_zip)
-            row["random"], _, _ = testcov_coverage(args.testcov, local, random_zip, model, work)
+            if name in earlier_random:
+                row["random"] = earlier_random[name]
+            else:
+                random_zip = work / "random.zip"
+                random_suite(name, local, model, random_zip)
+                row["random"], _, _ = testcov_coverage(args.testcov, local, random_zip, model, work)
         rows.append(row)
         fmt = lambda v: "-" if v is None else f"{v:.3f}"
         line = f"{name:50} cairn {fmt(row['cairn'])} ({row['cairn_tests']} tests, {row['cairn_time']} s)"

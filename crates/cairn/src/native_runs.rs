@@ -178,14 +178,18 @@ impl Kept {
         (slow * 20).clamp(RUN_TIME_LEAST, RUN_TIME_MOST)
     }
 
-    /// Counts a run; keeps its stream when it took a new edge or first
-    /// entered the error function, and as a test when `as_test` (not a seed)
+    /// Counts a run; keeps its stream when it ended by itself and took a
+    /// new edge or first entered the error function, and as a test when `as_test` (not a seed)
     /// gives the program and its input functions. Whether it was kept.
     fn add(&mut self, record: Record, as_test: Option<(&Program, &[FuncId])>) -> bool {
         self.found.runs += 1;
-        if !record.stopped {
-            self.times.push(record.took);
+        // A run its time limit stopped is no test: replayed, it would run
+        // as long again, past a validator's limit; the edges it took count
+        // only when a run that ends takes them.
+        if record.stopped {
+            return false;
         }
+        self.times.push(record.took);
         let new_edges = record
             .edges
             .iter()
@@ -531,7 +535,13 @@ mod tests {
         assert!(!kept.add(run(&[2], false), None));
         assert!(kept.add(run(&[2], true), None));
         assert!(!kept.add(run(&[1], true), None));
-        assert_eq!((kept.found.runs, kept.corpus.len()), (4, 2));
+        let stopped = Record {
+            stopped: true,
+            ..run(&[7], false)
+        };
+        assert!(!kept.add(stopped, None));
+        assert!(kept.add(run(&[7], false), None));
+        assert_eq!((kept.found.runs, kept.corpus.len()), (6, 3));
         // Seeds are not tests of the runs' own.
         assert!(kept.found.tests.is_empty());
         assert!(kept.found.first_error.is_some());
