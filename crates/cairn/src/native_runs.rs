@@ -88,18 +88,7 @@ pub fn explore(
             build: build.to_path_buf(),
         })
         .collect();
-    let mut kept = Kept {
-        times: Vec::new(),
-        seen: HashSet::new(),
-        corpus: Vec::new(),
-        found: NativeRuns {
-            tests: Vec::new(),
-            runs: 0,
-            edges: 0,
-            first_error: None,
-        },
-        started,
-    };
+    let mut kept = Kept::new(started);
     let mut random = Rng(0x5eed_c0ff_ee15_0001);
     let replayed: Vec<Vec<u64>> = seeds
         .iter()
@@ -164,6 +153,21 @@ struct Kept {
 }
 
 impl Kept {
+    fn new(started: Instant) -> Kept {
+        Kept {
+            times: Vec::new(),
+            seen: HashSet::new(),
+            corpus: Vec::new(),
+            found: NativeRuns {
+                tests: Vec::new(),
+                runs: 0,
+                edges: 0,
+                first_error: None,
+            },
+            started,
+        }
+    }
+
     /// How long the next runs may take.
     fn run_limit(&self) -> Duration {
         if self.times.is_empty() && self.found.runs >= 2 * TIMED_RUNS as u64 {
@@ -511,18 +515,7 @@ mod tests {
 
     #[test]
     fn kept_runs_are_those_with_a_new_edge_or_the_first_error() {
-        let mut kept = Kept {
-            times: Vec::new(),
-            seen: HashSet::new(),
-            corpus: Vec::new(),
-            found: NativeRuns {
-                tests: Vec::new(),
-                runs: 0,
-                edges: 0,
-                first_error: None,
-            },
-            started: Instant::now(),
-        };
+        let mut kept = Kept::new(Instant::now());
         let run = |edges: &[u32], reaches_error| Record {
             values: vec![(0, 1)],
             edges: edges.to_vec(),

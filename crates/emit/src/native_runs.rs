@@ -493,24 +493,8 @@ __attribute__((constructor)) static void cairn_start(void)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ir::{FnSig, Function, IntType, Span};
-
-    fn declared(name: &str, ret: Type) -> Function {
-        Function {
-            name: name.to_string(),
-            sig: FnSig {
-                ret,
-                params: vec![],
-                variadic: false,
-            },
-            prototyped: true,
-            nonnull: Vec::new(),
-            const_pointee: Vec::new(),
-            is_static: false,
-            span: Span::default(),
-            body: None,
-        }
-    }
+    use crate::testcomp::tests::declared;
+    use ir::IntType;
 
     #[test]
     fn each_input_function_draws_its_own_type_and_is_numbered_in_order() {

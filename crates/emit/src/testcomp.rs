@@ -358,7 +358,7 @@ pub fn write_test_suite(out_dir: &Path, suite: &TestSuite) -> Result<PathBuf, cr
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ir::{FnSig, Function, IntType, Span};
     use testcase::{Finding, Stub, TestCase};
@@ -380,7 +380,8 @@ mod tests {
         super::test_suite(program, Some(report), native, config)
     }
 
-    fn declared(name: &str, ret: Type) -> Function {
+    /// A bodiless function of no parameters returning `ret`.
+    pub(crate) fn declared(name: &str, ret: Type) -> Function {
         Function {
             name: name.to_string(),
             sig: FnSig {

@@ -326,10 +326,11 @@ fn candidate_order<O>(seed: u64, allowance: u64) -> impl Searcher<O> {
     )
 }
 
-/// `func` and the functions it calls, directly or not.
-fn called_from(program: &Program, func: FuncId) -> BTreeSet<FuncId> {
+/// The bodies of `func` and of the functions it calls, directly or not.
+fn bodies_called_from(program: &Program, func: FuncId) -> Vec<&ir::Body> {
     let mut seen = BTreeSet::from([func]);
     let mut todo = vec![func];
+    let mut bodies = Vec::new();
     while let Some(f) = todo.pop() {
         let Some(body) = &program.function(f).body else {
             continue;
@@ -341,28 +342,31 @@ fn called_from(program: &Program, func: FuncId) -> BTreeSet<FuncId> {
                 }
             }
         });
+        bodies.push(body);
     }
-    seen
+    bodies
+}
+
+/// Every expression `body` evaluates, subexpressions included.
+fn each_expression<'b>(body: &'b ir::Body, visit: &mut impl FnMut(&'b ir::Expr)) {
+    ir::walk::operands(body, |operand| {
+        if let ir::walk::Operand::Evaluated(expr) = operand {
+            ir::walk::subexpressions(expr, visit);
+        }
+    });
 }
 
 /// The `float` and `double` constants of `func` and of the functions it
 /// calls, as doubles, sorted, without repeats.
 pub fn float_constants(program: &Program, func: FuncId) -> Vec<f64> {
     let mut found = Vec::new();
-    for f in called_from(program, func) {
-        let Some(body) = &program.function(f).body else {
-            continue;
-        };
-        ir::walk::operands(body, |operand| {
-            if let ir::walk::Operand::Evaluated(expr) = operand {
-                ir::walk::subexpressions(expr, &mut |e| match (&e.kind, e.ty.as_ieee_float()) {
-                    (ExprKind::Float(bits), Some(ir::FloatKind::F32)) => {
-                        found.push(f64::from(f32::from_bits(*bits as u32)));
-                    }
-                    (ExprKind::Float(bits), Some(_)) => found.push(f64::from_bits(*bits)),
-                    _ => {}
-                });
+    for body in bodies_called_from(program, func) {
+        each_expression(body, &mut |e| match (&e.kind, e.ty.as_ieee_float()) {
+            (ExprKind::Float(bits), Some(ir::FloatKind::F32)) => {
+                found.push(f64::from(f32::from_bits(*bits as u32)));
             }
+            (ExprKind::Float(bits), Some(_)) => found.push(f64::from_bits(*bits)),
+            _ => {}
         });
     }
     found.sort_by(f64::total_cmp);
@@ -374,17 +378,10 @@ pub fn float_constants(program: &Program, func: FuncId) -> Vec<f64> {
 /// or not), sign-extended, sorted, without repeats.
 pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
     let mut found = BTreeSet::new();
-    for f in called_from(program, func) {
-        let Some(body) = &program.function(f).body else {
-            continue;
-        };
-        ir::walk::operands(body, |operand| {
-            if let ir::walk::Operand::Evaluated(expr) = operand {
-                ir::walk::subexpressions(expr, &mut |e| {
-                    if let (ExprKind::Int(bits), Type::Int(it)) = (&e.kind, &e.ty) {
-                        found.insert(sign_extend(*bits, u32::from(it.bits), it.signed));
-                    }
-                });
+    for body in bodies_called_from(program, func) {
+        each_expression(body, &mut |e| {
+            if let (ExprKind::Int(bits), Type::Int(it)) = (&e.kind, &e.ty) {
+                found.insert(sign_extend(*bits, u32::from(it.bits), it.signed));
             }
         });
         for block in &body.blocks {

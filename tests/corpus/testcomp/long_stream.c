@@ -19,9 +19,11 @@ int main(void)
         else if (readings[i] < 0)
             negative++;
     }
-    if (high > READINGS / 10)
+    if (high > 0 && negative > 0) {
+        /* Either way about as often, and only after the whole stream. */
+        if (readings[READINGS - 1] > readings[0])
+            return 3;
         return 2;
-    if (negative > 0)
-        return 1;
-    return 0;
+    }
+    return negative > 0 ? 1 : 0;
 }
