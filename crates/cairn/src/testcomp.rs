@@ -98,6 +98,9 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     let zip = emit::testcomp::write_test_suite(&args.out, &suite)
         .map_err(|e| UsageError(format!("cannot write {e}")))?;
     print!("{}", suite_summary(&program, &suite, &zip));
+    if let Some(report) = report {
+        print!("{}", uncovered_summary(&program, report));
+    }
     for note in &suite.notes {
         eprintln!("cairn: {note}");
     }
@@ -226,6 +229,55 @@ fn suite_summary(program: &ir::Program, suite: &emit::testcomp::TestSuite, zip: 
             let _ = writeln!(text, "  {name}() not reached by any test");
         }
         (None, true) => {}
+    }
+    text
+}
+
+/// The branch directions of `main` the symbolic search did not take: those
+/// no input takes (every path to them explored: a sound verdict, whatever
+/// the native runs did), and per bound those it stopped short of, which
+/// the native runs may have taken (TestCov measures the suite).
+fn uncovered_summary(program: &ir::Program, report: &testcase::FunctionReport) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write;
+    let goals = ir::function_goals(program, report.func);
+    let mut unreachable = Vec::new();
+    let mut stopped: BTreeMap<String, usize> = BTreeMap::new();
+    for (goal, why) in &report.uncovered {
+        match why {
+            testcase::Uncovered::Infeasible => {
+                if let Some(info) = goals.iter().find(|g| g.goal == *goal) {
+                    let span = info.span;
+                    unreachable.push(format!(
+                        "{}:{}:{} `{}`",
+                        program.file_name(span),
+                        span.line,
+                        span.col,
+                        info.label
+                    ));
+                }
+            }
+            testcase::Uncovered::Budget(bound) => {
+                *stopped.entry(testcase::bound_explained(bound)).or_default() += 1
+            }
+            testcase::Uncovered::Unsupported(what) | testcase::Uncovered::Refuted(what) => {
+                *stopped.entry(what.clone()).or_default() += 1
+            }
+        }
+    }
+    let mut text = String::new();
+    if !unreachable.is_empty() {
+        let _ = writeln!(
+            text,
+            "  no input takes (every path to them explored): {}",
+            unreachable.join(", ")
+        );
+    }
+    for (why, count) in stopped {
+        let _ = writeln!(
+            text,
+            "  {count} branch direction(s) the symbolic search did not reach ({why}); the native runs may take them"
+        );
     }
     text
 }

@@ -469,3 +469,19 @@ fn floating_point_under_ilp32_gets_a_suite_from_native_runs() {
     // Every branch but the error call, which no input reaches.
     assert!(coverage >= 85.0, "{coverage}%");
 }
+
+#[test]
+fn a_direction_no_input_takes_is_said_so_with_its_place() {
+    let generated = Generated::new("coupled.c", Model::Lp64, Form::Source, "4");
+    assert!(
+        generated
+            .stdout
+            .contains("no input takes (every path to them explored): ")
+            && generated.stdout.contains("coupled.c:11:18 `x < 0: true`"),
+        "{}",
+        generated.stdout
+    );
+    assert!(generated
+        .stdout
+        .contains("reach_error() not reached by any test"));
+}
