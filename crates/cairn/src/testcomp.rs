@@ -9,9 +9,9 @@
 
 use crate::cli::{
     CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
-    SearchMode, TestcompArgs,
+    SearchMode, SpecChoice, TestcompArgs,
 };
-use crate::native_runs;
+use crate::native_runs::{self, StopAt};
 use crate::record::{self, RunRecord};
 use crate::{gen, Outcome, UsageError};
 use emit::testcomp::NativeTest;
@@ -42,7 +42,31 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     // The symbolic search has a share of the time; the native runs, seeded
     // by its tests, the rest.
     let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(args.budgets.max_time);
+    let budget = Duration::from_secs_f64(args.budgets.max_time);
+    let deadline = started + budget;
+    let config = emit::testcomp::SuiteConfig {
+        program_file: args.file.clone(),
+        program_hash: emit::testcomp::program_hash(&program_bytes),
+        specification: args.spec.into(),
+        producer: format!("cairn {}", env!("CARGO_PKG_VERSION")),
+        creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    if matches!(args.spec, SpecChoice::ErrorCall) {
+        // The error call first: one that random streams reach, native runs
+        // find in a fraction of the time a symbolic search takes.
+        let program = front::compile(&args.file, &args.source.front_config())
+            .map_err(|d| UsageError(d.to_string()))?
+            .program;
+        let until = started + budget.mul_f64(SYMBOLIC_SHARE);
+        let native = native_tests(&program, &args, None, started, until, StopAt::Error);
+        if native.iter().any(|test| test.reaches_error) {
+            write_suite(&program, None, &native, &config, &args)?;
+            if args.check {
+                eprintln!("cairn: --check: no driver to check: native runs found the error call");
+            }
+            return Ok(Outcome::Success);
+        }
+    }
     // A `main` the engine cannot analyse (floating point under ILP32, a
     // construct it refuses) still runs natively.
     let searched = match gen::run(gen_args(&args)) {
@@ -81,29 +105,12 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
         // Interrupted before main's report: gen said so.
         return Ok(searched.unwrap_or(Outcome::Success));
     }
-    let config = emit::testcomp::SuiteConfig {
-        program_file: args.file.clone(),
-        program_hash: emit::testcomp::program_hash(&program_bytes),
-        specification: args.spec.into(),
-        producer: format!("cairn {}", env!("CARGO_PKG_VERSION")),
-        creation_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-    };
     let native = if interrupted {
         Vec::new()
     } else {
-        native_tests(&program, &args, report, started, deadline)
+        native_tests(&program, &args, report, started, deadline, StopAt::Deadline)
     };
-    let suite = emit::testcomp::test_suite(&program, report, &native, &config)
-        .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
-    let zip = emit::testcomp::write_test_suite(&args.out, &suite)
-        .map_err(|e| UsageError(format!("cannot write {e}")))?;
-    print!("{}", suite_summary(&program, &suite, &zip));
-    if let Some(report) = report {
-        print!("{}", uncovered_summary(&program, report));
-    }
-    for note in &suite.notes {
-        eprintln!("cairn: {note}");
-    }
+    write_suite(&program, report, &native, &config, &args)?;
     let outcome = searched.unwrap_or(Outcome::Success);
     if args.check && report.is_none() {
         eprintln!("cairn: --check: no driver to check, as the symbolic search did not run");
@@ -121,6 +128,28 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
     Ok(outcome)
 }
 
+/// Writes the suite of `report` and `native` and says what it holds.
+fn write_suite(
+    program: &ir::Program,
+    report: Option<&testcase::FunctionReport>,
+    native: &[NativeTest],
+    config: &emit::testcomp::SuiteConfig,
+    args: &TestcompArgs,
+) -> Result<(), UsageError> {
+    let suite = emit::testcomp::test_suite(program, report, native, config)
+        .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
+    let zip = emit::testcomp::write_test_suite(&args.out, &suite)
+        .map_err(|e| UsageError(format!("cannot write {e}")))?;
+    print!("{}", suite_summary(program, &suite, &zip));
+    if let Some(report) = report {
+        print!("{}", uncovered_summary(program, report));
+    }
+    for note in &suite.notes {
+        eprintln!("cairn: {note}");
+    }
+    Ok(())
+}
+
 /// The tests of the program's native runs until `deadline`, seeded by
 /// the symbolic search's tests; none, with a note, when the program cannot
 /// run natively.
@@ -130,6 +159,7 @@ fn native_tests(
     report: Option<&testcase::FunctionReport>,
     started: Instant,
     deadline: Instant,
+    stop: StopAt,
 ) -> Vec<NativeTest> {
     // The tests the suite holds: a test it leaves out seeds no run, or the
     // edges only it took would keep the runs from becoming tests.
@@ -144,11 +174,18 @@ fn native_tests(
         .collect();
     let build = args.out.join(".cairn-build").join("native-runs");
     let deadline = deadline.max(Instant::now() + NATIVE_LEAST);
-    match native_runs::explore(program, &args.file, &build, &seeds, started, deadline) {
+    match native_runs::explore(
+        program,
+        &args.file,
+        &build,
+        &seeds,
+        started,
+        (deadline, stop),
+    ) {
         Ok(found) => {
             let error = match found.first_error {
                 Some(time) => format!(
-                    ", the error function first after {:.2} s",
+                    ", the error function first entered {:.2} s after the start",
                     time.as_secs_f64()
                 ),
                 None => String::new(),

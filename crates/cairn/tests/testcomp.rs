@@ -60,6 +60,17 @@ struct Generated {
 
 impl Generated {
     fn new(name: &str, model: Model, form: Form, max_time: &str) -> Generated {
+        Generated::with_options(name, model, form, max_time, &[])
+    }
+
+    /// `cairn testcomp` with `options` besides the usual ones.
+    fn with_options(
+        name: &str,
+        model: Model,
+        form: Form,
+        max_time: &str,
+        options: &[&str],
+    ) -> Generated {
         let dir = tempfile::tempdir().expect("temp dir");
         let program = match form {
             Form::Source => {
@@ -85,6 +96,7 @@ impl Generated {
             .args(["testcomp", arg(&program), "-o", arg(&out), "--check"])
             .arg(model.cairn_flag())
             .args(["--max-time", max_time])
+            .args(options)
             .output()
             .expect("run cairn");
         let stdout = text(&run.stdout);
@@ -484,4 +496,39 @@ fn a_direction_no_input_takes_is_said_so_with_its_place() {
     assert!(generated
         .stdout
         .contains("reach_error() not reached by any test"));
+}
+
+#[test]
+fn for_the_error_call_property_native_runs_go_first_and_stop_at_the_error() {
+    let generated = Generated::with_options(
+        "thermostat.c",
+        Model::Lp64,
+        Form::Source,
+        "30",
+        &["--spec", "error-call"],
+    );
+    // Found by a native run long before the symbolic search's half ends.
+    assert!(
+        generated
+            .stdout
+            .contains("the error function first entered")
+            && generated.stdout.contains("error function reached: "),
+        "{}",
+        generated.stdout
+    );
+    let testcov = match testcov() {
+        Ok(testcov) => testcov,
+        Err(why) => {
+            eprintln!("SKIPPED: TestCov validation of thermostat.c: {why}");
+            return;
+        }
+    };
+    let goal = generated.dir.path().join("coverage-error-call.prp");
+    std::fs::write(
+        &goal,
+        "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
+    )
+    .expect("write the property");
+    let results = run_testcov(&testcov, &generated, Some(&goal));
+    assert_eq!(result(&results, "Result"), "TRUE", "{results:?}");
 }
