@@ -16,6 +16,7 @@ figure, to compare two runs).
 
     scripts/testcomp-check.py TASKS [--max-time T] [--cairn BIN] [--baseline BIN]
                               [--only NAME,...] [--random-from RESULTS.json]
+    scripts/testcomp-check.py TASKS --error-call [--max-time T] [--cairn BIN]
 
 Needs TestCov (`scripts/setup-testcov.sh`) and cairn (default:
 target/release/cairn).
@@ -102,6 +103,50 @@ def random_suite(name: str, program: Path, model: str, path: Path):
                 f"<testcase>\n{body}</testcase>\n")
 
 
+ERROR_CALL_PROPERTY = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n"
+
+
+def error_calls(args):
+    """The error-call property on every task whose error call is reachable."""
+    found = 0
+    times = []
+    tasks = [t for t in task_definitions(args.tasks) if t[3]]
+    for yml, program, model, _ in tasks:
+        name = f"{yml.parent.name}/{yml.stem}"
+        with tempfile.TemporaryDirectory(prefix="cairn-testcomp-") as tmp:
+            work = Path(tmp)
+            local = work / program.name
+            local.write_bytes(program.read_bytes())
+            out = work / "out"
+            command = [str(args.cairn), "testcomp", str(local), "-o", str(out), "--spec",
+                       "error-call", "--max-time", args.max_time]
+            if model == "ILP32":
+                command.append("-m32")
+            start = time.monotonic()
+            gen = subprocess.run(command, cwd=work, capture_output=True, text=True)
+            took = time.monotonic() - start
+            goal = work / "coverage-error-call.prp"
+            goal.write_text(ERROR_CALL_PROPERTY)
+            verdict = "-"
+            if (out / "test-suite.zip").is_file():
+                run = subprocess.run(
+                    [str(args.testcov), "--no-isolation", "-32" if model == "ILP32" else "-64",
+                     "--no-plots", "--timelimit-per-run", "3", "--goal", str(goal),
+                     "--test-suite", str(out / "test-suite.zip"), str(local)],
+                    cwd=work, capture_output=True, text=True, timeout=TESTCOV_TIME)
+                verdict = next((l.split(": ", 1)[1] for l in run.stdout.splitlines()
+                                if l.startswith("Result: ")), "?")
+            first = re.search(r"error function first entered ([0-9.]+) s", gen.stdout)
+            if verdict == "TRUE":
+                found += 1
+                times.append(took)
+            print(f"{name:55} TestCov {verdict:6} cairn {took:5.1f} s"
+                  + (f", first run into the error function after {first.group(1)} s" if first else ""),
+                  flush=True)
+    print(f"\nerror call covered (TestCov TRUE) on {found} of {len(tasks)} tasks; "
+          + (f"median time {sorted(times)[len(times) // 2]:.1f} s" if times else ""))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("tasks", type=Path)
@@ -110,6 +155,10 @@ def main():
     parser.add_argument("--testcov", type=Path, default=ROOT / "target/testcov-venv/bin/testcov")
     parser.add_argument("--baseline", type=Path, help="a second cairn binary, measured alike")
     parser.add_argument("--only", default="")
+    parser.add_argument("--error-call", action="store_true",
+                        help="the error-call property instead: on the tasks whose error call is "
+                             "reachable, `--spec error-call`, the time to the first test calling "
+                             "it, and TestCov's verdict on the suite")
     parser.add_argument("--random-from", type=Path,
                         help="the results JSON of an earlier run: its random tester's figures "
                              "(the same for the same tasks) instead of running it again")
@@ -118,6 +167,8 @@ def main():
     earlier_random = {}
     if args.random_from is not None:
         earlier_random = {r["task"]: r["random"] for r in json.loads(args.random_from.read_text())}
+    if args.error_call:
+        return error_calls(args)
     rows = []
     for yml, program, model, reachable in task_definitions(args.tasks):
         name = f"{yml.parent.name}/{yml.stem}"
