@@ -512,7 +512,9 @@ fn for_the_error_call_property_native_runs_go_first_and_stop_at_the_error() {
         generated
             .stdout
             .contains("the error function first entered")
-            && generated.stdout.contains("error function reached: "),
+            && generated
+                .stdout
+                .contains("thermostat.c:9:6, where it starts (a native run)"),
         "{}",
         generated.stdout
     );

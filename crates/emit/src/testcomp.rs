@@ -85,7 +85,8 @@ pub struct SuiteTest {
     pub file_name: String,
     pub xml: String,
     pub inputs: usize,
-    /// Where the test calls the error function (`file:line:col`), when it does.
+    /// Where the test calls the error function (`file:line:col`; for a
+    /// native run, where the function starts), when it does.
     pub reaches_error: Option<String>,
 }
 
@@ -167,9 +168,15 @@ pub fn test_suite(
         .iter()
         .filter_map(|name| program.function_by_name(name))
         .find(|f| program.function(*f).body.is_some());
+    // A native run records entering the function, not the call.
     let error_place = error_function.map(|f| {
         let span = program.function(f).span;
-        format!("{}:{}:{}", program.file_name(span), span.line, span.col)
+        format!(
+            "{}:{}:{}, where it starts (a native run)",
+            program.file_name(span),
+            span.line,
+            span.col
+        )
     });
     let engine_tests = tests
         .chain(findings)
