@@ -404,14 +404,7 @@ fn suite_validates(name: &str, model: Model, form: Form, reaches_error: bool) {
         "{name}: TestCov {testcov_coverage}% against cairn's {cairn}%"
     );
     if reaches_error {
-        let goal = generated.dir.path().join("coverage-error-call.prp");
-        std::fs::write(
-            &goal,
-            "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
-        )
-        .expect("write the property");
-        let results = run_testcov(&testcov, &generated, Some(&goal));
-        assert_eq!(result(&results, "Result"), "TRUE", "{results:?}");
+        assert_error_call_covered(&testcov, &generated);
     }
 }
 
@@ -440,14 +433,20 @@ fn a_preprocessed_task_loads_and_its_suite_testcov_runs() {
     suite_validates("ledger32.c", Model::Ilp32, Form::Preprocessed, true);
 }
 
-#[test]
-fn a_long_input_stream_runs_natively_and_its_tests_reach_past_the_loops() {
-    let generated = Generated::new("long_stream.c", Model::Lp64, Form::Source, "6");
+/// The suite of `name`, whose summary says native runs ran.
+fn with_native_runs(name: &str, model: Model, max_time: &str) -> Generated {
+    let generated = Generated::new(name, model, Form::Source, max_time);
     assert!(
         generated.stdout.contains("native runs: "),
         "{}",
         generated.stdout
     );
+    generated
+}
+
+#[test]
+fn a_long_input_stream_runs_natively_and_its_tests_reach_past_the_loops() {
+    let generated = with_native_runs("long_stream.c", Model::Lp64, "6");
     // The symbolic search is cut inside the first loop; a native run reads
     // all 100,000 values and goes on to the counts.
     let tests = unzip(&generated.suite());
@@ -467,12 +466,7 @@ fn a_long_input_stream_runs_natively_and_its_tests_reach_past_the_loops() {
 
 #[test]
 fn floating_point_under_ilp32_gets_a_suite_from_native_runs() {
-    let generated = Generated::new("heater32.c", Model::Ilp32, Form::Source, "4");
-    assert!(
-        generated.stdout.contains("native runs: "),
-        "{}",
-        generated.stdout
-    );
+    let generated = with_native_runs("heater32.c", Model::Ilp32, "4");
     let tests = unzip(&generated.suite()).len() - 1;
     assert!(tests >= 3, "{}", generated.stdout);
     let Some(coverage) = testcov_branch_coverage(&generated) else {
@@ -525,12 +519,17 @@ fn for_the_error_call_property_native_runs_go_first_and_stop_at_the_error() {
             return;
         }
     };
+    assert_error_call_covered(&testcov, &generated);
+}
+
+/// TestCov's verdict on the error-call property is TRUE for the suite.
+fn assert_error_call_covered(testcov: &Path, generated: &Generated) {
     let goal = generated.dir.path().join("coverage-error-call.prp");
     std::fs::write(
         &goal,
         "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
     )
     .expect("write the property");
-    let results = run_testcov(&testcov, &generated, Some(&goal));
+    let results = run_testcov(testcov, generated, Some(&goal));
     assert_eq!(result(&results, "Result"), "TRUE", "{results:?}");
 }
