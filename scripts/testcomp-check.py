@@ -7,7 +7,9 @@ files; not committed), runs
 
     cairn testcomp INPUT -o OUT --max-time T [-m32]
 
-and TestCov on the suite it wrote, then a random tester in the same
+and TestCov on the suite it wrote (and gcov: the suite run in TestCov's
+harness on the program built with --coverage, its branch directions
+taken of all those cairn did not prove unreachable), then a random tester in the same
 harness: a suite of RANDOM_TESTS tests of RANDOM_INPUTS values each
 (half of them small numbers, a quarter bytes, a quarter any 32-bit
 number), seeded by the task's name, run by TestCov alike. Prints one row
@@ -103,6 +105,97 @@ def random_suite(name: str, program: Path, model: str, path: Path):
                 f"<testcase>\n{body}</testcase>\n")
 
 
+# Linked into the program gcov measures: a test ending in abort() (an
+# error call), a crash or its time limit still writes its counts, as
+# TestCov's instrumented programs do.
+GCOV_DUMP_ON_SIGNAL = r"""
+#include <signal.h>
+#include <unistd.h>
+extern void __gcov_dump(void);
+static void dump_and_die(int sig) { __gcov_dump(); _exit(128 + sig); }
+__attribute__((constructor)) static void dump_on_signals(void) {
+  signal(SIGABRT, dump_and_die);
+  signal(SIGSEGV, dump_and_die);
+  signal(SIGFPE, dump_and_die);
+  signal(SIGALRM, dump_and_die);
+  alarm(3);
+}
+"""
+
+
+def suite_inputs(suite: Path):
+    """Each test of a Test-Comp suite as its values, one per line."""
+    with zipfile.ZipFile(suite) as zf:
+        for name in sorted(zf.namelist()):
+            if name.endswith(".xml") and not name.endswith("metadata.xml"):
+                text = zf.read(name).decode()
+                values = re.findall(r"<input[^>]*>(.*?)</input>", text, re.S)
+                yield "".join(v.strip() + "\n" for v in values)
+
+
+def gcov_branches(program: Path, suite: Path, model: str, work: Path):
+    """Branch directions of the program gcov sees the suite take, and all
+    it counts: the suite run in TestCov's own harness (left in
+    work/output by its run) on the program built with --coverage."""
+    harness = work / "output" / "harness.c"
+    if not harness.is_file():
+        return None
+    build = work / "gcov"
+    build.mkdir(exist_ok=True)
+    local = build / program.name
+    local.write_bytes(program.read_bytes())
+    (build / "dump.c").write_text(GCOV_DUMP_ON_SIGNAL)
+    flags = ["-m32" if model == "ILP32" else "-m64", "-w", "-O0"]
+    try:
+        subprocess.run(["gcc", *flags, "--coverage", "-c", local.name, "-o", "program.o"],
+                       cwd=build, check=True, capture_output=True)
+        subprocess.run(["gcc", *flags, "program.o", str(harness), "dump.c", "--coverage",
+                        "-o", "program", "-lm"], cwd=build, check=True, capture_output=True)
+    except subprocess.CalledProcessError:
+        return None
+    for values in suite_inputs(suite):
+        try:
+            subprocess.run(["./program"], cwd=build, input=values, text=True,
+                           capture_output=True, timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+    subprocess.run(["gcov", "-b", "-j", "-o", ".", "program.o"], cwd=build, capture_output=True)
+    report = next(build.glob("*.gcov.json.gz"), None)
+    if report is None:
+        return None
+    import gzip
+    data = json.loads(gzip.decompress(report.read_bytes()))
+    taken = total = 0
+    for source in data["files"]:
+        # A preprocessed task names its source in line markers.
+        if Path(source["file"]).stem != program.stem:
+            continue
+        for line in source["lines"]:
+            for branch in line.get("branches", []):
+                if branch.get("throw"):
+                    continue
+                total += 1
+                taken += branch["count"] > 0
+    return taken, total
+
+
+def proved_unreachable(out: Path):
+    """cairn's goals (edges, as gcov counts them) and those it proved no
+    input takes (every path toward them explored, no bound cut one), from
+    OUT/<stem>.tests.json."""
+    results = next(out.glob("*.tests.json"), None)
+    if results is None:
+        return None
+    edges, unreachable = set(), set()
+    for function in json.loads(results.read_text())["functions"]:
+        for goal in function["goals"]:
+            edge = (function["name"], goal["site"], goal["target"])
+            edges.add(edge)
+            if goal.get("reason") == "infeasible":
+                unreachable.add(edge)
+    return len(edges), len(unreachable)
+
+
 ERROR_CALL_PROPERTY = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n"
 
 
@@ -195,6 +288,17 @@ def main():
                     with zipfile.ZipFile(suite) as zf:
                         row[f"{column}_tests"] = sum(1 for n in zf.namelist() if n.endswith(".xml")) - 1
                     row[column], _, _ = testcov_coverage(args.testcov, local, suite, model, work)
+                    if column == "cairn":
+                        measured = gcov_branches(local, suite, model, work)
+                        goals = proved_unreachable(out)
+                        if measured:
+                            # No tests.json: the symbolic search did not run, nothing proved.
+                            goals = goals or (None, 0)
+                            taken, total = measured
+                            row["gcov_taken"], row["gcov_total"] = taken, total
+                            row["cairn_goals"], row["proved_unreachable"] = goals
+                            reachable_goals = total - goals[1]
+                            row["of_reachable"] = taken / reachable_goals if reachable_goals else 1.0
                 else:
                     row[f"{column}_tests"] = 0
                     row[column] = None
@@ -215,6 +319,10 @@ def main():
         if args.baseline is not None:
             line += f"  baseline {fmt(row['baseline'])} ({row['baseline_tests']} tests, {row['baseline_time']} s)"
         line += f"  random {fmt(row['random'])}"
+        if "gcov_total" in row:
+            line += (f"  gcov {row['gcov_taken']}/{row['gcov_total']} (cairn's goals "
+                     f"{row['cairn_goals']}, proved unreachable {row['proved_unreachable']}:"
+                     f" {row['of_reachable']:.3f} of the rest)")
         if reachable:
             line += "  error " + ("found" if row["cairn_error_reached"] else "NOT found")
         for column in ("cairn", "baseline"):
@@ -232,8 +340,12 @@ def main():
         empty = sum(1 for r in chosen if not r["cairn_tests"])
         errors = [r for r in chosen if r["error_reachable"]]
         found = sum(1 for r in errors if r["cairn_error_reached"])
+        measured = [r for r in chosen if "of_reachable" in r]
+        of_reachable = (sum(r["of_reachable"] for r in measured) / len(measured)
+                        if measured else 0.0)
         print(f"{category:22} tasks {len(chosen):3}  {means}  cairn >= random on {wins}, "
-              f"empty suites {empty}, error found {found}/{len(errors)}")
+              f"empty suites {empty}, error found {found}/{len(errors)}, "
+              f"gcov taken of not proved unreachable {of_reachable:.3f} ({len(measured)} measured)")
     (args.tasks.parent / f"{args.tasks.name}-results.json").write_text(json.dumps(rows, indent=1))
 
 

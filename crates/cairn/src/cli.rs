@@ -210,6 +210,10 @@ pub struct GenArgs {
     /// code it runs, and the options are unchanged since the last run.
     #[arg(long)]
     pub fresh: bool,
+    /// The branches of every function of the program count, covered by
+    /// runs of the functions searched (`testcomp`'s `main`); not an option.
+    #[arg(skip)]
+    pub program_goals: bool,
     #[command(flatten)]
     pub source: SourceArgs,
 }

@@ -181,6 +181,10 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         check_all_globals: args.check_all_globals,
         boundary_tests: !args.no_boundary_tests,
         flipped_boundaries: !args.no_flipped_boundaries,
+        goal_scope: match args.program_goals {
+            true => engine::GoalScope::Program,
+            false => engine::GoalScope::Function,
+        },
         goals: match args.goals {
             GoalsMode::All => engine::GoalSelection::All,
             GoalsMode::Unconstrained => engine::GoalSelection::Unconstrained,

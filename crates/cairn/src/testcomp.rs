@@ -234,6 +234,8 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         jobs: None,
         shard: None,
         fresh: false,
+        // Test-Comp counts every branch of the program.
+        program_goals: true,
         source: args.source.clone(),
     }
 }
@@ -270,20 +272,23 @@ fn suite_summary(program: &ir::Program, suite: &emit::testcomp::TestSuite, zip: 
     text
 }
 
-/// The branch directions of `main` the symbolic search did not take: those
+/// The branch directions of the program the symbolic search of `main` did
+/// not take (nor a finding's path, which the suite holds): those
 /// no input takes (every path to them explored: a sound verdict, whatever
 /// the native runs did), and per bound those it stopped short of, which
 /// the native runs may have taken (TestCov measures the suite).
 fn uncovered_summary(program: &ir::Program, report: &testcase::FunctionReport) -> String {
     use std::collections::BTreeMap;
     use std::fmt::Write;
-    let goals = ir::function_goals(program, report.func);
+    let goals = ir::goal_infos(program, &report.goals);
     let mut unreachable = Vec::new();
     let mut stopped: BTreeMap<String, usize> = BTreeMap::new();
-    for (goal, why) in &report.uncovered {
+    // A finding's path is a test of the suite too (an error call's, say).
+    let on_findings = |goal: &ir::Goal| report.findings.iter().any(|f| f.path_goals.contains(goal));
+    for (goal, why) in report.uncovered.iter().filter(|(g, _)| !on_findings(g)) {
         match why {
             testcase::Uncovered::Infeasible => {
-                if let Some(info) = goals.iter().find(|g| g.goal == *goal) {
+                if let Some(info) = goals.get(goal) {
                     let span = info.span;
                     unreachable.push(format!(
                         "{}:{}:{} `{}`",

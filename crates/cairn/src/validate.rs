@@ -138,8 +138,8 @@ fn withdraw_claims(program: &ir::Program, report: &mut FunctionReport, lines: &[
         return false;
     }
     let claimed = covered_goals(&report.tests);
-    let withdrawn: BTreeSet<Goal> = ir::function_goals(program, report.func)
-        .into_iter()
+    let withdrawn: BTreeSet<Goal> = ir::goal_infos(program, &report.goals)
+        .into_values()
         .filter(|info| lines.contains(&info.span.line) && claimed.contains(&info.goal))
         .map(|info| info.goal)
         .collect();

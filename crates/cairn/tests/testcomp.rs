@@ -533,3 +533,65 @@ fn assert_error_call_covered(testcov: &Path, generated: &Generated) {
     let results = run_testcov(testcov, generated, Some(&goal));
     assert_eq!(result(&results, "Result"), "TRUE", "{results:?}");
 }
+
+#[test]
+fn branches_of_the_functions_main_calls_are_goals_with_verdicts() {
+    let generated = Generated::new("checked_calls.c", Model::Lp64, Form::Source, "4");
+    let json = std::fs::read_to_string(generated.out().join("checked_calls.tests.json"))
+        .expect("tests.json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("tests.json");
+    // Per function: the directions no test takes, with why.
+    let mut uncovered: Vec<(String, String, String)> = Vec::new();
+    let mut functions = Vec::new();
+    for function in json["functions"].as_array().expect("functions") {
+        let name = function["name"].as_str().expect("name").to_string();
+        for goal in function["goals"].as_array().expect("goals") {
+            if goal["covered"] != serde_json::Value::Bool(true) {
+                let label = goal["label"].as_str().expect("label").to_string();
+                let reason = goal["reason"].as_str().unwrap_or_default().to_string();
+                uncovered.push((name.clone(), label, reason));
+            }
+        }
+        functions.push(name);
+    }
+    assert_eq!(
+        functions,
+        ["main", "check", "clamp", "scaled", "unlocks"],
+        "{json}"
+    );
+    // Every other direction is taken, the computed code's included; these
+    // four no input takes, which the search proved by running every path.
+    let proved = |function: &str, label: &str| {
+        (
+            function.to_string(),
+            label.to_string(),
+            "infeasible".to_string(),
+        )
+    };
+    assert_eq!(
+        uncovered,
+        [
+            proved("main", "level >= 0: false"),
+            proved("main", "level <= 100: false"),
+            proved("check", "!ok: true"),
+            proved("scaled", "factor < 0: true"),
+        ],
+        "{}",
+        generated.stdout
+    );
+    assert!(
+        generated
+            .stdout
+            .contains("checked_calls.c:12:9 `!ok: true`")
+            && generated
+                .stdout
+                .contains("checked_calls.c:27:9 `factor < 0: true`"),
+        "{}",
+        generated.stdout
+    );
+    let Some(coverage) = testcov_branch_coverage(&generated) else {
+        return;
+    };
+    // TestCov's decision edges: all but the error call's and the negative factor's.
+    assert!(coverage >= 83.0, "{coverage}%");
+}

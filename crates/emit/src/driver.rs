@@ -117,10 +117,7 @@ pub fn test_driver(
     // all tests share one process.
     let mut used_statics: BTreeSet<ir::GlobalId> = BTreeSet::new();
     for report in reports {
-        let goals: HashMap<Goal, GoalInfo> = ir::function_goals(unit.program, report.func)
-            .into_iter()
-            .map(|g| (g.goal, g))
-            .collect();
+        let goals: HashMap<Goal, GoalInfo> = ir::goal_infos(unit.program, &report.goals);
         let mut emitted = Vec::with_capacity(report.tests.len());
         for test in &report.tests {
             let function = unit.program.function(report.func);

@@ -15,15 +15,18 @@ use testcase::{
     StreamMode, TestCase, Uncovered, Value,
 };
 
-/// Builds one function's entry. `file_path` maps a source file index to the
-/// path written in the JSON.
+/// Builds the entries of one report: its function's, with the tests and
+/// findings, then, where the report counts other functions' goals (a
+/// whole program's run covers its callees' branches), one for each of
+/// those functions with its goals alone. `file_path` maps a source file
+/// index to the path written in the JSON.
 pub fn function_json(
     unit: &Unit,
     report: &FunctionReport,
     tests: &[EmittedTest],
     reproducers: &[Option<u32>],
     file_path: &dyn Fn(u32) -> String,
-) -> FunctionJson {
+) -> Vec<FunctionJson> {
     let program = unit.program;
     let f = program.function(report.func);
     let written: Vec<_> = report
@@ -38,35 +41,44 @@ pub fn function_json(
         .copied()
         .collect();
     let key = |g: &Goal| ir::goal_key(program, *g);
-    let goals = ir::function_goals(program, report.func)
-        .into_iter()
-        .map(|info| {
-            let is_covered = covered.contains(&info.goal);
-            let reason = if is_covered {
-                None
-            } else {
-                Some(
-                    report
-                        .uncovered
-                        .iter()
-                        .find(|(g, _)| *g == info.goal)
-                        .map(|(_, why)| uncovered_text(why))
-                        .unwrap_or_else(|| "not reached by any written test".to_string()),
-                )
-            };
-            GoalJson {
-                key: key(&info.goal),
-                file: file_path(info.span.file),
-                line: info.span.line,
-                col: info.span.col,
-                label: info.label,
-                site: info.goal.site.0,
-                target: edge_target(program, report.func, info.target).0,
-                covered: is_covered,
-                reason,
-            }
-        })
-        .collect();
+    let goals_of = |func: ir::FuncId| -> Vec<GoalJson> {
+        ir::function_goals(program, func)
+            .into_iter()
+            .map(|info| {
+                let is_covered = covered.contains(&info.goal);
+                let reason = if is_covered {
+                    None
+                } else {
+                    Some(
+                        report
+                            .uncovered
+                            .iter()
+                            .find(|(g, _)| *g == info.goal)
+                            .map(|(_, why)| uncovered_text(why))
+                            .unwrap_or_else(|| "not reached by any written test".to_string()),
+                    )
+                };
+                GoalJson {
+                    key: key(&info.goal),
+                    file: file_path(info.span.file),
+                    line: info.span.line,
+                    col: info.span.col,
+                    label: info.label,
+                    site: info.goal.site.0,
+                    target: edge_target(program, func, info.target).0,
+                    covered: is_covered,
+                    reason,
+                }
+            })
+            .collect()
+    };
+    let mut others: Vec<ir::FuncId> = Vec::new();
+    for goal in &report.goals {
+        if goal.func != report.func && !others.contains(&goal.func) {
+            others.push(goal.func);
+        }
+    }
+    let goals = goals_of(report.func);
     let tests = report
         .tests
         .iter()
@@ -132,7 +144,7 @@ pub fn function_json(
             not_confirmed: finding.not_confirmed.clone(),
         })
         .collect();
-    FunctionJson {
+    let own = FunctionJson {
         name: f.name.clone(),
         file: file_path(f.span.file),
         line: f.span.line,
@@ -155,7 +167,21 @@ pub fn function_json(
             cheap_goals: report.stats.cheap.goals,
         },
         dropped_tests: report.dropped_tests.clone(),
-    }
+    };
+    let callees = others.into_iter().map(|func| {
+        let callee = program.function(func);
+        FunctionJson {
+            name: callee.name.clone(),
+            file: file_path(callee.span.file),
+            line: callee.span.line,
+            goals: goals_of(func),
+            tests: Vec::new(),
+            findings: Vec::new(),
+            stats: StatsJson::default(),
+            dropped_tests: Vec::new(),
+        }
+    });
+    std::iter::once(own).chain(callees).collect()
 }
 
 /// The block an edge really leads to: empty blocks that only jump on are

@@ -300,7 +300,7 @@ pub fn write_outputs(
     let functions = reports
         .iter()
         .enumerate()
-        .map(|(i, report)| {
+        .flat_map(|(i, report)| {
             let numbers = reproducers
                 .as_ref()
                 .map(|r| &r.numbers[i])

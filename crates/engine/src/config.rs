@@ -32,6 +32,8 @@ pub struct EngineConfig {
     pub check_all_globals: bool,
     /// Which goals the search steers toward; coverage is reported for all of them.
     pub goals: GoalSelection,
+    /// Whose branches are goals: the function's own, or the whole program's.
+    pub goal_scope: GoalScope,
     /// What the search does for goals the coverage search leaves uncovered.
     pub hard_goals: HardGoalStrategy,
     /// The order in which the coverage search runs waiting path states.
@@ -126,6 +128,27 @@ pub enum GoalSelection {
     Unconstrained,
 }
 
+/// Whose branches are the goals of a function's search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GoalScope {
+    /// The function's own: a unit test's view.
+    #[default]
+    Function,
+    /// Every function the program defines, reached through the calls of
+    /// the function searched (`main`): the view of a whole program's run.
+    Program,
+}
+
+impl GoalScope {
+    /// The functions whose goals count when `root` is searched, `root` first.
+    pub fn functions(self, program: &ir::Program, root: ir::FuncId) -> Vec<ir::FuncId> {
+        match self {
+            GoalScope::Function => vec![root],
+            GoalScope::Program => ir::program_functions(program, root),
+        }
+    }
+}
+
 impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
@@ -139,6 +162,7 @@ impl Default for EngineConfig {
             globals_as_inputs: true,
             check_all_globals: false,
             goals: GoalSelection::All,
+            goal_scope: GoalScope::Function,
             hard_goals: HardGoalStrategy::Off,
             search: SearchOrder::Coverage,
             seed: 0,

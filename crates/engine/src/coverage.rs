@@ -22,80 +22,21 @@ use crate::boundary::{Boundaries, BoundaryGoal, Flip, OpenGoal};
 use crate::bounds::SET_ASIDE_STATES;
 use crate::cheap::{self, Plan, Tried};
 use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
-use crate::distance::{bfs, block_graph, FAR};
+use crate::distance::{GoalDistances, FAR};
 use crate::exec::{Cut, Executor, Hooks, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
+use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use crate::trees;
-use ir::{BlockId, Body, FuncId, Goal, Program, Span, Terminator};
+use ir::{BlockId, FuncId, Goal, Program, Span};
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
 use z3::ast::{Bool, BV};
-
-/// Shortest distance (in CFG edges) from every block to the block deciding each goal.
-struct Distances {
-    /// Per goal: the block whose terminator is its condition.
-    site_block: BTreeMap<Goal, BlockId>,
-    /// Per deciding block: distance from each block to it.
-    to_block: BTreeMap<BlockId, Vec<u32>>,
-}
-
-impl Distances {
-    fn new(body: &Body, goals: &[Goal]) -> Distances {
-        let (_, predecessors) = block_graph(body);
-        let mut site_block = BTreeMap::new();
-        let mut to_block = BTreeMap::new();
-        for goal in goals {
-            let Some(b) = body
-                .blocks
-                .iter()
-                .position(|blk| term_site(&blk.term) == Some(goal.site))
-            else {
-                continue;
-            };
-            let block = BlockId(b as u32);
-            site_block.insert(*goal, block);
-            to_block
-                .entry(block)
-                .or_insert_with(|| bfs(&predecessors, [b]));
-        }
-        Distances {
-            site_block,
-            to_block,
-        }
-    }
-
-    /// Distance from `block` to the nearest goal of `uncovered`.
-    fn nearest(&self, block: BlockId, uncovered: &BTreeSet<Goal>) -> u32 {
-        uncovered
-            .iter()
-            .map(|g| self.distance(block, g))
-            .min()
-            .unwrap_or(FAR)
-    }
-
-    fn distance(&self, block: BlockId, goal: &Goal) -> u32 {
-        let Some(site) = self.site_block.get(goal) else {
-            return FAR;
-        };
-        self.to_block
-            .get(site)
-            .and_then(|d| d.get(block.index()).copied())
-            .unwrap_or(FAR)
-    }
-}
-
-fn term_site(term: &Terminator) -> Option<ir::BranchId> {
-    match term {
-        Terminator::Branch { site, .. } | Terminator::Switch { site, .. } => Some(*site),
-        _ => None,
-    }
-}
 
 /// Rank of a state in the coverage order: fewest calls building its inputs
 /// (short constructions first), fewest loop iterations, then
@@ -108,13 +49,12 @@ type DepthRank = (usize, Reverse<(u32, u64, Reverse<usize>)>);
 
 /// The coverage objective of one function.
 struct Coverage {
-    func: FuncId,
-    distances: Distances,
+    distances: GoalDistances,
     uncovered: BTreeSet<Goal>,
-    /// Memo of the distance from each block (by index) to the nearest
-    /// goal of `uncovered`, forgotten when a goal is covered: every state
-    /// is ranked, and most goals stay uncovered for many states.
-    nearest_uncovered: RefCell<Vec<Option<u32>>>,
+    /// Memo of the distance from each block to the nearest goal of
+    /// `uncovered`, forgotten when a goal is covered: every state is
+    /// ranked, and most goals stay uncovered for many states.
+    nearest_uncovered: RefCell<StableHashMap<(FuncId, BlockId), u32>>,
     /// Why goals reachable from a dropped path may stay uncovered.
     reasons: BTreeMap<Goal, Uncovered>,
     tests: Vec<TestCase>,
@@ -146,11 +86,8 @@ impl Coverage {
         }
         let carries_new =
             self.wants_entry_test || st.trace.iter().any(|g| self.uncovered.contains(g));
-        let nearest = st
-            .frames
-            .iter()
-            .filter(|f| f.func == self.func)
-            .map(|f| self.nearest_uncovered(f.block))
+        let nearest = (st.frames.iter())
+            .map(|f| self.nearest_uncovered(f.func, f.block))
             .min()
             .unwrap_or(FAR);
         if !carries_new && nearest == FAR && !self.runs_every_path {
@@ -171,35 +108,26 @@ impl Coverage {
     }
 
     /// Distance from `block` to the nearest uncovered goal.
-    fn nearest_uncovered(&self, block: BlockId) -> u32 {
-        let mut memo = self.nearest_uncovered.borrow_mut();
-        if memo.len() <= block.index() {
-            memo.resize(block.index() + 1, None);
-        }
-        *memo[block.index()].get_or_insert_with(|| self.distances.nearest(block, &self.uncovered))
+    fn nearest_uncovered(&self, func: FuncId, block: BlockId) -> u32 {
+        *(self.nearest_uncovered.borrow_mut())
+            .entry((func, block))
+            .or_insert_with(|| self.distances.nearest(func, block, &self.uncovered))
     }
 
     /// Goals a state could still cover.
     fn reachable_from(&self, st: &State) -> Vec<Goal> {
-        let roots: Vec<BlockId> = st
-            .frames
-            .iter()
-            .filter(|f| f.func == self.func)
-            .map(|f| f.block)
-            .collect();
+        let roots: Vec<(FuncId, BlockId)> = st.frames.iter().map(|f| (f.func, f.block)).collect();
         (self.uncovered.iter())
             .filter(|g| self.lies_behind(g, &roots, &st.trace))
             .copied()
             .collect()
     }
 
-    /// Whether a path at `roots` (blocks of the function under test) that
-    /// passed `passed` has reached or may reach `goal`.
-    fn lies_behind(&self, goal: &Goal, roots: &[BlockId], passed: &[Goal]) -> bool {
+    /// Whether a path at `roots` (the blocks of its frames) that passed
+    /// `passed` has reached or may reach `goal`.
+    fn lies_behind(&self, goal: &Goal, roots: &[(FuncId, BlockId)], passed: &[Goal]) -> bool {
         passed.contains(goal)
-            || roots
-                .iter()
-                .any(|b| self.distances.distance(*b, goal) != FAR)
+            || (roots.iter()).any(|(func, block)| self.distances.may_reach(*func, *block, goal))
     }
 
     /// The first reason stays, except that any other budget replaces
@@ -464,12 +392,8 @@ impl Objective for Coverage {
     /// Only the goals behind the cut: a bound met late in a turn that
     /// started at the entry does not cut the branches the turn passed by.
     fn cut_at(&mut self, cut: &Cut) {
-        let roots: Vec<BlockId> = (cut.at.iter())
-            .filter(|(func, _)| *func == self.func)
-            .map(|(_, block)| *block)
-            .collect();
         let behind: Vec<Goal> = (self.reachable.iter())
-            .filter(|g| self.lies_behind(g, &roots, &cut.passed))
+            .filter(|g| self.lies_behind(g, &cut.at, &cut.passed))
             .copied()
             .collect();
         self.cut_goals(&behind, cut.bound);
@@ -595,8 +519,7 @@ const STALL_SHARE: u32 = 4;
 
 /// The hard goals of one bounded tree, for [`trees::grow`].
 struct HardTargets<'s> {
-    distances: &'s Distances,
-    func: FuncId,
+    distances: &'s GoalDistances,
     hard: &'s BTreeSet<Goal>,
     /// Goals for which a smaller tree's disjunction was not refuted (the
     /// solver gave up, or alternatives were left out): all their paths are
@@ -618,11 +541,7 @@ impl trees::Targets for HardTargets<'_> {
             .filter(|g| !state.trace.contains(g))
             .copied()
             .collect();
-        state
-            .frames
-            .iter()
-            .filter(|f| f.func == self.func)
-            .any(|f| self.distances.nearest(f.block, &ahead) != FAR)
+        (state.frames.iter()).any(|f| self.distances.nearest(f.func, f.block, &ahead) != FAR)
     }
 }
 
@@ -644,7 +563,6 @@ fn cover_hard_goals(
         }
         let targets = HardTargets {
             distances: &coverage.distances,
-            func: coverage.func,
             hard: &hard,
             unsettled: &unsettled,
             bound,
@@ -787,19 +705,25 @@ pub fn explore(
     let start = Instant::now();
     let deadline = start + config.max_time;
     let mut report = FunctionReport::empty(program, func);
+    let searched = config.goal_scope.functions(program, func);
+    report.goals = (searched.iter())
+        .flat_map(|f| ir::function_goals(program, *f))
+        .map(|info| info.goal)
+        .collect();
     let goals = report.goals.clone();
-    let targets = match config.goals {
+    let targets: Vec<Goal> = match config.goals {
         GoalSelection::All => goals.clone(),
-        GoalSelection::Unconstrained => ir::unconstrained_goals(program, func),
+        GoalSelection::Unconstrained => (searched.iter())
+            .flat_map(|f| ir::unconstrained_goals(program, *f))
+            .collect(),
     };
-    let Some(body) = &program.function(func).body else {
+    if program.function(func).body.is_none() {
         return report;
-    };
+    }
     let mut coverage = Coverage {
-        func,
-        distances: Distances::new(body, &targets),
+        distances: GoalDistances::new(program, &searched, &targets),
         uncovered: targets.iter().copied().collect(),
-        nearest_uncovered: RefCell::new(Vec::new()),
+        nearest_uncovered: RefCell::new(StableHashMap::default()),
         reasons: BTreeMap::new(),
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),

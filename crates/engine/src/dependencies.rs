@@ -4,7 +4,7 @@
 //! earlier tests instead of exploring it again.
 
 use crate::exec::ProgramFacts;
-use crate::EngineConfig;
+use crate::{EngineConfig, GoalScope};
 use ir::{FuncId, Program};
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
@@ -17,6 +17,9 @@ pub struct Dependencies {
     input_functions: Vec<FuncId>,
     /// What each function's body refers to, walked once.
     references: Vec<OnceCell<ir::walk::References>>,
+    /// Whose goals an exploration counts: each of those functions is in
+    /// its report.
+    goal_scope: GoalScope,
 }
 
 impl Dependencies {
@@ -26,6 +29,7 @@ impl Dependencies {
             facts: format!("{facts:?}"),
             input_functions: facts.input_functions().collect(),
             references: program.functions.iter().map(|_| OnceCell::new()).collect(),
+            goal_scope: config.goal_scope,
         }
     }
 
@@ -35,14 +39,14 @@ impl Dependencies {
         &self.facts
     }
 
-    /// Every function whose body exploring `func` may run, in id order:
-    /// `func`, the functions building or checking inputs, and all they call
+    /// Every function whose body exploring `func` may run or whose goals
+    /// it counts, in id order: `func`, the functions building or checking inputs, and all they call
     /// or take the address of. A call through a pointer may also run any
     /// function whose address a global holds, and, the pointer being an
     /// input, any function of its type.
     pub fn functions(&self, program: &Program, func: FuncId) -> Vec<FuncId> {
         let mut found: BTreeSet<FuncId> = BTreeSet::new();
-        let mut pending: Vec<FuncId> = std::iter::once(func)
+        let mut pending: Vec<FuncId> = (self.goal_scope.functions(program, func).into_iter())
             .chain(self.input_functions.iter().copied())
             .collect();
         let mut through_pointers = false;

@@ -70,7 +70,7 @@ mod value;
 
 pub use cheap::{constants, float_constants};
 pub use config::{
-    EngineConfig, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
+    EngineConfig, GoalScope, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
 };
 pub use dependencies::Dependencies;
 pub use exec::CONCRETISED;

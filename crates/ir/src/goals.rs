@@ -1,6 +1,7 @@
 //! Branch goals: each direction of each condition, as gcc's coverage counts them.
 
 use crate::program::{BlockId, BranchId, BranchKind, FuncId, Program, Span, Terminator};
+use std::collections::HashMap;
 use std::fmt;
 
 /// One direction of a condition.
@@ -55,6 +56,32 @@ pub fn goal_key(program: &Program, goal: Goal) -> String {
         .map(|b| b.branches[goal.site.index()].span)
         .unwrap_or_default();
     format!("{}:{}:{}:{}", f.name, span.line, span.col, goal.arm)
+}
+
+/// The functions whose goals a whole program's run counts: `root` first,
+/// then every other function the program defines outside system headers
+/// (all of the program's own branches, as a coverage tool over its file
+/// counts them, whether a call reaches them or not).
+pub fn program_functions(program: &Program, root: FuncId) -> Vec<FuncId> {
+    let others = (0..program.functions.len() as u32)
+        .map(FuncId)
+        .filter(|&f| {
+            let function = program.function(f);
+            f != root && function.body.is_some() && !program.in_system_header(function.span)
+        });
+    std::iter::once(root).chain(others).collect()
+}
+
+/// What a person needs to read each goal of `goals` (of any functions).
+pub fn goal_infos(program: &Program, goals: &[Goal]) -> HashMap<Goal, GoalInfo> {
+    let mut funcs: Vec<FuncId> = goals.iter().map(|g| g.func).collect();
+    funcs.sort();
+    funcs.dedup();
+    funcs
+        .into_iter()
+        .flat_map(|f| function_goals(program, f))
+        .map(|info| (info.goal, info))
+        .collect()
 }
 
 /// Every goal of one function, in block order (deterministic).

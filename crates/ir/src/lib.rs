@@ -20,7 +20,7 @@ pub mod verify;
 pub mod walk;
 
 pub use analysis::{implied_goals, unconstrained_goals, GoalImplications};
-pub use goals::{function_goals, goal_key, Arm, Goal, GoalInfo};
+pub use goals::{function_goals, goal_infos, goal_key, program_functions, Arm, Goal, GoalInfo};
 pub use initialiser::Success;
 pub use params::{capacities, checks_member_null, checks_null, Capacity};
 pub use program::*;

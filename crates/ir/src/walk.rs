@@ -129,6 +129,34 @@ fn note_expression(found: &mut References, expr: &Expr) {
     }
 }
 
+/// The functions whose address the program takes (in a body or a global's
+/// initializer): the only ones a call through a pointer, or a library
+/// function handed a pointer (`qsort`'s comparator), may run.
+pub fn address_taken(program: &crate::program::Program) -> std::collections::BTreeSet<FuncId> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut note = |e: &Expr| {
+        if let ExprKind::FuncAddr(f) = e.kind {
+            found.insert(f);
+        }
+    };
+    for body in program.functions.iter().filter_map(|f| f.body.as_ref()) {
+        operands(body, |operand| match operand {
+            Operand::Called(_) => {}
+            Operand::Assigned(place) => place_expressions(place, &mut note),
+            Operand::Evaluated(expr) => subexpressions(expr, &mut note),
+        });
+    }
+    let in_globals = (program.globals.iter())
+        .filter_map(|global| global.init.as_ref())
+        .flat_map(|crate::program::Init::Fields(items)| items)
+        .filter_map(|item| match item.value {
+            crate::program::ConstValue::FuncAddr(f) => Some(f),
+            _ => None,
+        });
+    found.extend(in_globals);
+    found
+}
+
 /// Whether `func` orders pointers (`p < end`) or subtracts them (`end - p`):
 /// two of its pointers must then point into one object.
 pub fn orders_pointers(program: &crate::program::Program, func: FuncId) -> bool {

@@ -19,7 +19,7 @@ mod native;
 mod place;
 mod stub;
 
-use crate::config::{EngineConfig, InputMode};
+use crate::config::{EngineConfig, GoalScope, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{NativeInputs, ObjKind, State, StateId};
@@ -685,8 +685,14 @@ impl<'a> Machine<'_, 'a> {
         site: ir::BranchId,
         arms: Vec<(Cond, BlockId, Arm)>,
     ) -> Vec<State> {
-        // Only the conditions of the function under test itself count.
-        let traced = st.frame().func == self.root && self.runs_call_under_test(&st);
+        // Only the conditions of the function under test itself count, or,
+        // for a whole program, those of every function its run enters.
+        let func = st.frame().func;
+        let in_scope = match self.config.goal_scope {
+            GoalScope::Function => func == self.root,
+            GoalScope::Program => true,
+        };
+        let traced = in_scope && self.runs_call_under_test(&st);
         let arms: Vec<(Cond, BlockId, Arm)> = arms
             .into_iter()
             .map(|(cond, target, arm)| (st.with_fixed(&cond), target, arm))
@@ -724,7 +730,7 @@ impl<'a> Machine<'_, 'a> {
             }
             self.hooks.arm_taken(&next, *arm, constraint);
             let goal = Goal {
-                func: self.root,
+                func,
                 site,
                 arm: *arm,
             };
