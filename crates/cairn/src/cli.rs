@@ -210,10 +210,12 @@ pub struct GenArgs {
     /// code it runs, and the options are unchanged since the last run.
     #[arg(long)]
     pub fresh: bool,
-    /// The branches of every function of the program count, covered by
-    /// runs of the functions searched (`testcomp`'s `main`); not an option.
+    /// A whole program's view, as `testcomp` runs its `main`: the branches
+    /// of every function of the program count, and allocations, which
+    /// its harness cannot make fail, are explored failing but never
+    /// tested so; not an option.
     #[arg(skip)]
-    pub program_goals: bool,
+    pub whole_program: bool,
     #[command(flatten)]
     pub source: SourceArgs,
 }

@@ -35,7 +35,10 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
         max_iterations: budgets
             .max_iterations
             .unwrap_or(engine::EngineConfig::default().max_iterations),
-        allocation_may_fail: budgets.alloc_may_fail,
+        allocation_failure: match budgets.alloc_may_fail {
+            true => engine::AllocationFailure::Tested,
+            false => engine::AllocationFailure::Never,
+        },
         dump_queries: budgets.dump_queries.clone(),
         inputs: match budgets.inputs {
             InputsMode::Api => engine::InputMode::Api,
@@ -176,12 +179,18 @@ pub fn run(args: GenArgs) -> Result<Outcome, UsageError> {
 /// `gen` up to its end or the first SIGINT or SIGTERM, after which it
 /// writes the tests found so far and stops.
 fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, UsageError> {
+    let budgeted = engine_config(&args.budgets)?;
     let engine_config = engine::EngineConfig {
+        // A whole program's harness cannot make an allocation fail.
+        allocation_failure: match args.whole_program {
+            true => engine::AllocationFailure::Explored,
+            false => budgeted.allocation_failure,
+        },
         globals_as_inputs: args.globals == GlobalsMode::Inputs,
         check_all_globals: args.check_all_globals,
         boundary_tests: !args.no_boundary_tests,
         flipped_boundaries: !args.no_flipped_boundaries,
-        goal_scope: match args.program_goals {
+        goal_scope: match args.whole_program {
             true => engine::GoalScope::Program,
             false => engine::GoalScope::Function,
         },
@@ -201,7 +210,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         seed: args.seed,
         cheap_inputs: !args.no_cheap_inputs,
         cancel: Some(interruption.cancel.clone()),
-        ..engine_config(&args.budgets)?
+        ..budgeted
     };
     // Load every file first so a bad path is reported before any long run
     // and before anything is written. In a project, a file that cannot be

@@ -235,7 +235,7 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         shard: None,
         fresh: false,
         // Test-Comp counts every branch of the program.
-        program_goals: true,
+        whole_program: true,
         source: args.source.clone(),
     }
 }

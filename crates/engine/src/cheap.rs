@@ -29,7 +29,7 @@
 //! ones longer lists, so a goal a small input reaches gets a small test,
 //! as in the symbolic search's order.
 
-use crate::exec::{Executor, Hooks};
+use crate::exec::{Executor, Hooks, PathEnd};
 use crate::explore::{self, Budget, Objective, Searcher};
 use crate::searchers::{BestFirst, SplitMix64, Ties};
 use crate::solver::{symbol_name, ConstraintId, ValueOracle};
@@ -582,12 +582,12 @@ impl<O: Objective> Objective for OnePath<'_, O> {
         self.progress = self.inner.completed(exec, state);
         self.progress
     }
-    fn ended(&mut self, trace: &[Goal]) {
+    fn ended(&mut self, end: &PathEnd) {
         self.finished = true;
         // What a path ending in a finding reached counts once it is run
         // in full (the finding's test); screened, it is worth that run.
         if self.screened {
-            self.note_wanted(trace);
+            self.note_wanted(&end.reached);
         }
     }
     fn released(&mut self, state: StateId) {

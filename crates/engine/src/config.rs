@@ -22,8 +22,8 @@ pub struct EngineConfig {
     /// Most entries into one block of one call on a path (bounds loops,
     /// e.g. a traversal of a cyclic input list).
     pub max_iterations: u32,
-    /// Each allocation may also return NULL (an input choice of the test).
-    pub allocation_may_fail: bool,
+    /// Whether an allocation may also return NULL.
+    pub allocation_failure: AllocationFailure,
     /// Globals the function reads are inputs the test chooses (unit-test view);
     /// when false they start from their initializers (whole-program view, as for `main`).
     pub globals_as_inputs: bool,
@@ -128,6 +128,20 @@ pub enum GoalSelection {
     Unconstrained,
 }
 
+/// Whether the allocations of the code under test may fail.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AllocationFailure {
+    /// They succeed: the paths where one fails are cut (a bound).
+    #[default]
+    Never,
+    /// Each may also return NULL, an input choice of the test.
+    Tested,
+    /// Each may also return NULL, explored so that what only a failure
+    /// reaches is known, but no test makes one fail: a harness whose
+    /// `malloc` a test cannot fail (Test-Comp's).
+    Explored,
+}
+
 /// Whose branches are the goals of a function's search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GoalScope {
@@ -158,7 +172,7 @@ impl Default for EngineConfig {
             max_nodes: 8,
             max_depth: 8,
             max_iterations: 1000,
-            allocation_may_fail: false,
+            allocation_failure: AllocationFailure::Never,
             globals_as_inputs: true,
             check_all_globals: false,
             goals: GoalSelection::All,

@@ -21,9 +21,11 @@
 use crate::boundary::{Boundaries, BoundaryGoal, Flip, OpenGoal};
 use crate::bounds::SET_ASIDE_STATES;
 use crate::cheap::{self, Plan, Tried};
-use crate::config::{EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder};
+use crate::config::{
+    AllocationFailure, EngineConfig, GoalSelection, HardGoalStrategy, SearchOrder,
+};
 use crate::distance::{GoalDistances, FAR};
-use crate::exec::{Cut, Executor, Hooks, ProgramFacts};
+use crate::exec::{Cut, Executor, Hooks, PathEnd, ProgramFacts};
 use crate::explore::{self, Budget, Ending, Objective, Searcher};
 use crate::searchers::{BestFirst, Interleave, RandomOrder, Ties};
 use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
@@ -37,6 +39,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
 use z3::ast::{Bool, BV};
+
+/// Why a goal only paths with a failing allocation reach has no test, when
+/// no test can make one fail.
+const ONLY_FAILING_ALLOCATIONS: &str =
+    "only reached when an allocation fails, which a test cannot make happen";
 
 /// Rank of a state in the coverage order: fewest calls building its inputs
 /// (short constructions first), fewest loop iterations, then
@@ -143,6 +150,17 @@ impl Coverage {
                 *reason = Uncovered::Budget(bound.to_string());
             }
         }
+    }
+
+    /// `reached` are reached by a path that makes no test, `why`.
+    fn reached_without_test(&mut self, reached: &[Goal], why: &str) {
+        // Reached is known, whatever bound cut other paths toward them.
+        for g in reached {
+            if matches!(self.reasons.get(g), Some(Uncovered::Budget(_))) {
+                self.reasons.remove(g);
+            }
+        }
+        self.explain(reached, why);
     }
 
     fn explain(&mut self, goals: &[Goal], why: &str) {
@@ -324,6 +342,14 @@ impl Objective for Coverage {
             .filter(|g| self.uncovered.contains(g))
             .copied()
             .collect();
+        // No test can make an allocation fail: what the path reached is
+        // reachable, but not by a test.
+        if exec.config.allocation_failure == AllocationFailure::Explored
+            && !st.failing_allocations.is_empty()
+        {
+            self.reached_without_test(&new_goals, ONLY_FAILING_ALLOCATIONS);
+            return false;
+        }
         let mut progress = false;
         if !new_goals.is_empty() || self.wants_entry_test {
             let exit = self.exit_of(&st);
@@ -348,22 +374,20 @@ impl Objective for Coverage {
         self.boundary_tests(exec, &st) || progress
     }
 
-    fn ended(&mut self, reached: &[Goal]) {
-        let ahead: Vec<Goal> = self
-            .reachable
-            .iter()
-            .filter(|g| !reached.contains(g))
-            .copied()
-            .collect();
-        // Reached is known, whatever bound cut other paths toward them.
-        for g in reached {
-            if matches!(self.reasons.get(g), Some(Uncovered::Budget(_))) {
-                self.reasons.remove(g);
-            }
-        }
-        self.explain(
+    fn ended(&mut self, end: &PathEnd) {
+        let reached = &end.reached;
+        // After a fault the code may go on from where the path ended;
+        // after `exit` or `abort` nothing does.
+        let ahead: Vec<Goal> = match end.program_ends {
+            true => Vec::new(),
+            false => (self.reachable.iter())
+                .filter(|g| !reached.contains(g) && self.lies_behind(g, &end.at, &[]))
+                .copied()
+                .collect(),
+        };
+        self.reached_without_test(
             reached,
-            "only reached by paths that end in a finding, exit or abort",
+            "only reached by paths that end in a finding, exit, abort or a loop that never ends",
         );
         self.explain(
             &ahead,

@@ -14,7 +14,7 @@
 //! for something other than coverage, an [`Objective`].
 
 use crate::config::EngineConfig;
-use crate::exec::{Cut, Executor, Hooks, Outcome};
+use crate::exec::{Cut, Executor, Hooks, Outcome, PathEnd};
 use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use ir::{Goal, Span};
@@ -105,8 +105,8 @@ pub trait Objective: Hooks {
     /// when that is progress (e.g. a new test), which resets the stall clock.
     fn completed(&mut self, exec: &mut Executor, state: State) -> bool;
     /// The selected state's path ended without a test (a finding, `exit`,
-    /// `abort`), having reached `trace`.
-    fn ended(&mut self, _trace: &[Goal]) {}
+    /// `abort`).
+    fn ended(&mut self, _end: &PathEnd) {}
     /// Something the engine does not model (named) stopped the selected state's path.
     fn unsupported(&mut self, _what: &str) {}
     /// A budget (named) cut the selected state's path, or one of its choices.
@@ -329,9 +329,9 @@ pub fn run<O: Objective>(
                     last_progress = Instant::now();
                 }
             }
-            Outcome::Ended(trace) => {
+            Outcome::Ended(end) => {
                 ending.paths += 1;
-                objective.ended(&trace);
+                objective.ended(&end);
             }
             Outcome::Infeasible => {}
             Outcome::Unsupported(what) => objective.unsupported(&what),

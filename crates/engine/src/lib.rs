@@ -70,7 +70,8 @@ mod value;
 
 pub use cheap::{constants, float_constants};
 pub use config::{
-    EngineConfig, GoalScope, GoalSelection, HardGoalStrategy, InputMode, InvariantSpec, SearchOrder,
+    AllocationFailure, EngineConfig, GoalScope, GoalSelection, HardGoalStrategy, InputMode,
+    InvariantSpec, SearchOrder,
 };
 pub use dependencies::Dependencies;
 pub use exec::CONCRETISED;

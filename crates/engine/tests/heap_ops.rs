@@ -20,7 +20,7 @@ fn run(file: &str, func: &str) -> FunctionReport {
 /// The configuration under which every allocation may also fail.
 fn failing() -> EngineConfig {
     EngineConfig {
-        allocation_may_fail: true,
+        allocation_failure: engine::AllocationFailure::Tested,
         ..common::config()
     }
 }
@@ -407,5 +407,25 @@ fn a_block_filled_to_its_symbolic_size_reads_as_written() {
         report.tests.iter().any(|t| ret(t) == 1),
         "{:#?}",
         report.tests
+    );
+}
+
+#[test]
+fn failing_allocations_explored_for_verdicts_make_no_test() {
+    let config = EngineConfig {
+        allocation_failure: engine::AllocationFailure::Explored,
+        ..common::config()
+    };
+    let report = run_with("allocations.c", "try_alloc", &config);
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.failing_allocations.is_empty()));
+    // Reached, so not unreachable; but by no test.
+    assert_eq!(report.uncovered.len(), 1, "{:?}", report.uncovered);
+    assert!(
+        matches!(&report.uncovered[0].1, Uncovered::Unsupported(why) if why.contains("allocation fails")),
+        "{:?}",
+        report.uncovered
     );
 }

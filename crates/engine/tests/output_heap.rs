@@ -382,7 +382,7 @@ fn memory_only_reachable_from_a_freed_input_leaks() {
 #[test]
 fn a_failing_allocation_midway_leaks_what_was_built_and_cleanup_does_not() {
     let config = EngineConfig {
-        allocation_may_fail: true,
+        allocation_failure: engine::AllocationFailure::Tested,
         ..common::config()
     };
     let (_, report) = run_with("lists.c", "table", &config);

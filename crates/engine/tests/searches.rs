@@ -50,7 +50,7 @@ fn a_random_search_is_reproducible_by_its_seed_and_covers_a_small_function() {
 #[test]
 fn the_coverage_order_taking_turns_with_the_random_one_covers_a_linked_structure() {
     let config = EngineConfig {
-        allocation_may_fail: true,
+        allocation_failure: engine::AllocationFailure::Tested,
         ..with(SearchOrder::CoverageAndRandom, 1)
     };
     let report = explore("heap/slist.c", "list_insert_sorted", &config);

@@ -127,7 +127,7 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
 #[test]
 fn tests_vary_only_the_state_the_code_writes_and_never_its_hooks() {
     let config = EngineConfig {
-        allocation_may_fail: true,
+        allocation_failure: engine::AllocationFailure::Tested,
         ..common::config()
     };
     let cell = run_with("hooks.c", "make_cell", &config);
@@ -334,7 +334,7 @@ fn an_invariant_holds_through_a_pointer_to_the_head() {
             type_name: "struct cell".to_string(),
             predicate: "cells_sorted".to_string(),
         }],
-        allocation_may_fail: true,
+        allocation_failure: engine::AllocationFailure::Tested,
         ..common::config()
     };
     let (_, report) = common::run_file("trust", "family.c", "cells_insert", &config);
@@ -362,4 +362,21 @@ fn an_invariant_holds_through_a_pointer_to_the_head() {
         .expect("a broken invariant");
     assert!(broken.has_valid_inputs());
     assert_eq!(broken.broken_invariant.map(|b| b.param), Some(0));
+}
+
+#[test]
+fn a_path_that_ends_the_program_cuts_nothing_after_it() {
+    let ends = "only reached by paths that end in a finding, exit, abort or a loop that never ends";
+    for func in ["after_exit", "after_hang"] {
+        // The direction into the end has no test (the driver could not
+        // run past it); the one behind it no input takes.
+        assert_eq!(
+            reasons(func, &common::config()),
+            [
+                Uncovered::Unsupported(ends.to_string()),
+                Uncovered::Infeasible
+            ],
+            "{func}"
+        );
+    }
 }

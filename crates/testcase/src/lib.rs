@@ -746,6 +746,19 @@ pub struct DroppedTest {
     pub reason: String,
 }
 
+impl FindingKind {
+    /// Whether the program certainly stops where the fault happens: code
+    /// after an `abort`, a failed `assert` or an `exit` never runs, while
+    /// after the other faults (undefined behaviour, a call of an error
+    /// function that may return) it may.
+    pub fn ends_the_program(self) -> bool {
+        matches!(
+            self,
+            FindingKind::Abort | FindingKind::AssertionFailure | FindingKind::ErrorExit
+        )
+    }
+}
+
 impl FunctionReport {
     /// The report before any path ran: every goal of `func`, no test.
     pub fn empty(program: &ir::Program, func: FuncId) -> FunctionReport {

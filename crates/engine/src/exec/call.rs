@@ -204,7 +204,7 @@ impl Machine<'_, '_> {
                 ));
             }
         }
-        Err(self.end(st))
+        Err(self.end(st, false))
     }
 
     /// A number, or a pointer to a known place in an object the inputs did

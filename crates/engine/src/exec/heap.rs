@@ -9,6 +9,7 @@ use super::api;
 use super::libc::Model;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
+use crate::config::AllocationFailure;
 use crate::memory::{self, zero_cells};
 use crate::state::{ObjKind, Object, State, Written};
 use crate::value::{
@@ -180,10 +181,11 @@ impl Machine<'_, '_> {
         }
         let number = st.allocations;
         st.allocations += 1;
-        if !self.config.allocation_may_fail {
+        let may_fail = self.config.allocation_failure != AllocationFailure::Never;
+        if !may_fail {
             self.note_cut(st, "alloc_may_fail");
         }
-        self.config.allocation_may_fail.then(|| {
+        may_fail.then(|| {
             let mut failed = self.fork(st);
             failed.failing_allocations.push(number);
             failed

@@ -160,8 +160,8 @@ enum Stop {
     Dead,
     /// The statement must be re-executed in each of these states (a lazy choice).
     Fork(Vec<State>),
-    /// The path ended with a finding, `exit` or `abort`; the goals it reached.
-    Ended(Vec<Goal>),
+    /// The path ended with a finding, `exit` or `abort`.
+    Ended(PathEnd),
     /// Something the engine does not model; names it.
     Unsupported(String),
     /// A budget (named) cut the path.
@@ -202,6 +202,18 @@ pub struct Cut {
     pub passed: Vec<Goal>,
 }
 
+/// Where and how a path ended before its function returned.
+#[derive(Debug)]
+pub struct PathEnd {
+    /// The goals it reached.
+    pub reached: Vec<Goal>,
+    /// The function and block of each of its frames when it ended: after
+    /// a fault, the code may go on from there.
+    pub at: Vec<(FuncId, BlockId)>,
+    /// The program itself ended there (`exit`, `abort`): nothing runs after.
+    pub program_ends: bool,
+}
+
 /// How a turn ended.
 #[derive(Debug)]
 pub enum Outcome {
@@ -209,9 +221,8 @@ pub enum Outcome {
     Running(Vec<State>),
     /// The function under test returned.
     Completed(Box<State>),
-    /// The path ended without a test (a certain finding, `exit`, `abort`),
-    /// having reached these goals.
-    Ended(Vec<Goal>),
+    /// The path ended without a test (a certain finding, `exit`, `abort`).
+    Ended(PathEnd),
     /// The path condition became unsatisfiable.
     Infeasible,
     /// The path needs something the engine does not model (named).
@@ -387,7 +398,7 @@ impl<'a> Executor<'a> {
             Ok(outcome) => outcome,
             Err(Stop::Fork(states)) => Outcome::Running(states),
             Err(Stop::Dead) => Outcome::Infeasible,
-            Err(Stop::Ended(trace)) => Outcome::Ended(trace),
+            Err(Stop::Ended(end)) => Outcome::Ended(end),
             Err(Stop::Unsupported(what)) => Outcome::Unsupported(what),
             Err(Stop::Budget(name)) => Outcome::Cut(name),
         };
@@ -594,6 +605,11 @@ impl<'a> Machine<'_, 'a> {
         self.span = block.term_span;
         st.blocks_run += 1;
         match &block.term {
+            // A block that only jumps to itself (`for (;;);`, `L: goto L;`)
+            // never lets the program go on: it hangs there.
+            Terminator::Goto(target) if *target == st.frame().block && block.stmts.is_empty() => {
+                Err(self.end(&st, true))
+            }
             Terminator::Goto(target) => {
                 self.enter_block(&mut st, *target);
                 Ok(vec![st])
@@ -650,7 +666,8 @@ impl<'a> Machine<'_, 'a> {
                 self.return_from(&mut st, v)?;
                 Ok(vec![st])
             }
-            Terminator::Unreachable => Err(self.end(&st)),
+            // Only a function that should not have returned leads here.
+            Terminator::Unreachable => Err(self.end(&st, false)),
         }
     }
 
@@ -902,7 +919,7 @@ impl<'a> Machine<'_, 'a> {
         if !self.report(st, kind, message) {
             return Err(Stop::Dead);
         }
-        Err(self.end(st))
+        Err(self.end(st, kind.ends_the_program()))
     }
 
     /// Reports a fault that certainly happens on this path (once per kind and
@@ -924,9 +941,14 @@ impl<'a> Machine<'_, 'a> {
         }
     }
 
-    /// Ends the path here (no test: the driver could not run past this point).
-    fn end(&mut self, st: &State) -> Stop {
-        Stop::Ended(st.trace.clone())
+    /// Ends the path here (no test: the driver could not run past this
+    /// point); `program_ends` when nothing of the program runs after it.
+    fn end(&mut self, st: &State, program_ends: bool) -> Stop {
+        Stop::Ended(PathEnd {
+            reached: st.trace.clone(),
+            at: st.frames.iter().map(|f| (f.func, f.block)).collect(),
+            program_ends,
+        })
     }
 
     /// Records a finding; false when it is not the code's.

@@ -39,3 +39,30 @@ int second_setting(void) {
         return 1;
     return 0;
 }
+
+/* Past x > 5 the program has ended: `x > 10` no input takes, and the
+ * path that exits cuts nothing on its way there. */
+int after_exit(int x)
+{
+    if (x > 5)
+        exit(0);
+    if (x > 10)
+        return 2;
+    return 0;
+}
+
+static void hang(void)
+{
+stuck:
+    goto stuck;
+}
+
+/* Likewise after a call that never returns. */
+int after_hang(int x)
+{
+    if (x < 0)
+        hang();
+    if (x < -3)
+        return 2;
+    return 0;
+}

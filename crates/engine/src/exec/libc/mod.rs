@@ -130,7 +130,7 @@ impl Machine<'_, '_> {
             let message = format!("`{name}` is called with a non-zero status");
             self.check_fault(st, FindingKind::ErrorExit, &failure, &message)?;
             // A successful exit: the driver could not run past it, so no test.
-            return Err(self.end(st));
+            return Err(self.end(st, true));
         }
         let args = Args { name, values };
         if let Some(function) = stream::stream_function(name) {
