@@ -149,11 +149,13 @@ def gcov_branches(program: Path, suite: Path, model: str, work: Path):
     try:
         subprocess.run(["gcc", *flags, "--coverage", "-c", local.name, "-o", "program.o"],
                        cwd=build, check=True, capture_output=True)
-        # TestCov's harness may use size_t without declaring it.
-        subprocess.run(["gcc", *flags, "-include", "stddef.h", "program.o", str(harness),
-                        "dump.c", "--coverage", "-o", "program", "-lm"],
-                       cwd=build, check=True, capture_output=True)
     except subprocess.CalledProcessError:
+        return None
+    link = ["gcc", *flags, "program.o", str(harness), "dump.c", "--coverage", "-o", "program",
+            "-lm"]
+    # TestCov's harness may use size_t without declaring it.
+    if all(subprocess.run(command, cwd=build, capture_output=True).returncode != 0
+           for command in (link, link[:1] + ["-include", "stddef.h"] + link[1:])):
         return None
     for values in suite_inputs(suite):
         try:

@@ -120,14 +120,22 @@ pub fn native_harness(program: &Program, constants: &Constants) -> Result<Native
             "void __VERIFIER_assume(int holds)\n{\n    if (!holds)\n        cairn_end(\"assumption\", 0);\n}\n\n",
         );
     }
-    let error_function = testcase::ERROR_FUNCTIONS.iter().find(|name| {
-        program
-            .function_by_name(name)
-            .is_some_and(|f| program.function(f).body.is_some())
+    let error_function = testcase::ERROR_FUNCTIONS.iter().find_map(|name| {
+        let func = program.function_by_name(name)?;
+        Some((name, program.function(func).body.is_some()))
     });
     let error_reference = match error_function {
-        Some(name) => {
+        Some((name, true)) => {
             format!("extern void {name}(void);\n#define CAIRN_ERROR_FUNCTION ((uintptr_t){name})\n")
+        }
+        // Declared only (older tasks' `__VERIFIER_error`): the harness
+        // defines it, as Test-Comp's does, ending the run.
+        Some((name, false)) => {
+            let _ = write!(
+                definitions,
+                "void {name}(void)\n{{\n    cairn_error_entered = 1;\n    abort();\n}}\n\n"
+            );
+            String::new()
         }
         None => String::new(),
     };
@@ -156,8 +164,12 @@ const PRELUDE: &str = "/* Native runs of a Test-Comp program, written by cairn: 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
-#include <unistd.h>";
+#include <unistd.h>
+
+/* The record and the prefix go through system calls: the program may
+   define `write`, `open` or `fopen` itself (a task's model of them). */";
 
 const RUNTIME: &str = r#"static unsigned char cairn_edges[CAIRN_EDGE_SLOTS];
 static uintptr_t cairn_previous_block;
@@ -259,7 +271,7 @@ static void cairn_flush(void)
 {
     size_t done = 0;
     while (done < cairn_out_length) {
-        ssize_t n = write(cairn_log_fd, cairn_out + done, cairn_out_length - done);
+        long n = syscall(SYS_write, cairn_log_fd, cairn_out + done, cairn_out_length - done);
         if (n <= 0)
             break;
         done += (size_t)n;
@@ -456,6 +468,34 @@ static uint64_t cairn_value(unsigned input, unsigned bits, int sign_or_bool, int
     return value;
 }
 
+/* The prefix file: one decimal number per line. */
+static void cairn_read_prefix(const char *path)
+{
+    char buffer[1 << 16];
+    unsigned long long bits = 0;
+    int in_number = 0;
+    long n, i;
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY, 0);
+    cairn_prefix = malloc(CAIRN_MOST_VALUES * sizeof *cairn_prefix);
+    if (fd < 0 || cairn_prefix == NULL)
+        return;
+    while ((n = syscall(SYS_read, fd, buffer, sizeof buffer)) > 0)
+        for (i = 0; i < n; i++) {
+            if (buffer[i] >= '0' && buffer[i] <= '9') {
+                bits = bits * 10 + (unsigned long long)(buffer[i] - '0');
+                in_number = 1;
+            } else if (in_number) {
+                if (cairn_prefix_length < CAIRN_MOST_VALUES)
+                    cairn_prefix[cairn_prefix_length++] = bits;
+                bits = 0;
+                in_number = 0;
+            }
+        }
+    if (in_number && cairn_prefix_length < CAIRN_MOST_VALUES)
+        cairn_prefix[cairn_prefix_length++] = bits;
+    syscall(SYS_close, fd);
+}
+
 __attribute__((constructor)) static void cairn_start(void)
 {
     const char *log = getenv("CAIRN_LOG"), *seed = getenv("CAIRN_SEED");
@@ -465,19 +505,12 @@ __attribute__((constructor)) static void cairn_start(void)
     size_t i;
     if (log == NULL)
         return;
-    cairn_log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cairn_log_fd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     cairn_random_state = seed != NULL ? strtoull(seed, NULL, 10) : 0;
     cairn_log_inputs = malloc(CAIRN_MOST_VALUES * sizeof *cairn_log_inputs);
     cairn_log_bits = malloc(CAIRN_MOST_VALUES * sizeof *cairn_log_bits);
-    if (prefix != NULL) {
-        FILE *file = fopen(prefix, "r");
-        unsigned long long bits;
-        cairn_prefix = malloc(CAIRN_MOST_VALUES * sizeof *cairn_prefix);
-        while (file != NULL && cairn_prefix_length < CAIRN_MOST_VALUES && fscanf(file, "%llu", &bits) == 1)
-            cairn_prefix[cairn_prefix_length++] = bits;
-        if (file != NULL)
-            fclose(file);
-    }
+    if (prefix != NULL)
+        cairn_read_prefix(prefix);
     for (i = 0; i < sizeof signals / sizeof signals[0]; i++)
         signal(signals[i], cairn_on_signal);
     atexit(cairn_at_exit);

@@ -11,6 +11,8 @@
 //!   the 128-bit integer type (lang-c has no such keyword).
 //! - `__float128` becomes `_Float128`, the keyword gcc reads it as.
 //! - `__thread` becomes `_Thread_local`.
+//! - A `$` in an identifier (`tmp_if_expr$2`, which gcc takes) becomes
+//!   `__cairn_dollar_`.
 //! - `__auto_type x = e` becomes `__typeof__((0, (e))) x = e`: the type of
 //!   `e` after lvalue conversion and decay, as gcc deduces it (`e` is not
 //!   evaluated inside `__typeof__`).
@@ -28,6 +30,9 @@
 
 /// The identifier standing for the omitted middle operand of `a ?: b`.
 pub(crate) const OMITTED_OPERAND: &str = "__cairn_omitted_operand";
+/// What a `$` in an identifier becomes (gcc takes `$` in identifiers,
+/// as CIL's temporaries use it: `tmp_if_expr$2`).
+pub(crate) const DOLLAR: &str = "__cairn_dollar_";
 /// The identifier whose `__typeof__` stands for a 128-bit integer type.
 pub(crate) const INT128_MARKER: &str = "__cairn_int128";
 
@@ -110,8 +115,10 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
         }
         line_start = false;
         let start = i;
-        let kind = if b.is_ascii_alphabetic() || b == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        let kind = if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
+            {
                 i += 1;
             }
             Kind::Word
@@ -229,6 +236,12 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                     moved_from: None,
                 });
             }
+            _ if here.contains('$') => changes.push(Change {
+                start: tok.start,
+                end: tok.end,
+                with: here.replace('$', DOLLAR),
+                moved_from: None,
+            }),
             "__float128" => changes.push(Change {
                 start: tok.start,
                 end: tok.end,
@@ -509,6 +522,15 @@ mod tests {
     fn strings_and_markers_are_left_alone() {
         let text = "# 1 \"a?:b.c\"\nchar *s = \"x ?: y __thread\";\n";
         assert_eq!(rewrite(text).text, text);
+    }
+
+    #[test]
+    fn dollars_in_identifiers_are_respelled() {
+        let r = rewrite("int tmp_if_expr$2 = 0; char *s = \"$\";");
+        assert_eq!(
+            r.text,
+            format!("int tmp_if_expr{DOLLAR}2 = 0; char *s = \"$\";")
+        );
     }
 
     #[test]
