@@ -236,7 +236,7 @@ pub(crate) fn rewrite(text: &str) -> Rewritten {
                     moved_from: None,
                 });
             }
-            _ if here.contains('$') => changes.push(Change {
+            _ if tok.kind == Kind::Word && here.contains('$') => changes.push(Change {
                 start: tok.start,
                 end: tok.end,
                 with: here.replace('$', DOLLAR),
