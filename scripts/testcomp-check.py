@@ -190,16 +190,14 @@ def proved_unreachable(out: Path):
     results = next(out.glob("*.tests.json"), None)
     if results is None:
         return None
-    edges, unreachable, allocation = set(), set(), set()
+    edges, unreachable = set(), set()
     for function in json.loads(results.read_text())["functions"]:
         for goal in function["goals"]:
             edge = (function["name"], goal["site"], goal["target"])
             edges.add(edge)
             if goal.get("reason") == "infeasible":
                 unreachable.add(edge)
-            elif "alloc_may_fail" in (goal.get("reason") or ""):
-                allocation.add(edge)
-    return len(edges), len(unreachable), len(allocation)
+    return len(edges), len(unreachable)
 
 
 ERROR_CALL_PROPERTY = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n"
@@ -299,17 +297,12 @@ def main():
                         goals = proved_unreachable(out)
                         if measured:
                             # No tests.json: the symbolic search did not run, nothing proved.
-                            goals = goals or (None, 0, 0)
+                            goals = goals or (None, 0)
                             taken, total = measured
                             row["gcov_taken"], row["gcov_total"] = taken, total
-                            (row["cairn_goals"], row["proved_unreachable"],
-                             row["allocation_failure"]) = goals
+                            row["cairn_goals"], row["proved_unreachable"] = goals
                             reachable_goals = total - goals[1]
                             row["of_reachable"] = taken / reachable_goals if reachable_goals else 1.0
-                            # Nor those the search left at an allocation failing,
-                            # which a test cannot ask of the harness's malloc.
-                            testable = reachable_goals - goals[2]
-                            row["of_testable"] = min(1.0, taken / testable) if testable else 1.0
                 else:
                     row[f"{column}_tests"] = 0
                     row[column] = None
@@ -333,8 +326,7 @@ def main():
         if "gcov_total" in row:
             line += (f"  gcov {row['gcov_taken']}/{row['gcov_total']} (cairn's goals "
                      f"{row['cairn_goals']}, proved unreachable {row['proved_unreachable']}:"
-                     f" {row['of_reachable']:.3f} of the rest; left for an allocation that cannot fail"
-                     f" {row['allocation_failure']})")
+                     f" {row['of_reachable']:.3f} of the rest)")
         if reachable:
             line += "  error " + ("found" if row["cairn_error_reached"] else "NOT found")
         for column in ("cairn", "baseline"):
@@ -355,12 +347,9 @@ def main():
         measured = [r for r in chosen if "of_reachable" in r]
         of_reachable = (sum(r["of_reachable"] for r in measured) / len(measured)
                         if measured else 0.0)
-        of_testable = (sum(r["of_testable"] for r in measured) / len(measured)
-                       if measured else 0.0)
         print(f"{category:22} tasks {len(chosen):3}  {means}  cairn >= random on {wins}, "
               f"empty suites {empty}, error found {found}/{len(errors)}, "
-              f"gcov taken of not proved unreachable {of_reachable:.3f}, nor left for an allocation "
-              f"that cannot fail {of_testable:.3f} ({len(measured)} measured)")
+              f"gcov taken of not proved unreachable {of_reachable:.3f} ({len(measured)} measured)")
     (args.tasks.parent / f"{args.tasks.name}-results.json").write_text(json.dumps(rows, indent=1))
 
 

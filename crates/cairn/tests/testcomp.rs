@@ -595,3 +595,23 @@ fn branches_of_the_functions_main_calls_are_goals_with_verdicts() {
     // TestCov's decision edges: all but the error call's and the negative factor's.
     assert!(coverage >= 83.0, "{coverage}%");
 }
+
+#[test]
+fn main_runs_without_arguments_as_the_harness_starts_it() {
+    let generated = Generated::new("no_arguments.c", Model::Lp64, Form::Source, "4");
+    // argc is 1: what lies behind the argument check no input takes.
+    assert!(
+        generated
+            .stdout
+            .contains("no_arguments.c:19:9 `argc < 2: false`")
+            && generated.stdout.contains("`*text >= '0': true`"),
+        "{}",
+        generated.stdout
+    );
+    let Some(coverage) = testcov_branch_coverage(&generated) else {
+        return;
+    };
+    // Both directions of the reading's check and the argument check's
+    // true direction: 3 of TestCov's 8 decision edges.
+    assert!(coverage >= 37.0, "{coverage}%");
+}

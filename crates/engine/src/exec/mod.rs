@@ -377,10 +377,27 @@ impl<'a> Executor<'a> {
                 if state.build_step.is_none() && self.calls_earlier() {
                     state.build_step = Some(crate::state::BuildStep::CallAgain);
                 }
+                self.run_without_arguments(&mut state);
                 Ok(state)
             }
             Err(Stop::Unsupported(what)) => Err(what),
             Err(other) => Err(format!("the entry of the function ({other:?})")),
+        }
+    }
+
+    /// A whole program's `main(argc, argv)` runs as the program is started
+    /// with no arguments (as Test-Comp's harness starts it): `argc` is 1.
+    fn run_without_arguments(&mut self, state: &mut State) {
+        let main = self.program.function(self.root);
+        if self.config.goal_scope != GoalScope::Program || main.name != "main" {
+            return;
+        }
+        if let Some(SymVal::Int(argc)) = state.params.first() {
+            let started = argc.eq(Word::known(1, argc.get_size()));
+            if let Cond::Term(term) = started {
+                let id = self.solver.intern(&term);
+                state.path.push(id);
+            }
         }
     }
 
