@@ -110,9 +110,12 @@ def random_suite(name: str, program: Path, model: str, path: Path):
 # TestCov's instrumented programs do.
 GCOV_DUMP_ON_SIGNAL = r"""
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 extern void __gcov_dump(void);
 static void dump_and_die(int sig) { __gcov_dump(); _exit(128 + sig); }
+/* Older tasks call __VERIFIER_error without defining it. */
+__attribute__((weak)) void __VERIFIER_error(void) { abort(); }
 __attribute__((constructor)) static void dump_on_signals(void) {
   signal(SIGABRT, dump_and_die);
   signal(SIGSEGV, dump_and_die);
@@ -153,13 +156,15 @@ def gcov_branches(program: Path, suite: Path, model: str, work: Path):
         return None
     link = ["gcc", *flags, "program.o", str(harness), "dump.c", "--coverage", "-o", "program",
             "-lm"]
-    # TestCov's harness may use size_t without declaring it.
-    if all(subprocess.run(command, cwd=build, capture_output=True).returncode != 0
-           for command in (link, link[:1] + ["-include", "stddef.h"] + link[1:])):
+    # TestCov's harness may use size_t, stdin or malloc without declaring them.
+    headers = [[], ["stddef.h"], ["stdio.h", "stdlib.h", "string.h"]]
+    if all(subprocess.run(link[:1] + [f for h in included for f in ("-include", h)] + link[1:],
+                          cwd=build, capture_output=True).returncode != 0
+           for included in headers):
         return None
     for values in suite_inputs(suite):
         try:
-            subprocess.run(["./program"], cwd=build, input=values, text=True,
+            subprocess.run(["./program"], cwd=build, input=values.encode(),
                            capture_output=True, timeout=10)
         except subprocess.TimeoutExpired:
             pass
@@ -171,8 +176,10 @@ def gcov_branches(program: Path, suite: Path, model: str, work: Path):
     data = json.loads(gzip.decompress(report.read_bytes()))
     taken = total = 0
     for source in data["files"]:
-        # A preprocessed task names its source in line markers.
-        if Path(source["file"]).stem != program.stem:
+        # A preprocessed task names its sources in line markers: every
+        # file but the harness's and the system's.
+        if source["file"] in ("dump.c", str(harness)) or source["file"].startswith("/usr/") \
+                or Path(source["file"]).name == "harness.c":
             continue
         for line in source["lines"]:
             for branch in line.get("branches", []):
@@ -301,8 +308,13 @@ def main():
                             taken, total = measured
                             row["gcov_taken"], row["gcov_total"] = taken, total
                             row["cairn_goals"], row["proved_unreachable"] = goals
-                            reachable_goals = total - goals[1]
-                            row["of_reachable"] = taken / reachable_goals if reachable_goals else 1.0
+                            # gcc folds constant conditions away (`switch (2)`):
+                            # where cairn counts more goals, the extra ones are
+                            # taken to be among those it proved unreachable.
+                            reachable_goals = (total - goals[1] if goals[0] is None
+                                               else min(total, goals[0] - goals[1]))
+                            row["of_reachable"] = (min(1.0, taken / reachable_goals)
+                                                   if reachable_goals > 0 else 1.0)
                 else:
                     row[f"{column}_tests"] = 0
                     row[column] = None
