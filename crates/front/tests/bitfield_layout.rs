@@ -1,4 +1,4 @@
-//! Struct layout with bit-fields and packing, compared with gcc's: a probe
+//! Struct layout with bit-fields, packing and alignment attributes, compared with gcc's: a probe
 //! program sets each member of each struct to all ones through a union with
 //! `unsigned char[]` and prints the bytes, with the struct's size and
 //! alignment; the front end's layout must give the same lines. The structs
@@ -42,6 +42,11 @@ const HAND_PICKED: &[&str] = &[
     "struct H10 { char a; int : 4; char b; }",
     "struct H11 { char a; long long b; char c; long long d : 40; }",
     "struct H12 { short a; unsigned long long b : 33; char c; }",
+    "struct H13 { char a; int b __attribute__((aligned(16))); char c; }",
+    "struct H14 { char a; short b; } __attribute__((aligned(8)))",
+    "struct H15 { char a; long b __attribute__((__aligned__)); } __attribute__((__aligned__(2 * sizeof(long))))",
+    "union H16 { char a __attribute__((aligned(4))); short b; char c; }",
+    "struct H17 { char a; int b __attribute__((aligned(8))); short c : 3; } __attribute__((packed))",
 ];
 
 struct Lcg(u64);
@@ -90,6 +95,8 @@ fn member_names(definition: &str) -> Vec<String> {
     };
     definition[open + 1..close]
         .split(';')
+        // A member's attribute follows its name.
+        .map(|m| m.split("__attribute__").next().unwrap_or(m))
         .filter_map(|m| m.split(':').next()?.split_whitespace().last())
         .filter(|name| !TYPE_WORDS.contains(name))
         .map(str::to_string)

@@ -280,6 +280,8 @@ pub struct Member {
     pub name: String,
     pub ty: Type,
     pub bit_width: Option<u16>,
+    /// At least this alignment (`__attribute__((aligned(N)))` on the member).
+    pub align: Option<u64>,
 }
 
 impl Member {
@@ -288,6 +290,7 @@ impl Member {
             name: name.into(),
             ty,
             bit_width: None,
+            align: None,
         }
     }
 }
@@ -449,7 +452,7 @@ pub trait Layout {
         let mut size_bits = 0u64;
         for member in members {
             let type_align = self.align_of(&member.ty);
-            let capped_align = packing.cap(type_align);
+            let capped_align = packing.cap(type_align).max(member.align.unwrap_or(1));
             let start = if is_union { 0 } else { next_bit };
             let (at, width, bits) = match member.bit_width {
                 None => {

@@ -13,8 +13,10 @@ pub(super) struct Specs<'s> {
     pub storage: Option<StorageClassSpecifier>,
     pub types: Vec<&'s Node<TypeSpecifier>>,
     pub is_const: bool,
-    /// `_Alignas`, `__attribute__((aligned))`: layout changes we do not model.
+    /// `_Alignas`: a layout change we do not model.
     pub layout_attribute: Option<usize>,
+    /// `__attribute__((aligned[(N)]))`: where, and N when given.
+    pub aligned: Option<Aligned<'s>>,
     /// `__attribute__((packed))` after a struct body ([`crate::gnu`] moves it there).
     pub packed: Option<usize>,
     /// `_Noreturn` or `__attribute__((noreturn))`.
@@ -69,9 +71,9 @@ impl<'s> Specs<'s> {
         out
     }
 
-    fn note_extensions(&mut self, ext: &[Node<Extension>]) {
-        if let Some(at) = alignment_attribute(ext) {
-            self.layout_attribute = Some(at);
+    fn note_extensions(&mut self, ext: &'s [Node<Extension>]) {
+        if let Some(aligned) = aligned_attribute(ext) {
+            self.aligned = Some(aligned);
         }
         if let Some(at) = attribute_position(ext, &["packed"]) {
             self.packed = Some(at);
@@ -175,9 +177,17 @@ pub(super) fn layout_attribute(ext: &[Node<Extension>]) -> Option<usize> {
     attribute_position(ext, &["packed", "aligned"])
 }
 
-/// Position of an `aligned` attribute, if any.
-fn alignment_attribute(ext: &[Node<Extension>]) -> Option<usize> {
-    attribute_position(ext, &["aligned"])
+/// An `aligned` attribute: where it is, and its argument when it has one.
+pub(super) type Aligned<'s> = (usize, Option<&'s Node<Expression>>);
+
+/// The `aligned` attribute of `ext`, if any.
+fn aligned_attribute(ext: &[Node<Extension>]) -> Option<Aligned<'_>> {
+    ext.iter().find_map(|e| match &e.node {
+        Extension::Attribute(a) if a.name.node.trim_matches('_') == "aligned" => {
+            Some((e.span.start, a.arguments.first()))
+        }
+        _ => None,
+    })
 }
 
 fn attribute_position(ext: &[Node<Extension>], names: &[&str]) -> Option<usize> {
@@ -224,7 +234,7 @@ impl<'a> Lowerer<'a> {
     /// The type named by the type specifiers.
     pub(super) fn base_type(&mut self, specs: &Specs<'_>) -> R<Type> {
         if let Some(at) = specs.layout_attribute {
-            return self.unsupported(at, "alignment or packing attribute");
+            return self.unsupported(at, "`_Alignas`");
         }
         let packs_a_struct_body = specs.types.iter().any(
             |t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
@@ -232,6 +242,16 @@ impl<'a> Lowerer<'a> {
         if let (Some(at), false) = (specs.packed, packs_a_struct_body) {
             return self.unsupported(at, "packing attribute on a type other than a struct body");
         }
+        // An aligned struct body is laid out so; other aligned types are
+        // not modelled (the type itself would carry the alignment).
+        let least_align = match specs.aligned {
+            None => None,
+            Some((at, _)) if !packs_a_struct_body => {
+                return self
+                    .unsupported(at, "alignment attribute on a type other than a struct body")
+            }
+            Some(aligned) => Some(self.alignment(aligned)?),
+        };
         let mut counts = KeywordCounts::default();
         let mut named: Option<Type> = None;
         for t in &specs.types {
@@ -250,7 +270,7 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Complex => return self.unsupported(at, "complex type"),
                 TypeSpecifier::Atomic(_) => return self.unsupported(at, "_Atomic"),
                 TypeSpecifier::Struct(st) => {
-                    named = Some(self.struct_type(st, specs.packed.is_some())?)
+                    named = Some(self.struct_type(st, specs.packed.is_some(), least_align)?)
                 }
                 TypeSpecifier::Enum(e) => named = Some(self.enum_type(e)?),
                 TypeSpecifier::TypedefName(id) => {
@@ -358,8 +378,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A struct or union specifier; `packed` when `__attribute__((packed))`
-    /// follows its body (else a `#pragma pack(N)` in force caps alignments).
-    fn struct_type(&mut self, st: &Node<StructType>, packed: bool) -> R<Type> {
+    /// follows its body (else a `#pragma pack(N)` in force caps alignments),
+    /// `least_align` when `__attribute__((aligned(N)))` does.
+    fn struct_type(
+        &mut self,
+        st: &Node<StructType>,
+        packed: bool,
+        least_align: Option<u64>,
+    ) -> R<Type> {
         let is_union = st.node.kind.node == StructKind::Union;
         let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
         let packing = match crate::pragma::pack_at(&self.packed, st.span.start) {
@@ -408,6 +434,12 @@ impl<'a> Lowerer<'a> {
         match self.struct_members(declarations) {
             Ok(members) => {
                 self.complete_struct(id, members, packing);
+                if let (Some(least), Some(def)) =
+                    (least_align, self.program.structs.get_mut(id.0 as usize))
+                {
+                    def.align = def.align.max(least);
+                    def.size = def.size.next_multiple_of(def.align);
+                }
                 Ok(Type::Struct(id))
             }
             Err(d) => {
@@ -453,9 +485,8 @@ impl<'a> Lowerer<'a> {
                     if let Some(width) = &sd.node.bit_width {
                         let bit_width = Some(self.bit_width(&base, width, false)?);
                         members.push(Member {
-                            name: String::new(),
-                            ty: base.clone(),
                             bit_width,
+                            ..Member::plain("", base.clone())
                         });
                     }
                     continue;
@@ -464,29 +495,46 @@ impl<'a> Lowerer<'a> {
                 if let Some(width) = &sd.node.bit_width {
                     let bit_width = Some(self.bit_width(&declared.ty, width, true)?);
                     members.push(Member {
-                        name: declared.name.unwrap_or_default(),
-                        ty: declared.ty,
                         bit_width,
+                        ..Member::plain(declared.name.unwrap_or_default(), declared.ty)
                     });
                     continue;
                 }
-                if let Some(at) = layout_attribute(&decl.node.extensions) {
-                    return self.unsupported(at, "alignment or packing attribute");
+                if let Some(at) = attribute_position(&decl.node.extensions, &["packed"]) {
+                    return self.unsupported(at, "packing attribute on a member");
                 }
+                let align = match aligned_attribute(&decl.node.extensions) {
+                    Some(aligned) => Some(self.alignment(aligned)?),
+                    None => None,
+                };
                 if self.is_incomplete(&declared.ty) && !matches!(declared.ty, Type::Array(_, None))
                 {
                     return self.error(decl.span.start, "field has incomplete type");
                 }
-                members.push(Member::plain(
-                    declared.name.unwrap_or_default(),
-                    declared.ty,
-                ));
+                members.push(Member {
+                    align,
+                    ..Member::plain(declared.name.unwrap_or_default(), declared.ty)
+                });
             }
         }
         Ok(members)
     }
 
     /// The width of a bit-field of type `ty`, checked as C requires.
+    /// The alignment `aligned(N)` asks for: N, a power of two; without an
+    /// argument the largest alignment of the target (16 bytes for gcc on
+    /// x86, both data models).
+    fn alignment(&mut self, (at, argument): Aligned<'_>) -> R<u64> {
+        let Some(argument) = argument else {
+            return Ok(16);
+        };
+        let (_, value) = self.const_int(argument)?;
+        match u64::try_from(value) {
+            Ok(n) if n.is_power_of_two() => Ok(n),
+            _ => self.error(at, "requested alignment is not a positive power of 2"),
+        }
+    }
+
     fn bit_width(&mut self, ty: &Type, width: &Node<Expression>, named: bool) -> R<u16> {
         let at = width.span.start;
         let Type::Int(it) = ty else {
