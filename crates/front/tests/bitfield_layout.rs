@@ -47,6 +47,8 @@ const HAND_PICKED: &[&str] = &[
     "struct H15 { char a; long b __attribute__((__aligned__)); } __attribute__((__aligned__(2 * sizeof(long))))",
     "union H16 { char a __attribute__((aligned(4))); short b; char c; }",
     "struct H17 { char a; int b __attribute__((aligned(8))); short c : 3; } __attribute__((packed))",
+    "struct H18 { char a; int b __attribute__((packed)); char c; long long d __attribute__((__packed__)); }",
+    "struct H19 { char a; int b __attribute__((packed, aligned(2))); short c; }",
 ];
 
 struct Lcg(u64);

@@ -282,6 +282,8 @@ pub struct Member {
     pub bit_width: Option<u16>,
     /// At least this alignment (`__attribute__((aligned(N)))` on the member).
     pub align: Option<u64>,
+    /// Alignment 1 whatever its type (`__attribute__((packed))` on the member).
+    pub packed: bool,
 }
 
 impl Member {
@@ -291,6 +293,7 @@ impl Member {
             ty,
             bit_width: None,
             align: None,
+            packed: false,
         }
     }
 }
@@ -452,7 +455,11 @@ pub trait Layout {
         let mut size_bits = 0u64;
         for member in members {
             let type_align = self.align_of(&member.ty);
-            let capped_align = packing.cap(type_align).max(member.align.unwrap_or(1));
+            let capped_align = match member.packed {
+                true => 1,
+                false => packing.cap(type_align),
+            }
+            .max(member.align.unwrap_or(1));
             let start = if is_union { 0 } else { next_bit };
             let (at, width, bits) = match member.bit_width {
                 None => {

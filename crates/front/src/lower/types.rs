@@ -500,9 +500,7 @@ impl<'a> Lowerer<'a> {
                     });
                     continue;
                 }
-                if let Some(at) = attribute_position(&decl.node.extensions, &["packed"]) {
-                    return self.unsupported(at, "packing attribute on a member");
-                }
+                let packed = has_attribute(&decl.node.extensions, "packed");
                 let align = match aligned_attribute(&decl.node.extensions) {
                     Some(aligned) => Some(self.alignment(aligned)?),
                     None => None,
@@ -513,6 +511,7 @@ impl<'a> Lowerer<'a> {
                 }
                 members.push(Member {
                     align,
+                    packed,
                     ..Member::plain(declared.name.unwrap_or_default(), declared.ty)
                 });
             }
