@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 /// A diagnostic's reason without the names in it, so that reasons group:
-/// `unsupported: calls `f`, which is excluded` -> `unsupported: calls _, which is excluded`.
+/// `unsupported: calls `f`, which is excluded (inline assembly)` ->
+/// `unsupported: calls _, which is excluded (inline assembly)`.
 fn reason(message: &str) -> String {
     let message = if message.contains("syntax error") {
         "syntax error"

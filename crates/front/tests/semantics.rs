@@ -173,6 +173,7 @@ fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
         "int jump(int i) { static void *t[] = { &&a }; goto *t[i]; a: return 1; }\n",
         "int wide(long a) { return sizeof(__int128) + a; }\n",
         "int caller(int i) { return jump(i); }\n",
+        "int outer(int i) { return caller(i) + 1; }\n",
         "__float128 quad_add(__float128 a, __float128 b);\n",
         "struct quad { __float128 q; char tag; };\n",
         "int quad_size(void) { return sizeof(struct quad); }\n",
@@ -186,7 +187,17 @@ fn gnu_constructs_the_parser_lacks_exclude_only_their_functions() {
         reasons,
         vec![
             ("jump", "unsupported: computed goto", 2),
-            ("caller", "unsupported: calls `jump`, which is excluded", 4),
+            (
+                "caller",
+                "unsupported: calls `jump`, which is excluded (computed goto)",
+                4
+            ),
+            // Down a chain of callers, the cause is the first reason.
+            (
+                "outer",
+                "unsupported: calls `caller`, which is excluded (computed goto)",
+                5
+            ),
         ]
     );
     assert!(out.program.functions[0].body.is_some());
@@ -710,7 +721,11 @@ fn implicit_int_is_refused_and_its_callers_excluded() {
         vec![
             ("count", implicit, 1),
             ("scale", implicit, 2),
-            ("caller", "unsupported: calls `scale`, which is excluded", 3),
+            (
+                "caller",
+                "unsupported: calls `scale`, which is excluded (implicit `int` (a declaration without a type))",
+                3
+            ),
         ]
     );
     assert!(function(&out, "fine").body.is_some());

@@ -590,15 +590,23 @@ impl<'a> Lowerer<'a> {
 
     /// A function that calls an excluded one is excluded too: its behaviour
     /// depends on a body we could not lower (and a test driver cannot stub a
-    /// function the source defines).
+    /// function the source defines). Its message names the callee and the
+    /// first reason down the chain, so that exclusions count by their cause.
     fn exclude_callers_of_excluded(&mut self) {
+        // The reason that started each chain of callers, by function name.
+        let mut causes: HashMap<String, String> = HashMap::new();
         loop {
-            let excluded: HashMap<FuncId, (String, Severity)> = self
+            let excluded: HashMap<FuncId, (String, Severity, String)> = self
                 .funcs
                 .iter()
                 .filter_map(|d| {
-                    let (_, diag) = self.excluded.iter().find(|(n, _)| *n == d.function.name)?;
-                    Some((d.id?, (d.function.name.clone(), diag.severity.clone())))
+                    let name = &d.function.name;
+                    let (_, diag) = self.excluded.iter().find(|(n, _)| n == name)?;
+                    let cause = causes.get(name).cloned().unwrap_or_else(|| {
+                        let own = diag.message.strip_prefix("unsupported: ");
+                        own.unwrap_or(&diag.message).to_string()
+                    });
+                    Some((d.id?, (name.clone(), diag.severity.clone(), cause)))
                 })
                 .collect();
             let mut newly = Vec::new();
@@ -617,20 +625,22 @@ impl<'a> Lowerer<'a> {
                         } => excluded.get(f).map(|c| (c.clone(), s.span)),
                         _ => None,
                     });
-                if let Some(((callee, severity), span)) = call {
-                    newly.push((index, callee, severity, span));
+                if let Some(((callee, severity, cause), span)) = call {
+                    newly.push((index, callee, severity, cause, span));
                 }
             }
             if newly.is_empty() {
                 return;
             }
-            for (index, callee, severity, span) in newly {
+            for (index, callee, severity, cause, span) in newly {
+                let message = format!("calls `{callee}`, which is excluded ({cause})");
                 let message = match severity {
-                    Severity::Unsupported => {
-                        format!("unsupported: calls `{callee}`, which is excluded")
-                    }
-                    _ => format!("calls `{callee}`, which is excluded"),
+                    Severity::Unsupported => format!("unsupported: {message}"),
+                    _ => message,
                 };
+                if let Some(decl) = self.funcs.get(index) {
+                    causes.insert(decl.function.name.clone(), cause);
+                }
                 self.exclude_body(index, span, severity, message);
             }
         }
