@@ -123,3 +123,18 @@ fn what_a_function_without_a_body_may_write_is_never_checked() {
     assert!(driver.contains("->owner is"), "{driver}");
     assert_eq!(findings(&json), []);
 }
+
+#[test]
+fn a_member_address_is_taken_only_through_an_object() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (json, driver) = generate(dir.path(), "member_addresses.c");
+    // The slots of a table whose key address slot_key takes point to
+    // storage, as the sanitizers require of `&t->slots[i].key`: no test is
+    // left out (`generate` checks), where a NULL `slots` was one before.
+    assert!(driver.contains("t_in->slots = t_slots_in;"), "{driver}");
+    // `&s->next` with `s` NULL is the one finding; the folded `offsetof` none.
+    assert_eq!(
+        findings(&json),
+        [("next_link".to_string(), "null-dereference".to_string(), true)]
+    );
+}

@@ -48,6 +48,16 @@ fn holds_input_bytes(st: &State, obj: ObjIdx, cells: &[Cell]) -> bool {
             .any(|c| matches!(c, Cell::Byte { src, .. } if concrete(src).is_none()))
 }
 
+/// Whether an address is a constant (`(T *)0`, `(T *)16`), which the
+/// compiler folds rather than computes.
+fn constant_address(e: &ir::Expr) -> bool {
+    match &e.kind {
+        ir::ExprKind::Null | ir::ExprKind::Int(_) => true,
+        ir::ExprKind::Cast(inner) => constant_address(inner),
+        _ => false,
+    }
+}
+
 /// A place whose object is known: `ty` at byte `off` of object `obj`, or
 /// for a bit-field (`bits`) the field of declared type `ty` there.
 pub struct Loc {
@@ -60,12 +70,22 @@ pub struct Loc {
 impl Machine<'_, '_> {
     /// The address of a place, without touching memory.
     pub fn place_addr(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type)> {
-        let (ptr, ty, _) = self.locate(st, place)?;
+        let (ptr, ty, _) = self.locate(st, place, true)?;
         Ok((ptr, ty))
     }
 
     /// The address and type of a place, and the bit-field it is, if one.
-    fn locate(&mut self, st: &mut State, place: &Place) -> Exec<(PtrVal, Type, Option<BitField>)> {
+    /// `address_only`: nothing is read or written there (`&p->m`), so the
+    /// members taken on the way are checked here, not by the access.
+    fn locate(
+        &mut self,
+        st: &mut State,
+        place: &Place,
+        address_only: bool,
+    ) -> Exec<(PtrVal, Type, Option<BitField>)> {
+        // `&((T *)0)->m`, the old `offsetof`, is folded by the compiler.
+        let member_of_pointer = address_only
+            && matches!(&place.base, PlaceBase::Deref(e) if !constant_address(e));
         let (mut ptr, mut ty) = match &place.base {
             PlaceBase::Local(l) => {
                 let frame = st.frames.len() - 1;
@@ -106,6 +126,9 @@ impl Machine<'_, '_> {
                     let Some(field) = def.fields.get(*index as usize) else {
                         return unsupported("member index out of range");
                     };
+                    if member_of_pointer {
+                        self.member_access(st, &ptr)?;
+                    }
                     ptr.offset = ptr.offset.bvadd(Word::known(u128::from(field.offset), 64));
                     bits = field.bits;
                     ty = field_ty.clone();
@@ -120,6 +143,24 @@ impl Machine<'_, '_> {
             }
         }
         Ok((ptr, ty, bits))
+    }
+
+    /// `p->m` needs `p` to point to an object even where nothing is read
+    /// (`&p->m`: the sanitizers' "member access within null pointer"): an
+    /// input pointer not yet decided is decided as a dereference decides
+    /// it, NULL is a fault, and an address made of bytes no test can set
+    /// is as unsupported as its dereference.
+    fn member_access(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<()> {
+        let target = self.resolved(st, &ptr.target);
+        match (target, memory::concrete_offset(&ptr.offset)) {
+            (Target::Null, Some(0)) => self.fault(
+                st,
+                FindingKind::NullDereference,
+                "member access within a NULL pointer",
+            ),
+            (Target::Lazy(_), _) | (Target::Null, None) => self.deref(st, ptr).map(drop),
+            _ => Ok(()),
+        }
     }
 
     /// An input `void *` not yet dereferenced, read first as a `T` (`*(struct
@@ -170,7 +211,7 @@ impl Machine<'_, '_> {
     }
 
     pub fn place_loc(&mut self, st: &mut State, place: &Place) -> Exec<Loc> {
-        let (ptr, ty, bits) = self.locate(st, place)?;
+        let (ptr, ty, bits) = self.locate(st, place, false)?;
         let obj = self.deref(st, &ptr)?;
         Ok(Loc {
             obj,
