@@ -49,3 +49,38 @@ fn extra_arguments_are_written_at_their_read_types_and_va_lists_through_a_wrappe
         "{driver}"
     );
 }
+
+const LOGGER: &str = r#"#include <stdarg.h>
+#include <stdio.h>
+
+struct log { char line[16]; int dropped; };
+
+static int log_put(struct log *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->line, sizeof l->line, fmt, ap);
+    va_end(ap);
+    if ((size_t)n >= sizeof l->line) {
+        l->dropped++;
+        return 1;
+    }
+    return 0;
+}
+
+int report(struct log *l, int code)
+{
+    if (log_put(l, "code %d", code) != 0)
+        return -1;
+    return l->line[5] == '-';
+}
+"#;
+
+#[test]
+fn formatting_through_a_va_list_is_followed_like_its_variadic_form() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked(dir.path(), "logger.c", LOGGER);
+    // `vsnprintf` into the 16 bytes: a code of 10 or more digits with its
+    // sign does not fit, a negative one starts with '-', else neither.
+    assert!(common::covers(&stdout, "report", "4/4"), "{stdout}");
+}

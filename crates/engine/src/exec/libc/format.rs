@@ -209,11 +209,12 @@ impl Text {
 
 impl Machine<'_, '_> {
     /// `sprintf(dst, format, ...)` and `snprintf(dst, n, format, ...)`
-    /// (at most `n - 1` characters and a NUL): the text's length.
+    /// (at most `n - 1` characters and a NUL), and `vsprintf` and
+    /// `vsnprintf` with a `va_list` for the `...`: the text's length.
     pub(super) fn sprintf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let dst = args.ptr(0)?;
         let (limit, at) = match args.name {
-            "snprintf" => (Some(args.size(1)?), 2),
+            "snprintf" | "vsnprintf" => (Some(args.size(1)?), 2),
             _ => (None, 1),
         };
         let format = self.constant_string(st, &args.ptr(at)?)?;
@@ -225,8 +226,11 @@ impl Machine<'_, '_> {
             self.source(st, &dst)?;
         }
         let mut strings = Vec::new();
-        let values = args.values.get(at + 1..).unwrap_or(&[]);
-        let text = self.format_text(st, &format, values, &mut strings)?;
+        let values = match args.name {
+            "vsprintf" | "vsnprintf" => self.va_list_arguments(st, &args.ptr(at + 1)?, &format)?,
+            _ => args.values.get(at + 1..).unwrap_or(&[]).to_vec(),
+        };
+        let text = self.format_text(st, &format, &values, &mut strings)?;
         if writes {
             let kept = match &limit {
                 None => text.len.clone(),

@@ -43,7 +43,7 @@ const SYMBOLIC_COPY_CELLS: u64 = 256 * 256;
 /// Functions writing to the standard output or error, whose only effect
 /// we ignore; their result is unconstrained but not a test input (the
 /// stream functions on `stdout` and `stderr` too: see `stream`).
-const OUTPUT_ONLY: &[&str] = &["printf", "puts", "putchar", "perror"];
+const OUTPUT_ONLY: &[&str] = &["printf", "vprintf", "puts", "putchar", "perror"];
 /// Functions that end the program abnormally; reaching one is a finding.
 const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 
@@ -178,7 +178,7 @@ impl Machine<'_, '_> {
             "strdup" | "strndup" => self.strdup(st, &args),
             "strtol" | "strtoll" | "strtoul" | "strtoull" => self.strtol(st, &args),
             "atoi" | "atol" | "atoll" => self.atoi(st, &args),
-            "sprintf" | "snprintf" => self.sprintf(st, &args),
+            "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => self.sprintf(st, &args),
             "sscanf" => self.sscanf(st, &args),
             "malloc" => self.allocate(st, &args.size(0)?, false),
             "calloc" => {

@@ -695,7 +695,7 @@ impl Machine<'_, '_> {
     /// The arguments a printf format reads from the `va_list` at `ap`
     /// (its cursor's slots, in order), each of the type its conversion
     /// takes.
-    fn va_list_arguments(
+    pub(super) fn va_list_arguments(
         &mut self,
         st: &mut State,
         ap: &PtrVal,
