@@ -386,7 +386,9 @@ def measure(chosen, out, report, gen_result):
                 if not g.get("covered"):
                     key = re.sub(r"`[^`]*`", "_", g.get("reason") or "no reason")
                     reasons[key] = reasons.get(key, 0) + 1
-            top = max(reasons.items(), key=lambda kv: kv[1])[0] if reasons else "no goals"
+            untested = fn.get("untested")
+            top = re.sub(r"`[^`]*`", "_", untested) if untested else \
+                max(reasons.items(), key=lambda kv: kv[1])[0] if reasons else "no goals"
             failures.append({"class": "function got no test", "file": path, "function": name,
                              "detail": f"{len(fn.get('goals', []))} goals, "
                                        f"{len(fn.get('findings', []))} findings; uncovered: {top}"})

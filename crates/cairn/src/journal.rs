@@ -132,6 +132,7 @@ mod tests {
                 uncovered: Vec::new(),
                 stats: testcase::Stats::default(),
                 dropped_tests: Vec::new(),
+                untested: None,
             },
         }
     }

@@ -125,6 +125,12 @@ fn drop_failing_tests(
         let reason = format!("running {name} against the code contradicted the engine: {why}");
         report.uncovered.push((*goal, Uncovered::Refuted(reason)));
     }
+    if report.tests.is_empty() {
+        if let Some((_, name, why)) = dropped.last() {
+            let reason = format!("running {name} against the code contradicted the engine: {why}");
+            report.untested = Some(Uncovered::Refuted(reason));
+        }
+    }
     for (_, name, reason) in dropped.into_iter().rev() {
         report.dropped_tests.push(DroppedTest { name, reason });
     }

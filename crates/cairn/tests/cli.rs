@@ -212,6 +212,38 @@ fn unsupported_construct_excludes_only_its_function() {
 }
 
 #[test]
+fn a_function_without_a_test_says_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // No branch, so no goal to carry the reason: the function's own.
+    let body = format!(
+        "{CLAMP}#include <stdio.h>\nint ask(void)\n{{\n    int n = 0;\n    \
+         scanf(\"%d\", &n);\n    return n;\n}}\n"
+    );
+    let src = write(dir.path(), "ask.c", &body);
+    let out_dir = dir.path().join("out");
+    let out = gen(&src, &out_dir, &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("  ask: no test: unsupported: no model of `scanf`"),
+        "{stdout}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("ask.tests.json")).expect("tests.json"),
+    )
+    .expect("JSON");
+    let functions = json["functions"].as_array().expect("functions");
+    let ask = functions.iter().find(|f| f["name"] == "ask").expect("ask");
+    assert!(
+        ask["untested"].as_str().is_some_and(|why| why.contains("`scanf`")),
+        "{ask}"
+    );
+    // A function with tests has no such entry.
+    let clamp = functions.iter().find(|f| f["name"] == "clamp").expect("clamp");
+    assert!(clamp.get("untested").is_none(), "{clamp}");
+}
+
+#[test]
 fn check_measures_coverage_and_fails_on_a_wrong_expectation() {
     let dir = tempfile::tempdir().expect("temp dir");
     let src = write(dir.path(), "clamp.c", CLAMP);

@@ -404,6 +404,7 @@ fn report(func: FuncId, tests: Vec<TestCase>, program: &Program) -> FunctionRepo
             cheap: Default::default(),
         },
         dropped_tests: Vec::new(),
+        untested: None,
     }
 }
 

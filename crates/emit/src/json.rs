@@ -167,6 +167,7 @@ pub fn function_json(
             cheap_goals: report.stats.cheap.goals,
         },
         dropped_tests: report.dropped_tests.clone(),
+        untested: report.untested.as_ref().map(uncovered_text),
     };
     let callees = others.into_iter().map(|func| {
         let callee = program.function(func);
@@ -179,6 +180,7 @@ pub fn function_json(
             findings: Vec::new(),
             stats: StatsJson::default(),
             dropped_tests: Vec::new(),
+            untested: None,
         }
     });
     std::iter::once(own).chain(callees).collect()

@@ -35,6 +35,8 @@ pub struct FunctionSummary {
     pub native_tests: usize,
     /// Those functions, each once.
     pub run_natively: Vec<String>,
+    /// Why the function has no test, when it has none.
+    pub untested: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,6 +88,7 @@ pub(crate) fn summarize(
                 names.dedup();
                 names
             },
+            untested: f.untested.clone().filter(|_| kept(f).next().is_none()),
         })
         .collect();
     let findings = file
@@ -161,6 +164,11 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
             "  {:<width$}  {:>5}  {:>9}  {:>8}",
             "total", tests, branches, findings
         );
+    }
+    for f in &summary.functions {
+        if let Some(why) = &f.untested {
+            let _ = writeln!(out, "  {}: no test: {why}", f.name);
+        }
     }
     let mut unchecked: Vec<&str> = Vec::new();
     for finding in &summary.findings {

@@ -429,6 +429,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
             cheap: Default::default(),
         },
         dropped_tests: Vec::new(),
+        untested: None,
     }
 }
 

@@ -64,6 +64,8 @@ struct Coverage {
     nearest_uncovered: RefCell<StableHashMap<(FuncId, BlockId), u32>>,
     /// Why goals reachable from a dropped path may stay uncovered.
     reasons: BTreeMap<Goal, Uncovered>,
+    /// The first reason a path stopped: why there is no test, if none.
+    first_stop: Option<Uncovered>,
     tests: Vec<TestCase>,
     /// A function without conditions still gets one test (of its only path).
     wants_entry_test: bool,
@@ -141,6 +143,7 @@ impl Coverage {
     /// `max_iterations`: a loop that spins on a cyclic input is cut by it
     /// while the goal needs more nodes.
     fn cut_goals(&mut self, goals: &[Goal], bound: &'static str) {
+        self.stopped(Uncovered::Budget(bound.to_string()));
         for g in goals {
             let reason = self
                 .reasons
@@ -163,7 +166,12 @@ impl Coverage {
         self.explain(reached, why);
     }
 
+    fn stopped(&mut self, why: Uncovered) {
+        self.first_stop.get_or_insert(why);
+    }
+
     fn explain(&mut self, goals: &[Goal], why: &str) {
+        self.stopped(Uncovered::Unsupported(why.to_string()));
         for g in goals {
             self.reasons
                 .entry(*g)
@@ -749,6 +757,7 @@ pub fn explore(
         uncovered: targets.iter().copied().collect(),
         nearest_uncovered: RefCell::new(StableHashMap::default()),
         reasons: BTreeMap::new(),
+        first_stop: None,
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
@@ -793,6 +802,7 @@ pub fn explore(
     let initial = match exec.initial_state() {
         Ok(st) => vec![st],
         Err(what) => {
+            coverage.stopped(Uncovered::Unsupported(what.clone()));
             for g in &goals {
                 coverage
                     .reasons
@@ -881,18 +891,20 @@ pub fn explore(
         .iter()
         .flat_map(|t| t.path_goals.iter().copied())
         .collect();
+    // A budget that cut a path toward the goal names the limit to raise.
+    let why_not = |recorded: Option<&Uncovered>| match (recorded, budget_hit) {
+        (Some(r), _) => r.clone(),
+        (None, Some(name)) => Uncovered::Budget(name.to_string()),
+        (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
+        (None, None) => Uncovered::Infeasible,
+    };
     for g in &goals {
-        if covered.contains(g) {
-            continue;
+        if !covered.contains(g) {
+            report.uncovered.push((*g, why_not(coverage.reasons.get(g))));
         }
-        // A budget that cut a path toward the goal names the limit to raise.
-        let reason = match (coverage.reasons.get(g), budget_hit) {
-            (Some(r), _) => r.clone(),
-            (None, Some(name)) => Uncovered::Budget(name.to_string()),
-            (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
-            (None, None) => Uncovered::Infeasible,
-        };
-        report.uncovered.push((*g, reason));
+    }
+    if coverage.tests.is_empty() {
+        report.untested = Some(why_not(coverage.first_stop.as_ref()));
     }
     report.stats = ending.stats(&exec, start);
     report.stats.cheap = cheap_counts;
@@ -909,5 +921,6 @@ pub fn failed(program: &Program, func: FuncId, why: &str) -> FunctionReport {
         .iter()
         .map(|g| (*g, Uncovered::Unsupported(why.to_string())))
         .collect();
+    report.untested = Some(Uncovered::Unsupported(why.to_string()));
     report
 }

@@ -106,6 +106,9 @@ pub struct FunctionJson {
     /// code, left out of the driver, with why.
     #[serde(default)]
     pub dropped_tests: Vec<crate::DroppedTest>,
+    /// Why the function has no test, when it has none (as a goal's reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untested: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -736,6 +736,10 @@ pub struct FunctionReport {
     /// out of the driver.
     #[serde(default)]
     pub dropped_tests: Vec<DroppedTest>,
+    /// Why the function has no test, when it has none: the first reason a
+    /// path stopped (the only one a function without branches has).
+    #[serde(default)]
+    pub untested: Option<Uncovered>,
 }
 
 /// A test left out because running it contradicted the engine.
@@ -773,6 +777,7 @@ impl FunctionReport {
             uncovered: Vec::new(),
             stats: Stats::default(),
             dropped_tests: Vec::new(),
+            untested: None,
         }
     }
 }
