@@ -125,16 +125,28 @@ fn what_a_function_without_a_body_may_write_is_never_checked() {
 }
 
 #[test]
-fn a_member_address_is_taken_only_through_an_object() {
+fn member_addresses_and_indexes_are_checked_as_the_sanitizers_do() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (json, driver) = generate(dir.path(), "member_addresses.c");
     // The slots of a table whose key address slot_key takes point to
     // storage, as the sanitizers require of `&t->slots[i].key`: no test is
     // left out (`generate` checks), where a NULL `slots` was one before.
     assert!(driver.contains("t_in->slots = t_slots_in;"), "{driver}");
-    // `&s->next` with `s` NULL is the one finding; the folded `offsetof` none.
+    // `&s->next` with `s` NULL and an item outside the menu's 8 are the
+    // findings; the folded `offsetof` and the index past a last member
+    // array (which may be flexible) none.
+    let found: Vec<(String, String)> = findings(&json)
+        .into_iter()
+        .map(|(function, kind, _)| (function, kind))
+        .collect();
     assert_eq!(
-        findings(&json),
-        [("next_link".to_string(), "null-dereference".to_string(), true)]
+        found,
+        [
+            pair("next_link", "null-dereference"),
+            // `m->selected - 1` at INT_MIN.
+            pair("current", "signed-overflow"),
+            pair("current", "out-of-bounds")
+        ]
     );
+    assert!(driver.contains("last_byte("), "{driver}");
 }

@@ -35,3 +35,35 @@ unsigned long next_offset(void)
 {
     return (unsigned long)&((struct slot *)0)->next;
 }
+
+/* Indexes into member arrays are checked against the array, as the
+ * sanitizers check them, even for an address; a last member may be a
+ * flexible array, which they leave alone. */
+struct menu {
+    int selected;
+    struct item {
+        int action;
+    } items[8];
+    int hidden;
+};
+
+/* The selected item, numbered from 1 (0: none). */
+struct item *current(struct menu *m)
+{
+    if (m->selected == 0 || m->hidden)
+        return NULL;
+    return &m->items[m->selected - 1];
+}
+
+struct packet {
+    int len;
+    unsigned char data[4];
+};
+
+/* The packet's last byte: its data may run past the declared 4. */
+int last_byte(const struct packet *p)
+{
+    if (p->len <= 4)
+        return -1;
+    return p->data[p->len - 1];
+}

@@ -84,8 +84,13 @@ impl Machine<'_, '_> {
         address_only: bool,
     ) -> Exec<(PtrVal, Type, Option<BitField>)> {
         // `&((T *)0)->m`, the old `offsetof`, is folded by the compiler.
-        let member_of_pointer = address_only
-            && matches!(&place.base, PlaceBase::Deref(e) if !constant_address(e));
+        let folded = matches!(&place.base, PlaceBase::Deref(e) if constant_address(e));
+        let member_of_pointer = address_only && matches!(place.base, PlaceBase::Deref(_)) && !folded;
+        // The place so far ends where an object reached through a pointer
+        // may end: a member array there may be a flexible one, into which
+        // gcc checks no index (a declared object's size is known).
+        let mut at_end = matches!(place.base, PlaceBase::Deref(_));
+        let mut member = false;
         let (mut ptr, mut ty) = match &place.base {
             PlaceBase::Local(l) => {
                 let frame = st.frames.len() - 1;
@@ -131,11 +136,18 @@ impl Machine<'_, '_> {
                     }
                     ptr.offset = ptr.offset.bvadd(Word::known(u128::from(field.offset), 64));
                     bits = field.bits;
+                    at_end &= *index as usize + 1 == def.fields.len();
+                    member = true;
                     ty = field_ty.clone();
                 }
                 Proj::Index { index, elem } => {
                     let i = self.eval_int(st, index)?;
                     let signed = index.ty.as_int().is_some_and(|t| t.signed);
+                    let flexible = member && at_end;
+                    if let (Type::Array(_, Some(len)), false, false) = (&ty, flexible, folded) {
+                        self.check_index(st, &i, signed, *len, address_only)?;
+                    }
+                    member = false;
                     let scaled = self.scaled_index(st, &i, signed, self.program.size_of(elem))?;
                     ptr.offset = ptr.offset.bvadd(&scaled);
                     ty = elem.clone();
@@ -143,6 +155,32 @@ impl Machine<'_, '_> {
             }
         }
         Ok((ptr, ty, bits))
+    }
+
+    /// An index into an array of `len` elements stays inside it, as the
+    /// sanitizers check even where the element is not read: below `len`,
+    /// or up to it for an address (one past the end).
+    fn check_index(
+        &mut self,
+        st: &mut State,
+        index: &Word,
+        signed: bool,
+        len: u64,
+        address_only: bool,
+    ) -> Exec<()> {
+        // Unsigned: a negative index is far above any length.
+        let index = resize(index, 64, signed);
+        let len_word = Word::known(u128::from(len), 64);
+        let outside = match address_only {
+            true => index.bvugt(&len_word),
+            false => index.bvuge(&len_word),
+        };
+        self.check_fault(
+            st,
+            FindingKind::OutOfBounds,
+            &outside,
+            &format!("array index out of bounds (an array of {len})"),
+        )
     }
 
     /// `p->m` needs `p` to point to an object even where nothing is read
