@@ -75,3 +75,42 @@ fn tests_the_run_contradicts_are_left_out_with_their_reason() {
     let check = cairn(&["check", arg(&out), "--sanitize"]);
     assert!(check.status.success(), "{}", text(&check.stdout));
 }
+
+/// The `messages` of every test run in `check --json`'s output.
+fn test_messages(value: &serde_json::Value, found: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::Array(messages)) = map.get("messages") {
+                found.extend(messages.iter().filter_map(|m| m.as_str().map(str::to_string)));
+            }
+            map.values().for_each(|v| test_messages(v, found));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| test_messages(v, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_test_failing_under_the_sanitizers_names_what_they_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("scale.c");
+    std::fs::write(&source, "int scale(int x)\n{\n    return x * 3;\n}\n").expect("write");
+    let out = dir.path().join("out");
+    let run = cairn(&["gen", arg(&source), "-o", arg(&out), "--no-validate"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    // The code changes behind the driver: every test now reads past an array.
+    let changed = "int scale(int x)\n{\n    int table[2] = { 1, 2 };\n    \
+                   volatile int i = 2;\n    return table[i] * 0 + x * 3;\n}\n";
+    std::fs::write(&source, changed).expect("write");
+    let check = cairn(&["check", arg(&out), "--sanitize", "--json"]);
+    assert!(!check.status.success(), "{}", text(&check.stdout));
+    let json: serde_json::Value = serde_json::from_slice(&check.stdout).expect("JSON");
+    let mut messages = Vec::new();
+    test_messages(&json, &mut messages);
+    assert!(
+        messages.iter().any(|m| m.starts_with("under the sanitizers: ")
+            && m.contains("scale.c:5:")
+            && m.contains("runtime error: index 2 out of bounds")),
+        "{messages:?}"
+    );
+}

@@ -487,6 +487,7 @@ fn sanitize_driver(
                 // The reports do not name the tests; the FAIL lines do.
                 let failed = report::fail_lines(&ran.stdout);
                 result.record_sanitizer_failures(&failed);
+                name_sanitizer_reports(&binary, config, &build, result)?;
                 let message = if failed.is_empty() {
                     report
                 } else {
@@ -510,6 +511,49 @@ fn sanitize_driver(
         result
             .problems
             .push(Problem::new(ProblemKind::Sanitizer, message));
+    }
+    Ok(())
+}
+
+/// Most tests that failed under the sanitizers run again, alone, to name
+/// what the sanitizer reported in each.
+const MOST_RERUNS_ALONE: usize = 16;
+
+/// Runs tests that exited under the sanitizers (their FAIL line only says
+/// "exited with status") again one at a time, and puts the sanitizer's
+/// first line in their message instead: which rule broke, and where.
+fn name_sanitizer_reports(
+    binary: &Path,
+    config: &CheckConfig,
+    build: &Path,
+    result: &mut FileCheck,
+) -> Result<(), CheckError> {
+    const EXITED: &str = "under the sanitizers: exited with status";
+    let exited: Vec<usize> = (result.tests.iter().enumerate())
+        .filter(|(_, t)| t.messages.iter().any(|m| m.starts_with(EXITED)))
+        .map(|(index, _)| index)
+        .take(MOST_RERUNS_ALONE)
+        .collect();
+    for index in exited {
+        let test = &mut result.tests[index];
+        let ran = run::run(
+            sanitized(driver_command(binary, config).arg(&test.name), Leaks::Detect)
+                .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+            build,
+            "driver",
+            Limits::program(RUN_LIMIT + TEST_TIMEOUT + TEST_KILLED_AFTER)
+                .with_huge_address_space(),
+        )
+        .map_err(|m| error(binary, m))?;
+        let Some(first) = sanitizer_report(&ran).and_then(|r| r.lines().next().map(str::to_string))
+        else {
+            continue;
+        };
+        for message in &mut test.messages {
+            if message.starts_with(EXITED) {
+                *message = format!("under the sanitizers: {}", first.trim());
+            }
+        }
     }
     Ok(())
 }
