@@ -120,7 +120,7 @@ impl Machine<'_, '_> {
     pub(super) fn strncpy(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
         let len = self.string_length(st, &src, Some(n.clone()))?;
-        self.require_copy_apart(st, &dst, &n, &src, &len)?;
+        self.require_copy_apart(st, &dst, &n, &src, &read_of_bounded_copy(&len, &n))?;
         self.copy_bytes(st, &dst, &Fill::Byte(Word::known(0, 8)), &n)?;
         self.copy_bytes(st, &dst, &Fill::From(src), &len)?;
         returns(SymVal::Ptr(dst))
@@ -131,9 +131,14 @@ impl Machine<'_, '_> {
     pub(super) fn strncat(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let (dst, src, n) = (args.ptr(0)?, args.ptr(1)?, args.size(2)?);
         let end = self.string_length(st, &dst, None)?;
-        let len = self.string_length(st, &src, Some(n))?;
+        let len = self.string_length(st, &src, Some(n.clone()))?;
         let at = self.source(st, &dst)?.plus(&end);
-        self.require_copy_apart(st, &at, &len.bvadd(Word::known(1, 64)), &src, &len)?;
+        // As the sanitizers check it: the whole destination string with what
+        // is appended and its NUL, against the bytes read (when any are).
+        let read = read_of_bounded_copy(&len, &n);
+        let read = (len.eq(Word::known(0, 64))).ite(&Word::known(0, 64), &read);
+        let written = end.bvadd(&read).bvadd(Word::known(1, 64));
+        self.require_copy_apart(st, &dst, &written, &src, &read)?;
         self.copy_bytes(st, &at, &Fill::From(src), &len)?;
         let after = PtrVal {
             target: at.target.clone(),
@@ -271,4 +276,11 @@ impl Machine<'_, '_> {
         )?;
         returns(SymVal::Ptr(result))
     }
+}
+
+/// The bytes `strncpy` and `strncat` read of a source string of length
+/// `len` (at most `n`): the string and its NUL, but no more than `n`.
+fn read_of_bounded_copy(len: &Word, n: &Word) -> Word {
+    let with_nul = len.bvadd(Word::known(1, 64));
+    with_nul.bvult(n).ite(&with_nul, n)
 }
