@@ -150,3 +150,19 @@ fn member_addresses_and_indexes_are_checked_as_the_sanitizers_do() {
     );
     assert!(driver.contains("last_byte("), "{driver}");
 }
+
+#[test]
+fn a_pointer_in_an_input_union_is_what_a_test_writes_there() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // No test is left out (`generate` checks): a driver writes the union's
+    // view with NULL pointers, so the engine reads NULL there too.
+    let (json, _) = generate(dir.path(), "union_views.c");
+    let function = &json["functions"][0];
+    let goals = function["goals"].as_array().expect("goals");
+    let uncovered: Vec<&serde_json::Value> =
+        goals.iter().filter(|g| g["covered"] == false).collect();
+    assert_eq!(uncovered.len(), 1, "{function}");
+    // A bound, never a proof: another caller's bytes may point somewhere.
+    let reason = uncovered[0]["reason"].as_str().unwrap_or("");
+    assert!(reason.starts_with("not reached within bounds"), "{reason}");
+}

@@ -613,6 +613,10 @@ pub fn bound_explained(name: &str) -> String {
     let (what, lift) = match name {
         "max_array" => ("input arrays and strings are short", "raise --max-array"),
         "max_nodes" => ("inputs have few objects", "raise --max-nodes"),
+        "bytes_pointers" => (
+            "a pointer read from an input's plain bytes (a union's, a buffer's) is NULL, as a test writes it",
+            "a fixed bound of unit tests",
+        ),
         "max_depth" => ("calls nest shallowly", "raise --max-depth"),
         "max_iterations" => ("loops run few times", "raise --max-iterations"),
         "max_paths" => ("the search completes few paths", "raise --max-paths"),

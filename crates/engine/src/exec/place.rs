@@ -16,6 +16,8 @@ use std::rc::Rc;
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
+/// The bound that makes a pointer read from an input's plain bytes NULL.
+const BYTES_POINTERS: &str = "bytes_pointers";
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
 /// Objects with at most this many places for a value are small enough to
@@ -588,6 +590,16 @@ impl Machine<'_, '_> {
         let value = match &loc.ty {
             ty if let Some(bits) = ty.scalar_bits() => {
                 SymVal::Int(resize(&cells_to_int(&cells)?, bits, false))
+            }
+            // No test can make an input's plain bytes (a union's, a buffer's)
+            // point to an object, nor does a driver write a pointer member
+            // of a union as bytes: what it holds there is NULL.
+            // Kept as the bytes, so that a branch the bound decides says so.
+            Type::Pointer(_) if forged => {
+                let bytes = cells_to_ptr(&cells)?;
+                let zero = Word::known(0, bytes.offset.get_size());
+                self.assume_limit(st, &bytes.offset.eq(&zero), BYTES_POINTERS)?;
+                SymVal::Ptr(bytes)
             }
             Type::Pointer(_) => SymVal::Ptr(cells_to_ptr(&cells)?),
             _ => SymVal::Bytes(Rc::new(cells.into_owned())),
