@@ -370,3 +370,41 @@ fn an_extern_global_of_an_incomplete_type_links() {
     let tests = std::fs::read_to_string(out_dir.join("opaque.tests.json")).expect("tests");
     assert!(tests.contains("of unknown size"), "{tests}");
 }
+
+/// gcc evaluates a call's arguments from the last to the first on x86-64;
+/// code whose arguments have effects (GObject's `G_TYPE_CHECK_INSTANCE_CAST
+/// (g_object_new (T), t_get_type ())` registers types in them) is tested
+/// in that order.
+const ARGUMENT_ORDER: &str = r#"
+static int calls;
+static int first_seen;
+
+static int note(int id)
+{
+    if (calls++ == 0)
+        first_seen = id;
+    return id;
+}
+
+static int pick(int a, int b)
+{
+    return a * 10 + b;
+}
+
+int first_argument_evaluated(int x)
+{
+    calls = 0;
+    int r = pick(note(1), note(2));
+    if (first_seen == 2)
+        return r + x;
+    return -r;
+}
+"#;
+
+#[test]
+fn arguments_are_evaluated_in_gccs_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "order.c", ARGUMENT_ORDER, &[]);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(covers(&stdout, "first_argument_evaluated", "1/2"), "{stdout}");
+}

@@ -807,8 +807,11 @@ impl<'a> Lowerer<'a> {
                 ),
             );
         }
+        // gcc evaluates the arguments from the last to the first on x86-64
+        // (`f(g(), h())` calls h first): code that registers or counts in
+        // them (GObject's type casts around `g_object_new`) sees that order.
         let mut values = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
+        for (i, a) in args.iter().enumerate().rev() {
             let v = self.rvalue(a)?;
             let v = match sig.params.get(i).filter(|_| !loose) {
                 Some(param) => self.convert(v, param, a.span.start)?,
@@ -822,6 +825,7 @@ impl<'a> Lowerer<'a> {
             };
             values.push(v);
         }
+        values.reverse();
         if sig.ret == Type::Void || noreturn {
             self.emit(
                 StmtKind::Call {
