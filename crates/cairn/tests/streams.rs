@@ -134,3 +134,28 @@ fn stream_functions_get_passing_tests_of_every_branch() {
         assert_eq!(predicted, measured, "{name}: {row}");
     }
 }
+
+/// Writes to the standard output and error succeed in a test, as the
+/// driver's runner reads them: their results are what a successful write
+/// returns (before, unconstrained, and the tests expecting a failure failed).
+const STANDARD_WRITES: &str = r#"#include <stdio.h>
+
+int report(int code)
+{
+    if (fprintf(stderr, "code %d\n", code) < 0)
+        return -1;
+    if (fputs("done\n", stdout) == EOF)
+        return -2;
+    if (fwrite("x", 1, 1, stdout) != 1)
+        return -3;
+    return code > 0;
+}
+"#;
+
+#[test]
+fn writes_to_the_standard_streams_succeed_as_in_the_test() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = common::gen_checked(dir.path(), "report.c", STANDARD_WRITES);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(common::covers(&stdout, "report", "3/6"), "{stdout}");
+}

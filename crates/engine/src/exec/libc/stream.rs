@@ -58,6 +58,21 @@ pub(super) enum Operation {
     Unmodelled(&'static str),
 }
 
+impl Operation {
+    /// Whether it writes to the stream (or flushes what was written).
+    fn writes(self) -> bool {
+        matches!(
+            self,
+            Operation::PutChar
+                | Operation::PutString
+                | Operation::Print
+                | Operation::PrintArguments
+                | Operation::Write
+                | Operation::Flush
+        )
+    }
+}
+
 /// A stream function: its name, which argument is the stream, what it does.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StreamFunction {
@@ -219,8 +234,8 @@ impl Machine<'_, '_> {
             let message = format!("stream `{}` {what}", current.name);
             return self.fault(st, kind, &message);
         }
-        if matches!(current.role, StreamRole::Standard) {
-            return standard_stream_call(st, function, &current.name.clone());
+        if matches!(current.role, StreamRole::Standard) && !operation.writes() {
+            return standard_stream_call(function, &current.name.clone());
         }
         let (eof, error) = (current.eof, current.error);
         match operation {
@@ -303,7 +318,7 @@ impl Machine<'_, '_> {
     fn writing(&mut self, st: &mut State, obj: ObjIdx) -> Exec<()> {
         let current = stream(st, obj)?;
         match &current.role {
-            StreamRole::Write(_) => return Ok(()),
+            StreamRole::Write(_) | StreamRole::Standard => return Ok(()),
             StreamRole::Unused => {}
             _ => return unsupported("a stream both read and written"),
         }
@@ -333,8 +348,12 @@ impl Machine<'_, '_> {
         (bytes, n): (Vec<Word>, &Word),
         result: impl Fn(&Put) -> Word,
     ) -> Exec<Model> {
-        let StreamRole::Write(writing) = &stream(st, obj)?.role else {
-            return unsupported("a write to a stream not opened for writing");
+        let writing = match &stream(st, obj)?.role {
+            StreamRole::Write(writing) => writing,
+            // The test's standard output and error take every write (the
+            // driver's runner reads them), so it succeeds as it would there.
+            StreamRole::Standard => return returns_int(result(&Put::Fits)),
+            _ => return unsupported("a write to a stream not opened for writing"),
         };
         let zero = Word::known(0, 64);
         let empty = n.eq(&zero);
@@ -784,14 +803,8 @@ impl Machine<'_, '_> {
 
 /// A call on `stdin`, `stdout` or `stderr`: writes and flushes keep the
 /// output-only model of `printf`.
-fn standard_stream_call(st: &mut State, function: &StreamFunction, name: &str) -> Exec<Model> {
+fn standard_stream_call(function: &StreamFunction, name: &str) -> Exec<Model> {
     match function.operation {
-        Operation::PutChar
-        | Operation::PutString
-        | Operation::Print
-        | Operation::PrintArguments
-        | Operation::Write
-        | Operation::Flush => output_only(st, function.name),
         Operation::Close => unsupported(format!("closing `{name}`")),
         Operation::EndOfFile | Operation::Error | Operation::ClearErrors => {
             unsupported(format!("the flags of `{name}`"))
