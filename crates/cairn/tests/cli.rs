@@ -235,11 +235,16 @@ fn a_function_without_a_test_says_why() {
     let functions = json["functions"].as_array().expect("functions");
     let ask = functions.iter().find(|f| f["name"] == "ask").expect("ask");
     assert!(
-        ask["untested"].as_str().is_some_and(|why| why.contains("`scanf`")),
+        ask["untested"]
+            .as_str()
+            .is_some_and(|why| why.contains("`scanf`")),
         "{ask}"
     );
     // A function with tests has no such entry.
-    let clamp = functions.iter().find(|f| f["name"] == "clamp").expect("clamp");
+    let clamp = functions
+        .iter()
+        .find(|f| f["name"] == "clamp")
+        .expect("clamp");
     assert!(clamp.get("untested").is_none(), "{clamp}");
 }
 

@@ -406,5 +406,8 @@ fn arguments_are_evaluated_in_gccs_order() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (stdout, _, _) = gen_checked_with(dir.path(), "order.c", ARGUMENT_ORDER, &[]);
     assert!(!stdout.contains("left out"), "{stdout}");
-    assert!(covers(&stdout, "first_argument_evaluated", "1/2"), "{stdout}");
+    assert!(
+        covers(&stdout, "first_argument_evaluated", "1/2"),
+        "{stdout}"
+    );
 }

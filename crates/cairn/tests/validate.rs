@@ -81,7 +81,11 @@ fn test_messages(value: &serde_json::Value, found: &mut Vec<String>) {
     match value {
         serde_json::Value::Object(map) => {
             if let Some(serde_json::Value::Array(messages)) = map.get("messages") {
-                found.extend(messages.iter().filter_map(|m| m.as_str().map(str::to_string)));
+                found.extend(
+                    messages
+                        .iter()
+                        .filter_map(|m| m.as_str().map(str::to_string)),
+                );
             }
             map.values().for_each(|v| test_messages(v, found));
         }
@@ -108,9 +112,11 @@ fn a_test_failing_under_the_sanitizers_names_what_they_reported() {
     let mut messages = Vec::new();
     test_messages(&json, &mut messages);
     assert!(
-        messages.iter().any(|m| m.starts_with("under the sanitizers: ")
-            && m.contains("scale.c:5:")
-            && m.contains("runtime error: index 2 out of bounds")),
+        messages
+            .iter()
+            .any(|m| m.starts_with("under the sanitizers: ")
+                && m.contains("scale.c:5:")
+                && m.contains("runtime error: index 2 out of bounds")),
         "{messages:?}"
     );
 }

@@ -537,12 +537,14 @@ fn name_sanitizer_reports(
     for index in exited {
         let test = &mut result.tests[index];
         let ran = run::run(
-            sanitized(driver_command(binary, config).arg(&test.name), Leaks::Detect)
-                .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
+            sanitized(
+                driver_command(binary, config).arg(&test.name),
+                Leaks::Detect,
+            )
+            .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"),
             build,
             "driver",
-            Limits::program(RUN_LIMIT + TEST_TIMEOUT + TEST_KILLED_AFTER)
-                .with_huge_address_space(),
+            Limits::program(RUN_LIMIT + TEST_TIMEOUT + TEST_KILLED_AFTER).with_huge_address_space(),
         )
         .map_err(|m| error(binary, m))?;
         let Some(first) = sanitizer_report(&ran).and_then(|r| r.lines().next().map(str::to_string))

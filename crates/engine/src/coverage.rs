@@ -900,7 +900,9 @@ pub fn explore(
     };
     for g in &goals {
         if !covered.contains(g) {
-            report.uncovered.push((*g, why_not(coverage.reasons.get(g))));
+            report
+                .uncovered
+                .push((*g, why_not(coverage.reasons.get(g))));
         }
     }
     if coverage.tests.is_empty() {

@@ -87,7 +87,8 @@ impl Machine<'_, '_> {
     ) -> Exec<(PtrVal, Type, Option<BitField>)> {
         // `&((T *)0)->m`, the old `offsetof`, is folded by the compiler.
         let folded = matches!(&place.base, PlaceBase::Deref(e) if constant_address(e));
-        let member_of_pointer = address_only && matches!(place.base, PlaceBase::Deref(_)) && !folded;
+        let member_of_pointer =
+            address_only && matches!(place.base, PlaceBase::Deref(_)) && !folded;
         // The place so far ends where an object reached through a pointer
         // may end: a member array there may be a flexible one, into which
         // gcc checks no index (a declared object's size is known).
