@@ -411,3 +411,30 @@ fn arguments_are_evaluated_in_gccs_order() {
         "{stdout}"
     );
 }
+
+/// gcc's sanitizer checks a constant left shift at run time (`1 << 31` in a
+/// flag mask, libdvdnav's `subp_control[n] & (1<<31)`), not only a variable
+/// one: it is a finding where the code reaches it, and no test takes it.
+const CONSTANT_SHIFT: &str = r#"
+static const int masks[2] = { 1 << 31, 1 << 30 };
+
+int flagged(int x)
+{
+    if (x > 5)
+        return masks[x & 1] != 0;
+    if (x & (1 << 31))
+        return 1;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_constant_shift_into_the_sign_bit_is_the_sanitizers_finding() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "shift.c", CONSTANT_SHIFT, &[]);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(
+        stdout.contains("signed-overflow in flagged: signed left shift overflows"),
+        "{stdout}"
+    );
+}
