@@ -1068,8 +1068,17 @@ fn value_bytes(program: &Program, ty: &Type, value: &Value, at: usize, out: &mut
                 }
             }
         }
+        // NULL is all zero bytes (on the targets cairn supports), which
+        // another member's bytes may write as well.
+        (Type::Pointer(_), Value::Null) => {
+            for slot in out.iter_mut().skip(at).take(program.size_of(ty) as usize) {
+                if *slot == ValueByte::Unknown {
+                    *slot = ValueByte::Data(0);
+                }
+            }
+        }
         (Type::Pointer(_), _) => {
-            for slot in out.iter_mut().skip(at).take(8) {
+            for slot in out.iter_mut().skip(at).take(program.size_of(ty) as usize) {
                 *slot = ValueByte::Pointer;
             }
         }

@@ -110,6 +110,32 @@ pub struct Object {
     /// The first function without a body that may have filled bytes of it
     /// (`Written::Unseen`), named where a read of them stops the path.
     pub filled_by_stub: Option<ir::FuncId>,
+    /// How to make its `Cell::Deferred` bytes, for an input built on read.
+    pub deferred: Option<Rc<DeferredInput>>,
+}
+
+/// An input object whose bytes are made when first read: an array of
+/// `elem`, each element's members named from its access path.
+#[derive(Debug)]
+pub struct DeferredInput {
+    pub elem: Type,
+    /// The path of the first element and the separator before its members
+    /// (`head` and `->`, or `*count` and `.`).
+    pub first: (String, &'static str),
+    /// What later elements index: `head` gives `head[1]`.
+    pub operand: String,
+    /// Pointer members are links of a linked structure.
+    pub links: bool,
+}
+
+impl DeferredInput {
+    /// The access path of element `i` and the separator before its members.
+    pub fn element_path(&self, i: u64) -> (String, &'static str) {
+        match i {
+            0 => self.first.clone(),
+            _ => (format!("{}[{i}]", self.operand), "."),
+        }
+    }
 }
 
 impl Object {
@@ -124,7 +150,15 @@ impl Object {
             indexed: false,
             reached: Some(0),
             filled_by_stub: None,
+            deferred: None,
         }
+    }
+
+    /// An input object of `size` bytes, each made on its first read.
+    pub fn deferred(kind: ObjKind, input: DeferredInput, size: u64) -> Object {
+        let mut object = Object::new(kind, vec![Cell::Deferred; size as usize]);
+        object.deferred = Some(Rc::new(input));
+        object
     }
 
     /// Notes an access that reaches past its first element, ending at

@@ -55,6 +55,10 @@ pub enum Cell {
     Byte { src: Word, idx: u32 },
     /// Byte `idx` of a stored pointer.
     Ptr { ptr: Rc<PtrVal>, idx: u32 },
+    /// A byte of an input object the path has not read yet: its fresh
+    /// contents are made on the first read (`Machine::build_inputs`), so
+    /// that a large struct costs only the members a path uses.
+    Deferred,
 }
 
 impl Cell {
@@ -353,6 +357,8 @@ pub fn cell_byte(cell: &Cell) -> Modelled<Word> {
             Target::Null => Ok(ptr.offset.extract(idx * 8 + 7, idx * 8)),
             _ => unsupported("the bytes of a pointer read as an integer"),
         },
+        // Every read builds the bytes first; one that did not is cairn's slip.
+        Cell::Deferred => unsupported("an input byte read before it was made"),
     }
 }
 
@@ -363,7 +369,7 @@ pub fn cells_to_int(cells: &[Cell]) -> Modelled<Word> {
         let whole = src.get_size() as usize == cells.len() * 8
             && cells.iter().enumerate().all(|(i, c)| match c {
                 Cell::Byte { src: s, idx } => *idx as usize == i && s == src,
-                Cell::Ptr { .. } => false,
+                Cell::Ptr { .. } | Cell::Deferred => false,
             });
         if whole {
             return Ok(src.clone());
@@ -387,7 +393,7 @@ pub fn cells_to_ptr(cells: &[Cell]) -> Modelled<PtrVal> {
     if let Some(Cell::Ptr { ptr, .. }) = cells.first() {
         let whole = cells.iter().enumerate().all(|(i, c)| match c {
             Cell::Ptr { ptr: p, idx } => *idx as usize == i && Rc::ptr_eq(p, ptr),
-            Cell::Byte { .. } => false,
+            Cell::Byte { .. } | Cell::Deferred => false,
         });
         if whole {
             return Ok(ptr.as_ref().clone());

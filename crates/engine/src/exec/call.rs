@@ -405,16 +405,17 @@ impl Machine<'_, '_> {
         let params = &self.program.function(self.root).sig.params;
         let mut checks = Vec::new();
         for (param, ty) in params.iter().enumerate().skip(from) {
-            let Some(SymVal::Ptr(p)) = st.params.get(param) else {
+            let Some(SymVal::Ptr(p)) = st.params.get(param).cloned() else {
                 continue;
             };
-            let Some(object) = self.live_object(st, p) else {
+            let Some(object) = self.live_object(st, &p) else {
                 continue;
             };
             if let Some(invariant) = self.invariant_of(ty) {
                 checks.push((invariant, param, SymVal::Ptr(p.clone())));
             } else if let Some(invariant) = self.invariant_through(ty) {
                 // The `T *` the call may have replaced through a `T **`.
+                self.make_bytes(st, object, &p.offset, 8);
                 let cells = crate::memory::read(st.object(object), &p.offset, 8)?;
                 checks.push((invariant, param, SymVal::Ptr(cells_to_ptr(&cells)?)));
             }
@@ -483,6 +484,7 @@ impl Machine<'_, '_> {
         let object = self.materialize(&mut st, lazy)?;
         self.hooks.pointer_decided(&st, lazy, self.span);
         let pointer_bytes = self.program.data_model.pointer_bytes();
+        self.make_bytes(&mut st, object, &Word::known(0, 64), pointer_bytes);
         let cells = crate::memory::read(st.object(object), &Word::known(0, 64), pointer_bytes)?;
         let value = SymVal::Ptr(cells_to_ptr(&cells)?);
         push_frame(

@@ -342,6 +342,8 @@ impl Machine<'_, '_> {
         } else {
             new_size.bvult(&old_size).ite(new_size, &old_size)
         };
+        self.make_bytes(st, from, &Word::known(0, 64), u64::MAX);
+        self.make_bytes(st, to, &Word::known(0, 64), u64::MAX);
         let source = st.objects[from as usize].clone();
         let from_input = matches!(source.kind, ObjKind::Input { .. });
         let reach = source.capacity().min(st.object(to).capacity()) as usize;

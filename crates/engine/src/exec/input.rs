@@ -8,8 +8,8 @@ use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{
-    is_standard_stream, is_stream_type, Frame, NativeInputs, ObjKind, Object, ReturnTo, State,
-    StateId, Written,
+    is_standard_stream, is_stream_type, DeferredInput, Frame, NativeInputs, ObjKind, Object,
+    ReturnTo, State, StateId, Written,
 };
 use crate::value::{
     bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, Cond,
@@ -29,58 +29,137 @@ pub fn fresh_cells(
     path: &str,
     sep: &str,
 ) -> Vec<Cell> {
+    let size = program.size_of(ty) as usize;
+    let mut cells = vec![Cell::Deferred; size];
+    make_deferred(program, st, (ty, path, sep), 0..size, &mut cells);
+    cells
+}
+
+/// Makes fresh contents for the `Cell::Deferred` bytes of `want` in
+/// `cells`, the bytes of a value of `ty` named `path` (see [`fresh_cells`]):
+/// each scalar, pointer or union byte that overlaps `want` becomes one
+/// fresh input (its bytes already written keep their value), and padding
+/// becomes 0.
+fn make_deferred(
+    program: &Program,
+    st: &mut State,
+    named: (&Type, &str, &str),
+    want: std::ops::Range<usize>,
+    cells: &mut [Cell],
+) {
+    let want = want.start..want.end.min(cells.len());
+    if !cells[want.clone()].iter().any(|c| matches!(c, Cell::Deferred)) {
+        return;
+    }
+    make_value(program, st, named, 0, &want, cells);
+    for cell in &mut cells[want] {
+        if matches!(cell, Cell::Deferred) {
+            *cell = Cell::zero();
+        }
+    }
+}
+
+/// [`make_deferred`] for the value of `ty` at byte `at` of `cells`.
+fn make_value(
+    program: &Program,
+    st: &mut State,
+    (ty, path, sep): (&Type, &str, &str),
+    at: usize,
+    want: &std::ops::Range<usize>,
+    cells: &mut [Cell],
+) {
+    let size = program.size_of(ty) as usize;
+    let here = at..(at + size).min(cells.len());
+    if here.start >= want.end
+        || here.end <= want.start
+        || !cells[here.clone()].iter().any(|c| matches!(c, Cell::Deferred))
+    {
+        return;
+    }
+    let fill = |cells: &mut [Cell], made: Vec<Cell>| {
+        for (slot, cell) in cells[here.clone()].iter_mut().zip(made) {
+            if matches!(slot, Cell::Deferred) {
+                *slot = cell;
+            }
+        }
+    };
     match ty {
         // Integers, floats and doubles: one named number.
-        _ if let Some(value) = st.fresh_scalar(path, ty) => int_cells(&value),
+        _ if let Some(value) = st.fresh_scalar(path, ty) => fill(cells, int_cells(&value)),
         Type::Pointer(_) => {
             let lazy = st.add_lazy(path.to_string(), ty.clone());
-            ptr_cells(
+            let pointer = ptr_cells(
                 PtrVal::to(Target::Lazy(lazy)),
                 program.data_model.pointer_bytes(),
-            )
+            );
+            fill(cells, pointer);
         }
         Type::Array(elem, Some(n)) => {
-            let mut cells = Vec::new();
-            for i in 0..*n {
-                cells.extend(fresh_cells(program, st, elem, &format!("{path}[{i}]"), "."));
+            let esz = program.size_of(elem) as usize;
+            if esz == 0 {
+                return;
             }
-            cells
+            let first = want.start.saturating_sub(at) / esz;
+            let last = (want.end - at).div_ceil(esz).min(*n as usize);
+            for i in first..last {
+                let name = format!("{path}[{i}]");
+                make_value(program, st, (elem, &name, "."), at + i * esz, want, cells);
+            }
         }
         Type::Struct(id) if !program.struct_def(*id).is_union => {
             let def = program.struct_def(*id);
-            let mut cells = zero_cells(def.size);
+            // Bit-fields share bytes: all of them are made together (each
+            // putting its bits into what is there), while all their bytes
+            // are still to make, lest one be left 0.
+            let storage_of = |f: &ir::Field| {
+                f.bits.map(|bits| {
+                    let start = at + f.offset as usize;
+                    start..start + bits.storage_bytes() as usize
+                })
+            };
+            let storages: Vec<_> = def.fields.iter().filter_map(storage_of).collect();
+            let make_bits = storages.iter().any(|r| r.start < want.end && r.end > want.start)
+                && storages.iter().all(|r| {
+                    cells.get(r.clone()).is_some_and(|bytes| {
+                        bytes.iter().all(|c| matches!(c, Cell::Deferred))
+                    })
+                });
+            if make_bits {
+                for range in &storages {
+                    cells[range.clone()].fill(Cell::zero());
+                }
+            }
             for field in &def.fields {
                 let member = format!("{path}{sep}{}", field.name);
-                let at = field.offset as usize;
-                if let Some(bits) = field.bits {
-                    // Bit-fields share bytes: each puts its bits into what is there.
-                    let value =
-                        st.fresh_input(&member, bits.width.into(), !field.ty.is_unsigned_int());
-                    let storage = at..at + bits.storage_bytes() as usize;
-                    if let Some(Ok(old)) = cells.get(storage.clone()).map(cells_to_int) {
-                        let updated = int_cells(&bit_field_put(&old, bits, &value));
-                        cells.splice(storage, updated);
+                match (field.bits, storage_of(field)) {
+                    (Some(bits), Some(storage)) if make_bits => {
+                        let value =
+                            st.fresh_input(&member, bits.width.into(), !field.ty.is_unsigned_int());
+                        if let Ok(old) = cells_to_int(&cells[storage.clone()]) {
+                            let updated = int_cells(&bit_field_put(&old, bits, &value));
+                            for (slot, cell) in cells[storage].iter_mut().zip(updated) {
+                                *slot = cell;
+                            }
+                        }
                     }
-                    continue;
-                }
-                let inner = fresh_cells(program, st, &field.ty, &member, ".");
-                for (k, cell) in inner.into_iter().enumerate() {
-                    if let Some(slot) = cells.get_mut(at + k) {
-                        *slot = cell;
+                    (Some(_), _) => {}
+                    (None, _) => {
+                        let start = at + field.offset as usize;
+                        make_value(program, st, (&field.ty, &member, "."), start, want, cells);
                     }
                 }
             }
-            cells
         }
-        // Unions, floats and anything else: exact but anonymous bytes.
-        other => {
-            let size = program.size_of(other);
-            (0..size)
-                .map(|k| Cell::Byte {
-                    src: st.fresh_input(&format!("{path}.byte{k}"), 8, false),
-                    idx: 0,
-                })
-                .collect()
+        // Unions and anything else: exact but anonymous bytes.
+        _ => {
+            for k in here.start.max(want.start)..here.end.min(want.end) {
+                if matches!(cells[k], Cell::Deferred) {
+                    cells[k] = Cell::Byte {
+                        src: st.fresh_input(&format!("{path}.byte{}", k - at), 8, false),
+                        idx: 0,
+                    };
+                }
+            }
         }
     }
 }
@@ -446,12 +525,20 @@ impl Machine<'_, '_> {
         if is_input && starts_fresh(global) {
             return self.fresh_static(st, id);
         }
-        let cells = if is_input {
-            fresh_cells(self.program, st, &global.ty, &global.name, ".")
-        } else {
-            initial_cells(self.program, id)
+        let kind = ObjKind::Global { id, is_input };
+        let object = match is_input {
+            true => {
+                let deferred = DeferredInput {
+                    elem: global.ty.clone(),
+                    first: (global.name.clone(), "."),
+                    operand: global.name.clone(),
+                    links: false,
+                };
+                Object::deferred(kind, deferred, self.program.size_of(&global.ty))
+            }
+            false => Object::new(kind, initial_cells(self.program, id)),
         };
-        let obj = st.add_object(Object::new(ObjKind::Global { id, is_input }, cells));
+        let obj = st.add_object(object);
         st.globals[id.index()] = Some(obj);
         Ok(obj)
     }
@@ -529,6 +616,52 @@ impl Machine<'_, '_> {
         (incomplete && !is_stream_type(self.program, pointee)).then(|| pointee.clone())
     }
 
+    /// Makes the deferred bytes of input object `obj` that a read of `n`
+    /// bytes at `off` reaches (all of them at a symbolic offset): each
+    /// member they overlap gets its fresh contents, as at the start.
+    pub(super) fn make_bytes(&mut self, st: &mut State, obj: ObjIdx, off: &Word, n: u64) {
+        let object = st.object(obj);
+        let Some(input) = object.deferred.clone() else {
+            return;
+        };
+        let size = object.cells.len() as u64;
+        let want = match crate::memory::concrete_offset(off) {
+            Some(at) => at.min(size)..at.saturating_add(n).min(size),
+            None => 0..size,
+        };
+        let deferred = |c: &Cell| matches!(c, Cell::Deferred);
+        if !object.cells[want.start as usize..want.end as usize]
+            .iter()
+            .any(deferred)
+        {
+            return;
+        }
+        let esz = self.program.size_of(&input.elem).max(1);
+        let first_lazy = st.lazies.len();
+        for i in want.start / esz..want.end.div_ceil(esz) {
+            let element = (i * esz) as usize..((i + 1) * esz).min(size) as usize;
+            let mut cells = st.object(obj).cells[element.clone()].to_vec();
+            let (path, sep) = input.element_path(i);
+            let local = want.start.saturating_sub(i * esz) as usize
+                ..(want.end - i * esz).min(esz) as usize;
+            make_deferred(self.program, st, (&input.elem, &path, sep), local, &mut cells);
+            let object = st.object_mut(obj);
+            let initial = std::rc::Rc::make_mut(&mut object.initial);
+            for (k, cell) in element.zip(cells) {
+                // Bytes never made were never written: their start is this.
+                if deferred(&object.cells[k]) && !deferred(&cell) {
+                    initial[k] = cell.clone();
+                    object.cells[k] = cell;
+                }
+            }
+        }
+        if input.links {
+            for member in &mut st.lazies[first_lazy..] {
+                member.link = true;
+            }
+        }
+    }
+
     /// Creates the input object an unresolved lazy pointer points to: an array
     /// of its pointee type whose length (1..=max_array) the solver chooses,
     /// NUL-terminated for character types. At most `max_nodes` per path.
@@ -565,27 +698,34 @@ impl Machine<'_, '_> {
             max = fits;
         }
         let path = &lazy_ptr.path;
-        let mut cells = Vec::with_capacity((esz * max) as usize);
-        let first_member = st.lazies.len();
         // `*head` needs parentheses before a postfix operator: `(*head)->next`.
         let operand = if path.starts_with('*') {
             format!("({path})")
         } else {
             path.to_string()
         };
-        for i in 0..max {
-            let (name, sep) = match (i, &elem) {
-                (0, Type::Struct(_)) => (operand.clone(), "->"),
-                (0, _) => (format!("*{path}"), "."),
-                _ => (format!("{operand}[{i}]"), "."),
-            };
-            cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
-        }
-        if self.program.is_linked(&elem) {
-            for member in &mut st.lazies[first_member..] {
-                member.link = true;
+        let first = match &elem {
+            Type::Struct(_) => (operand.clone(), "->"),
+            _ => (format!("*{path}"), "."),
+        };
+        let deferred = DeferredInput {
+            elem: elem.clone(),
+            first,
+            operand,
+            links: self.program.is_linked(&elem),
+        };
+        // A string's bytes are all made now: its length places its NUL.
+        let cells = match is_string {
+            true => {
+                let mut cells = Vec::with_capacity((esz * max) as usize);
+                for i in 0..max {
+                    let (name, sep) = deferred.element_path(i);
+                    cells.extend(fresh_cells(self.program, st, &elem, &name, sep));
+                }
+                Some(cells)
             }
-        }
+            false => None,
+        };
         // A candidate's array (concrete mode) is as long as it may be, and
         // the test builds the part its path reached: a sampled length would
         // mostly be too short for a loop over a whole buffer.
@@ -596,7 +736,7 @@ impl Machine<'_, '_> {
         self.assume(st, &Cond::from(len.bvuge(bv_u(1, 64))))?;
         let within_max = Cond::from(len.bvule(bv_u(u128::from(max), 64)));
         self.assume_limit(st, &within_max, "max_array")?;
-        if is_string {
+        if let Some(cells) = &cells {
             let mut terminated = Vec::new();
             for k in 0..max {
                 let byte = crate::value::cell_byte(&cells[k as usize])?;
@@ -615,7 +755,11 @@ impl Machine<'_, '_> {
             freed: false,
             vouched: st.checking_invariant(),
         };
-        let obj = st.add_object(Object::new(kind, cells));
+        let object = match cells {
+            Some(cells) => Object::new(kind, cells),
+            None => Object::deferred(kind, deferred, esz * max),
+        };
+        let obj = st.add_object(object);
         st.lazies[lazy as usize].resolution = Some(Target::Object(obj));
         Ok(obj)
     }

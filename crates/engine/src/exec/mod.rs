@@ -97,6 +97,7 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
             Target::Lazy(lazy) => st.lazies[lazy as usize].resolution.is_some(),
             _ => true,
         },
+        Cell::Deferred => false,
     };
     let scripted = |call: &&crate::state::CallWithoutBody| {
         (call.writes.iter()).any(|(_, cells)| cells.iter().any(chosen))

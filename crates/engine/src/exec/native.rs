@@ -145,6 +145,7 @@ impl Machine<'_, '_> {
                         return Ok(Err("it is given a stream (`FILE *`)"));
                     }
                     if !objects.contains(&obj) {
+                        self.make_bytes(st, obj, &Word::known(0, 64), u64::MAX);
                         objects.push(obj);
                     }
                 }
@@ -367,6 +368,7 @@ impl Machine<'_, '_> {
                 Cell::Ptr { .. } => {
                     return Err("it is given memory holding part of a pointer".into());
                 }
+                Cell::Deferred => return Err("it is given input memory not yet made".into()),
             }
             at += 1;
         }

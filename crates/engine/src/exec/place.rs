@@ -586,6 +586,7 @@ impl Machine<'_, '_> {
         self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
         let off = self.settle(st, loc, has_pointer(self.program, &loc.ty))?;
         st.read_input |= matches!(st.object(loc.obj).kind, ObjKind::Input { .. });
+        self.make_bytes(st, loc.obj, &off, n);
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         let forged = matches!(loc.ty, Type::Pointer(_)) && holds_input_bytes(st, loc.obj, &cells);
         let value = match &loc.ty {
@@ -688,6 +689,7 @@ impl Machine<'_, '_> {
         self.check_access(st, loc.obj, &loc.off, n)?;
         self.check_memory_access(st, loc.obj, &loc.off, n, access)?;
         let off = self.settle(st, loc, false)?;
+        self.make_bytes(st, loc.obj, &off, n);
         let cells = memory::read(st.object(loc.obj), &off, n)?;
         Ok(cells_to_int(&cells)?)
     }
@@ -708,6 +710,8 @@ impl Machine<'_, '_> {
             return Ok(Word::known(at, 64));
         }
         self.fix_index_into_small_object(st, loc)?;
+        // A read or write at a symbolic place is a case over every byte.
+        self.make_bytes(st, loc.obj, &loc.off, u64::MAX);
         let holds_pointer = st
             .object(loc.obj)
             .cells

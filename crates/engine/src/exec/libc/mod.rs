@@ -202,6 +202,8 @@ impl Machine<'_, '_> {
             return unsupported("a library call on an object larger than 64 KiB");
         }
         self.no_stub_filled_bytes(st, obj, &st.object(obj).written)?;
+        // A scan reads on from the pointer (or anywhere, from a symbolic one).
+        self.make_bytes(st, obj, &ptr.offset, u64::MAX);
         Ok(Source {
             obj,
             ptr: ptr.clone(),
@@ -378,6 +380,7 @@ impl Machine<'_, '_> {
                     let outside = inside.not();
                     self.bounds_fault(st, &[*obj], &outside, "read past the end of an object")?;
                     let off = self.candidate_word(st, off)?;
+                    self.make_bytes(st, *obj, &off, stored);
                     memory::read(st.object(*obj), &off, stored)?.into_owned()
                 }
                 (None, Fill::Byte(b)) => vec![
@@ -416,6 +419,11 @@ impl Machine<'_, '_> {
         }
         let mut writes_outside = Vec::new();
         let mut reads_outside = Vec::new();
+        // Each byte may be copied (or kept): all of both are read.
+        if let Some((obj, _)) = &s {
+            self.make_bytes(st, *obj, &Word::known(0, 64), u64::MAX);
+        }
+        self.make_bytes(st, d, &Word::known(0, 64), u64::MAX);
         for k in 0..cap {
             let taken = Word::known(u128::from(k), 64).bvult(n);
             let at = dst.offset.bvadd(Word::known(u128::from(k), 64));

@@ -133,6 +133,7 @@ impl Machine<'_, '_> {
             &inside.not(),
             "a mutex past the end of an object",
         )?;
+        self.make_bytes(st, obj, &ptr.offset, layout.size);
         Ok(Mutex {
             obj,
             ptr: ptr.clone(),
