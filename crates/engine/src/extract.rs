@@ -931,7 +931,7 @@ impl<'a> Solved<'a> {
                     .iter()
                     .map(|f| self.field_value(cells, f))
                     .collect();
-                Value::Struct(fields)
+                known_parts(fields, Value::Struct)
             }
             Type::Array(elem, Some(n)) => {
                 let esz = program.size_of(elem) as usize;
@@ -941,7 +941,7 @@ impl<'a> Solved<'a> {
                         None => Value::Unknown,
                     })
                     .collect();
-                Value::Array(items)
+                known_parts(items, Value::Array)
             }
             _ => Value::Unknown,
         }
@@ -1281,6 +1281,15 @@ impl<'a> Valuation<'a> {
         self.model
             .eval(&cond.substitute(&self.pairs()), true)
             .and_then(|b| b.as_bool())
+    }
+}
+
+/// A struct or array value of `parts`, or unknown when no part is known
+/// (no path read any of it): a large input the path barely used stays small.
+fn known_parts(parts: Vec<Value>, whole: fn(Vec<Value>) -> Value) -> Value {
+    match parts.iter().all(|p| *p == Value::Unknown) {
+        true => Value::Unknown,
+        false => whole(parts),
     }
 }
 

@@ -33,10 +33,13 @@ fn target(v: &Value) -> Option<ObjectId> {
     }
 }
 
-/// Member `n` of the first element of input object `obj`.
+/// Member `n` of the first element of input object `obj` (unknown when
+/// the path read none of its members).
 fn member(t: &TestCase, obj: ObjectId, n: usize) -> &Value {
+    static UNREAD: Value = Value::Unknown;
     match &t.inputs.objects[obj.0 as usize].init[0] {
         Value::Struct(fields) => &fields[n],
+        Value::Unknown => &UNREAD,
         other => panic!("not a struct: {other:?}"),
     }
 }
