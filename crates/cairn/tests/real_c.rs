@@ -438,3 +438,47 @@ fn a_constant_shift_into_the_sign_bit_is_the_sanitizers_finding() {
         "{stdout}"
     );
 }
+
+/// A command-line parser, as programs and their libraries' front ends
+/// write one: `getopt_long` runs for real in the tests, starting from the
+/// `optind` of a fresh process, and the engine's model agrees with it on
+/// short options (alone, with an argument attached or separate), long ones
+/// (`--sz=3`, a flag the table sets) and what ends the options.
+const OPTIONS: &str = r#"
+#include <getopt.h>
+#include <stddef.h>
+
+static int all;
+
+int parse(int argc, char **argv, int *size)
+{
+    static const struct option longopts[] = {
+        { "all", no_argument, &all, 1 },
+        { "sz", required_argument, NULL, 's' },
+        { "lv", optional_argument, NULL, 'l' },
+        { NULL, 0, NULL, 0 }
+    };
+    int c, level = 0;
+    while ((c = getopt_long(argc, argv, "vo:l::", longopts, NULL)) != -1) {
+        switch (c) {
+        case 0: break;
+        case 'v': level++; break;
+        case 'o': if (optarg[0] == 'x') return -2; break;
+        case 's': *size = optarg[0] - '0'; break;
+        case 'l': level = optarg ? 9 : 1; break;
+        default: return -1;
+        }
+    }
+    if (all)
+        return 100 + level;
+    return optind < argc ? level : -3;
+}
+"#;
+
+#[test]
+fn command_line_options_are_parsed_as_glibc_parses_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "options.c", OPTIONS, &[]);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(covers(&stdout, "parse", "16/16"), "{stdout}");
+}

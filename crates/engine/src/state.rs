@@ -48,8 +48,10 @@ pub enum ObjKind {
     /// A block of a frame sized at run time: a variable-length array, or
     /// what `alloca` returns.
     StackBlock { size: Word },
-    /// glibc's `errno`, which `__errno_location()` points to.
-    Errno,
+    /// The C library's own state: glibc's `errno`, which
+    /// `__errno_location()` points to, and getopt's globals where the file
+    /// does not declare them.
+    LibraryState,
     /// What a `FILE *` points to: a stream, with no bytes the code may
     /// touch (see `exec::libc::stream`).
     Stream(Box<Stream>),
@@ -438,6 +440,9 @@ pub struct State {
     pub failing_allocations: Vec<u32>,
     /// The `errno` object, made when the path first uses it.
     pub errno: Option<ObjIdx>,
+    /// The C library's globals the file does not declare, by name, made
+    /// when a model first uses them (see `exec::libc::getopt`).
+    pub undeclared_library_globals: Vec<(&'static str, ObjIdx)>,
     /// Set for a run whose inputs are numbers, not symbols: each input
     /// scalar is its oracle's value, and the path is native work.
     pub native_inputs: Option<NativeInputs>,
@@ -499,6 +504,7 @@ impl State {
             allocations: 0,
             failing_allocations: Vec::new(),
             errno: None,
+            undeclared_library_globals: Vec::new(),
             native_inputs: None,
             lineage: 0,
         }

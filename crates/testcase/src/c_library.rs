@@ -42,6 +42,26 @@ fn libraries() -> &'static [usize] {
     })
 }
 
+/// The C library's own globals that programs read and its functions change
+/// (getopt's), with the value each holds when a process starts (0 is NULL
+/// for `optarg`). Every test runs in a fresh process, so they start so
+/// there, and no test sets them.
+const STATE_GLOBALS: &[(&str, i64)] = &[
+    ("optind", 1),
+    ("opterr", 1),
+    ("optopt", b'?' as i64),
+    ("optarg", 0),
+];
+
+/// The value the C library's global `name` holds when a process starts,
+/// for one of its own state (see [`STATE_GLOBALS`]).
+pub fn state_global_start(name: &str) -> Option<i64> {
+    STATE_GLOBALS
+        .iter()
+        .find(|(global, _)| *global == name)
+        .map(|(_, start)| *start)
+}
+
 /// What a C library function the drivers mock may return.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MockResult {

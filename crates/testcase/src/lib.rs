@@ -631,6 +631,14 @@ pub fn bound_explained(name: &str) -> String {
             "a fixed bound that keeps cairn's memory in check",
         ),
         "alloc_may_fail" => ("malloc never fails", "use --alloc-may-fail"),
+        "library_start" => (
+            "the C library's own state (getopt's `optind`) starts as in a fresh process",
+            "a fixed bound of unit tests",
+        ),
+        "option_arguments" => (
+            "command lines give one option an argument, and a non-option argument only last",
+            "GNU getopt reorders other command lines",
+        ),
         "stub_effects" => (
             "a function without a body may write through its pointer arguments, which tests do not model",
             "give the function a body",

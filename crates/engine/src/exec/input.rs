@@ -48,7 +48,10 @@ fn make_deferred(
     cells: &mut [Cell],
 ) {
     let want = want.start..want.end.min(cells.len());
-    if !cells[want.clone()].iter().any(|c| matches!(c, Cell::Deferred)) {
+    if !cells[want.clone()]
+        .iter()
+        .any(|c| matches!(c, Cell::Deferred))
+    {
         return;
     }
     make_value(program, st, named, 0, &want, cells);
@@ -72,7 +75,9 @@ fn make_value(
     let here = at..(at + size).min(cells.len());
     if here.start >= want.end
         || here.end <= want.start
-        || !cells[here.clone()].iter().any(|c| matches!(c, Cell::Deferred))
+        || !cells[here.clone()]
+            .iter()
+            .any(|c| matches!(c, Cell::Deferred))
     {
         return;
     }
@@ -118,11 +123,13 @@ fn make_value(
                 })
             };
             let storages: Vec<_> = def.fields.iter().filter_map(storage_of).collect();
-            let make_bits = storages.iter().any(|r| r.start < want.end && r.end > want.start)
+            let make_bits = storages
+                .iter()
+                .any(|r| r.start < want.end && r.end > want.start)
                 && storages.iter().all(|r| {
-                    cells.get(r.clone()).is_some_and(|bytes| {
-                        bytes.iter().all(|c| matches!(c, Cell::Deferred))
-                    })
+                    cells
+                        .get(r.clone())
+                        .is_some_and(|bytes| bytes.iter().all(|c| matches!(c, Cell::Deferred)))
                 });
             if make_bits {
                 for range in &storages {
@@ -152,9 +159,11 @@ fn make_value(
         }
         // Unions and anything else: exact but anonymous bytes.
         _ => {
-            for k in here.start.max(want.start)..here.end.min(want.end) {
-                if matches!(cells[k], Cell::Deferred) {
-                    cells[k] = Cell::Byte {
+            let from = here.start.max(want.start);
+            let bytes = &mut cells[from..here.end.min(want.end)];
+            for (k, cell) in (from..).zip(bytes) {
+                if matches!(cell, Cell::Deferred) {
+                    *cell = Cell::Byte {
                         src: st.fresh_input(&format!("{path}.byte{}", k - at), 8, false),
                         idx: 0,
                     };
@@ -470,6 +479,17 @@ fn another_librarys_hook(program: &Program, global: &ir::Global) -> bool {
         && !testcase::c_library::provides(&global.name)
 }
 
+/// The bound on the C library's own globals: they start as in a fresh process.
+const LIBRARY_START: &str = "library_start";
+
+/// The start of a global of the C library's own state the program
+/// declares from its headers (getopt's `optind`), which no test sets.
+fn library_state_start(program: &Program, global: &ir::Global) -> Option<i64> {
+    (global.is_extern && global.init.is_none() && program.in_system_header(global.span))
+        .then(|| testcase::c_library::state_global_start(&global.name))
+        .flatten()
+}
+
 fn holds_function_pointer(program: &Program, ty: &Type) -> bool {
     match ty {
         Type::Pointer(to) => matches!(**to, Type::Function(_)),
@@ -512,6 +532,9 @@ impl Machine<'_, '_> {
                 "reads `{}`, a function pointer another library sets, which the tests do not link",
                 global.name
             ));
+        }
+        if let Some(start) = library_state_start(self.program, global) {
+            return self.library_state(st, id, start);
         }
         let is_input = global_is_input(self.program, self.config, self.state_globals, id);
         if is_input && self.program.size_of(&global.ty) > crate::bounds::INPUT_OBJECT_BYTES {
@@ -575,6 +598,50 @@ impl Machine<'_, '_> {
         ));
         st.globals[id.index()] = Some(obj);
         Ok(obj)
+    }
+
+    /// A global of the C library's own state (getopt's `optind`): symbolic,
+    /// bound to the value it starts with in the test's fresh process, so
+    /// that what another value would reach is cut, not infeasible.
+    fn library_state(&mut self, st: &mut State, id: GlobalId, start: i64) -> Exec<ObjIdx> {
+        let global = self.program.global(id);
+        let kind = ObjKind::Global {
+            id,
+            is_input: false,
+        };
+        let obj = self.library_state_object(st, &global.name, &global.ty, start, kind)?;
+        st.globals[id.index()] = Some(obj);
+        Ok(obj)
+    }
+
+    /// The object of the C library's global `name` of type `ty`, holding
+    /// `start` under the `library_start` bound.
+    pub(super) fn library_state_object(
+        &mut self,
+        st: &mut State,
+        name: &str,
+        ty: &Type,
+        start: i64,
+        kind: ObjKind,
+    ) -> Exec<ObjIdx> {
+        let cells = match ty {
+            ty if let Some(bits) = ty.scalar_bits() => {
+                let value = Word::Term(BV::new_const(st.symbol_name(name), bits));
+                let mask = u128::MAX >> (128 - bits);
+                let started = value.eq(Word::known(start as u128 & mask, bits));
+                self.assume_limit(st, &started, LIBRARY_START)?;
+                int_cells(&value)
+            }
+            Type::Pointer(_) if start == 0 => {
+                self.note_cut(st, LIBRARY_START);
+                ptr_cells(
+                    PtrVal::to(Target::Null),
+                    self.program.data_model.pointer_bytes(),
+                )
+            }
+            _ => return unsupported(format!("the C library's `{name}`")),
+        };
+        Ok(st.add_object(Object::new(kind, cells)))
     }
 
     pub fn string_object(&mut self, st: &mut State, id: StringId) -> ObjIdx {
@@ -642,9 +709,15 @@ impl Machine<'_, '_> {
             let element = (i * esz) as usize..((i + 1) * esz).min(size) as usize;
             let mut cells = st.object(obj).cells[element.clone()].to_vec();
             let (path, sep) = input.element_path(i);
-            let local = want.start.saturating_sub(i * esz) as usize
-                ..(want.end - i * esz).min(esz) as usize;
-            make_deferred(self.program, st, (&input.elem, &path, sep), local, &mut cells);
+            let local =
+                want.start.saturating_sub(i * esz) as usize..(want.end - i * esz).min(esz) as usize;
+            make_deferred(
+                self.program,
+                st,
+                (&input.elem, &path, sep),
+                local,
+                &mut cells,
+            );
             let object = st.object_mut(obj);
             let initial = std::rc::Rc::make_mut(&mut object.initial);
             for (k, cell) in element.zip(cells) {

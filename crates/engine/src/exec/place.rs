@@ -262,6 +262,17 @@ impl Machine<'_, '_> {
         })
     }
 
+    /// Where a `ty` at `ptr` lies, as a model reads or writes it.
+    pub(super) fn loc_of(&mut self, st: &mut State, ptr: &PtrVal, ty: Type) -> Exec<Loc> {
+        let obj = self.deref(st, ptr)?;
+        Ok(Loc {
+            obj,
+            off: st.with_fixed(&ptr.offset),
+            ty,
+            bits: None,
+        })
+    }
+
     /// The target with lazy pointers followed (`Lazy` only when still undecided).
     pub fn resolved(&self, st: &State, target: &Target) -> Target {
         let mut t = target.clone();

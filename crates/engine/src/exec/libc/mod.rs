@@ -8,6 +8,7 @@
 
 mod ctype;
 mod format;
+mod getopt;
 mod math;
 mod mutex;
 mod number;
@@ -180,6 +181,8 @@ impl Machine<'_, '_> {
             "atoi" | "atol" | "atoll" => self.atoi(st, &args),
             "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => self.sprintf(st, &args),
             "sscanf" => self.sscanf(st, &args),
+            "getopt" => self.getopt(st, &args, false),
+            "getopt_long" => self.getopt(st, &args, true),
             "malloc" => self.allocate(st, &args.size(0)?, false),
             "calloc" => {
                 let (count, size) = (args.size(0)?, args.size(1)?);
@@ -595,7 +598,10 @@ impl Machine<'_, '_> {
         if let Some(obj) = st.errno {
             return obj;
         }
-        let obj = st.add_object(Object::new(ObjKind::Errno, int_cells(&Word::known(0, 32))));
+        let obj = st.add_object(Object::new(
+            ObjKind::LibraryState,
+            int_cells(&Word::known(0, 32)),
+        ));
         st.errno = Some(obj);
         obj
     }
