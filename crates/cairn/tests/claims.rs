@@ -165,4 +165,19 @@ fn a_pointer_in_an_input_union_is_what_a_test_writes_there() {
     // A bound, never a proof: another caller's bytes may point somewhere.
     let reason = uncovered[0]["reason"].as_str().unwrap_or("");
     assert!(reason.starts_with("not reached within bounds"), "{reason}");
+    // A NULL pointer in one view and a number in the other: the view
+    // holding the number writes the union (NULL is zero bytes), and the
+    // pointer the bytes hold is NULL within the bound.
+    let port = &json["functions"][1];
+    assert_eq!(port["name"], "forwarded_port");
+    let goals = port["goals"].as_array().expect("goals");
+    let nothing_forwarded = goals.iter().find(|g| g["key"] == "forwarded_port:48:9:F");
+    assert_eq!(
+        nothing_forwarded.map(|g| &g["covered"]),
+        Some(&serde_json::json!(true)),
+        "{port}"
+    );
+    let forwarded = goals.iter().find(|g| g["key"] == "forwarded_port:48:9:T");
+    let reason = forwarded.and_then(|g| g["reason"].as_str()).unwrap_or("");
+    assert!(reason.starts_with("not reached within bounds"), "{reason}");
 }
