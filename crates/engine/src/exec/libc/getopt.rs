@@ -112,23 +112,23 @@ impl Machine<'_, '_> {
         let zero = Word::known(0, 32);
         // glibc returns at once when there are no arguments at all.
         let none = argc.bvslt(Word::known(1, 32));
-        if self.choose(st, vec![(none.clone(), true), (none.not(), false)])? {
+        if self.whether(st, none)? {
             return returns_int(Word::known(u128::MAX, 32));
         }
         let start = self.option_global(st, "optind")?;
         // It starts again from the first argument when `optind` is 0.
         let optind = start.eq(&zero).ite(&Word::known(1, 32), &start);
         let outside = Cond::or(&[optind.bvslt(&zero), argc.bvslt(&optind)]);
-        if self.choose(st, vec![(outside.clone(), true), (outside.not(), false)])? {
+        if self.whether(st, outside)? {
             return unsupported("`getopt` with `optind` past the arguments");
         }
         let done = optind.eq(&argc);
-        if self.choose(st, vec![(done.clone(), true), (done.not(), false)])? {
+        if self.whether(st, done)? {
             return returns_int(Word::known(u128::MAX, 32));
         }
         let arg = self.argument(st, &argv, &optind)?;
         let dash = self.arg_byte(st, &arg, 0)?.eq(byte(b'-'));
-        let kind = if !self.choose(st, vec![(dash.clone(), true), (dash.not(), false)])? {
+        let kind = if !self.whether(st, dash)? {
             Argument::NonOption
         } else {
             let c1 = self.arg_byte(st, &arg, 1)?;
@@ -220,18 +220,13 @@ impl Machine<'_, '_> {
                 self.set_optind(st, &next)?;
                 returns_int(option)
             }
-            Takes::MaybeArgument => {
+            Takes::MaybeArgument | Takes::Argument => {
                 let attached = self.arg_byte(st, arg, 2)?.eq(byte(0)).not();
-                if self.choose(st, vec![(attached.clone(), true), (attached.not(), false)])? {
+                let attached = self.whether(st, attached)?;
+                if attached {
                     self.set_option_global(st, "optarg", SymVal::Ptr(offset_by(arg, &known(2))))?;
                 }
-                self.set_optind(st, &next)?;
-                returns_int(option)
-            }
-            Takes::Argument => {
-                let attached = self.arg_byte(st, arg, 2)?.eq(byte(0)).not();
-                if self.choose(st, vec![(attached.clone(), true), (attached.not(), false)])? {
-                    self.set_option_global(st, "optarg", SymVal::Ptr(offset_by(arg, &known(2))))?;
+                if attached || takes == Takes::MaybeArgument {
                     self.set_optind(st, &next)?;
                     return returns_int(option);
                 }
@@ -252,7 +247,7 @@ impl Machine<'_, '_> {
     ) -> Exec<Model> {
         let next = optind.bvadd(Word::known(1, 32));
         let another = next.bvslt(argc);
-        if self.choose(st, vec![(another.clone(), true), (another.not(), false)])? {
+        if self.whether(st, another)? {
             let value = self.argument(st, argv, &next)?;
             self.set_option_global(st, "optarg", SymVal::Ptr(value))?;
             self.set_optind(st, &next.bvadd(Word::known(1, 32)))?;
@@ -337,10 +332,7 @@ impl Machine<'_, '_> {
         let with_value = name
             .get(end)
             .map_or(Cond::from(false), |b| b.eq(byte(b'=')));
-        let given = self.choose(
-            st,
-            vec![(with_value.clone(), true), (with_value.not(), false)],
-        )?;
+        let given = self.whether(st, with_value)?;
         let value = offset_by(arg, &known(3 + end as u64));
         match (matched.takes, given) {
             (Takes::Nothing, true) => {
@@ -355,7 +347,7 @@ impl Machine<'_, '_> {
             }
             (Takes::Argument, false) => {
                 let another = next.bvslt(argc);
-                if !self.choose(st, vec![(another.clone(), true), (another.not(), false)])? {
+                if !self.whether(st, another)? {
                     self.set_option_global(st, "optopt", SymVal::Int(matched.val.clone()))?;
                     self.set_optind(st, &next)?;
                     return returns_int(Word::known(short.missing_argument(), 32));
@@ -434,6 +426,11 @@ impl Machine<'_, '_> {
             });
         }
         unsupported("a long option table of more than 256 entries")
+    }
+
+    /// Whether `cond` holds on this path, forking when both may.
+    fn whether(&mut self, st: &mut State, cond: Cond) -> Exec<bool> {
+        self.choose(st, vec![(cond.clone(), true), (cond.not(), false)])
     }
 
     /// `argv[index]`.
