@@ -62,6 +62,11 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// Whether the byte is an input byte not made yet (see `Deferred`).
+    pub fn is_deferred(&self) -> bool {
+        matches!(self, Cell::Deferred)
+    }
+
     pub fn zero() -> Cell {
         Cell::Byte {
             src: Word::known(0, 8),

@@ -48,15 +48,12 @@ fn make_deferred(
     cells: &mut [Cell],
 ) {
     let want = want.start..want.end.min(cells.len());
-    if !cells[want.clone()]
-        .iter()
-        .any(|c| matches!(c, Cell::Deferred))
-    {
+    if !cells[want.clone()].iter().any(Cell::is_deferred) {
         return;
     }
     make_value(program, st, named, 0, &want, cells);
     for cell in &mut cells[want] {
-        if matches!(cell, Cell::Deferred) {
+        if cell.is_deferred() {
             *cell = Cell::zero();
         }
     }
@@ -75,15 +72,13 @@ fn make_value(
     let here = at..(at + size).min(cells.len());
     if here.start >= want.end
         || here.end <= want.start
-        || !cells[here.clone()]
-            .iter()
-            .any(|c| matches!(c, Cell::Deferred))
+        || !cells[here.clone()].iter().any(Cell::is_deferred)
     {
         return;
     }
     let fill = |cells: &mut [Cell], made: Vec<Cell>| {
         for (slot, cell) in cells[here.clone()].iter_mut().zip(made) {
-            if matches!(slot, Cell::Deferred) {
+            if slot.is_deferred() {
                 *slot = cell;
             }
         }
@@ -129,7 +124,7 @@ fn make_value(
                 && storages.iter().all(|r| {
                     cells
                         .get(r.clone())
-                        .is_some_and(|bytes| bytes.iter().all(|c| matches!(c, Cell::Deferred)))
+                        .is_some_and(|bytes| bytes.iter().all(Cell::is_deferred))
                 });
             if make_bits {
                 for range in &storages {
@@ -137,6 +132,11 @@ fn make_value(
                 }
             }
             for field in &def.fields {
+                let start = at + field.offset as usize;
+                let end = start + program.size_of(&field.ty) as usize;
+                if field.bits.is_none() && (start >= want.end || end <= want.start) {
+                    continue;
+                }
                 let member = format!("{path}{sep}{}", field.name);
                 match (field.bits, storage_of(field)) {
                     (Some(bits), Some(storage)) if make_bits => {
@@ -151,8 +151,7 @@ fn make_value(
                     }
                     (Some(_), _) => {}
                     (None, _) => {
-                        let start = at + field.offset as usize;
-                        make_value(program, st, (&field.ty, &member, "."), start, want, cells);
+                        make_value(program, st, (&field.ty, &member, "."), start, want, cells)
                     }
                 }
             }
@@ -162,7 +161,7 @@ fn make_value(
             let from = here.start.max(want.start);
             let bytes = &mut cells[from..here.end.min(want.end)];
             for (k, cell) in (from..).zip(bytes) {
-                if matches!(cell, Cell::Deferred) {
+                if cell.is_deferred() {
                     *cell = Cell::Byte {
                         src: st.fresh_input(&format!("{path}.byte{}", k - at), 8, false),
                         idx: 0,
@@ -472,9 +471,7 @@ pub fn global_is_input(
 /// pointer (libxml2's `xmlFree`): that library gives it its value (never
 /// NULL), which no test can choose for it.
 fn another_librarys_hook(program: &Program, global: &ir::Global) -> bool {
-    global.is_extern
-        && global.init.is_none()
-        && program.in_system_header(global.span)
+    declared_by_a_header(program, global)
         && holds_function_pointer(program, &global.ty)
         && !testcase::c_library::provides(&global.name)
 }
@@ -485,9 +482,14 @@ const LIBRARY_START: &str = "library_start";
 /// The start of a global of the C library's own state the program
 /// declares from its headers (getopt's `optind`), which no test sets.
 fn library_state_start(program: &Program, global: &ir::Global) -> Option<i64> {
-    (global.is_extern && global.init.is_none() && program.in_system_header(global.span))
+    declared_by_a_header(program, global)
         .then(|| testcase::c_library::state_global_start(&global.name))
         .flatten()
+}
+
+/// An extern global a system header declares: a library's, not the file's.
+fn declared_by_a_header(program: &Program, global: &ir::Global) -> bool {
+    global.is_extern && global.init.is_none() && program.in_system_header(global.span)
 }
 
 fn holds_function_pointer(program: &Program, ty: &Type) -> bool {
@@ -696,10 +698,9 @@ impl Machine<'_, '_> {
             Some(at) => at.min(size)..at.saturating_add(n).min(size),
             None => 0..size,
         };
-        let deferred = |c: &Cell| matches!(c, Cell::Deferred);
         if !object.cells[want.start as usize..want.end as usize]
             .iter()
-            .any(deferred)
+            .any(Cell::is_deferred)
         {
             return;
         }
@@ -722,7 +723,7 @@ impl Machine<'_, '_> {
             let initial = std::rc::Rc::make_mut(&mut object.initial);
             for (k, cell) in element.zip(cells) {
                 // Bytes never made were never written: their start is this.
-                if deferred(&object.cells[k]) && !deferred(&cell) {
+                if object.cells[k].is_deferred() && !cell.is_deferred() {
                     initial[k] = cell.clone();
                     object.cells[k] = cell;
                 }
