@@ -432,11 +432,16 @@ pub struct BudgetArgs {
     /// never less]
     #[arg(long, value_name = "N")]
     pub max_iterations: Option<u32>,
-    /// Let every malloc, calloc, realloc, strdup and strndup also fail
-    /// (return NULL) when a branch needs it; the driver makes exactly those
-    /// calls fail.
-    #[arg(long)]
+    /// Report what faults or leaks after a failed allocation as findings.
+    /// Without it, every malloc, calloc, realloc, strdup and strndup may
+    /// still fail (return NULL) when a branch needs it, the driver making
+    /// exactly those calls fail, but only paths that handle the failure
+    /// make tests.
+    #[arg(long, conflicts_with = "alloc_never_fails")]
     pub alloc_may_fail: bool,
+    /// Every allocation succeeds: no test makes one fail.
+    #[arg(long)]
+    pub alloc_never_fails: bool,
     /// A C predicate every input of a struct type satisfies, as TYPE=FUNCTION
     /// (e.g. 'struct list=list_is_valid'; repeatable). FUNCTION is defined in
     /// the file, takes a pointer to TYPE and returns non-zero for a valid

@@ -35,9 +35,10 @@ pub fn engine_config(budgets: &BudgetArgs) -> Result<engine::EngineConfig, Usage
         max_iterations: budgets
             .max_iterations
             .unwrap_or(engine::EngineConfig::default().max_iterations),
-        allocation_failure: match budgets.alloc_may_fail {
-            true => engine::AllocationFailure::Tested,
-            false => engine::AllocationFailure::Never,
+        allocation_failure: match (budgets.alloc_may_fail, budgets.alloc_never_fails) {
+            (true, _) => engine::AllocationFailure::Tested,
+            (false, true) => engine::AllocationFailure::Never,
+            (false, false) => engine::AllocationFailure::Handled,
         },
         dump_queries: budgets.dump_queries.clone(),
         inputs: match budgets.inputs {

@@ -132,9 +132,15 @@ pub enum GoalSelection {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AllocationFailure {
     /// They succeed: the paths where one fails are cut (a bound).
-    #[default]
     Never,
-    /// Each may also return NULL, an input choice of the test.
+    /// Each may also return NULL, an input choice of the test, when the code
+    /// goes on soundly: a path that faults or leaks after a failed
+    /// allocation makes neither a test nor a finding (most code is not
+    /// written to survive every allocation failing).
+    #[default]
+    Handled,
+    /// Each may also return NULL, an input choice of the test; what faults
+    /// or leaks after a failure is a finding.
     Tested,
     /// Each may also return NULL, explored so that what only a failure
     /// reaches is known, but no test makes one fail: a harness whose
@@ -172,7 +178,7 @@ impl Default for EngineConfig {
             max_nodes: 8,
             max_depth: 8,
             max_iterations: 1000,
-            allocation_failure: AllocationFailure::Never,
+            allocation_failure: AllocationFailure::Handled,
             globals_as_inputs: true,
             check_all_globals: false,
             goals: GoalSelection::All,

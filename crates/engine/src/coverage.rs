@@ -45,6 +45,9 @@ use z3::ast::{Bool, BV};
 const ONLY_FAILING_ALLOCATIONS: &str =
     "only reached when an allocation fails, which a test cannot make happen";
 
+const ONLY_UNHANDLED_FAILURES: &str =
+    "only reached by paths that fault or leak after an allocation fails";
+
 /// Rank of a state in the coverage order: fewest calls building its inputs
 /// (short constructions first), fewest loop iterations, then
 /// carrying or closest to an uncovered goal, then fewest input objects
@@ -393,10 +396,13 @@ impl Objective for Coverage {
                 .copied()
                 .collect(),
         };
-        self.reached_without_test(
-            reached,
-            "only reached by paths that end in a finding, exit, abort or a loop that never ends",
-        );
+        let why = match end.after_failed_allocation {
+            true => ONLY_UNHANDLED_FAILURES,
+            false => {
+                "only reached by paths that end in a finding, exit, abort or a loop that never ends"
+            }
+        };
+        self.reached_without_test(reached, why);
         self.explain(
             &ahead,
             "the paths toward it end in a finding, exit or abort first",

@@ -166,9 +166,17 @@ fn freeing_loops_come_back_to_freed_nodes_only_on_cyclic_lists() {
     assert_eq!(removed.freed_inputs.len(), 1);
 }
 
+/// The configuration under which every allocation succeeds.
+fn never_failing() -> EngineConfig {
+    EngineConfig {
+        allocation_failure: engine::AllocationFailure::Never,
+        ..common::config()
+    }
+}
+
 #[test]
 fn allocation_fails_only_when_the_flag_lets_it() {
-    let never = run("allocations.c", "try_alloc");
+    let never = run_with("allocations.c", "try_alloc", &never_failing());
     assert_eq!(never.uncovered.len(), 1, "{:?}", never.uncovered);
     assert_eq!(
         never.uncovered[0].1,
@@ -179,16 +187,56 @@ fn allocation_fails_only_when_the_flag_lets_it() {
         .iter()
         .all(|t| t.inputs.failing_allocations.is_empty()));
 
-    let report = run_with("allocations.c", "try_alloc", &failing());
-    assert_all_covered(&report);
+    for config in [common::config(), failing()] {
+        let report = run_with("allocations.c", "try_alloc", &config);
+        assert_all_covered(&report);
+        assert_eq!(
+            test_returning(&report, -1).inputs.failing_allocations,
+            vec![0]
+        );
+        assert!(test_returning(&report, 0)
+            .inputs
+            .failing_allocations
+            .is_empty());
+    }
+}
+
+#[test]
+fn a_fault_after_a_failed_allocation_is_a_finding_only_when_asked() {
+    let handled = run("allocations.c", "unchecked_store");
+    assert_all_covered(&handled);
+    assert!(handled.findings.is_empty(), "{:?}", handled.findings);
+    assert!(handled
+        .tests
+        .iter()
+        .all(|t| t.inputs.failing_allocations.is_empty()));
+
+    let reported = run_with("allocations.c", "unchecked_store", &failing());
+    assert_eq!(kinds(&reported), vec![FindingKind::NullDereference]);
+    assert_eq!(reported.findings[0].inputs.failing_allocations, vec![0]);
+}
+
+#[test]
+fn a_leak_after_a_failed_allocation_is_a_finding_only_when_asked() {
+    let handled = run("allocations.c", "leak_on_failure");
+    assert!(handled.findings.is_empty(), "{:?}", handled.findings);
     assert_eq!(
-        test_returning(&report, -1).inputs.failing_allocations,
+        test_returning(&handled, -1).inputs.failing_allocations,
         vec![0]
     );
-    assert!(test_returning(&report, 0)
-        .inputs
-        .failing_allocations
-        .is_empty());
+    assert!(handled.tests.iter().all(|t| ret(t) != -2));
+    assert_eq!(handled.uncovered.len(), 1, "{:?}", handled.uncovered);
+    let Uncovered::Unsupported(why) = &handled.uncovered[0].1 else {
+        panic!("return -2 is reached: {:?}", handled.uncovered)
+    };
+    assert!(why.contains("after an allocation fails"), "{why}");
+
+    let reported = run_with("allocations.c", "leak_on_failure", &failing());
+    assert_eq!(kinds(&reported), vec![FindingKind::Leak]);
+    assert_eq!(
+        test_returning(&reported, -2).inputs.failing_allocations,
+        vec![1]
+    );
 }
 
 #[test]
@@ -251,7 +299,13 @@ fn realloc_to_zero_bytes_frees_and_returns_null() {
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     let kept = test_returning(&report, 5);
     assert!((1..=4).contains(&arg(kept, 0)));
-    assert_eq!(report.uncovered.len(), 1, "only a == NULL");
+    // a == NULL when malloc fails; b == NULL also when realloc does, but
+    // that path leaks a.
+    assert_all_covered(&report);
+    assert!(report
+        .tests
+        .iter()
+        .all(|t| t.inputs.failing_allocations != [1]));
 }
 
 #[test]
@@ -276,12 +330,7 @@ fn realloc_of_an_input_moves_it() {
 #[test]
 fn blocks_of_a_symbolic_size_are_allocated() {
     let report = run("allocations.c", "sized");
-    assert_eq!(
-        report.uncovered.len(),
-        1,
-        "only p == NULL: {:?}",
-        report.uncovered
-    );
+    assert_all_covered(&report);
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     let t = test_returning(&report, 1);
     assert!((1..=4).contains(&arg(t, 0)));

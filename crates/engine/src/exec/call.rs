@@ -330,7 +330,7 @@ impl Machine<'_, '_> {
         if st.frames.is_empty() {
             st.ret = value;
             st.returned_at = Some(self.span);
-            self.report_leaks(st);
+            self.report_leaks(st)?;
             let returned_at = self.span;
             return self.check_invariant_on_exit(st, 0, returned_at);
         }
@@ -896,11 +896,15 @@ impl Machine<'_, '_> {
     }
 
     /// A leak finding when allocated objects are still live after the function
-    /// under test returned but unreachable: the path goes on to its test.
-    fn report_leaks(&mut self, st: &State) {
+    /// under test returned but unreachable: the path goes on to its test,
+    /// unless it leaks after a failed allocation it need not handle.
+    fn report_leaks(&mut self, st: &State) -> Exec<()> {
         let leaked = self.unreachable_heap(st);
         if leaked.is_empty() {
-            return;
+            return Ok(());
+        }
+        if self.failure_unhandled(st) {
+            return Err(self.end(st, false));
         }
         // A block of a symbolic size counts with its largest size.
         let mut exact = true;
@@ -922,6 +926,7 @@ impl Machine<'_, '_> {
         let message = format!("{objects} ({up_to}{bytes} bytes) unreachable after return");
         // An infeasible path has no test either: nothing to report.
         self.report(st, FindingKind::Leak, &message);
+        Ok(())
     }
 
     /// Live allocated objects that no pointer reaches from the return value,

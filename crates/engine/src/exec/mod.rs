@@ -19,7 +19,7 @@ mod native;
 mod place;
 mod stub;
 
-use crate::config::{EngineConfig, GoalScope, InputMode};
+use crate::config::{AllocationFailure, EngineConfig, GoalScope, InputMode};
 use crate::extract;
 use crate::solver::{ConstraintId, PathSolver};
 use crate::state::{NativeInputs, ObjKind, State, StateId};
@@ -213,6 +213,9 @@ pub struct PathEnd {
     pub at: Vec<(FuncId, BlockId)>,
     /// The program itself ended there (`exit`, `abort`): nothing runs after.
     pub program_ends: bool,
+    /// It went wrong after an allocation failed, which the code need not
+    /// survive: not a finding.
+    pub after_failed_allocation: bool,
 }
 
 /// How a turn ended.
@@ -959,6 +962,13 @@ impl<'a> Machine<'_, 'a> {
         }
     }
 
+    /// Whether what goes wrong on this path comes after a failed allocation
+    /// the user did not ask to see handled: neither a finding nor a test.
+    fn failure_unhandled(&self, st: &State) -> bool {
+        self.config.allocation_failure == AllocationFailure::Handled
+            && !st.failing_allocations.is_empty()
+    }
+
     /// Ends the path here (no test: the driver could not run past this
     /// point); `program_ends` when nothing of the program runs after it.
     fn end(&mut self, st: &State, program_ends: bool) -> Stop {
@@ -966,6 +976,7 @@ impl<'a> Machine<'_, 'a> {
             reached: st.trace.clone(),
             at: st.frames.iter().map(|f| (f.func, f.block)).collect(),
             program_ends,
+            after_failed_allocation: self.failure_unhandled(st),
         })
     }
 
@@ -973,7 +984,7 @@ impl<'a> Machine<'_, 'a> {
     fn record(&mut self, st: &State, kind: FindingKind, message: &str, model: &z3::Model) -> bool {
         // A fault of a declared invariant on a shape it was checking is not
         // the code's: the shape is just not one the predicate accepts.
-        if st.checking_invariant() {
+        if st.checking_invariant() || self.failure_unhandled(st) {
             return false;
         }
         let span = self.span;

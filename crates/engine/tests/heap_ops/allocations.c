@@ -189,3 +189,28 @@ int last_of_filled(unsigned size, char with)
     free(block);
     return last == 'z';
 }
+
+/* Writes through a block it never checked: the write faults when malloc
+   fails. */
+int unchecked_store(int v)
+{
+    int *p = malloc(sizeof *p);
+    *p = v;
+    int positive = *p > 0;
+    free(p);
+    return positive;
+}
+
+/* Loses the first block when the second allocation fails. */
+int leak_on_failure(void)
+{
+    int *a = malloc(sizeof *a);
+    if (a == NULL)
+        return -1;
+    int *b = malloc(sizeof *b);
+    if (b == NULL)
+        return -2;
+    free(a);
+    free(b);
+    return 0;
+}
