@@ -482,3 +482,61 @@ fn command_line_options_are_parsed_as_glibc_parses_them() {
     assert!(!stdout.contains("left out"), "{stdout}");
     assert!(covers(&stdout, "parse", "16/16"), "{stdout}");
 }
+
+/// Settings read from the environment, as programs and libraries read
+/// them: each variable is an input the test sets or removes before the
+/// call, and `getenv` in the test returns the very string the test wrote.
+const ENVIRONMENT: &str = r#"
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+int verbosity(void)
+{
+    const char *v = getenv("APP_VERBOSE");
+    if (v == NULL)
+        return 0;
+    if (strcmp(v, "debug") == 0)
+        return 3;
+    if (v[0] >= '0' && v[0] <= '9' && v[1] == '\0')
+        return v[0] - '0';
+    return -1;
+}
+
+/* The home directory (the environment's own string), or the fallback. */
+const char *home_or(const char *fallback)
+{
+    const char *h = getenv("HOME");
+    if (h == NULL || *h == '\0')
+        return fallback;
+    return h;
+}
+
+/* Asked twice, the environment gives the same string. */
+int asked_twice(void)
+{
+    const char *a = secure_getenv("APP_MODE");
+    if (a != getenv("APP_MODE"))
+        return -1;
+    return a == NULL ? 0 : 1;
+}
+"#;
+
+#[test]
+fn environment_variables_are_inputs_each_test_sets() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "environment.c", ENVIRONMENT, &["--sanitize"]);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(covers(&stdout, "verbosity", "10/10"), "{stdout}");
+    assert!(covers(&stdout, "home_or", "4/4"), "{stdout}");
+    assert!(covers(&stdout, "asked_twice", "3/4"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("environment_test.c")).expect("driver");
+    assert!(driver.contains("unsetenv(\"APP_VERBOSE\");"), "{driver}");
+    assert!(
+        driver.contains("cairn_put_environment(\"HOME\", getenv_HOME_in);"),
+        "{driver}"
+    );
+    let json = std::fs::read_to_string(out_dir.join("environment.tests.json")).expect("json");
+    assert!(json.contains("\"environment\""), "{json}");
+}

@@ -99,10 +99,7 @@ pub fn test_driver(
     };
     support::unfortified_if_mocking(&mut out, unit, &plans);
     source.include(&mut out, unit, wrappers);
-    if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
-        out.text(streams::SUPPORT);
-        out.blank();
-    }
+    input_support(&mut out, all_inputs());
     if framework == Framework::Cmocka {
         out.text(framework::CMOCKA_HEADERS);
         out.blank();
@@ -560,6 +557,7 @@ fn name_output_object(
     };
     let known: Vec<&str> = live_inputs(objects, test)
         .chain(named_outputs(objects))
+        .map(|o| o.c_name.as_str())
         .collect();
     let known_list = if known.is_empty() {
         "NULL, 0".to_string()
@@ -587,6 +585,7 @@ fn name_output_object(
             c_name,
             elem: allocated.elem.clone(),
             len: allocated.len,
+            environment: None,
         },
     );
     Ok(())
@@ -595,22 +594,21 @@ fn name_output_object(
 /// Frees the input objects the function did not free and every named
 /// object of the output heap; returns the output objects left unnamed.
 /// C names of the input objects the function did not free.
-fn live_inputs<'a>(objects: &'a HeapNames, test: &'a TestCase) -> impl Iterator<Item = &'a str> {
+fn live_inputs<'a>(
+    objects: &'a HeapNames,
+    test: &'a TestCase,
+) -> impl Iterator<Item = &'a HeapObject> {
     objects
         .inputs()
         .iter()
         .enumerate()
         .filter(|(i, _)| !test.freed_inputs.contains(&ObjectId(*i as u32)))
-        .map(|(_, o)| o.c_name.as_str())
+        .map(|(_, o)| o)
 }
 
-/// C names of the allocated objects the checks named so far.
-fn named_outputs(objects: &HeapNames) -> impl Iterator<Item = &str> {
-    objects
-        .allocated()
-        .iter()
-        .flatten()
-        .map(|o| o.c_name.as_str())
+/// The allocated objects the checks named so far.
+fn named_outputs(objects: &HeapNames) -> impl Iterator<Item = &HeapObject> {
+    objects.allocated().iter().flatten()
 }
 
 fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -> Vec<String> {
@@ -620,8 +618,8 @@ fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -
         .filter_map(|o| test.inputs.objects.get(o.0 as usize))
         .map(|o| o.name.as_str())
         .collect();
-    let inputs: Vec<&str> = live_inputs(objects, test).collect();
-    let outputs: Vec<&str> = named_outputs(objects).collect();
+    let inputs: Vec<&HeapObject> = live_inputs(objects, test).collect();
+    let outputs: Vec<&HeapObject> = named_outputs(objects).collect();
     let unreached = test
         .allocated
         .iter()
@@ -655,8 +653,8 @@ fn free_everything(out: &mut CodeWriter, test: &TestCase, objects: &HeapNames) -
     let heading = sentences.join(". ");
     out.blank();
     out.line(&format!("/* {}. */", comment_text(&heading)));
-    for name in inputs.iter().chain(&outputs) {
-        out.line(&format!("free({name});"));
+    for object in inputs.iter().chain(&outputs) {
+        out.line(&object.release());
     }
     unreached
 }
@@ -1154,10 +1152,7 @@ pub fn findings_driver(unit: &Unit, reports: &[FunctionReport], source: &SourceR
     ));
     support::unfortified_if_mocking(&mut out, unit, &plans);
     source.include(&mut out, unit, wrappers);
-    if all_inputs().any(|inputs| !inputs.streams.is_empty()) {
-        out.text(streams::SUPPORT);
-        out.blank();
-    }
+    input_support(&mut out, all_inputs());
     if let Err(reason) = support::extern_definitions(&mut out, unit, all_inputs()) {
         notes.push(format!("extern globals not defined: {reason}"));
     }
@@ -1442,3 +1437,21 @@ pub(crate) const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
     return 0;
 }
 "#;
+
+/// The fixed C the tests' inputs need: streams, environment variables.
+fn input_support<'a>(
+    out: &mut CodeWriter,
+    all_inputs: impl Iterator<Item = &'a testcase::Inputs> + Clone,
+) {
+    if all_inputs.clone().any(|inputs| !inputs.streams.is_empty()) {
+        out.text(streams::SUPPORT);
+        out.blank();
+    }
+    if all_inputs
+        .into_iter()
+        .any(|inputs| !inputs.environment.is_empty())
+    {
+        out.text(crate::environment::SUPPORT);
+        out.blank();
+    }
+}

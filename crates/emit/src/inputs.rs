@@ -5,6 +5,7 @@
 //! the driver names as its checks reach them).
 
 use crate::ctype::is_identifier;
+use crate::environment;
 use crate::framework::Framework;
 use crate::literal::{
     bytes_literal, char_literal, comment_text, escape_string, float_literal, int_literal,
@@ -82,6 +83,19 @@ pub struct HeapObject {
     pub c_name: String,
     pub elem: Type,
     pub len: u64,
+    /// The environment variable whose value it is (the value of an entry
+    /// the test put in the environment), if any.
+    pub environment: Option<String>,
+}
+
+impl HeapObject {
+    /// The statement that frees it at the end of the test.
+    pub fn release(&self) -> String {
+        match &self.environment {
+            Some(name) => environment::release(name, &self.c_name),
+            None => format!("free({});", self.c_name),
+        }
+    }
 }
 
 /// Where [`InputWriter::assign`] puts scalar and pointer assignments.
@@ -142,6 +156,23 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             // Globals hold their initial values, not zeros: assign everything.
             self.assign(&code.objects, &name, ty, value, false, &mut sink)?;
         }
+        let value_ty = Type::ptr(Type::Int(IntType::CHAR));
+        for variable in &self.inputs.environment {
+            let line = match &variable.value {
+                Value::Null => environment::unset(&variable.name),
+                &Value::Pointer { object, offset: 0 }
+                    if environment::value_of(self.inputs, object).is_some() =>
+                {
+                    let c_name = &code.objects.inputs[object.0 as usize].c_name;
+                    environment::put(&variable.name, c_name)
+                }
+                value => match self.pointer_expr(value, &value_ty, &code.objects)? {
+                    Some(expr) => environment::set(&variable.name, &expr),
+                    None => continue,
+                },
+            };
+            sink.links.push(line);
+        }
         self.write_constructions(func, scope, &mut code)?;
         for call in &self.inputs.earlier_calls {
             let under_test = self.unit.program.function(func);
@@ -158,7 +189,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             Allocation::Checked { .. } => "calloc",
             Allocation::Kept => "cairn_input",
         };
-        for object in &self.inputs.objects {
+        for (id, object) in self.inputs.objects.iter().enumerate() {
             let c_name = scope.fresh(&format!("{}_in", identifier_from_path(&object.name)));
             let variable = self.unit.spell(&Type::ptr(object.elem.clone()), &c_name)?;
             let size = match self.unit.program.flexible_member(&object.elem) {
@@ -168,15 +199,20 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 ),
                 _ => format!("sizeof *{c_name}"),
             };
+            let environment = environment::value_of(self.inputs, ObjectId(id as u32));
+            let made = match environment {
+                Some(name) => environment::make_value(name, object.len),
+                None => format!("{allocator}({}, {size})", object.len),
+            };
             code.declarations.push(format!(
-                "{variable} = {allocator}({}, {size}); /* {} */",
-                object.len,
+                "{variable} = {made}; /* {} */",
                 comment_text(&object.name)
             ));
             code.objects.inputs.push(HeapObject {
                 c_name,
                 elem: object.elem.clone(),
                 len: object.len,
+                environment: environment.map(str::to_string),
             });
         }
         Ok(())
@@ -586,6 +622,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                     c_name: name.to_string(),
                     elem: pointee.clone(),
                     len: 1,
+                    environment: None,
                 };
                 code.objects.bind(*part_object, object);
             }
@@ -596,6 +633,7 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                         c_name: name,
                         elem: pointee.clone(),
                         len: 1,
+                        environment: None,
                     },
                 );
             }
@@ -926,7 +964,7 @@ fn allocation_check(objects: &[HeapObject], streams: &[StreamNames], fail: &str)
     // Free the ones that were allocated (free(NULL) does nothing), close
     // the streams that were opened.
     let mut lines = vec![format!("{condition} {{")];
-    lines.extend(objects.iter().map(|o| format!("    free({});", o.c_name)));
+    lines.extend(objects.iter().map(|o| format!("    {}", o.release())));
     lines.extend(
         streams
             .iter()
@@ -1267,6 +1305,7 @@ mod tests {
                 c_name: "result_next_out".into(),
                 elem: Type::Int(IntType::INT),
                 len: 4,
+                environment: None,
             },
         );
         assert!(names.is_bound(AllocId(1)) && !names.is_bound(AllocId(0)));
@@ -1281,6 +1320,7 @@ mod tests {
             c_name: name.into(),
             elem: Type::Int(IntType::INT),
             len,
+            environment: None,
         };
         assert!(allocation_check(&[object("a_in", 0)], &[], FAIL).is_empty());
         assert_eq!(

@@ -232,6 +232,7 @@ fn inputs_json(
     let program = unit.program;
     let f = program.function(func);
     let param_name = |i: usize| crate::shapes::param_name(f, i);
+    let string_type = ir::Type::ptr(ir::Type::Int(ir::IntType::CHAR));
     InputsJson {
         args: f
             .sig
@@ -327,6 +328,14 @@ fn inputs_json(
             .iter()
             .enumerate()
             .map(|(i, stream)| stream_json(stream, stream_names.get(i).cloned()))
+            .collect(),
+        environment: inputs
+            .environment
+            .iter()
+            .map(|variable| NamedValue {
+                name: variable.name.clone(),
+                value: value_json(unit, inputs, &[], &string_type, &variable.value),
+            })
             .collect(),
     }
 }

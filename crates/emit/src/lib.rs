@@ -106,6 +106,7 @@
 
 mod ctype;
 mod driver;
+mod environment;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
 mod framework;

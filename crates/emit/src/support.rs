@@ -165,10 +165,14 @@ pub const LIBRARY_CALLS: &[&str] = &[
     "memcpy",
     "printf",
     "putchar",
+    "putenv",
+    "setenv",
     "setvbuf",
     "sigaction",
+    "strlen",
     "strtol",
     "syscall",
+    "unsetenv",
 ];
 
 /// `#undef`s [`LIBRARY_CALLS`] after the source's `#include`: a macro of
@@ -1362,6 +1366,7 @@ mod tests {
             BUILDING,
             HAND_OVER,
             crate::streams::SUPPORT,
+            crate::environment::SUPPORT,
             crate::driver::FINDINGS_MAIN,
         ];
         texts.extend(HELPERS.iter().map(|(_, text)| *text));

@@ -235,7 +235,8 @@ pub fn input_stream(inputs: &Inputs) -> Result<Vec<(FuncId, &Value)>, String> {
         && inputs.globals.is_empty()
         && inputs.objects.is_empty()
         && inputs.constructions.is_empty()
-        && inputs.earlier_calls.is_empty())
+        && inputs.earlier_calls.is_empty()
+        && inputs.environment.iter().all(|v| v.value == Value::Unknown))
     {
         return Err("it sets inputs other than __VERIFIER_nondet_*() results".to_string());
     }

@@ -16,8 +16,9 @@ use crate::value::{
 use ir::{FuncId, GlobalId, Goal, IntType, Layout, Program, Type};
 use std::cell::RefCell;
 use testcase::{
-    AllocId, AllocatedObject, ApiCall, Check, Construction, InputObject, Inputs, ObjectId, Root,
-    Step, StreamId, Stub, StubCall, StubPointer, StubWrite, TestCase, Value,
+    AllocId, AllocatedObject, ApiCall, Check, Construction, EnvironmentVariable, InputObject,
+    Inputs, ObjectId, Root, Step, StreamId, Stub, StubCall, StubPointer, StubWrite, TestCase,
+    Value,
 };
 use z3::ast::{Ast, Bool, BV};
 use z3::Model;
@@ -725,6 +726,13 @@ impl<'a> Solved<'a> {
                     self.cells_value(&object.initial, &program.global(id).ty),
                 ));
             }
+        }
+        let value_ty = Type::Pointer(Box::new(Type::Int(IntType::CHAR)));
+        for (name, obj) in &st.environment {
+            out.environment.push(EnvironmentVariable {
+                name: name.clone(),
+                value: self.cells_value(&st.object(*obj).initial, &value_ty),
+            });
         }
         let provided = self.provided_lengths(&out.args);
         for (idx, object) in st.objects.iter().enumerate() {

@@ -52,6 +52,9 @@ pub enum ObjKind {
     /// `__errno_location()` points to, and getopt's globals where the file
     /// does not declare them.
     LibraryState,
+    /// Where an environment variable's value lies: one `char *`, an input
+    /// the test sets (see `exec::libc::environment`).
+    Environment,
     /// What a `FILE *` points to: a stream, with no bytes the code may
     /// touch (see `exec::libc::stream`).
     Stream(Box<Stream>),
@@ -443,6 +446,9 @@ pub struct State {
     /// The C library's globals the file does not declare, by name, made
     /// when a model first uses them (see `exec::libc::getopt`).
     pub undeclared_library_globals: Vec<(&'static str, ObjIdx)>,
+    /// The environment variables the path read, by name: each an
+    /// `ObjKind::Environment` object, made when `getenv` first asks for it.
+    pub environment: Vec<(String, ObjIdx)>,
     /// Set for a run whose inputs are numbers, not symbols: each input
     /// scalar is its oracle's value, and the path is native work.
     pub native_inputs: Option<NativeInputs>,
@@ -503,6 +509,7 @@ impl State {
             unfixable: Vec::new(),
             allocations: 0,
             failing_allocations: Vec::new(),
+            environment: Vec::new(),
             errno: None,
             undeclared_library_globals: Vec::new(),
             native_inputs: None,

@@ -183,6 +183,10 @@ pub struct InputsJson {
     /// The streams opened for `FILE *` inputs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub streams: Vec<StreamJson>,
+    /// The environment variables set (a string value) or removed (`null`)
+    /// before the call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<NamedValue>,
 }
 
 /// A stream the driver opens for a `FILE *` input. Bytes are written as

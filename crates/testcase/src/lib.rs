@@ -286,6 +286,19 @@ pub struct Inputs {
     /// ([`Value::Stream`] points to them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub streams: Vec<InputStream>,
+    /// The environment variables the path read (`getenv`), as the test sets
+    /// them before the call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment: Vec<EnvironmentVariable>,
+}
+
+/// An environment variable a test sets (`value` a pointer to the input
+/// string it holds) or removes (`value` NULL); an unknown value is left as
+/// the process has it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EnvironmentVariable {
+    pub name: String,
+    pub value: Value,
 }
 
 impl Inputs {
@@ -630,7 +643,7 @@ pub fn bound_explained(name: &str) -> String {
             "more paths were waiting than cairn holds at once, and forks past that went on one way only",
             "a fixed bound that keeps cairn's memory in check",
         ),
-        "alloc_may_fail" => ("malloc never fails", "use --alloc-may-fail"),
+        "alloc_may_fail" => ("malloc never fails", "drop --alloc-never-fails"),
         "library_start" => (
             "the C library's own state (getopt's `optind`) starts as in a fresh process",
             "a fixed bound of unit tests",

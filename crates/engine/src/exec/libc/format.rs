@@ -217,7 +217,7 @@ impl Machine<'_, '_> {
             "snprintf" | "vsnprintf" => (Some(args.size(1)?), 2),
             _ => (None, 1),
         };
-        let format = self.constant_string(st, &args.ptr(at)?)?;
+        let format = self.constant_string(st, &args.ptr(at)?, "a format string")?;
         let writes = limit
             .as_ref()
             .is_none_or(|n| concrete(n).is_none_or(|n| n != 0));
@@ -473,21 +473,28 @@ impl Machine<'_, '_> {
         Ok(Text { bytes, len })
     }
 
-    /// The bytes of a string constant on this path (a format), up to its NUL.
-    pub(super) fn constant_string(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Vec<u8>> {
+    /// The bytes of a string constant on this path (a format, an option
+    /// string, a name), up to its NUL; `what` names it for the user.
+    pub(super) fn constant_string(
+        &mut self,
+        st: &mut State,
+        ptr: &PtrVal,
+        what: &str,
+    ) -> Exec<Vec<u8>> {
         let src = self.source(st, ptr)?;
+        let not_constant = || unsupported(format!("{what} that is not constant"));
         let Some(start) = Self::concrete_u64(&ptr.offset) else {
-            return unsupported("a format string that is not constant");
+            return not_constant();
         };
         let mut bytes = Vec::new();
         for cell in st.object(src.obj).cells.iter().skip(start as usize) {
             match concrete(&cell_byte(cell)?) {
                 Some(0) => return Ok(bytes),
                 Some(b) => bytes.push(b as u8),
-                None => return unsupported("a format string that is not constant"),
+                None => return not_constant(),
             }
         }
-        unsupported("a format string without its terminating NUL")
+        unsupported(format!("{what} without its terminating NUL"))
     }
 }
 

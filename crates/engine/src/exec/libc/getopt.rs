@@ -102,7 +102,8 @@ impl Machine<'_, '_> {
         let argc = args.int(0)?;
         let argv = args.ptr(1)?;
         let optstring = args.ptr(2)?;
-        let short = ShortOptions::parse(&self.constant_string(st, &optstring)?)?;
+        let short =
+            ShortOptions::parse(&self.constant_string(st, &optstring, "an option string")?)?;
         let table = match long {
             true => args.ptr(3)?,
             false => PtrVal::to(Target::Null),
@@ -402,7 +403,7 @@ impl Machine<'_, '_> {
             if matches!(self.resolved(st, &name.target), Target::Null) {
                 return Ok(options);
             }
-            let name = self.constant_string(st, &name)?;
+            let name = self.constant_string(st, &name, "a long option's name")?;
             let SymVal::Int(takes) = member(self, st, &has_arg)? else {
                 return unsupported("a long option's `has_arg` that is not a number");
             };

@@ -7,6 +7,7 @@
 //! outcomes) are here.
 
 mod ctype;
+mod environment;
 mod format;
 mod getopt;
 mod math;
@@ -181,6 +182,7 @@ impl Machine<'_, '_> {
             "atoi" | "atol" | "atoll" => self.atoi(st, &args),
             "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => self.sprintf(st, &args),
             "sscanf" => self.sscanf(st, &args),
+            "getenv" | "secure_getenv" => self.getenv(st, &args),
             "getopt" => self.getopt(st, &args, false),
             "getopt_long" => self.getopt(st, &args, true),
             "malloc" => self.allocate(st, &args.size(0)?, false),

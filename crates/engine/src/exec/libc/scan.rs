@@ -148,7 +148,7 @@ impl Machine<'_, '_> {
     /// (widths, `*`, length modifiers), white space and ordinary characters.
     pub(super) fn sscanf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let input = args.ptr(0)?;
-        let format = self.constant_string(st, &args.ptr(1)?)?;
+        let format = self.constant_string(st, &args.ptr(1)?, "a format string")?;
         let directives = directives(&format, self.program.data_model).or_else(unsupported)?;
         // Where conversions assign, first: an undecided pointer forks before anything changed.
         let mut targets = Vec::new();

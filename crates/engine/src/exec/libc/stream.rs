@@ -698,7 +698,7 @@ impl Machine<'_, '_> {
         operation: Operation,
     ) -> Exec<Model> {
         self.writing(st, obj)?;
-        let format = self.constant_string(st, &args.ptr(1)?)?;
+        let format = self.constant_string(st, &args.ptr(1)?, "a format string")?;
         let values = match operation {
             Operation::PrintArguments => self.va_list_arguments(st, &args.ptr(2)?, &format)?,
             _ => args.values.get(2..).unwrap_or_default().to_vec(),
