@@ -138,7 +138,8 @@ fn a_node_linked_into_an_input_list_is_named_by_the_input_path() {
     let (_, report) = run("lists.c", "insert_second");
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     let mut names = Vec::new();
-    for t in &report.tests {
+    // A test where the allocation fails allocates nothing.
+    for t in (report.tests.iter()).filter(|t| t.inputs.failing_allocations.is_empty()) {
         assert_eq!(t.allocated.len(), 1, "{t:?}");
         assert_eq!(int(member(t, 0, KEY)), int(&t.inputs.args[1]));
         names.push((ret(t), t.allocated[0].name.clone()));

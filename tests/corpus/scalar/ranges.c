@@ -60,3 +60,18 @@ long total_weight(const struct item *begin, const struct item *end)
             total += it->weight;
     return total;
 }
+
+/* The length of the label at the cursor `*cur` in [*cur, end), which it
+   then passes: the cursor is read from memory, so the end pointer was
+   given first. -1 at the end, -2 when the label does not fit. */
+int next_label(const unsigned char **cur, const unsigned char *end)
+{
+    const unsigned char *p = *cur;
+    if (p >= end)
+        return -1;
+    unsigned len = *p++;
+    if (p + len > end)
+        return -2;
+    *cur = p + len;
+    return (int)len;
+}

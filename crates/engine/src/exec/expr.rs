@@ -53,7 +53,7 @@ impl Machine<'_, '_> {
             ExprKind::PtrDiff(a, b) => {
                 let pa = self.eval_ptr(st, a)?;
                 let pb = self.eval_ptr(st, b)?;
-                let (ta, tb) = self.decided_pair(st, &pa, &pb)?;
+                let (tb, ta) = self.decided_in_order(st, &pb, &pa)?;
                 if ta != tb {
                     return unsupported("difference of pointers into different objects");
                 }
@@ -95,24 +95,35 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// The targets of two pointers compared or subtracted. Two undecided
-    /// inputs are decided in the order they came (parameters: left to
-    /// right), so that the later one may point into the earlier one's
-    /// buffer, after its start: `end > start` as well as `p < end`. A
-    /// literal or a global is the object that holds it, if the path made
-    /// one (a pointer a native call returned into it points to that).
-    fn decided_pair(&mut self, st: &State, p: &PtrVal, q: &PtrVal) -> Exec<(Target, Target)> {
-        if let (Target::Lazy(a), Target::Lazy(b)) =
-            (self.resolved(st, &p.target), self.resolved(st, &q.target))
-        {
-            return Err(self.decide(st, a.min(b)));
+    /// The targets of two pointers compared or subtracted, `low` expected
+    /// not to lie beyond `high`. Two undecided inputs are decided `low`
+    /// first, so that `high` may point into `low`'s buffer, at or after its
+    /// start: `p < end` (or its negation `p >= end`), `end > p` and
+    /// `end - p` can then go either way, whichever pointer the code read
+    /// first. A literal or a global is the object that holds it, if the
+    /// path made one (a pointer a native call returned into it points to
+    /// that).
+    fn decided_in_order(
+        &mut self,
+        st: &State,
+        low: &PtrVal,
+        high: &PtrVal,
+    ) -> Exec<(Target, Target)> {
+        if let (Target::Lazy(first), Target::Lazy(_)) = (
+            self.resolved(st, &low.target),
+            self.resolved(st, &high.target),
+        ) {
+            return Err(self.decide(st, first));
         }
         let object = |t: Target| match t {
             Target::Str(id) => st.strings[id.index()].map_or(t, Target::Object),
             Target::Global(g) => st.globals[g.index()].map_or(t, Target::Object),
             t => t,
         };
-        Ok((object(self.decided(st, p)?), object(self.decided(st, q)?)))
+        Ok((
+            object(self.decided(st, low)?),
+            object(self.decided(st, high)?),
+        ))
     }
 
     fn unary(&mut self, st: &mut State, op: UnOp, a: &Expr, ty: &Type) -> Exec<SymVal> {
@@ -457,7 +468,15 @@ impl Machine<'_, '_> {
     }
 
     fn compare_ptrs(&mut self, st: &mut State, op: BinOp, p: &PtrVal, q: &PtrVal) -> Exec<Cond> {
-        let (tp, tq) = self.decided_pair(st, p, q)?;
+        // The strict order's smaller side first: `p < q` and `p >= q` put
+        // `p` first, `p > q` and `p <= q` put `q` first.
+        let (tp, tq) = match op {
+            BinOp::Gt | BinOp::Le => {
+                let (tq, tp) = self.decided_in_order(st, q, p)?;
+                (tp, tq)
+            }
+            _ => self.decided_in_order(st, p, q)?,
+        };
         // Offsets into one object order as its addresses do, a pointer
         // before its start (`args + n` with `n < 0`) too; a pointer made
         // of an integer is an address itself.
