@@ -540,3 +540,47 @@ fn environment_variables_are_inputs_each_test_sets() {
     let json = std::fs::read_to_string(out_dir.join("environment.tests.json")).expect("json");
     assert!(json.contains("\"environment\""), "{json}");
 }
+
+/// A buffer that is NULL when its allocation failed, written with zero
+/// bytes: GCC's own declaration of `fwrite` says its buffer is never NULL,
+/// and UBSan stops the call, so the path is no test by default and a
+/// confirmed finding when failures are reported.
+const WRITE_COPY: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t write_copy(FILE *f, const char *s, unsigned n)
+{
+    if (n > 64)
+        return 0;
+    char *copy = malloc(n);
+    if (copy == NULL && n > 0)
+        return 0;
+    if (n > 0)
+        memcpy(copy, s, n);
+    size_t written = fwrite(copy, 1, n, f);
+    free(copy);
+    return written;
+}
+"#;
+
+#[test]
+fn a_null_buffer_given_to_fwrite_is_what_gcc_declares_never_null() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "write_copy.c", WRITE_COPY, &["--sanitize"]);
+    assert!(!stdout.contains("left out"), "{stdout}");
+    assert!(!stdout.contains("null-argument"), "{stdout}");
+    let reported = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(
+        reported.path(),
+        "write_copy.c",
+        WRITE_COPY,
+        &["--sanitize", "--alloc-may-fail"],
+    );
+    assert!(
+        stdout.contains("NULL passed as argument 1 of `fwrite`"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("(null-argument): confirmed"), "{stdout}");
+}

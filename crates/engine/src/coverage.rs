@@ -898,7 +898,15 @@ pub fn explore(
         .flat_map(|t| t.path_goals.iter().copied())
         .collect();
     // A budget that cut a path toward the goal names the limit to raise.
+    // When the time ran out, a bound no option lifts (a fixed bound of unit
+    // tests, met on every path at the start) names the time instead: other
+    // paths toward the goal were still waiting.
     let why_not = |recorded: Option<&Uncovered>| match (recorded, budget_hit) {
+        (Some(Uncovered::Budget(bound)), Some(time @ "max_time"))
+            if testcase::bound_is_fixed(bound) =>
+        {
+            Uncovered::Budget(time.to_string())
+        }
         (Some(r), _) => r.clone(),
         (None, Some(name)) => Uncovered::Budget(name.to_string()),
         (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),

@@ -145,7 +145,11 @@ impl Machine<'_, '_> {
         values: &[SymVal],
     ) -> Exec<()> {
         let function = self.program.function(func);
-        for &param in &function.nonnull {
+        let builtin = match function.body {
+            None => testcase::c_library::builtin_nonnull(&function.name),
+            Some(_) => &[],
+        };
+        for &param in function.nonnull.iter().chain(builtin) {
             let Some(SymVal::Ptr(p)) = values.get(param) else {
                 continue;
             };
