@@ -141,6 +141,21 @@ pub fn is_stubbed(program: &ir::Program, func: ir::FuncId) -> bool {
         && !provides(&f.name)
 }
 
+/// The parameters (from 0) of a C library function that GCC's built-in
+/// declaration of it says are never NULL where glibc's header does not:
+/// GCC gives every pointer parameter of these the `nonnull` attribute, and
+/// UBSan checks it at each call (`fwrite(NULL, 0, n, f)` ends a sanitized
+/// test).
+pub fn builtin_nonnull(name: &str) -> &'static [usize] {
+    match name {
+        "fwrite" | "fwrite_unlocked" => &[0, 3],
+        "fputs" | "fputs_unlocked" => &[0, 1],
+        "puts" => &[0],
+        "fputc" | "putc" | "fputc_unlocked" | "putc_unlocked" => &[1],
+        _ => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{provides, MOCKED};
@@ -173,20 +188,5 @@ mod tests {
         ] {
             assert!(!provides(name), "{name}");
         }
-    }
-}
-
-/// The parameters (from 0) of a C library function that GCC's built-in
-/// declaration of it says are never NULL where glibc's header does not:
-/// GCC gives every pointer parameter of these the `nonnull` attribute, and
-/// UBSan checks it at each call (`fwrite(NULL, 0, n, f)` ends a sanitized
-/// test).
-pub fn builtin_nonnull(name: &str) -> &'static [usize] {
-    match name {
-        "fwrite" | "fwrite_unlocked" => &[0, 3],
-        "fputs" | "fputs_unlocked" => &[0, 1],
-        "puts" => &[0],
-        "fputc" | "putc" | "fputc_unlocked" | "putc_unlocked" => &[1],
-        _ => &[],
     }
 }
