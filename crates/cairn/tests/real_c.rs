@@ -520,6 +520,18 @@ int asked_twice(void)
         return -1;
     return a == NULL ? 0 : 1;
 }
+
+/* Two variables' values are two strings, never one. */
+int same_place(void)
+{
+    const char *a = getenv("A_DIR");
+    const char *b = getenv("B_DIR");
+    if (a == NULL || b == NULL)
+        return -1;
+    if (a == b)
+        return 1;
+    return strcmp(a, b) == 0 ? 2 : 3;
+}
 "#;
 
 #[test]
@@ -531,6 +543,7 @@ fn environment_variables_are_inputs_each_test_sets() {
     assert!(covers(&stdout, "verbosity", "10/10"), "{stdout}");
     assert!(covers(&stdout, "home_or", "4/4"), "{stdout}");
     assert!(covers(&stdout, "asked_twice", "3/4"), "{stdout}");
+    assert!(covers(&stdout, "same_place", "7/8"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("environment_test.c")).expect("driver");
     assert!(driver.contains("unsetenv(\"APP_VERBOSE\");"), "{driver}");
     assert!(

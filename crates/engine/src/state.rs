@@ -590,6 +590,15 @@ impl State {
         self.lazies[lazy as usize].resolution = Some(Target::Object(object));
     }
 
+    /// Whether the lazy pointer `lazy` is an environment variable's value,
+    /// as `getenv` first read it.
+    pub fn is_environment_value(&self, lazy: LazyIdx) -> bool {
+        self.environment.iter().any(|(_, obj)| {
+            matches!(self.object(*obj).initial.first(),
+                Some(Cell::Ptr { ptr, .. }) if ptr.target == Target::Lazy(lazy))
+        })
+    }
+
     pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {
         if !matches!(self.objects[idx as usize].kind, ObjKind::Stack) {
             self.memory_changes += 1;

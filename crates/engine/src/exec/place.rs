@@ -466,6 +466,10 @@ impl Machine<'_, '_> {
         let link = st.lazies[lazy as usize].link;
         // An opaque handle's bytes are only another handle of its type.
         let opaque = self.opaque_pointee(st, lazy);
+        // Each environment variable's value is an entry of its own.
+        if st.is_environment_value(lazy) {
+            return Ok(Vec::new());
+        }
         Ok(st
             .objects
             .iter()
@@ -476,7 +480,12 @@ impl Machine<'_, '_> {
                     freed,
                     origin,
                     ..
-                } => *e == elem && !(link && *freed) && self.opaque_pointee(st, *origin) == opaque,
+                } => {
+                    *e == elem
+                        && !(link && *freed)
+                        && self.opaque_pointee(st, *origin) == opaque
+                        && !st.is_environment_value(*origin)
+                }
                 _ => false,
             })
             .map(|(i, _)| i as ObjIdx)
