@@ -1441,16 +1441,13 @@ pub(crate) const FINDINGS_MAIN: &str = r#"int main(int argc, char **argv)
 /// The fixed C the tests' inputs need: streams, environment variables.
 fn input_support<'a>(
     out: &mut CodeWriter,
-    all_inputs: impl Iterator<Item = &'a testcase::Inputs> + Clone,
+    mut all_inputs: impl Iterator<Item = &'a testcase::Inputs> + Clone,
 ) {
     if all_inputs.clone().any(|inputs| !inputs.streams.is_empty()) {
         out.text(streams::SUPPORT);
         out.blank();
     }
-    if all_inputs
-        .into_iter()
-        .any(|inputs| !inputs.environment.is_empty())
-    {
+    if all_inputs.any(|inputs| !inputs.environment.is_empty()) {
         out.text(crate::environment::SUPPORT);
         out.blank();
     }

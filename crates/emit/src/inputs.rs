@@ -15,7 +15,7 @@ use crate::streams::{self, StreamNames};
 use crate::unit::Unit;
 use ir::Success;
 use ir::{FuncId, GlobalId, IntType, Layout, Program, Type};
-use testcase::{AllocId, ApiCall, Inputs, ObjectId, Step, StreamId, Value};
+use testcase::{AllocId, ApiCall, EnvironmentVariable, Inputs, ObjectId, Step, StreamId, Value};
 
 /// The code that sets up one call.
 #[derive(Debug, Default)]
@@ -156,12 +156,14 @@ impl<'u, 'p> InputWriter<'u, 'p> {
             // Globals hold their initial values, not zeros: assign everything.
             self.assign(&code.objects, &name, ty, value, false, &mut sink)?;
         }
-        let value_ty = Type::ptr(Type::Int(IntType::CHAR));
+        let value_ty = EnvironmentVariable::value_type();
         for variable in &self.inputs.environment {
             let line = match &variable.value {
                 Value::Null => environment::unset(&variable.name),
+                // The entry made for this very variable (another one's
+                // value, aliased, is copied).
                 &Value::Pointer { object, offset: 0 }
-                    if environment::value_of(self.inputs, object).is_some() =>
+                    if environment::value_of(self.inputs, object) == Some(&variable.name) =>
                 {
                     let c_name = &code.objects.inputs[object.0 as usize].c_name;
                     environment::put(&variable.name, c_name)

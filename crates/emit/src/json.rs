@@ -232,7 +232,7 @@ fn inputs_json(
     let program = unit.program;
     let f = program.function(func);
     let param_name = |i: usize| crate::shapes::param_name(f, i);
-    let string_type = ir::Type::ptr(ir::Type::Int(ir::IntType::CHAR));
+    let value_type = testcase::EnvironmentVariable::value_type();
     InputsJson {
         args: f
             .sig
@@ -334,7 +334,7 @@ fn inputs_json(
             .iter()
             .map(|variable| NamedValue {
                 name: variable.name.clone(),
-                value: value_json(unit, inputs, &[], &string_type, &variable.value),
+                value: value_json(unit, inputs, &[], &value_type, &variable.value),
             })
             .collect(),
     }

@@ -727,7 +727,7 @@ impl<'a> Solved<'a> {
                 ));
             }
         }
-        let value_ty = Type::Pointer(Box::new(Type::Int(IntType::CHAR)));
+        let value_ty = EnvironmentVariable::value_type();
         for (name, obj) in &st.environment {
             out.environment.push(EnvironmentVariable {
                 name: name.clone(),

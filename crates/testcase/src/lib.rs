@@ -301,6 +301,13 @@ pub struct EnvironmentVariable {
     pub value: Value,
 }
 
+impl EnvironmentVariable {
+    /// The type of a variable's value, as `getenv` returns it.
+    pub fn value_type() -> Type {
+        Type::ptr(Type::Int(IntType::CHAR))
+    }
+}
+
 impl Inputs {
     /// The functions the test stores or passes as pointers, each once.
     pub fn functions_given(&self) -> BTreeSet<FuncId> {

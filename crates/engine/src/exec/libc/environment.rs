@@ -8,7 +8,8 @@ use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
 use crate::state::{DeferredInput, ObjKind, Object, State};
 use crate::value::Word;
-use ir::{IntType, Layout, Type};
+use ir::Layout;
+use testcase::EnvironmentVariable;
 
 impl Machine<'_, '_> {
     pub(super) fn getenv(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
@@ -25,7 +26,7 @@ impl Machine<'_, '_> {
             ));
         }
         let name = String::from_utf8_lossy(&name).into_owned();
-        let value_ty = Type::Pointer(Box::new(Type::Int(IntType::CHAR)));
+        let value_ty = EnvironmentVariable::value_type();
         let obj = match st.environment.iter().find(|(known, _)| *known == name) {
             Some(&(_, obj)) => obj,
             None => {
