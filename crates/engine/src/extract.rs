@@ -198,12 +198,13 @@ pub fn test_case(
         match st.globals[g] {
             Some(obj) => {
                 let object = st.object(obj);
-                let written = (!config.check_all_globals).then(|| solved.written(&object.written));
+                let written =
+                    (!config.check_all_globals).then(|| solved.written(object.written.iter()));
                 solved.leaf_checks(
                     Root::Global(id),
                     vec![],
                     &global.ty,
-                    &object.cells,
+                    &object.cells.to_vec(),
                     written.as_deref(),
                     &mut checks,
                 );
@@ -428,9 +429,9 @@ impl<'a> Solved<'a> {
         let object = self.st.object(obj);
         let esz = self.program.size_of(elem) as usize;
         if let Some(flexible) = flexible_member(self.program, elem) {
-            let written = self.written(&object.written);
+            let written = self.written(object.written.iter());
             let header = vec![Step::Index(0)];
-            let cells = &object.cells[..];
+            let cells = &object.cells.to_vec()[..];
             self.leaf_checks(
                 root.clone(),
                 header.clone(),
@@ -457,17 +458,18 @@ impl<'a> Solved<'a> {
         }
         for i in 0..len as usize {
             let range = i * esz..(i + 1) * esz;
-            let (Some(cells), Some(written)) =
-                (object.cells.get(range.clone()), object.written.get(range))
-            else {
+            let (Some(cells), Some(written)) = (
+                object.cells.get_range(range.clone()),
+                object.written.get_range(range),
+            ) else {
                 break;
             };
-            let written = self.written(written);
+            let written = self.written(written.iter());
             self.leaf_checks(
                 root.clone(),
                 vec![Step::Index(i as u64)],
                 elem,
-                cells,
+                &cells,
                 Some(&written),
                 out,
             );
@@ -475,9 +477,9 @@ impl<'a> Solved<'a> {
     }
 
     /// Which of these bytes the path wrote with the test's inputs.
-    fn written(&self, bytes: &[Written]) -> Vec<bool> {
+    fn written<'w>(&self, bytes: impl IntoIterator<Item = &'w Written>) -> Vec<bool> {
         bytes
-            .iter()
+            .into_iter()
             .map(|w| match w {
                 Written::No | Written::Unseen => false,
                 Written::Yes => true,
@@ -723,7 +725,7 @@ impl<'a> Solved<'a> {
             if let ObjKind::Global { id, is_input: true } = object.kind {
                 out.globals.push((
                     id,
-                    self.cells_value(&object.initial, &program.global(id).ty),
+                    self.cells_value(&object.initial.to_vec(), &program.global(id).ty),
                 ));
             }
         }
@@ -731,7 +733,7 @@ impl<'a> Solved<'a> {
         for (name, obj) in &st.environment {
             out.environment.push(EnvironmentVariable {
                 name: name.clone(),
-                value: self.cells_value(&st.object(*obj).initial, &value_ty),
+                value: self.cells_value(&st.object(*obj).initial.to_vec(), &value_ty),
             });
         }
         let provided = self.provided_lengths(&out.args);
@@ -772,7 +774,10 @@ impl<'a> Solved<'a> {
                 continue;
             }
             let mut init: Vec<Value> = (0..chosen as usize)
-                .map(|i| self.cells_value(&object.initial[i * esz..(i + 1) * esz], elem))
+                .map(|i| {
+                    let element = object.initial.get_range(i * esz..(i + 1) * esz);
+                    self.cells_value(&element.expect("an element of the object"), elem)
+                })
                 .collect();
             // Elements past the path's reads: zero, as calloc gives them.
             let zero = self.cells_value(&zero_cells(esz as u64), elem);

@@ -63,12 +63,12 @@ pub fn read<'o>(object: &'o Object, off: &Word, n: u64) -> Modelled<Cow<'o, [Cel
     if let Some(o) = concrete_offset(off) {
         let end = o.saturating_add(n).min(cap);
         let start = o.min(end);
-        let cells = &object.cells[start as usize..end as usize];
+        let cells = object.cells_in(start..end);
         if cells.len() as u64 == n {
-            return Ok(Cow::Borrowed(cells));
+            return Ok(cells);
         }
         // Beyond the capacity only on an infeasible path; keep the length right.
-        let mut cells = cells.to_vec();
+        let mut cells = cells.into_owned();
         cells.resize(n as usize, Cell::zero());
         return Ok(Cow::Owned(cells));
     }
@@ -81,7 +81,7 @@ pub fn read<'o>(object: &'o Object, off: &Word, n: u64) -> Modelled<Cow<'o, [Cel
     // Case split at the value level: whole stored values come back unchanged.
     let mut value: Option<Word> = None;
     for start in (0..=cap - n).rev() {
-        let here = cells_to_int(&object.cells[start as usize..(start + n) as usize])?;
+        let here = cells_to_int(&object.cells_in(start..start + n))?;
         value = Some(match value {
             None => here,
             Some(rest) => off.eq(Word::known(u128::from(start), 64)).ite(&here, &rest),
@@ -345,7 +345,7 @@ mod tests {
             write(&mut object, &off, &int_cells(&Word::known(v + 10, 32))).unwrap();
         }
         assert_only_element_i_is(&object, &i, 59);
-        for cell in &object.cells {
+        for cell in object.cells.iter() {
             let Cell::Byte { src, .. } = cell else {
                 panic!("integer bytes")
             };

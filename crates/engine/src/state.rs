@@ -1,8 +1,10 @@
 //! Per-path state: call frames, memory objects (shared copy-on-write between
 //! forks), lazy input pointers, path condition and the trace of goals.
 
+mod chunked;
 mod stream;
 
+pub use chunked::ChunkedVec;
 pub use stream::{is_standard_stream, is_stream_type, Piece, Reading, Stream, StreamRole, Writing};
 
 use crate::solver::{ConstraintId, InputSymbol, ValueOracle};
@@ -101,11 +103,11 @@ impl Written {
 #[derive(Clone, Debug)]
 pub struct Object {
     pub kind: ObjKind,
-    pub cells: Vec<Cell>,
+    pub cells: ChunkedVec<Cell>,
     /// Contents at the start of the call (seed 000's chi), for inputs.
-    pub initial: Rc<Vec<Cell>>,
+    pub initial: ChunkedVec<Cell>,
     /// Bytes the path wrote (for output checks and reads of allocated memory).
-    pub written: Vec<Written>,
+    pub written: ChunkedVec<Written>,
     /// Accessed beyond its first element or at a symbolic offset.
     pub indexed: bool,
     /// The end of the furthest byte any access reached, while every
@@ -145,8 +147,12 @@ impl DeferredInput {
 
 impl Object {
     pub fn new(kind: ObjKind, cells: Vec<Cell>) -> Object {
-        let written = vec![Written::No; cells.len()];
-        let initial = Rc::new(cells.clone());
+        Object::holding(kind, ChunkedVec::from_vec(cells))
+    }
+
+    fn holding(kind: ObjKind, cells: ChunkedVec<Cell>) -> Object {
+        let written = ChunkedVec::filled(Written::No, cells.len());
+        let initial = cells.clone();
         Object {
             kind,
             cells,
@@ -161,7 +167,7 @@ impl Object {
 
     /// An input object of `size` bytes, each made on its first read.
     pub fn deferred(kind: ObjKind, input: DeferredInput, size: u64) -> Object {
-        let mut object = Object::new(kind, vec![Cell::Deferred; size as usize]);
+        let mut object = Object::holding(kind, ChunkedVec::filled(Cell::Deferred, size as usize));
         object.deferred = Some(Rc::new(input));
         object
     }
@@ -180,6 +186,14 @@ impl Object {
         for (slot, cell) in self.cells.iter_mut().zip(cells) {
             *slot = cell;
         }
+    }
+
+    /// The cells of `range`, which lies within the object.
+    pub fn cells_in(&self, range: std::ops::Range<u64>) -> std::borrow::Cow<'_, [Cell]> {
+        (self
+            .cells
+            .get_range(range.start as usize..range.end as usize))
+        .expect("a range within the object")
     }
 
     /// Allocated capacity in bytes (for inputs: the longest length the search may choose).
@@ -561,12 +575,18 @@ impl State {
         };
         for slot in 0..self.objects.len() {
             let current = &self.objects[slot];
-            if !redirect.touches(&current.cells) && !redirect.touches(&current.initial) {
+            let touched = |cells: &ChunkedVec<Cell>| cells.iter().any(|c| redirect.holds_cell(c));
+            if !touched(&current.cells) && !touched(&current.initial) {
                 continue;
             }
             let target = Rc::make_mut(&mut self.objects[slot]);
-            redirect.cells(&mut target.cells);
-            redirect.cells(Rc::<Vec<Cell>>::make_mut(&mut target.initial));
+            for cells in [&mut target.cells, &mut target.initial] {
+                let lazy = redirect.lazy;
+                cells.change_where(
+                    |chunk| chunk.iter().any(|c| cell_points_to(c, lazy)),
+                    |chunk| redirect.cells(chunk),
+                );
+            }
         }
         // What stubs wrote is test data too: their pointers must say where.
         for call in &mut self.stub_calls {
@@ -784,6 +804,11 @@ struct LazyRedirect<'b> {
     done: Vec<(Rc<PtrVal>, Rc<PtrVal>)>,
 }
 
+/// Whether `cell` is a byte of a pointer to what `lazy` points to.
+fn cell_points_to(cell: &Cell, lazy: LazyIdx) -> bool {
+    matches!(cell, Cell::Ptr { ptr, .. } if ptr.target == Target::Lazy(lazy))
+}
+
 impl LazyRedirect<'_> {
     fn holds(&self, ptr: &PtrVal) -> bool {
         ptr.target == Target::Lazy(self.lazy)
@@ -796,10 +821,12 @@ impl LazyRedirect<'_> {
         }
     }
 
+    fn holds_cell(&self, cell: &Cell) -> bool {
+        cell_points_to(cell, self.lazy)
+    }
+
     fn touches(&self, cells: &[Cell]) -> bool {
-        cells
-            .iter()
-            .any(|cell| matches!(cell, Cell::Ptr { ptr, .. } if self.holds(ptr)))
+        cells.iter().any(|cell| self.holds_cell(cell))
     }
 
     fn cells(&mut self, cells: &mut [Cell]) {

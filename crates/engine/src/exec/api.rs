@@ -486,10 +486,10 @@ pub fn reachable_nodes(
             };
             let at = field.offset as usize;
             let pointer_bytes = program.data_model.pointer_bytes() as usize;
-            let Some(slot) = cells.get(at..at + pointer_bytes) else {
+            let Some(slot) = cells.get_range(at..at + pointer_bytes) else {
                 continue;
             };
-            if let Ok(ptr) = cells_to_ptr(slot) {
+            if let Ok(ptr) = cells_to_ptr(&slot) {
                 if let Some(target) = live_object(st, &SymVal::Ptr(ptr)) {
                     pending.push_back((target, *next, root, format!("{path}->{}", field.name)));
                 }

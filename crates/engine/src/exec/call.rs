@@ -956,17 +956,14 @@ impl Machine<'_, '_> {
             return Vec::new();
         }
         // Any byte of a stored pointer keeps its target (no false leak).
-        let pointees = |cells: &[Cell]| -> Vec<ObjIdx> {
-            cells
-                .iter()
-                .filter_map(|cell| match cell {
-                    Cell::Ptr { ptr, .. } => match self.resolved(st, &ptr.target) {
-                        Target::Object(o) if live(&st.object(o).kind) => Some(o),
-                        _ => None,
-                    },
+        let pointee = |cell: &Cell| -> Option<ObjIdx> {
+            match cell {
+                Cell::Ptr { ptr, .. } => match self.resolved(st, &ptr.target) {
+                    Target::Object(o) if live(&st.object(o).kind) => Some(o),
                     _ => None,
-                })
-                .collect()
+                },
+                _ => None,
+            }
         };
         // The driver holds what it built through the API in its variables,
         // the parts an adder refused included.
@@ -981,21 +978,22 @@ impl Machine<'_, '_> {
             .iter()
             .chain(&st.escaped)
             .chain(built)
-            .flat_map(|v| pointees(&value_cells(v, self.program.data_model.pointer_bytes())))
+            .flat_map(|v| value_cells(v, self.program.data_model.pointer_bytes()))
+            .filter_map(|cell| pointee(&cell))
             .collect();
         for object in &st.objects {
             if matches!(
                 object.kind,
                 ObjKind::Input { freed: false, .. } | ObjKind::Global { .. }
             ) {
-                pending.extend(pointees(&object.cells));
+                pending.extend(object.cells.iter().filter_map(pointee));
             }
         }
         let mut reached = vec![false; st.objects.len()];
         while let Some(o) = pending.pop() {
             if !reached[o as usize] {
                 reached[o as usize] = true;
-                pending.extend(pointees(&st.object(o).cells));
+                pending.extend(st.object(o).cells.iter().filter_map(pointee));
             }
         }
         (0..st.objects.len() as ObjIdx)

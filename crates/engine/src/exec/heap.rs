@@ -460,13 +460,13 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let Some(start) = memory::concrete_offset(off) else {
-            return self.no_stub_filled_bytes(st, obj, &st.object(obj).written);
+            return self.no_stub_filled_bytes(st, obj, st.object(obj).written.iter());
         };
         let range = start as usize..(start + n) as usize;
-        let Some(written) = st.object(obj).written.get(range) else {
+        let Some(written) = st.object(obj).written.get_range(range) else {
             return Ok(());
         };
-        self.no_stub_filled_bytes(st, obj, written)?;
+        self.no_stub_filled_bytes(st, obj, written.iter())?;
         if written
             .iter()
             .all(|w| matches!(w, Written::Yes | Written::Unseen))
@@ -499,11 +499,11 @@ impl Machine<'_, '_> {
     /// function without a body may have filled beyond what its driver's
     /// stub writes (see `stub`), so the test would read garbage where the
     /// engine chose values.
-    pub(super) fn no_stub_filled_bytes(
+    pub(super) fn no_stub_filled_bytes<'w>(
         &self,
         st: &State,
         obj: ObjIdx,
-        bytes: &[Written],
+        mut bytes: impl Iterator<Item = &'w Written>,
     ) -> Exec<()> {
         let indeterminate = matches!(
             st.object(obj).kind,
@@ -513,7 +513,7 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         match st.object(obj).filled_by_stub {
-            Some(stub) if bytes.iter().any(|w| matches!(w, Written::Unseen)) => unsupported(format!(
+            Some(stub) if bytes.any(|w| matches!(w, Written::Unseen)) => unsupported(format!(
                 "reads memory that `{}` (defined elsewhere, a stub in the tests) may have filled, which no test can set",
                 self.program.function(stub).name
             )),

@@ -8,8 +8,8 @@ use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
 use crate::memory::{initial_cells, zero_cells};
 use crate::state::{
-    is_standard_stream, is_stream_type, DeferredInput, Frame, NativeInputs, ObjKind, Object,
-    ReturnTo, State, StateId, Written,
+    is_standard_stream, is_stream_type, ChunkedVec, DeferredInput, Frame, NativeInputs, ObjKind,
+    Object, ReturnTo, State, StateId, Written,
 };
 use crate::value::{
     bit_field_put, bv_u, cell_byte, cells_to_int, int_cells, ptr_cells, value_cells, Cell, Cond,
@@ -352,7 +352,7 @@ pub(super) fn push_frame(
             written.extend(slot_written);
         }
         let mut area = Object::new(ObjKind::Stack, cells);
-        area.written = written;
+        area.written = ChunkedVec::from_vec(written);
         let area = st.add_object(area);
         locals.push(area);
         let pointer = st.object_mut(locals[area_local.index()]);
@@ -698,8 +698,8 @@ impl Machine<'_, '_> {
             Some(at) => at.min(size)..at.saturating_add(n).min(size),
             None => 0..size,
         };
-        if !object.cells[want.start as usize..want.end as usize]
-            .iter()
+        if !(object.cells)
+            .iter_range(want.start as usize..want.end as usize)
             .any(Cell::is_deferred)
         {
             return;
@@ -708,7 +708,12 @@ impl Machine<'_, '_> {
         let first_lazy = st.lazies.len();
         for i in want.start / esz..want.end.div_ceil(esz) {
             let element = (i * esz) as usize..((i + 1) * esz).min(size) as usize;
-            let mut cells = st.object(obj).cells[element.clone()].to_vec();
+            let mut cells: Vec<Cell> = st
+                .object(obj)
+                .cells
+                .iter_range(element.clone())
+                .cloned()
+                .collect();
             let (path, sep) = input.element_path(i);
             let local =
                 want.start.saturating_sub(i * esz) as usize..(want.end - i * esz).min(esz) as usize;
@@ -720,11 +725,10 @@ impl Machine<'_, '_> {
                 &mut cells,
             );
             let object = st.object_mut(obj);
-            let initial = std::rc::Rc::make_mut(&mut object.initial);
             for (k, cell) in element.zip(cells) {
                 // Bytes never made were never written: their start is this.
                 if object.cells[k].is_deferred() && !cell.is_deferred() {
-                    initial[k] = cell.clone();
+                    object.initial[k] = cell.clone();
                     object.cells[k] = cell;
                 }
             }

@@ -712,7 +712,7 @@ impl<'a> Machine<'_, 'a> {
         let start = start as usize;
         let size = self.program.size_of(&loc.ty) as usize;
         let object = st.object(loc.obj);
-        Ok(object.written.get(start..start + size).map(<[_]>::to_vec))
+        Ok((object.written.get_range(start..start + size)).map(|w| w.into_owned()))
     }
 
     /// One successor per feasible arm the hooks want, each with its

@@ -192,7 +192,7 @@ impl Machine<'_, '_> {
         let room = object.cells.len().checked_sub(at + 1)?;
         let mut bytes = text[..text.len().min(room)].to_vec();
         bytes.push(0);
-        let cells = &object.cells[at..at + bytes.len()];
+        let cells = object.cells.get_range(at..at + bytes.len())?;
         let mut conds = Vec::with_capacity(bytes.len() + 1);
         let len = Word::from(len.clone());
         let end = Word::known((at + bytes.len()) as u128, len.get_size());
@@ -344,7 +344,7 @@ impl Machine<'_, '_> {
                     buffer.bytes[at] = fixing.byte(&mut self.ex.solver, st, cell).unwrap_or(0);
                 }
                 Cell::Ptr { ptr, idx: 0 } if at + 8 <= len => {
-                    let whole = object.cells[at..at + 8].iter().enumerate().all(
+                    let whole = object.cells.iter_range(at..at + 8).enumerate().all(
                         |(i, c)| matches!(c, Cell::Ptr { ptr: p, idx } if *idx as usize == i && std::rc::Rc::ptr_eq(p, ptr)),
                     );
                     let to = match self.resolved(st, &ptr.target) {

@@ -120,11 +120,17 @@ impl Machine<'_, '_> {
             // stops the path where they were indeterminate.
             if let (Some(obj), true) = (obj, beyond) {
                 let object = st.object_mut(obj);
-                for byte in &mut object.written {
-                    if !matches!(byte, Written::Yes) {
-                        *byte = Written::Unseen;
-                        object.filled_by_stub.get_or_insert(func);
-                    }
+                let settled = |w: &Written| matches!(w, Written::Yes | Written::Unseen);
+                object.written.change_where(
+                    |bytes| !bytes.iter().all(settled),
+                    |bytes| {
+                        for byte in bytes.iter_mut().filter(|w| !settled(w)) {
+                            *byte = Written::Unseen;
+                        }
+                    },
+                );
+                if object.written.iter().any(|w| !matches!(w, Written::Yes)) {
+                    object.filled_by_stub.get_or_insert(func);
                 }
             }
         }

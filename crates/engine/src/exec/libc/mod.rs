@@ -206,7 +206,7 @@ impl Machine<'_, '_> {
         if st.object(obj).capacity() > SCAN_LIMIT {
             return unsupported("a library call on an object larger than 64 KiB");
         }
-        self.no_stub_filled_bytes(st, obj, &st.object(obj).written)?;
+        self.no_stub_filled_bytes(st, obj, st.object(obj).written.iter())?;
         // A scan reads on from the pointer (or anywhere, from a symbolic one).
         self.make_bytes(st, obj, &ptr.offset, u64::MAX);
         Ok(Source {
@@ -356,7 +356,7 @@ impl Machine<'_, '_> {
             Fill::From(p) => {
                 let obj = self.deref(st, p)?;
                 self.check_live(st, obj)?;
-                self.no_stub_filled_bytes(st, obj, &st.object(obj).written)?;
+                self.no_stub_filled_bytes(st, obj, st.object(obj).written.iter())?;
                 Some((obj, p.offset.clone()))
             }
             Fill::Byte(_) | Fill::Bytes(_) => None,

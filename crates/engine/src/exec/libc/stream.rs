@@ -779,7 +779,7 @@ impl Machine<'_, '_> {
             || memory::concrete_offset(&src.offset).is_some_and(|at| {
                 object
                     .written
-                    .get(at as usize..(at + total) as usize)
+                    .get_range(at as usize..(at + total) as usize)
                     .is_some_and(|w| w.iter().all(|w| matches!(w, Written::Yes)))
             });
         let cells = memory::read(object, &src.offset, total)?;
