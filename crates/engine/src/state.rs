@@ -403,7 +403,8 @@ pub struct State {
     /// Input buffers of scalars that two pointers share (see [`Self::input_size`]).
     pub shared_buffers: u32,
     /// Calls of bodiless functions, in call order.
-    pub stub_calls: Vec<CallWithoutBody>,
+    /// Shared: a fork copies the list, not what the calls wrote.
+    pub stub_calls: Vec<Rc<CallWithoutBody>>,
     /// Calls of C library functions run natively, in call order.
     pub native_calls: Vec<NativeCall>,
     /// Functions' statics the path used, bound to their initial values.
@@ -588,20 +589,26 @@ impl State {
                 );
             }
         }
-        // What stubs wrote is test data too: their pointers must say where.
+        // What stubs were given and wrote is test data too: their pointers
+        // must say where.
         for call in &mut self.stub_calls {
+            let values = call.args.iter().chain(&call.result);
+            let touched = (call.writes.iter()).any(|(_, cells)| redirect.touches(cells))
+                || values
+                    .into_iter()
+                    .any(|value| redirect.touches_value(value));
+            if !touched {
+                continue;
+            }
+            let call = Rc::make_mut(call);
             for (_, cells) in &mut call.writes {
                 redirect.cells(cells);
             }
+            for value in call.args.iter_mut().chain(call.result.iter_mut()) {
+                redirect.value(value);
+            }
         }
-        let values = self
-            .params
-            .iter_mut()
-            .chain(
-                self.stub_calls
-                    .iter_mut()
-                    .flat_map(|call| call.args.iter_mut().chain(call.result.iter_mut())),
-            )
+        let values = (self.params.iter_mut())
             .chain(self.escaped.iter_mut())
             .chain(self.ret.iter_mut());
         for value in values {
@@ -846,6 +853,14 @@ impl LazyRedirect<'_> {
                 }
             };
             *ptr = new;
+        }
+    }
+
+    fn touches_value(&self, value: &SymVal) -> bool {
+        match value {
+            SymVal::Ptr(ptr) => self.holds(ptr),
+            SymVal::Bytes(cells) => self.touches(cells),
+            _ => false,
         }
     }
 

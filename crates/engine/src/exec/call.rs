@@ -18,6 +18,7 @@ use crate::value::{
     cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{Callee, Expr, FuncId, Layout, Place, Program, Span, Type};
+use std::rc::Rc;
 use testcase::c_library::{self, MockResult};
 use testcase::FindingKind;
 
@@ -65,12 +66,12 @@ impl Machine<'_, '_> {
         }
         if function.name == ASSUME_FUNCTION && function.body.is_none() {
             self.assume_holds(st, &values)?;
-            st.stub_calls.push(CallWithoutBody {
+            st.stub_calls.push(Rc::new(CallWithoutBody {
                 func,
                 args: values,
                 result: None,
                 writes: Vec::new(),
-            });
+            }));
             return Ok(());
         }
         if function.body.is_some() {
@@ -290,12 +291,12 @@ impl Machine<'_, '_> {
         let path = format!("{}()#{n}", function.name);
         let value = match &function.sig.ret {
             Type::Void => {
-                st.stub_calls.push(CallWithoutBody {
+                st.stub_calls.push(Rc::new(CallWithoutBody {
                     func,
                     args,
                     result: None,
                     writes,
-                });
+                }));
                 return Ok(None);
             }
             ty if let Some(value) = st.fresh_scalar(&path, ty) => SymVal::Int(value),
@@ -309,12 +310,12 @@ impl Machine<'_, '_> {
                 ))
             }
         };
-        st.stub_calls.push(CallWithoutBody {
+        st.stub_calls.push(Rc::new(CallWithoutBody {
             func,
             args,
             result: Some(value.clone()),
             writes,
-        });
+        }));
         Ok(Some(value))
     }
 

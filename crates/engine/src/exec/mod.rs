@@ -99,7 +99,7 @@ fn unvouched_inputs(program: &Program, st: &State, root: FuncId) -> Vec<String> 
         },
         Cell::Deferred => false,
     };
-    let scripted = |call: &&crate::state::CallWithoutBody| {
+    let scripted = |call: &&std::rc::Rc<crate::state::CallWithoutBody>| {
         (call.writes.iter()).any(|(_, cells)| cells.iter().any(chosen))
     };
     for call in st.stub_calls.iter().filter(scripted) {
