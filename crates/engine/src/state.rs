@@ -402,6 +402,8 @@ pub struct State {
     pub memory_changes: u64,
     /// Input buffers of scalars that two pointers share (see [`Self::input_size`]).
     pub shared_buffers: u32,
+    /// How many of `objects` are inputs: searches rank every state by it.
+    input_object_count: usize,
     /// Calls of bodiless functions, in call order.
     /// Shared: a fork copies the list, not what the calls wrote.
     pub stub_calls: Vec<Rc<CallWithoutBody>>,
@@ -504,6 +506,7 @@ impl State {
             checks_through: Vec::new(),
             memory_changes: 0,
             shared_buffers: 0,
+            input_object_count: 0,
             stub_calls: Vec::new(),
             native_calls: Vec::new(),
             fresh_statics: Vec::new(),
@@ -556,6 +559,9 @@ impl State {
     }
 
     pub fn add_object(&mut self, object: Object) -> ObjIdx {
+        if matches!(object.kind, ObjKind::Input { .. }) {
+            self.input_object_count += 1;
+        }
         self.objects.push(Rc::new(object));
         (self.objects.len() - 1) as ObjIdx
     }
@@ -642,10 +648,7 @@ impl State {
 
     /// Input objects materialized on this path (nodes the test must build).
     pub fn input_objects(&self) -> usize {
-        self.objects
-            .iter()
-            .filter(|o| matches!(o.kind, ObjKind::Input { .. }))
-            .count()
+        self.input_object_count
     }
 
     /// How much input the test builds, for searches that prefer small
