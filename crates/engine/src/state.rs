@@ -580,17 +580,16 @@ impl State {
             base,
             done: Vec::new(),
         };
+        let points_here = |cell: &Cell| cell_points_to(cell, lazy);
         for slot in 0..self.objects.len() {
             let current = &self.objects[slot];
-            let touched = |cells: &ChunkedVec<Cell>| cells.iter().any(|c| redirect.holds_cell(c));
-            if !touched(&current.cells) && !touched(&current.initial) {
+            if !current.cells.iter().any(points_here) && !current.initial.iter().any(points_here) {
                 continue;
             }
             let target = Rc::make_mut(&mut self.objects[slot]);
             for cells in [&mut target.cells, &mut target.initial] {
-                let lazy = redirect.lazy;
                 cells.change_where(
-                    |chunk| chunk.iter().any(|c| cell_points_to(c, lazy)),
+                    |chunk| chunk.iter().any(points_here),
                     |chunk| redirect.cells(chunk),
                 );
             }
@@ -831,12 +830,8 @@ impl LazyRedirect<'_> {
         }
     }
 
-    fn holds_cell(&self, cell: &Cell) -> bool {
-        cell_points_to(cell, self.lazy)
-    }
-
     fn touches(&self, cells: &[Cell]) -> bool {
-        cells.iter().any(|cell| self.holds_cell(cell))
+        cells.iter().any(|cell| cell_points_to(cell, self.lazy))
     }
 
     fn cells(&mut self, cells: &mut [Cell]) {
