@@ -186,6 +186,75 @@ fn descriptors_are_mocked_while_a_test_runs() {
     assert!(driver.contains("dlsym(RTLD_NEXT, \"close\")"), "{driver}");
 }
 
+/// Files a path needs with chosen contents (a configuration file, one that
+/// cannot be opened), a descriptor's flags and the clock: while a test runs,
+/// `fopen` returns a stream over contents the test chooses (or NULL), `open`
+/// and `fcntl` a descriptor or -1, `gettimeofday` the time the test
+/// scripts. Outside a test they are the C library's own, variable arguments
+/// passed on: gcov creates its counters files with `open`'s mode.
+const OPENS_FILES: &str = r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int count_settings(const char *path)
+{
+    char line[16];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (line[0] == '#')
+            continue;
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+int save_value(const char *path, int value)
+{
+    int fd = open(path, O_WRONLY | O_CREAT, 0644);
+    if (fd < 0)
+        return -1;
+    if (fcntl(fd, F_GETFL) & O_APPEND) {
+        close(fd);
+        return -2;
+    }
+    if (write(fd, &value, sizeof value) != sizeof value) {
+        close(fd);
+        return -3;
+    }
+    return close(fd);
+}
+
+int is_late(void)
+{
+    struct timeval now;
+    if (gettimeofday(&now, NULL) != 0)
+        return -1;
+    return now.tv_sec > 1000000;
+}
+"#;
+
+#[test]
+fn files_and_the_clock_are_mocked_while_a_test_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "settings.c", OPENS_FILES, &["--sanitize"]);
+    assert!(covers(&stdout, "count_settings", "6/6"), "{stdout}");
+    assert!(covers(&stdout, "save_value", "6/6"), "{stdout}");
+    assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
+    assert!(driver.contains("fmemopen("), "{driver}");
+    assert!(
+        driver.contains("__builtin_va_arg(rest, unsigned int)"),
+        "{driver}"
+    );
+}
+
 /// A constructor that calls another file's function: each test scripts
 /// that stub before building its input through the constructor, so the
 /// driver's construction takes the engine's path (it used to run the stub

@@ -8,6 +8,7 @@ use crate::literal::comment_text;
 use crate::unit::{StubPlan, Unit};
 use crate::CodeWriter;
 use ir::{DataModel, FuncId, Type};
+use testcase::c_library::Trailing;
 
 /// The driver-side names of one stub's script.
 pub struct StubNames {
@@ -858,6 +859,49 @@ pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String>
 /// library's own (gcov writes its counters through them at exit).
 const MOCKING: &str = "cairn_mocking";
 
+/// A mock's start: outside a test, the call goes on to the C library's own
+/// function, with the argument a variadic one takes after its named ones.
+fn pass_on_outside_tests(out: &mut CodeWriter, name: &str, sig: &ir::FnSig) -> Result<(), String> {
+    let mut args: Vec<String> = (1..=sig.params.len()).map(|i| format!("arg{i}")).collect();
+    out.open(&format!("if (!{MOCKING}) {{"));
+    out.line("/* Outside a test: the C library's own. */");
+    out.line(&format!("static __typeof__({name}) *real;"));
+    out.line("if (real == NULL)");
+    out.line(&format!(
+        "    real = (__typeof__({name}) *)dlsym(RTLD_NEXT, \"{name}\");"
+    ));
+    if sig.variadic {
+        let trailing = testcase::c_library::trailing(name)
+            .ok_or_else(|| format!("cannot pass on the variable arguments of `{name}`"))?;
+        let last = args
+            .last()
+            .cloned()
+            .ok_or_else(|| format!("`{name}` takes variable arguments only"))?;
+        out.line("__builtin_va_list rest;");
+        out.line(&format!("__builtin_va_start(rest, {last});"));
+        match trailing {
+            Trailing::ModeWhenCreating => {
+                out.line("/* A mode follows only when the flags create a file. */");
+                out.line(&format!("int creating = ({last} & O_CREAT) != 0;"));
+                out.line("#ifdef O_TMPFILE");
+                out.line(&format!("creating |= ({last} & O_TMPFILE) == O_TMPFILE;"));
+                out.line("#endif");
+                out.line("unsigned int mode = creating ? __builtin_va_arg(rest, unsigned int) : 0;");
+                args.push("mode".to_string());
+            }
+            Trailing::Word => {
+                out.line("/* An int or a pointer: read as a pointer, as the C library reads it. */");
+                out.line("void *word = __builtin_va_arg(rest, void *);");
+                args.push("word".to_string());
+            }
+        }
+        out.line("__builtin_va_end(rest);");
+    }
+    out.line(&format!("return real({});", args.join(", ")));
+    out.close("}");
+    Ok(())
+}
+
 /// Whether the driver mocks C library functions: its tests then set
 /// [`MOCKING`] while they run.
 pub fn mocks_c_library(unit: &Unit, plans: &[StubPlan]) -> bool {
@@ -885,7 +929,7 @@ pub fn mocking(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan], on: bool) 
 
 pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<(), String> {
     if mocks_c_library(unit, plans) {
-        out.line("/* C library functions on descriptors are mocks while a test runs. */");
+        out.line("/* C library functions on files, descriptors and the process are mocks while a test runs. */");
         out.line("#include <dlfcn.h>");
         out.line("#ifndef RTLD_NEXT");
         out.line("#define RTLD_NEXT ((void *) -1l) /* glibc's, which <dlfcn.h> gives _GNU_SOURCE only */");
@@ -985,19 +1029,7 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         out.line(&format!("static {header}"));
         out.open("{");
         if testcase::c_library::mocked(&f.name).is_some() {
-            let args: Vec<String> = (1..=f.sig.params.len())
-                .map(|i| format!("arg{i}"))
-                .collect();
-            out.open(&format!("if (!{MOCKING}) {{"));
-            out.line("/* Outside a test: the C library's own. */");
-            out.line(&format!("static __typeof__({}) *real;", f.name));
-            out.line("if (real == NULL)");
-            out.line(&format!(
-                "    real = (__typeof__({0}) *)dlsym(RTLD_NEXT, \"{0}\");",
-                f.name
-            ));
-            out.line(&format!("return real({});", args.join(", ")));
-            out.close("}");
+            pass_on_outside_tests(out, &f.name, &f.sig)?;
         }
         if !recorded.is_empty() {
             out.open(&format!("if ({} < {}) {{", names.calls, plan.capacity));

@@ -73,19 +73,49 @@ pub enum MockResult {
     UpTo { count: usize },
     /// A number of ready descriptors (0 or more), or -1.
     Ready,
+    /// A stream the test opens over contents it chooses (or a sink), or
+    /// NULL: what `fopen` returns.
+    Stream,
 }
 
-/// C library functions on descriptors, files and sockets that the drivers
-/// mock: no test can hand the code a descriptor in the state a path needs
-/// (a socket with data waiting, a file that fails to sync), so while a
-/// test runs, the driver's definition of each returns what the test
-/// scripts, within what the real function may return, and writes what the
-/// test scripts through its pointers that are not `const` (`read` at most
-/// `count` bytes); outside a test it is the C library's own. None of them
-/// takes variable arguments (the driver could not pass them on), nor
-/// returns a value the test would have to keep consistent with what it
-/// writes (`time`).
+/// The argument a variadic mocked function may take after its named ones,
+/// which the driver passes on to the C library's own outside a test (gcov
+/// opens its counters files with `open(name, flags, mode)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trailing {
+    /// `open`'s `mode_t`, given only with `O_CREAT` or `O_TMPFILE` in the
+    /// flags (the argument before it).
+    ModeWhenCreating,
+    /// `fcntl`'s and `ioctl`'s: an `int` or a pointer, read as a pointer
+    /// (as glibc reads it).
+    Word,
+}
+
+/// C library functions on files, descriptors, sockets, signals and the
+/// clock that the drivers mock: no test can hand the code a descriptor in
+/// the state a path needs (a socket with data waiting, a file that fails to
+/// sync, a configuration file with chosen contents), so while a test runs,
+/// the driver's definition of each returns what the test scripts, within
+/// what the real function may return, and writes what the test scripts
+/// through its pointers that are not `const` (`read` at most `count`
+/// bytes; `fopen` returns a stream over chosen contents); outside a test it
+/// is the C library's own. A variadic one takes at most one more argument
+/// ([`trailing`]), which the driver passes on; none returns a value the
+/// test would have to keep consistent with what it writes (`time`,
+/// `getcwd`).
 pub const MOCKED: &[(&str, MockResult)] = &[
+    ("open", MockResult::Descriptor),
+    ("open64", MockResult::Descriptor),
+    ("openat", MockResult::Descriptor),
+    ("openat64", MockResult::Descriptor),
+    ("creat", MockResult::Descriptor),
+    ("creat64", MockResult::Descriptor),
+    ("fcntl", MockResult::Descriptor),
+    ("fcntl64", MockResult::Descriptor),
+    ("ioctl", MockResult::Descriptor),
+    ("fopen", MockResult::Stream),
+    ("fopen64", MockResult::Stream),
+    ("fdopen", MockResult::Stream),
     ("read", MockResult::UpTo { count: 2 }),
     ("write", MockResult::UpTo { count: 2 }),
     ("pread", MockResult::UpTo { count: 2 }),
@@ -122,7 +152,25 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("dup", MockResult::Descriptor),
     ("select", MockResult::Ready),
     ("poll", MockResult::Ready),
+    ("gettimeofday", MockResult::Status),
+    ("clock_gettime", MockResult::Status),
+    ("gethostname", MockResult::Status),
+    ("uname", MockResult::Status),
+    ("sigaction", MockResult::Status),
+    ("sigprocmask", MockResult::Status),
+    ("getrlimit", MockResult::Status),
+    ("setrlimit", MockResult::Status),
+    ("chdir", MockResult::Status),
 ];
+
+/// What a variadic mocked function takes after its named arguments.
+pub fn trailing(name: &str) -> Option<Trailing> {
+    match name {
+        "open" | "open64" | "openat" | "openat64" => Some(Trailing::ModeWhenCreating),
+        "fcntl" | "fcntl64" | "ioctl" => Some(Trailing::Word),
+        _ => None,
+    }
+}
 
 /// How the drivers mock the C library's `name`, if they do.
 pub fn mocked(name: &str) -> Option<MockResult> {
@@ -158,13 +206,22 @@ pub fn builtin_nonnull(name: &str) -> &'static [usize] {
 
 #[cfg(test)]
 mod tests {
-    use super::{provides, MOCKED};
+    use super::{mocked, provides, trailing, MOCKED};
 
     #[test]
     fn every_mocked_function_is_the_c_librarys() {
         for (name, _) in MOCKED {
             assert!(provides(name), "{name}");
         }
+    }
+
+    #[test]
+    fn every_function_with_trailing_arguments_is_mocked() {
+        for name in ["open", "open64", "openat", "openat64", "fcntl", "fcntl64", "ioctl"] {
+            assert!(trailing(name).is_some(), "{name}");
+            assert!(mocked(name).is_some(), "{name}");
+        }
+        assert_eq!(trailing("read"), None);
     }
 
     #[test]

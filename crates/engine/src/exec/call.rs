@@ -273,6 +273,8 @@ impl Machine<'_, '_> {
                 };
                 Cond::or(&[minus_one, within])
             }
+            // A pointer, decided as any returned one: NULL or a stream.
+            MockResult::Stream => return Ok(()),
         };
         self.assume(st, &holds)
     }
