@@ -189,8 +189,8 @@ fn descriptors_are_mocked_while_a_test_runs() {
 /// Files a path needs with chosen contents (a configuration file, one that
 /// cannot be opened), a descriptor's flags and the clock: while a test runs,
 /// `fopen` returns a stream over contents the test chooses (or NULL), `open`
-/// and `fcntl` a descriptor or -1, `gettimeofday` the time the test
-/// scripts. Outside a test they are the C library's own, variable arguments
+/// and `fcntl` a descriptor or -1, `read` at most the bytes a test scripts,
+/// `gettimeofday` the time the test scripts. Outside a test they are the C library's own, variable arguments
 /// passed on: gcov creates its counters files with `open`'s mode.
 const OPENS_FILES: &str = r#"
 #include <fcntl.h>
@@ -230,6 +230,21 @@ int save_value(const char *path, int value)
     return close(fd);
 }
 
+/* A read asked for more than a test scripts reads less, as read may. */
+int starts_with_hash(const char *path)
+{
+    char text[4096];
+    ssize_t n;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    n = read(fd, text, sizeof text);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    return text[0] == '#';
+}
+
 int is_late(void)
 {
     struct timeval now;
@@ -246,6 +261,7 @@ fn files_and_the_clock_are_mocked_while_a_test_runs() {
         gen_checked_with(dir.path(), "settings.c", OPENS_FILES, &["--sanitize"]);
     assert!(covers(&stdout, "count_settings", "6/6"), "{stdout}");
     assert!(covers(&stdout, "save_value", "6/6"), "{stdout}");
+    assert!(covers(&stdout, "starts_with_hash", "4/4"), "{stdout}");
     assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
     assert!(driver.contains("fmemopen("), "{driver}");

@@ -9,6 +9,7 @@
 //! the function under test checks for leaked allocations.
 
 use super::api;
+use super::stub::read_at_most;
 use super::input::push_frame;
 use super::libc::Model;
 use super::Machine;
@@ -123,7 +124,7 @@ impl Machine<'_, '_> {
                 st.escaped.extend(values.iter().cloned());
                 let value = self.stub_return(st, func, values.clone(), writes)?;
                 if let Some(result) = mock {
-                    self.assume_mock_result(st, result, value.as_ref(), &values)?;
+                    self.assume_mock_result(st, func, result, value.as_ref(), &values)?;
                 }
                 value
             }
@@ -250,6 +251,7 @@ impl Machine<'_, '_> {
     fn assume_mock_result(
         &mut self,
         st: &mut State,
+        func: FuncId,
         result: MockResult,
         value: Option<&SymVal>,
         args: &[SymVal],
@@ -267,7 +269,11 @@ impl Machine<'_, '_> {
                 let within = match args.get(count) {
                     Some(SymVal::Int(n)) => {
                         let n = crate::value::resize(n, bits, false);
-                        Cond::and(&[at_least_zero, v.bvule(n)])
+                        let mut bounds = vec![at_least_zero, v.bvule(n)];
+                        if let Some(most) = read_at_most(self.program.function(func), count) {
+                            bounds.push(v.bvule(Word::known(u128::from(most), bits)));
+                        }
+                        Cond::and(&bounds)
                     }
                     _ => at_least_zero,
                 };

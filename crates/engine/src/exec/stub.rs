@@ -22,8 +22,19 @@ use ir::{FuncId, Layout, Program, Type};
 use testcase::c_library::MockResult;
 
 /// The most bytes one argument of one call is written with: a larger
-/// region (a `char buf[8192]`) is left unseen, as before stubs wrote.
+/// region (a `char buf[8192]`) is left unseen, as before stubs wrote. A
+/// mocked `read` asked for more reads at most this many (a short read, as
+/// `read` may return: see [`read_at_most`]).
 pub const MAX_STUB_WRITE: u64 = 1024;
+
+/// The most bytes a mocked call that reads into argument `count - 1` up to
+/// `count` bytes (`read(fd, buf, count)`) returns: `count`, or
+/// [`MAX_STUB_WRITE`] where it writes and `count` is larger (what it may
+/// write is then all scripted). `None`: no bound but `count`.
+pub fn read_at_most(function: &ir::Function, count: usize) -> Option<u64> {
+    let fills = count > 0 && !function.const_pointee.contains(&(count - 1));
+    fills.then_some(MAX_STUB_WRITE)
+}
 
 /// The bytes one call writes through one argument.
 struct Region {
@@ -91,7 +102,11 @@ impl Machine<'_, '_> {
                 typed,
             }) = region
             {
-                beyond = start > 0 || end < st.object(obj).capacity();
+                // A read writes only within the bytes it is asked for.
+                beyond = match count {
+                    Some(n) => end - start < n.min(MAX_STUB_WRITE),
+                    None => start > 0 || end < st.object(obj).capacity(),
+                };
                 let path = format!("{}()#{call}.arg{}", function.name, i + 1);
                 let cells = match typed {
                     Some(ty) => fresh_cells(self.program, st, &ty, &path, "->"),
@@ -203,7 +218,7 @@ impl Machine<'_, '_> {
         let size = program.size_of(pointee);
         let end = match bytes_like {
             true => count.map_or(end_of_object, |n| {
-                end_of_object.min(start.saturating_add(n))
+                end_of_object.min(start.saturating_add(n.min(MAX_STUB_WRITE)))
             }),
             false if size == 0 => return Ok(None),
             false => (start + size).min(end_of_object),
