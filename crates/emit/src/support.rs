@@ -886,11 +886,15 @@ fn pass_on_outside_tests(out: &mut CodeWriter, name: &str, sig: &ir::FnSig) -> R
                 out.line("#ifdef O_TMPFILE");
                 out.line(&format!("creating |= ({last} & O_TMPFILE) == O_TMPFILE;"));
                 out.line("#endif");
-                out.line("unsigned int mode = creating ? __builtin_va_arg(rest, unsigned int) : 0;");
+                out.line(
+                    "unsigned int mode = creating ? __builtin_va_arg(rest, unsigned int) : 0;",
+                );
                 args.push("mode".to_string());
             }
             Trailing::Word => {
-                out.line("/* An int or a pointer: read as a pointer, as the C library reads it. */");
+                out.line(
+                    "/* An int or a pointer: read as a pointer, as the C library reads it. */",
+                );
                 out.line("void *word = __builtin_va_arg(rest, void *);");
                 args.push("word".to_string());
             }

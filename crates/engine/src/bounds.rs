@@ -16,6 +16,12 @@ pub const MAX_WAITING_STATES: usize = 8_192;
 /// `max_array`), and a single larger struct stops the path.
 pub const INPUT_OBJECT_BYTES: u64 = 256 << 10;
 
+/// Most bytes an input string or a read stream's contents are given to
+/// hold a literal the code compares strings with, where `max_array` is
+/// less (see `Executor::max_string`): each byte is a symbol, and a longer
+/// string multiplies the paths of a loop over its characters.
+pub const COMPARED_STRING_BYTES: u64 = 64;
+
 /// Most states kept aside for the findings phase after the coverage search
 /// (`coverage::hunt_findings`): states whose paths the search left unfinished.
 pub const SET_ASIDE_STATES: usize = 4_096;

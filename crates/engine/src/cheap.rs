@@ -326,27 +326,6 @@ fn candidate_order<O>(seed: u64, allowance: u64) -> impl Searcher<O> {
     )
 }
 
-/// The bodies of `func` and of the functions it calls, directly or not.
-fn bodies_called_from(program: &Program, func: FuncId) -> Vec<&ir::Body> {
-    let mut seen = BTreeSet::from([func]);
-    let mut todo = vec![func];
-    let mut bodies = Vec::new();
-    while let Some(f) = todo.pop() {
-        let Some(body) = &program.function(f).body else {
-            continue;
-        };
-        ir::walk::operands(body, |operand| {
-            if let ir::walk::Operand::Called(callee) = operand {
-                if seen.insert(callee) {
-                    todo.push(callee);
-                }
-            }
-        });
-        bodies.push(body);
-    }
-    bodies
-}
-
 /// Every expression `body` evaluates, subexpressions included.
 fn each_expression<'b>(body: &'b ir::Body, visit: &mut impl FnMut(&'b ir::Expr)) {
     ir::walk::operands(body, |operand| {
@@ -360,7 +339,7 @@ fn each_expression<'b>(body: &'b ir::Body, visit: &mut impl FnMut(&'b ir::Expr))
 /// calls, as doubles, sorted, without repeats.
 pub fn float_constants(program: &Program, func: FuncId) -> Vec<f64> {
     let mut found = Vec::new();
-    for body in bodies_called_from(program, func) {
+    for body in ir::walk::bodies_called_from(program, func) {
         each_expression(body, &mut |e| match (&e.kind, e.ty.as_ieee_float()) {
             (ExprKind::Float(bits), Some(ir::FloatKind::F32)) => {
                 found.push(f64::from(f32::from_bits(*bits as u32)));
@@ -378,7 +357,7 @@ pub fn float_constants(program: &Program, func: FuncId) -> Vec<f64> {
 /// or not), sign-extended, sorted, without repeats.
 pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
     let mut found = BTreeSet::new();
-    for body in bodies_called_from(program, func) {
+    for body in ir::walk::bodies_called_from(program, func) {
         each_expression(body, &mut |e| {
             if let (ExprKind::Int(bits), Type::Int(it)) = (&e.kind, &e.ty) {
                 found.insert(sign_extend(*bits, u32::from(it.bits), it.signed));

@@ -78,6 +78,27 @@ pub fn place_expressions<'a>(place: &'a Place, visit: &mut impl FnMut(&'a Expr))
     }
 }
 
+/// The bodies of `func` and of the functions it calls, directly or not.
+pub fn bodies_called_from(program: &crate::program::Program, func: FuncId) -> Vec<&Body> {
+    let mut seen = std::collections::BTreeSet::from([func]);
+    let mut todo = vec![func];
+    let mut bodies = Vec::new();
+    while let Some(f) = todo.pop() {
+        let Some(body) = &program.function(f).body else {
+            continue;
+        };
+        operands(body, |operand| {
+            if let Operand::Called(callee) = operand {
+                if seen.insert(callee) {
+                    todo.push(callee);
+                }
+            }
+        });
+        bodies.push(body);
+    }
+    bodies
+}
+
 /// What a body refers to beyond its own locals: the functions it may
 /// run and the string literals it reads.
 #[derive(Default)]

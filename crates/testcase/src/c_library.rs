@@ -217,7 +217,9 @@ mod tests {
 
     #[test]
     fn every_function_with_trailing_arguments_is_mocked() {
-        for name in ["open", "open64", "openat", "openat64", "fcntl", "fcntl64", "ioctl"] {
+        for name in [
+            "open", "open64", "openat", "openat64", "fcntl", "fcntl64", "ioctl",
+        ] {
             assert!(trailing(name).is_some(), "{name}");
             assert!(mocked(name).is_some(), "{name}");
         }

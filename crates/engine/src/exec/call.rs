@@ -9,9 +9,9 @@
 //! the function under test checks for leaked allocations.
 
 use super::api;
-use super::stub::read_at_most;
 use super::input::push_frame;
 use super::libc::Model;
+use super::stub::read_at_most;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State};

@@ -768,7 +768,7 @@ impl Machine<'_, '_> {
         // A string's length stays the search's: it places the terminating
         // NUL, and a longer random string reaches little more.
         let mut max = match is_string {
-            true => self.config.max_array.max(1),
+            true => self.max_string,
             false => self.max_elements.max(1),
         };
         if max > fits {

@@ -249,6 +249,12 @@ pub struct Executor<'a> {
     /// Most elements of an input array that is not a string (`config`'s
     /// `max_array`, unless a phase of concrete candidates allows longer).
     pub max_elements: u64,
+    /// Most bytes of an input string or of a read stream's contents:
+    /// `max_array`, or room for the longest literal the code compares
+    /// strings with and a byte either side (`strncmp(line, "nameserver",
+    /// 10)` needs 10 where `max_array` is 8), up to
+    /// [`crate::bounds::COMPARED_STRING_BYTES`].
+    pub max_string: u64,
     pub findings: Vec<Finding>,
     /// The declared invariants of this program's input types.
     invariants: &'a [Invariant],
@@ -331,6 +337,7 @@ impl<'a> Executor<'a> {
             root,
             max_iterations: config.max_iterations,
             max_elements: config.max_array,
+            max_string: max_string(program, root, config.max_array),
             findings: Vec::new(),
             invariants: &facts.invariants,
             state_globals: &facts.state_globals,
@@ -1005,4 +1012,14 @@ impl<'a> Machine<'_, 'a> {
         });
         true
     }
+}
+
+/// See [`Executor::max_string`].
+fn max_string(program: &Program, root: FuncId, max_array: u64) -> u64 {
+    let literal = libc::longest_compared_literal(program, root);
+    let room = match literal {
+        0 => 0,
+        n => (n + 2).min(crate::bounds::COMPARED_STRING_BYTES),
+    };
+    max_array.max(room).max(1)
 }

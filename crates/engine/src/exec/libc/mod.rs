@@ -17,6 +17,8 @@ mod scan;
 mod stream;
 mod string;
 
+pub(super) use string::longest_compared_literal;
+
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory;

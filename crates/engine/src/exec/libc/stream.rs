@@ -3,7 +3,8 @@
 //! and for writing an unbuffered sink that keeps what it takes and takes
 //! at most a number of bytes the test chooses (see `emit`'s `streams`). A
 //! stream becomes what the path first does with it. Read, it holds input
-//! bytes (up to `max_array`, then end of file), and each read forks on
+//! bytes (up to `max_array`, or longer to hold a literal the code
+//! compares strings with: `Executor::max_string`, then end of file), and each read forks on
 //! where the contents end. Written, each write forks on the room left: it
 //! fits; there is none (`EOF`, the error flag, `errno` `ENOSPC`); or too
 //! little, and the write takes what fits and sets the error flag (glibc's
@@ -294,7 +295,7 @@ impl Machine<'_, '_> {
             _ => return unsupported("a stream both written and read"),
         }
         let name = current.name.clone();
-        let most = self.config.max_array.max(1);
+        let most = self.max_string;
         let contents = (0..most)
             .map(|k| st.fresh_input(&format!("contents({name})[{k}]"), 8, false))
             .collect();
