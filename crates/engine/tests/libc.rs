@@ -16,6 +16,7 @@ extern "C" {
     fn snprintf(buf: *mut c_char, n: usize, format: *const c_char, ...) -> c_int;
     fn sscanf(s: *const c_char, format: *const c_char, ...) -> c_int;
     fn strcmp(a: *const c_char, b: *const c_char) -> c_int;
+    fn strncmp(a: *const c_char, b: *const c_char, n: usize) -> c_int;
     fn strcasecmp(a: *const c_char, b: *const c_char) -> c_int;
     fn strncasecmp(a: *const c_char, b: *const c_char, n: usize) -> c_int;
     fn strstr(haystack: *const c_char, needle: *const c_char) -> *mut c_char;
@@ -367,6 +368,45 @@ long length(const char *s, size_t n) {
         let k = unsafe { strnlen(s.as_ptr(), n) };
         let expected = if k == n { -1 } else { k as i128 };
         assert_eq!(ret(t), expected, "strnlen({s:?}, {n})");
+    }
+}
+
+/// A keyword longer than `max_array` (8 by default): the input string has
+/// room for the longest literal the code compares strings with, so the
+/// test that equals it exists.
+#[test]
+fn an_input_string_holds_the_literal_it_is_compared_with() {
+    let src = r#"
+typedef unsigned long size_t;
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+int keyword(const char *word) {
+    if (strcmp(word, "nameserver") == 0) return 1;
+    if (strncmp(word, "search-domain", 13) == 0) return 2;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "keyword");
+    assert_all_covered(&report);
+    let words: Vec<CString> = report.tests.iter().map(|t| string_arg(t, 0)).collect();
+    assert!(words.iter().any(|w| w.as_bytes() == b"nameserver"), "{words:?}");
+    assert!(
+        words.iter().any(|w| w.as_bytes().starts_with(b"search-domain")),
+        "{words:?}"
+    );
+    for t in &report.tests {
+        let w = string_arg(t, 0);
+        // SAFETY: NUL-terminated strings.
+        let expected = unsafe {
+            if strcmp(w.as_ptr(), c"nameserver".as_ptr()) == 0 {
+                1
+            } else if strncmp(w.as_ptr(), c"search-domain".as_ptr(), 13) == 0 {
+                2
+            } else {
+                0
+            }
+        };
+        assert_eq!(ret(t), expected, "{w:?}");
     }
 }
 
