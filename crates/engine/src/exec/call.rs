@@ -11,7 +11,6 @@
 use super::api;
 use super::input::push_frame;
 use super::libc::Model;
-use super::stub::read_at_most;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State};
@@ -269,11 +268,7 @@ impl Machine<'_, '_> {
                 let within = match args.get(count) {
                     Some(SymVal::Int(n)) => {
                         let n = crate::value::resize(n, bits, false);
-                        let mut bounds = vec![at_least_zero, v.bvule(n)];
-                        if let Some(most) = read_at_most(self.program.function(func), count) {
-                            bounds.push(v.bvule(Word::known(u128::from(most), bits)));
-                        }
-                        Cond::and(&bounds)
+                        Cond::and(&[at_least_zero, v.bvule(n)])
                     }
                     _ => at_least_zero,
                 };
@@ -282,7 +277,16 @@ impl Machine<'_, '_> {
             // A pointer, decided as any returned one: NULL or a stream.
             MockResult::Stream => return Ok(()),
         };
-        self.assume(st, &holds)
+        self.assume(st, &holds)?;
+        // A shorter read than the real one may make: a bound, never a
+        // reason to call a longer one's goals infeasible.
+        if let MockResult::UpTo { count } = result {
+            if let Some(most) = self.read_at_most(func, count) {
+                let short = v.bvsle(Word::known(u128::from(most), bits));
+                self.assume_limit(st, &short, "max_array")?;
+            }
+        }
+        Ok(())
     }
 
     /// A fresh input for the return value of a bodiless function; the call

@@ -22,19 +22,16 @@ use ir::{FuncId, Layout, Program, Type};
 use testcase::c_library::MockResult;
 
 /// The most bytes one argument of one call is written with: a larger
-/// region (a `char buf[8192]`) is left unseen, as before stubs wrote. A
-/// mocked `read` asked for more reads at most this many (a short read, as
-/// `read` may return: see [`read_at_most`]).
+/// region (a `char buf[8192]`) is left unseen, as before stubs wrote.
 pub const MAX_STUB_WRITE: u64 = 1024;
 
-/// The most bytes a mocked call that reads into argument `count - 1` up to
-/// `count` bytes (`read(fd, buf, count)`) returns: `count`, or
-/// [`MAX_STUB_WRITE`] where it writes and `count` is larger (what it may
-/// write is then all scripted). `None`: no bound but `count`.
-pub fn read_at_most(function: &ir::Function, count: usize) -> Option<u64> {
-    let fills = count > 0 && !function.const_pointee.contains(&(count - 1));
-    fills.then_some(MAX_STUB_WRITE)
-}
+/// The most bytes a mocked read returns at one call, where `max_string` is
+/// less: a short read, as the real one may return (see
+/// [`Machine::read_at_most`]). Each byte is a symbol, and a longer read's
+/// result places a NUL or an index anywhere in the buffer, whose every
+/// byte then becomes a choice (a 2 KB configuration file split with
+/// `strchr` took minutes a path).
+pub const MOCKED_READ_BYTES: u64 = 64;
 
 /// The bytes one call writes through one argument.
 struct Region {
@@ -47,6 +44,16 @@ struct Region {
 }
 
 impl Machine<'_, '_> {
+    /// The most bytes a mocked call of `func` that reads into argument
+    /// `count - 1` up to `count` bytes (`read(fd, buf, count)`) returns
+    /// beyond `count`: [`MOCKED_READ_BYTES`], or `max_string` if more.
+    /// `None` where it fills nothing (`write`).
+    pub(super) fn read_at_most(&self, func: FuncId, count: usize) -> Option<u64> {
+        let function = self.program.function(func);
+        let fills = count > 0 && !function.const_pointee.contains(&(count - 1));
+        fills.then_some(MOCKED_READ_BYTES.max(self.max_string))
+    }
+
     /// Writes what the call of `func` (a stub) with `values` writes through
     /// its pointer arguments, and returns each write, argument number and
     /// bytes, for the test to script.
@@ -59,12 +66,13 @@ impl Machine<'_, '_> {
     ) -> Exec<Vec<(usize, Vec<Cell>)>> {
         let function = self.program.function(func);
         let call = st.stub_calls.iter().filter(|c| c.func == func).count();
-        // A mocked `read` fills at most the `count` bytes it is asked for.
+        // A mocked `read` fills at most the `count` bytes it is asked for,
+        // and at most what a read returns.
         let count = match mock {
-            Some(MockResult::UpTo { count }) => match values.get(count) {
-                Some(SymVal::Int(n)) => {
-                    concrete(&st.with_fixed(n)).and_then(|n| u64::try_from(n).ok())
-                }
+            Some(MockResult::UpTo { count: at }) => match values.get(at) {
+                Some(SymVal::Int(n)) => concrete(&st.with_fixed(n))
+                    .and_then(|n| u64::try_from(n).ok())
+                    .map(|n| n.min(self.read_at_most(func, at).unwrap_or(u64::MAX))),
                 _ => None,
             },
             _ => None,
@@ -104,7 +112,7 @@ impl Machine<'_, '_> {
             {
                 // A read writes only within the bytes it is asked for.
                 beyond = match count {
-                    Some(n) => end - start < n.min(MAX_STUB_WRITE),
+                    Some(n) => end - start < n,
                     None => start > 0 || end < st.object(obj).capacity(),
                 };
                 let path = format!("{}()#{call}.arg{}", function.name, i + 1);
@@ -218,7 +226,7 @@ impl Machine<'_, '_> {
         let size = program.size_of(pointee);
         let end = match bytes_like {
             true => count.map_or(end_of_object, |n| {
-                end_of_object.min(start.saturating_add(n.min(MAX_STUB_WRITE)))
+                end_of_object.min(start.saturating_add(n))
             }),
             false if size == 0 => return Ok(None),
             false => (start + size).min(end_of_object),
