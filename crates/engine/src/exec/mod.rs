@@ -562,7 +562,9 @@ impl<'a> Machine<'_, 'a> {
             }
             // Past its deadline or cancelled, the solver answers nothing:
             // hand the state back to the loop, whose budget then stops the search.
-            if done % 64 == 63 && self.solver.must_stop() {
+            // Checked at every statement: one may take long (a scan of a
+            // large buffer whose bytes are conditional).
+            if done > 0 && self.solver.must_stop() {
                 break;
             }
             self.statements += 1;
