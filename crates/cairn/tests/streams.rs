@@ -159,3 +159,33 @@ fn writes_to_the_standard_streams_succeed_as_in_the_test() {
     assert!(!stdout.contains("left out"), "{stdout}");
     assert!(common::covers(&stdout, "report", "3/6"), "{stdout}");
 }
+
+/// A function that reads its standard input: each test sets `stdin` to a
+/// stream over the contents it chooses, so the empty input, a comment line
+/// and a line of data are all covered, and gcov agrees.
+const READS_STDIN: &str = r#"#include <stdio.h>
+
+int count_data_lines(void)
+{
+    char line[32];
+    int n = 0;
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        if (line[0] == '#')
+            continue;
+        n++;
+    }
+    return n;
+}
+"#;
+
+#[test]
+fn a_function_reading_stdin_reads_what_the_test_chooses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out) = gen_checked_with(dir.path(), "lines.c", READS_STDIN, &["--sanitize"]);
+    assert!(
+        common::covers(&stdout, "count_data_lines", "4/4"),
+        "{stdout}"
+    );
+    let driver = std::fs::read_to_string(out.join("lines_test.c")).expect("driver");
+    assert!(driver.contains("stdin = stdin_stream;"), "{driver}");
+}

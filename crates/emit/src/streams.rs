@@ -97,6 +97,11 @@ pub fn open(stream: &InputStream, scope: &mut NameScope) -> (Vec<String>, Stream
                 contents.len(),
                 contents.len()
             ));
+            if stream.standard_input {
+                lines.push(format!(
+                    "stdin = {variable}; /* what the code reads as its standard input */"
+                ));
+            }
             (bytes, None)
         }
         StreamMode::Write { room, written } => {

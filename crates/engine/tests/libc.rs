@@ -389,9 +389,14 @@ int keyword(const char *word) {
     let (_, report) = run(src, "keyword");
     assert_all_covered(&report);
     let words: Vec<CString> = report.tests.iter().map(|t| string_arg(t, 0)).collect();
-    assert!(words.iter().any(|w| w.as_bytes() == b"nameserver"), "{words:?}");
     assert!(
-        words.iter().any(|w| w.as_bytes().starts_with(b"search-domain")),
+        words.iter().any(|w| w.as_bytes() == b"nameserver"),
+        "{words:?}"
+    );
+    assert!(
+        words
+            .iter()
+            .any(|w| w.as_bytes().starts_with(b"search-domain")),
         "{words:?}"
     );
     for t in &report.tests {

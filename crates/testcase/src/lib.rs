@@ -176,6 +176,9 @@ pub struct InputStream {
     pub mode: StreamMode,
     /// What the stream is after the call.
     pub after: StreamAfter,
+    /// The process's standard input: the test sets `stdin` to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standard_input: bool,
 }
 
 /// What a stream holds, or does with what is written to it.

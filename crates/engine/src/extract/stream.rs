@@ -57,6 +57,7 @@ pub(super) fn input_stream(values: &Valuation, stream: &Stream) -> InputStream {
         name: stream.name.to_string(),
         mode,
         after,
+        standard_input: stream.standard_input,
     }
 }
 
@@ -74,5 +75,6 @@ pub(super) fn untouched_stream(name: &str) -> InputStream {
             error: false,
             position: None,
         },
+        standard_input: false,
     }
 }

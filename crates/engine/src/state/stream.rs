@@ -9,7 +9,9 @@ use std::rc::Rc;
 /// glibc's `FILE`: `struct _IO_FILE`.
 const FILE_STRUCT: &str = "_IO_FILE";
 /// The standard streams, globals `<stdio.h>` declares.
-const STANDARD_STREAMS: [&str; 3] = ["stdin", "stdout", "stderr"];
+const STANDARD_STREAMS: [&str; 3] = [STANDARD_INPUT, "stdout", "stderr"];
+/// The standard input, which a test replaces with a stream it reads.
+const STANDARD_INPUT: &str = "stdin";
 
 /// Whether `ty` is `FILE`, whose objects are streams, not data.
 pub fn is_stream_type(program: &Program, ty: &Type) -> bool {
@@ -40,6 +42,8 @@ pub struct Stream {
     pub error: bool,
     /// The function closed it (`fclose`): any later use is a finding.
     pub closed: bool,
+    /// The process's standard input, read: the test sets `stdin` to it.
+    pub standard_input: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -99,6 +103,13 @@ impl Stream {
             eof: false,
             error: false,
             closed: false,
+            standard_input: false,
         }
+    }
+
+    /// Whether it is `stdin`, not read yet: the first read makes it a
+    /// stream the test chooses the contents of.
+    pub fn is_unread_standard_input(&self) -> bool {
+        matches!(self.role, StreamRole::Standard) && &*self.name == STANDARD_INPUT
     }
 }

@@ -9,7 +9,8 @@
 //! fits; there is none (`EOF`, the error flag, `errno` `ENOSPC`); or too
 //! little, and the write takes what fits and sets the error flag (glibc's
 //! short write). `stdin`, `stdout` and `stderr` are the process's own:
-//! writes to them return an unconstrained result, as `printf` does.
+//! writes to them return an unconstrained result, as `printf` does; `stdin`
+//! read is a stream read like any other, which the test sets `stdin` to.
 //!
 //! [`STREAM_FUNCTIONS`] is the one list of the functions modelled here,
 //! and of those that stop the path with a reason.
@@ -61,6 +62,18 @@ pub(super) enum Operation {
 
 impl Operation {
     /// Whether it writes to the stream (or flushes what was written).
+    /// Whether it takes bytes from the stream (pushing one back does not).
+    fn reads(self) -> bool {
+        matches!(
+            self,
+            Operation::GetChar
+                | Operation::GetString
+                | Operation::Read
+                | Operation::GetLine
+                | Operation::GetDelimited
+        )
+    }
+
     fn writes(self) -> bool {
         matches!(
             self,
@@ -235,7 +248,8 @@ impl Machine<'_, '_> {
             let message = format!("stream `{}` {what}", current.name);
             return self.fault(st, kind, &message);
         }
-        if matches!(current.role, StreamRole::Standard) && !operation.writes() {
+        let reads_stdin = current.is_unread_standard_input() && operation.reads();
+        if matches!(current.role, StreamRole::Standard) && !operation.writes() && !reads_stdin {
             return standard_stream_call(function, &current.name.clone());
         }
         let (eof, error) = (current.eof, current.error);
@@ -292,6 +306,7 @@ impl Machine<'_, '_> {
         match &current.role {
             StreamRole::Read(_) => return Ok(()),
             StreamRole::Unused => {}
+            StreamRole::Standard if current.is_unread_standard_input() => {}
             _ => return unsupported("a stream both written and read"),
         }
         let name = current.name.clone();
@@ -305,7 +320,9 @@ impl Machine<'_, '_> {
             &len.bvule(Word::known(u128::from(most), 64)),
             "max_array",
         )?;
-        stream_mut(st, obj)?.role = StreamRole::Read(Reading {
+        let stream = stream_mut(st, obj)?;
+        stream.standard_input = stream.is_unread_standard_input();
+        stream.role = StreamRole::Read(Reading {
             contents,
             len,
             consumed: 0,
