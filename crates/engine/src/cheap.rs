@@ -36,7 +36,7 @@ use crate::solver::{symbol_name, ConstraintId, ValueOracle};
 use crate::stable_hash::{mix, FixedHasher, StableHashMap};
 use crate::state::{NativeInputs, State, StateId};
 use crate::value::{bv_u, sign_extend, LazyIdx};
-use ir::{Arm, BlockId, Callee, ExprKind, FuncId, Goal, Program, Span, StmtKind, Terminator, Type};
+use ir::{Arm, BlockId, ExprKind, FuncId, Goal, Program, Span, Terminator, Type};
 use std::collections::BTreeSet;
 use std::hash::Hasher;
 use std::rc::Rc;
@@ -367,31 +367,14 @@ pub fn constants(program: &Program, func: FuncId) -> Arc<[i128]> {
             if let Terminator::Switch { cases, .. } = &block.term {
                 found.extend(cases.iter().map(|(case, _)| *case));
             }
-            // The bytes of string literals handed to the C library
-            // (`strspn(s, "0123456789")`): what it compares an input's
-            // bytes with, though no comparison of the code shows them.
-            for stmt in &block.stmts {
-                let StmtKind::Call {
-                    callee: Callee::Direct(callee),
-                    args,
-                    ..
-                } = &stmt.kind
-                else {
-                    continue;
-                };
-                let bodiless = program.function(*callee).body.is_none();
-                if !bodiless || testcase::c_library::is_stubbed(program, *callee) {
-                    continue;
-                }
-                for arg in args {
-                    ir::walk::subexpressions(arg, &mut |e| {
-                        if let ExprKind::Str(id) = e.kind {
-                            found
-                                .extend(program.strings[id.index()].iter().map(|b| i128::from(*b)));
-                        }
-                    });
-                }
-            }
+        }
+    }
+    // The bytes of string literals handed to the C library
+    // (`strspn(s, "0123456789")`): what it compares an input's bytes with,
+    // though no comparison of the code shows them.
+    for (callee, id) in ir::walk::literals_handed_to_bodiless(program, func) {
+        if !testcase::c_library::is_stubbed(program, callee) {
+            found.extend(program.strings[id.index()].iter().map(|b| i128::from(*b)));
         }
     }
     found.into_iter().collect()

@@ -99,6 +99,39 @@ pub fn bodies_called_from(program: &crate::program::Program, func: FuncId) -> Ve
     bodies
 }
 
+/// The string literals that `func`, or a function it calls, hands to a
+/// function without a body, each with that function (`strncmp(line,
+/// "nameserver", 10)`, `strspn(s, "0123456789")`).
+pub fn literals_handed_to_bodiless(
+    program: &crate::program::Program,
+    func: FuncId,
+) -> Vec<(FuncId, crate::program::StringId)> {
+    let mut found = Vec::new();
+    for body in bodies_called_from(program, func) {
+        for stmt in body.blocks.iter().flat_map(|b| &b.stmts) {
+            let StmtKind::Call {
+                callee: Callee::Direct(callee),
+                args,
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            if program.function(*callee).body.is_some() {
+                continue;
+            }
+            for arg in args {
+                subexpressions(arg, &mut |e| {
+                    if let ExprKind::Str(id) = e.kind {
+                        found.push((*callee, id));
+                    }
+                });
+            }
+        }
+    }
+    found
+}
+
 /// What a body refers to beyond its own locals: the functions it may
 /// run and the string literals it reads.
 #[derive(Default)]

@@ -44,10 +44,10 @@ struct Region {
 }
 
 impl Machine<'_, '_> {
-    /// The most bytes a mocked call of `func` that reads into argument
-    /// `count - 1` up to `count` bytes (`read(fd, buf, count)`) returns
-    /// beyond `count`: [`MOCKED_READ_BYTES`], or `max_string` if more.
-    /// `None` where it fills nothing (`write`).
+    /// The most bytes a mocked call of `func` returns that reads into
+    /// argument `count - 1` at most argument `count`'s bytes (`read(fd,
+    /// buf, count)`), whatever `count` asks: [`MOCKED_READ_BYTES`], or
+    /// `max_string` if more. `None` where it fills nothing (`write`).
     pub(super) fn read_at_most(&self, func: FuncId, count: usize) -> Option<u64> {
         let function = self.program.function(func);
         let fills = count > 0 && !function.const_pointee.contains(&(count - 1));
@@ -67,15 +67,18 @@ impl Machine<'_, '_> {
         let function = self.program.function(func);
         let call = st.stub_calls.iter().filter(|c| c.func == func).count();
         // A mocked `read` fills at most the `count` bytes it is asked for,
-        // and at most what a read returns.
-        let count = match mock {
+        // and at most what a read returns: (buffer argument, bytes).
+        let (buffer, count) = match mock {
             Some(MockResult::UpTo { count: at }) => match values.get(at) {
-                Some(SymVal::Int(n)) => concrete(&st.with_fixed(n))
-                    .and_then(|n| u64::try_from(n).ok())
-                    .map(|n| n.min(self.read_at_most(func, at).unwrap_or(u64::MAX))),
-                _ => None,
+                Some(SymVal::Int(n)) => (
+                    at.checked_sub(1),
+                    concrete(&st.with_fixed(n))
+                        .and_then(|n| u64::try_from(n).ok())
+                        .map(|n| n.min(self.read_at_most(func, at).unwrap_or(u64::MAX))),
+                ),
+                _ => (None, None),
             },
-            _ => None,
+            _ => (None, None),
         };
         let mut writes = Vec::new();
         let mut unseen = false;
@@ -86,6 +89,8 @@ impl Machine<'_, '_> {
             if function.const_pointee.contains(&i) {
                 continue;
             }
+            // The bytes a read is asked for, through its buffer.
+            let asked = count.filter(|_| buffer == Some(i));
             let target = self.resolved(st, &p.target);
             if matches!(target, Target::Null | Target::Func(_) | Target::Str(_)) {
                 continue;
@@ -94,7 +99,7 @@ impl Machine<'_, '_> {
             // no qualifiers): it writes nothing a test scripts.
             let region = match self.program.is_callback_mock(func) {
                 true => None,
-                false => self.stub_region(st, func, i, p, count)?,
+                false => self.stub_region(st, func, i, p, asked)?,
             };
             let obj = match (&region, target) {
                 (Some(r), _) => Some(r.obj),
@@ -111,7 +116,7 @@ impl Machine<'_, '_> {
             }) = region
             {
                 // A read writes only within the bytes it is asked for.
-                beyond = match count {
+                beyond = match asked {
                     Some(n) => end - start < n,
                     None => start > 0 || end < st.object(obj).capacity(),
                 };

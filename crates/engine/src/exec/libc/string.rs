@@ -6,7 +6,7 @@ use crate::exec::{Exec, Machine};
 use crate::memory;
 use crate::state::{ObjKind, State};
 use crate::value::{Cond, PtrVal, SymVal, Target, Word};
-use ir::{Callee, ExprKind, FuncId, Program, StmtKind};
+use ir::{FuncId, Program};
 
 /// The C library functions modelled here that compare a string with
 /// another: a literal handed to one (`strncmp(line, "nameserver", 10)`)
@@ -24,33 +24,15 @@ const COMPARES_STRINGS: [&str; 6] = [
 /// calls, hands to a C library function comparing strings: an input string
 /// or stream shorter than it can never hold it.
 pub(in crate::exec) fn longest_compared_literal(program: &Program, func: FuncId) -> u64 {
-    let mut longest = 0;
-    for body in ir::walk::bodies_called_from(program, func) {
-        for stmt in body.blocks.iter().flat_map(|b| &b.stmts) {
-            let StmtKind::Call {
-                callee: Callee::Direct(callee),
-                args,
-                ..
-            } = &stmt.kind
-            else {
-                continue;
-            };
-            let callee = program.function(*callee);
-            if callee.body.is_some() || !COMPARES_STRINGS.contains(&callee.name.as_str()) {
-                continue;
-            }
-            for arg in args {
-                ir::walk::subexpressions(arg, &mut |e| {
-                    if let ExprKind::Str(id) = e.kind {
-                        let bytes = &program.strings[id.index()];
-                        let text = bytes.split(|&b| b == 0).next().unwrap_or_default();
-                        longest = longest.max(text.len() as u64);
-                    }
-                });
-            }
-        }
-    }
-    longest
+    ir::walk::literals_handed_to_bodiless(program, func)
+        .into_iter()
+        .filter(|(callee, _)| COMPARES_STRINGS.contains(&program.function(*callee).name.as_str()))
+        .map(|(_, id)| {
+            let bytes = &program.strings[id.index()];
+            bytes.split(|&b| b == 0).next().unwrap_or_default().len() as u64
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 impl Machine<'_, '_> {
