@@ -3,9 +3,9 @@
 //! and for writing an unbuffered sink that keeps what it takes and takes
 //! at most a number of bytes the test chooses (see `emit`'s `streams`). A
 //! stream becomes what the path first does with it. Read, it holds input
-//! bytes (up to `max_array`, or longer to hold a literal the code
-//! compares strings with: `Executor::max_string`, then end of file), and each read forks on
-//! where the contents end. Written, each write forks on the room left: it
+//! bytes (up to `Executor::max_string`: `max_array`, or enough for a
+//! literal the code compares strings with; then end of file), and each
+//! read forks on where the contents end. Written, each write forks on the room left: it
 //! fits; there is none (`EOF`, the error flag, `errno` `ENOSPC`); or too
 //! little, and the write takes what fits and sets the error flag (glibc's
 //! short write). `stdin`, `stdout` and `stderr` are the process's own:
@@ -61,7 +61,6 @@ pub(super) enum Operation {
 }
 
 impl Operation {
-    /// Whether it writes to the stream (or flushes what was written).
     /// Whether it takes bytes from the stream (pushing one back does not).
     fn reads(self) -> bool {
         matches!(
@@ -74,6 +73,7 @@ impl Operation {
         )
     }
 
+    /// Whether it writes to the stream (or flushes what was written).
     fn writes(self) -> bool {
         matches!(
             self,
