@@ -120,6 +120,44 @@ int challenge(unsigned char *bytes, const char *key)
 }
 "#;
 
+/// A family of structs that begin with a common part (or the same tag
+/// member, as `struct sockaddr`'s): the code converts a pointer to the
+/// common part to the struct its tag names, and the test must allocate
+/// that struct and set the members only it has, pointers included.
+const FAMILY: &str = r#"/* Structs of one family: each begins with the common part (or the same tag
+ * member) and code converts a pointer to the common part to the member of
+ * the family its tag names. */
+#include <stddef.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+enum kind { LEAF, PAIR };
+struct node { enum kind kind; };
+struct leaf { struct node base; int value; };
+struct pair { struct node base; struct node *left, *right; };
+
+int shape(const struct node *n)
+{
+    if (n == NULL)
+        return 0;
+    if (n->kind == LEAF)
+        return ((const struct leaf *)n)->value > 100 ? 2 : 1;
+    const struct pair *p = (const struct pair *)n;
+    if (p->left == NULL || p->right == NULL)
+        return -1;
+    return p->left->kind == PAIR ? 3 : 4;
+}
+
+int scope_of(const struct sockaddr *address)
+{
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *six = (const struct sockaddr_in6 *)address;
+        return six->sin6_scope_id == 7 ? 2 : 1;
+    }
+    return address->sa_family == AF_INET ? 0 : -1;
+}
+"#;
+
 #[test]
 fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -596,4 +634,18 @@ fn a_null_buffer_given_to_fwrite_is_what_gcc_declares_never_null() {
         "{stdout}"
     );
     assert!(stdout.contains("(null-argument): confirmed"), "{stdout}");
+}
+
+#[test]
+fn an_input_converted_to_a_larger_struct_of_its_family_is_that_struct() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(dir.path(), "family.c", FAMILY, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("family_test.c")).expect("driver");
+    assert!(
+        driver.contains("struct pair *n_in = calloc(1, sizeof *n_in);"),
+        "{driver}"
+    );
+    assert!(driver.contains("n_in->left = "), "{driver}");
+    assert!(covers(&stdout, "shape", "12/12      12/12"), "{stdout}");
+    assert!(covers(&stdout, "scope_of", "6/6        6/6"), "{stdout}");
 }

@@ -550,7 +550,10 @@ impl Machine<'_, '_> {
                     offset: resize(&address, 64, false),
                 }))
             }
-            (Type::Pointer(_), p @ SymVal::Ptr(_)) => Ok(p),
+            (Type::Pointer(pointee), SymVal::Ptr(p)) => {
+                self.view_as_extension(st, &p, pointee);
+                Ok(SymVal::Ptr(p))
+            }
             (Type::Void, v) => Ok(v),
             (Type::Struct(_), v @ SymVal::Bytes(_)) => Ok(v),
             _ => unsupported("this conversion"),

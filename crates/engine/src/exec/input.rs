@@ -6,7 +6,7 @@ use super::invariant::{self, Invariant};
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::config::EngineConfig;
-use crate::memory::{initial_cells, zero_cells};
+use crate::memory::{self, initial_cells, zero_cells};
 use crate::state::{
     is_standard_stream, is_stream_type, ChunkedVec, DeferredInput, Frame, NativeInputs, ObjKind,
     Object, ReturnTo, State, StateId, Written,
@@ -740,6 +740,96 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Sees what `ptr` points to as `to`, the struct a cast converts it to,
+    /// when `to` extends the input's element type (begins with it, or with
+    /// the same tag member: a tree node of one kind, `struct sockaddr_in6`
+    /// for a `struct sockaddr`) and the path has used nothing past the
+    /// first element yet: the input becomes an array of `to`, so the
+    /// members only the extension has are inputs the test sets (it
+    /// allocates the larger struct), not bytes of a next element.
+    pub(super) fn view_as_extension(&mut self, st: &mut State, ptr: &PtrVal, to: &Type) {
+        if memory::concrete_offset(&ptr.offset) != Some(0) {
+            return;
+        }
+        let Some(name) = extension_name(self.program, to) else {
+            return;
+        };
+        match self.resolved(st, &ptr.target) {
+            Target::Lazy(lazy) => {
+                let pointer = &st.lazies[lazy as usize];
+                let extends = pointer
+                    .ty
+                    .pointee()
+                    .is_some_and(|from| extends(self.program, to, from));
+                if extends {
+                    let path = format!("(({name} *){})", pointer.path);
+                    let pointer = &mut st.lazies[lazy as usize];
+                    pointer.ty = std::rc::Rc::new(Type::ptr(to.clone()));
+                    pointer.path = path.into();
+                }
+            }
+            Target::Object(obj) => self.view_object_as(st, obj, to, &name),
+            _ => {}
+        }
+    }
+
+    /// [`Machine::view_as_extension`] of the materialized input `obj`.
+    fn view_object_as(&mut self, st: &mut State, obj: ObjIdx, to: &Type, name: &str) {
+        let object = st.object(obj);
+        let ObjKind::Input {
+            elem,
+            is_string: false,
+            freed: false,
+            ..
+        } = &object.kind
+        else {
+            return;
+        };
+        let Some(deferred) = &object.deferred else {
+            return;
+        };
+        if object.indexed || !extends(self.program, to, elem) {
+            return;
+        }
+        let from_size = self.program.size_of(elem) as usize;
+        let to_size = self.program.size_of(to);
+        let elements =
+            (object.capacity() / from_size as u64).min(crate::bounds::INPUT_OBJECT_BYTES / to_size);
+        if elements == 0
+            || !object
+                .cells
+                .iter_range(from_size..object.cells.len())
+                .all(Cell::is_deferred)
+        {
+            return;
+        }
+        let operand = format!("(({name} *){})", deferred.operand);
+        let view = DeferredInput {
+            elem: to.clone(),
+            first: (operand.clone(), "->"),
+            operand,
+            links: self.program.is_linked(to),
+        };
+        let size = (elements * to_size) as usize;
+        let grown = |from: &ChunkedVec<Cell>| {
+            let mut cells = from.to_vec();
+            cells.truncate(from_size);
+            cells.resize(size, Cell::Deferred);
+            ChunkedVec::from_vec(cells)
+        };
+        let object = st.object_mut(obj);
+        object.cells = grown(&object.cells);
+        object.initial = grown(&object.initial);
+        let mut written = object.written.to_vec();
+        written.truncate(from_size);
+        written.resize(size, Written::No);
+        object.written = ChunkedVec::from_vec(written);
+        object.deferred = Some(std::rc::Rc::new(view));
+        if let ObjKind::Input { elem, .. } = &mut object.kind {
+            *elem = to.clone();
+        }
+    }
+
     /// Creates the input object an unresolved lazy pointer points to: an array
     /// of its pointee type whose length (1..=max_array) the solver chooses,
     /// NUL-terminated for character types. At most `max_nodes` per path.
@@ -841,4 +931,45 @@ impl Machine<'_, '_> {
         st.lazies[lazy as usize].resolution = Some(Target::Object(obj));
         Ok(obj)
     }
+}
+
+/// How C names `to` when it is a struct an input may be seen as (see
+/// [`Machine::view_as_extension`]).
+fn extension_name(program: &Program, to: &Type) -> Option<String> {
+    let Type::Struct(id) = to else {
+        return None;
+    };
+    let def = program.struct_def(*id);
+    (def.complete && !def.is_union).then(|| def.c_name())?
+}
+
+/// Whether struct `to` extends struct `from`: it is larger and begins with
+/// `from` (its first member, or that member's first member...), or both
+/// begin with a member of the same integer type (the tag of a family of
+/// structs).
+fn extends(program: &Program, to: &Type, from: &Type) -> bool {
+    let (Type::Struct(to_id), Type::Struct(from_id)) = (to, from) else {
+        return false;
+    };
+    let (to_def, from_def) = (program.struct_def(*to_id), program.struct_def(*from_id));
+    if from_def.is_union || !from_def.complete || to_def.size <= from_def.size {
+        return false;
+    }
+    let head = |def: &ir::StructDef| {
+        def.fields
+            .first()
+            .filter(|field| field.offset == 0 && field.bits.is_none())
+            .map(|field| field.ty.clone())
+    };
+    let mut inner = head(to_def);
+    while let Some(ty) = inner {
+        if ty == *from {
+            return true;
+        }
+        inner = match &ty {
+            Type::Struct(id) => head(program.struct_def(*id)),
+            _ => None,
+        };
+    }
+    matches!((head(to_def), head(from_def)), (Some(a @ Type::Int(_)), Some(b)) if a == b)
 }
