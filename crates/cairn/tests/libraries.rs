@@ -190,12 +190,15 @@ fn descriptors_are_mocked_while_a_test_runs() {
 /// cannot be opened), a descriptor's flags and the clock: while a test runs,
 /// `fopen` returns a stream over contents the test chooses (or NULL), `open`
 /// and `fcntl` a descriptor or -1, `read` at most the bytes a test scripts,
-/// `gettimeofday` the time the test scripts. Outside a test they are the C library's own, variable arguments
+/// `gettimeofday` and `time` the time the test scripts, `getuid` a user,
+/// `statvfs` a file system's figures. Outside a test they are the C library's own, variable arguments
 /// passed on: gcov creates its counters files with `open`'s mode.
 const OPENS_FILES: &str = r#"
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/statvfs.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 int count_settings(const char *path)
@@ -252,6 +255,20 @@ int is_late(void)
         return -1;
     return now.tv_sec > 1000000;
 }
+
+/* Whoever runs the test: root or not, a file system's free space. */
+int may_mount(const char *dir)
+{
+    struct statvfs fs;
+    time_t stamp;
+    if (getuid() == 0)
+        return 2;
+    if (statvfs(dir, &fs) != 0)
+        return -1;
+    if (fs.f_bavail < 10)
+        return 0;
+    return time(&stamp) == stamp && stamp > 1000;
+}
 "#;
 
 #[test]
@@ -263,6 +280,7 @@ fn files_and_the_clock_are_mocked_while_a_test_runs() {
     assert!(covers(&stdout, "save_value", "6/6"), "{stdout}");
     assert!(covers(&stdout, "starts_with_hash", "4/4"), "{stdout}");
     assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
+    assert!(covers(&stdout, "may_mount", "8/8"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
     assert!(driver.contains("fmemopen("), "{driver}");
     assert!(

@@ -67,7 +67,7 @@ pub fn state_global_start(name: &str) -> Option<i64> {
 pub enum MockResult {
     /// 0 on success, -1 on failure.
     Status,
-    /// A new descriptor (0 or more), or -1.
+    /// A new descriptor or a file offset (0 or more), or -1.
     Descriptor,
     /// A number of bytes up to parameter `count` (from 0), or -1.
     UpTo { count: usize },
@@ -76,6 +76,12 @@ pub enum MockResult {
     /// A stream the test opens over contents it chooses (or a sink), or
     /// NULL: what `fopen` returns.
     Stream,
+    /// An id of the process or of its user or group: any value (a process
+    /// id, signed, above 0). Tests run as whichever user runs them.
+    Id,
+    /// The time in seconds (0 or more), also stored through the pointer
+    /// argument when it is not NULL: what `time` returns.
+    Time,
 }
 
 /// The argument a variadic mocked function may take after its named ones,
@@ -91,18 +97,20 @@ pub enum Trailing {
     Word,
 }
 
-/// C library functions on files, descriptors, sockets, signals and the
-/// clock that the drivers mock: no test can hand the code a descriptor in
-/// the state a path needs (a socket with data waiting, a file that fails to
-/// sync, a configuration file with chosen contents), so while a test runs,
+/// C library functions on files, descriptors, sockets, signals, the clock,
+/// the user and the process that the drivers mock: no test can hand the
+/// code a descriptor in the state a path needs (a socket with data
+/// waiting, a file that fails to sync, a configuration file with chosen
+/// contents), nor run as root and as another user, so while a test runs,
 /// the driver's definition of each returns what the test scripts, within
 /// what the real function may return, and writes what the test scripts
 /// through its pointers that are not `const` (`read` at most `count`
-/// bytes; `fopen` returns a stream over chosen contents); outside a test it
-/// is the C library's own. A variadic one takes at most one more argument
-/// ([`trailing`]), which the driver passes on; none returns a value the
-/// test would have to keep consistent with what it writes (`time`,
-/// `getcwd`).
+/// bytes; `fopen` returns a stream over chosen contents; `time` stores the
+/// time it returns); outside a test it is the C library's own. A variadic
+/// one takes at most one more argument ([`trailing`]), which the driver
+/// passes on; none returns a value the test would have to keep consistent
+/// with its arguments (`getcwd` returns its buffer, `dup2` its second
+/// argument).
 pub const MOCKED: &[(&str, MockResult)] = &[
     ("open", MockResult::Descriptor),
     ("open64", MockResult::Descriptor),
@@ -161,6 +169,41 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("getrlimit", MockResult::Status),
     ("setrlimit", MockResult::Status),
     ("chdir", MockResult::Status),
+    ("fchdir", MockResult::Status),
+    ("statfs", MockResult::Status),
+    ("fstatfs", MockResult::Status),
+    ("statvfs", MockResult::Status),
+    ("fstatvfs", MockResult::Status),
+    ("truncate", MockResult::Status),
+    ("unlinkat", MockResult::Status),
+    ("remove", MockResult::Status),
+    ("renameat", MockResult::Status),
+    ("link", MockResult::Status),
+    ("symlink", MockResult::Status),
+    ("chown", MockResult::Status),
+    ("fchown", MockResult::Status),
+    ("lchown", MockResult::Status),
+    ("utime", MockResult::Status),
+    ("utimes", MockResult::Status),
+    ("faccessat", MockResult::Status),
+    ("setuid", MockResult::Status),
+    ("setgid", MockResult::Status),
+    ("seteuid", MockResult::Status),
+    ("setegid", MockResult::Status),
+    ("setpgid", MockResult::Status),
+    ("chroot", MockResult::Status),
+    ("kill", MockResult::Status),
+    ("killpg", MockResult::Status),
+    ("usleep", MockResult::Status),
+    ("nanosleep", MockResult::Status),
+    ("lseek", MockResult::Descriptor),
+    ("getuid", MockResult::Id),
+    ("geteuid", MockResult::Id),
+    ("getgid", MockResult::Id),
+    ("getegid", MockResult::Id),
+    ("getpid", MockResult::Id),
+    ("getppid", MockResult::Id),
+    ("time", MockResult::Time),
 ];
 
 /// What a variadic mocked function takes after its named arguments.

@@ -15,7 +15,8 @@ use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::state::{BuildStep, CallWithoutBody, ObjKind, ReturnTo, State};
 use crate::value::{
-    cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
+    cells_to_int, cells_to_ptr, concrete, value_cells, Cell, Cond, ObjIdx, PtrVal, SymVal, Target,
+    Word,
 };
 use ir::{Callee, Expr, FuncId, Layout, Place, Program, Span, Type};
 use std::rc::Rc;
@@ -276,6 +277,31 @@ impl Machine<'_, '_> {
             }
             // A pointer, decided as any returned one: NULL or a stream.
             MockResult::Stream => return Ok(()),
+            MockResult::Id
+                if self
+                    .program
+                    .function(func)
+                    .sig
+                    .ret
+                    .as_int()
+                    .is_some_and(|t| t.signed) =>
+            {
+                Cond::from(v.bvsgt(Word::known(0, bits)))
+            }
+            MockResult::Id => return Ok(()),
+            MockResult::Time => {
+                // What it stored through its pointer is the same time.
+                let stored = st.stub_calls.last().and_then(|call| {
+                    let (_, cells) = call.writes.iter().find(|(arg, _)| *arg == 0)?;
+                    cells_to_int(cells).ok()
+                });
+                match stored {
+                    Some(stored) if stored.get_size() == bits => {
+                        Cond::and(&[at_least_zero, v.eq(&stored)])
+                    }
+                    _ => at_least_zero,
+                }
+            }
         };
         self.assume(st, &holds)?;
         // A shorter read than the real one may make: a bound, never a
