@@ -2,8 +2,8 @@
 
 use crate::cache;
 use crate::cli::{
-    BudgetArgs, CheckArgs, FindingsMode, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
-    InputsMode, SearchMode,
+    BudgetArgs, CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
+    HardGoalsMode, InputsMode, SearchMode,
 };
 use crate::journal::{Entry, Journal};
 use crate::record::{self, RunRecord, Shard};
@@ -210,6 +210,8 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         },
         seed: args.seed,
         cheap_inputs: !args.no_cheap_inputs,
+        // Only cairn's own runner runs each test in a process of its own.
+        exit_tests: args.framework == FrameworkChoice::Plain,
         cancel: Some(interruption.cancel.clone()),
         ..budgeted
     };

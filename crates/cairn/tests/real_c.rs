@@ -158,6 +158,33 @@ int scope_of(const struct sockaddr *address)
 }
 "#;
 
+/// A parser that ends the process on bad input, as command-line programs
+/// do: its tests expect the status, so every branch is covered, and a
+/// test fails when the code exits with another status or returns.
+const EXITS: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+static void die(const char *what)
+{
+    fprintf(stderr, "fatal: %s\n", what);
+    exit(2);
+}
+int parse_level(const char *s)
+{
+    int n = 0;
+    if (s == NULL)
+        die("no level");
+    while (*s >= '0' && *s <= '9') {
+        n = n * 10 + (*s - '0');
+        if (n > 99)
+            die("level too high");
+        s++;
+    }
+    if (*s != '\0')
+        die("not a number");
+    return n;
+}
+"#;
+
 #[test]
 fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -648,4 +675,30 @@ fn an_input_converted_to_a_larger_struct_of_its_family_is_that_struct() {
     assert!(driver.contains("n_in->left = "), "{driver}");
     assert!(covers(&stdout, "shape", "12/12      12/12"), "{stdout}");
     assert!(covers(&stdout, "scope_of", "6/6        6/6"), "{stdout}");
+}
+
+#[test]
+fn a_call_that_exits_is_a_test_that_expects_its_status() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(dir.path(), "level.c", EXITS, &["--sanitize"]);
+    assert!(
+        covers(&stdout, "parse_level", "10/10      10/10"),
+        "{stdout}"
+    );
+    let driver = std::fs::read_to_string(out_dir.join("level_test.c")).expect("driver");
+    assert!(
+        driver.contains("test_parse_level_exits_2_when_s_is_void"),
+        "{driver}"
+    );
+    // Another status fails the tests that expect 2.
+    let source = dir.path().join("level.c");
+    std::fs::write(&source, EXITS.replace("exit(2)", "exit(3)")).expect("write source");
+    let out = cairn(&["check", arg(&out_dir)]);
+    let checked = text(&out.stdout);
+    assert_ne!(out.status.code(), Some(0), "{checked}");
+    assert!(
+        checked
+            .contains("exited with status 3, where the call ends the process with exit status 2"),
+        "{checked}"
+    );
 }

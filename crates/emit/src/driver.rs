@@ -107,6 +107,7 @@ pub fn test_driver(
     let mut body = CodeWriter::default();
     let mut tests = Vec::with_capacity(reports.len());
     let mut runnable: Vec<String> = Vec::new();
+    let mut exit_statuses: Vec<Option<u8>> = Vec::new();
     // Test names stay unique even if a function has several reports or the
     // source already uses the name.
     let mut file_scope = NameScope::new(&unit.reserved_names);
@@ -138,6 +139,7 @@ pub fn test_driver(
                     body.text(&written.text);
                     body.blank();
                     runnable.push(name.clone());
+                    exit_statuses.push(test.exits);
                     if !written.unreached.is_empty() {
                         notes.push(format!(
                             "{name}: no check reaches {}, so the driver cannot free it",
@@ -187,7 +189,10 @@ pub fn test_driver(
     out.text(&body);
     let (text, c_part) = match framework {
         Framework::Plain => {
-            runner::write_main(&mut out, unit.program, &runnable);
+            let tests: Vec<(String, Option<u8>)> =
+                runnable.iter().cloned().zip(exit_statuses).collect();
+            let mocks = support::mocks_c_library(unit, &plans);
+            runner::write_main(&mut out, unit.program, &tests, mocks);
             (out.finish(), None)
         }
         Framework::Cmocka => {
@@ -278,6 +283,21 @@ fn write_test(
     let result = scope.fresh("result");
     if unit.tracks_frees {
         out.line("cairn_forget_frees();");
+    }
+    if let Some(status) = test.exits {
+        if framework != Framework::Plain {
+            return Err(format!(
+                "the call ends the process with exit({status}), which only cairn's own runner expects"
+            ));
+        }
+        return Ok(exit_test(
+            out,
+            unit,
+            test,
+            &code,
+            (plans, status),
+            &failures,
+        ));
     }
     if returns {
         out.line(&format!(
@@ -419,6 +439,48 @@ fn write_test(
         checks: written,
         unreached,
     })
+}
+
+/// The end of a test whose call ends the process with `exit(status)`: the
+/// runner expects that status (nothing after the call runs); should the
+/// call return, the test fails.
+fn exit_test(
+    mut out: CodeWriter,
+    unit: &Unit,
+    test: &TestCase,
+    code: &CallCode,
+    (plans, status): (&[StubPlan], u8),
+    failures: &str,
+) -> WrittenTest {
+    let name = unit.function_name(test.func);
+    out.line(&format!(
+        "/* {}() ends the process with exit({status}) before it returns. */",
+        comment_text(name)
+    ));
+    out.line(&format!("(void){};", code.call));
+    support::mocking(&mut out, unit, plans, false);
+    out.line(&format!(
+        "return {failures} + cairn_returned_instead_of_exiting(__func__, \"{name}()\", {status});"
+    ));
+    out.close("}");
+    WrittenTest {
+        text: out.finish(),
+        object_names: code
+            .objects
+            .inputs()
+            .iter()
+            .map(|o| o.c_name.clone())
+            .collect(),
+        stream_names: code
+            .objects
+            .streams()
+            .iter()
+            .map(|s| s.stream.clone())
+            .collect(),
+        allocated_names: Vec::new(),
+        checks: Vec::new(),
+        unreached: Vec::new(),
+    }
 }
 
 /// Whether the call freed each input object, as the engine says: a

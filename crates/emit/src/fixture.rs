@@ -349,6 +349,7 @@ fn test(
         func,
         inputs,
         ret: Some(ret),
+        exits: None,
         checks,
         new_goals: goals.clone(),
         path_goals: goals,

@@ -42,7 +42,15 @@ pub fn describe(out: &mut CodeWriter, binary: &str) {
 }
 
 /// The test table and `main`.
-pub fn write_main(out: &mut CodeWriter, program: &ir::Program, tests: &[String]) {
+/// `tests`: each test's name and the status its call ends the process
+/// with by `exit`, if it does; `mocks`: whether the driver mocks C library
+/// functions while a test runs.
+pub fn write_main(
+    out: &mut CodeWriter,
+    program: &ir::Program,
+    tests: &[(String, Option<u8>)],
+    mocks: bool,
+) {
     if tests.is_empty() {
         out.line("int main(void)");
         out.open("{");
@@ -69,11 +77,20 @@ pub fn write_main(out: &mut CodeWriter, program: &ir::Program, tests: &[String])
         door.write(out, program);
     }
     out.text(SYSTEM_CALLS);
+    out.line("/* Ends the mocks of C library functions: gcov writes its counters through the real ones. */");
+    out.line("static void cairn_stop_mocking(void)");
+    out.open("{");
+    if mocks {
+        out.line(&format!("{} = 0;", crate::support::MOCKING));
+    }
+    out.close("}");
+    out.blank();
     out.text(RUN_IN_CHILD);
     out.blank();
     out.line("static const struct cairn_test cairn_tests[] = {");
-    for name in tests {
-        out.line(&format!("    {{ \"{name}\", {name} }},"));
+    for (name, exits) in tests {
+        let status = exits.map_or(-1, i32::from);
+        out.line(&format!("    {{ \"{name}\", {name}, {status} }},"));
     }
     out.line("};");
     out.blank();
@@ -102,7 +119,7 @@ const OWN_LIBRARY_CALLS: &str = r#"
  * through syscall(), prints without stdio and reads the environment from
  * environ. The few C library functions it still calls by name (#undef'd after
  * the source's #include) are exit (gcov and LeakSanitizer work at exit),
- * setvbuf, and fork, fflush and sigaction, for which it calls glibc's other
+ * on_exit (for a test whose call exits), setvbuf, and fork, fflush and sigaction, for which it calls glibc's other
  * name (__fork, _IO_fflush, __sigaction) when the source defines them.
  * fork is no raw clone: glibc's fork runs the fork handlers and keeps its own
  * state right in the child (and gcc --coverage turns a call of fork into
@@ -363,6 +380,8 @@ const RUN_IN_CHILD: &str = r#"/* How a test's process exits when the test return
 struct cairn_test {
     const char *name;
     int (*run)(void);
+    /* The status its call ends the process with by exit(), or -1: it returns. */
+    int exits_with;
 };
 
 /* Writes the coverage counters, as at exit; NULL when built without --coverage. */
@@ -370,6 +389,7 @@ extern void __gcov_exit(void) __attribute__((weak));
 
 static void cairn_write_coverage_and_die(int signal_number)
 {
+    cairn_stop_mocking();
     __gcov_exit();
     /* SA_RESETHAND restored the default action: the process dies of it */
     cairn_kill((pid_t)syscall(SYS_getpid), signal_number);
@@ -401,15 +421,35 @@ static void cairn_write_coverage_on_fatal_signals(void)
         cairn_sigaction(fatal[i], &action, NULL);
 }
 
+/* For a test whose call ends the process by exit(): the process ends with the
+ * code's status, its output flushed and its coverage counters written, without
+ * the leak check of a process whose test never returned. */
+extern int on_exit(void (*handler)(int, void *), void *argument);
+static void cairn_exited(int status, void *unused)
+{
+    (void)unused;
+    cairn_stop_mocking();
+    cairn_flush(NULL);
+    if (__gcov_exit != NULL)
+        __gcov_exit();
+    syscall(SYS_exit_group, (long)status);
+}
+
 /* The child: its output into the pipe, the test under an alarm, then exit()
  * (not _exit: gcov writes its counters and LeakSanitizer looks for leaks at exit). */
 static void cairn_child(const struct cairn_test *test, int output)
 {
+    int failed;
     cairn_move_fd(output, STDOUT_FILENO);
     cairn_close(output);
     cairn_write_coverage_on_fatal_signals();
+    if (test->exits_with >= 0)
+        on_exit(cairn_exited, NULL);
     cairn_alarm(CAIRN_TEST_TIMEOUT);
-    exit(test->run() == 0 ? CAIRN_PASSED : CAIRN_CHECKS_FAILED);
+    failed = test->run() != 0;
+    if (test->exits_with >= 0) /* it returned: any status but the one expected */
+        exit(test->exits_with == CAIRN_CHECKS_FAILED ? CAIRN_CHECKS_FAILED + 1 : CAIRN_CHECKS_FAILED);
+    exit(failed ? CAIRN_CHECKS_FAILED : CAIRN_PASSED);
 }
 
 /* Why the parent stopped a child, if it did. */
@@ -483,9 +523,11 @@ static const char *cairn_signal_name(int signal_number)
 enum cairn_ending { CAIRN_ENDED_PASSED, CAIRN_ENDED_FAILED, CAIRN_ENDED_TIMED_OUT };
 
 /* Prints why a test failed, if it did. */
-static enum cairn_ending cairn_verdict(const char *test, int status, enum cairn_stop stop)
+static enum cairn_ending cairn_verdict(const struct cairn_test *ran, int status, enum cairn_stop stop)
 {
+    const char *test = ran->name;
     char number[24];
+    char expected[24];
     if (stop == CAIRN_TOO_MUCH_OUTPUT) {
         cairn_say("FAIL ", test, ": printed more than ", cairn_decimal(CAIRN_TEST_OUTPUT_LIMIT, number),
                   " bytes, so it was stopped\n", NULL);
@@ -494,6 +536,12 @@ static enum cairn_ending cairn_verdict(const char *test, int status, enum cairn_
         return CAIRN_ENDED_TIMED_OUT;
     } else if (WIFSIGNALED(status)) {
         cairn_say("FAIL ", test, ": killed by signal ", cairn_signal_name(WTERMSIG(status)), "\n", NULL);
+    } else if (ran->exits_with >= 0) {
+        if (WEXITSTATUS(status) == ran->exits_with)
+            return CAIRN_ENDED_PASSED;
+        cairn_say("FAIL ", test, ": exited with status ", cairn_decimal(WEXITSTATUS(status), number),
+                  ", where the call ends the process with exit status ", cairn_decimal(ran->exits_with, expected),
+                  "\n", NULL);
     } else if (WEXITSTATUS(status) == CAIRN_PASSED) {
         return CAIRN_ENDED_PASSED;
     } else if (WEXITSTATUS(status) != CAIRN_CHECKS_FAILED) {
@@ -505,10 +553,12 @@ static enum cairn_ending cairn_verdict(const char *test, int status, enum cairn_
 
 /* For test reports: passed, failed (a check failed) or error (the test
  * crashed, was stopped or exited by itself). */
-static const char *cairn_outcome(int status, enum cairn_stop stop)
+static const char *cairn_outcome(const struct cairn_test *test, int status, enum cairn_stop stop)
 {
     if (stop != CAIRN_NOT_STOPPED || !WIFEXITED(status))
         return "error";
+    if (test->exits_with >= 0)
+        return WEXITSTATUS(status) == test->exits_with ? "passed" : "failed";
     if (WEXITSTATUS(status) == CAIRN_PASSED)
         return "passed";
     return WEXITSTATUS(status) == CAIRN_CHECKS_FAILED ? "failed" : "error";
@@ -555,8 +605,8 @@ static enum cairn_ending cairn_run_in_child(const struct cairn_test *test)
     cairn_close(pipe_ends[0]);
     while (cairn_wait(child, &status) < 0 && errno == EINTR)
         ;
-    ending = cairn_verdict(test->name, status, stop);
-    cairn_report_result(test->name, cairn_outcome(status, stop), cairn_seconds() - started);
+    ending = cairn_verdict(test, status, stop);
+    cairn_report_result(test->name, cairn_outcome(test, status, stop), cairn_seconds() - started);
     return ending;
 }
 
@@ -668,7 +718,7 @@ mod tests {
         let by_name: Vec<&str> = called.iter().map(String::as_str).collect();
         assert_eq!(
             by_name,
-            ["exit", "setvbuf", "syscall"],
+            ["exit", "on_exit", "setvbuf", "syscall"],
             "{doors:?} go through doors"
         );
         for door in GLIBC_DOORS {

@@ -164,6 +164,7 @@ pub const LIBRARY_CALLS: &[&str] = &[
     "memcmp",
     "malloc",
     "memcpy",
+    "on_exit",
     "printf",
     "putchar",
     "putenv",
@@ -857,7 +858,7 @@ pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String>
 /// The flag that is set while a test runs, when the driver mocks C library
 /// functions (`testcase::c_library::MOCKED`): outside it they are the C
 /// library's own (gcov writes its counters through them at exit).
-const MOCKING: &str = "cairn_mocking";
+pub(crate) const MOCKING: &str = "cairn_mocking";
 
 /// A mock's start: outside a test, the call goes on to the C library's own
 /// function, with the argument a variadic one takes after its named ones.
@@ -1168,7 +1169,16 @@ fn declaration(helper: &str) -> String {
     format!("{};", signature.join(" ").trim_start_matches("static "))
 }
 
-const HELPERS: [(&str, &str); 10] = [
+const HELPERS: [(&str, &str); 11] = [
+    (
+        "cairn_returned_instead_of_exiting(",
+        r#"/* A call that should have ended the process with exit(status) returned. */
+static int cairn_returned_instead_of_exiting(const char *test, const char *call, int status)
+{
+    printf("FAIL %s: %s returned, where it ends the process with exit status %d\n", test, call, status);
+    return 1;
+}"#,
+    ),
     (
         "cairn_out_of_memory(",
         r#"static int cairn_out_of_memory(const char *test)

@@ -13,8 +13,8 @@ use testcase::{Boundary, TestCase, Value};
 /// Names longer than this lose words of their condition first.
 const LONGEST_NAME: usize = 60;
 
-/// `test_<function>[_returns_<value>][_when_<condition>]`, or with the
-/// NULL arguments when the test decides no new condition.
+/// `test_<function>[_returns_<value>|_exits_<status>][_when_<condition>]`,
+/// or with the NULL arguments when the test decides no new condition.
 pub fn test_name(
     function: &ir::Function,
     test: &TestCase,
@@ -26,6 +26,7 @@ pub fn test_name(
         .as_ref()
         .and_then(|value| returned_words(&function.sig.ret, value))
         .map(|words| format!("_returns_{words}"))
+        .or_else(|| test.exits.map(|status| format!("_exits_{status}")))
         .unwrap_or_default();
     let decisive = test
         .path_goals

@@ -451,6 +451,7 @@ pub(crate) mod tests {
             func: MAIN,
             inputs,
             ret: None,
+            exits: None,
             checks: vec![],
             allocated: vec![],
             freed_inputs: vec![],

@@ -405,6 +405,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         func: FuncId(func),
         inputs,
         ret: Some(ret),
+        exits: None,
         checks,
         new_goals: vec![],
         path_goals: vec![],

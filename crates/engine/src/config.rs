@@ -46,6 +46,10 @@ pub struct EngineConfig {
     /// query timed out), run concrete candidate inputs, no solver asked
     /// per branch, and keep those covering new goals as tests (`cheap`).
     pub cheap_inputs: bool,
+    /// A path on which the function calls `exit` is a test that expects
+    /// the process to end with that status (the driver runs each test in
+    /// a process of its own); otherwise such a path makes no test.
+    pub exit_tests: bool,
     /// Set from outside (e.g. on Ctrl-C) to stop the search at its next
     /// turn, keeping what it found.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -187,6 +191,7 @@ impl Default for EngineConfig {
             search: SearchOrder::Coverage,
             seed: 0,
             cheap_inputs: true,
+            exit_tests: true,
             cancel: None,
             dump_queries: None,
             invariants: Vec::new(),

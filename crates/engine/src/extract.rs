@@ -253,10 +253,17 @@ pub fn test_case(
         .into_iter()
         .map(|(_, object)| object)
         .collect();
+    // Nothing of the test runs after `exit`: it checks only the status.
+    let exits = (st.exit_status.as_ref()).map(|status| values.bits(status) as u8);
+    let (ret, checks, allocated, freed_inputs) = match exits {
+        Some(_) => (None, Vec::new(), Vec::new(), Vec::new()),
+        None => (ret, checks, allocated, freed_inputs),
+    };
     TestCase {
         func,
         inputs,
         ret,
+        exits,
         checks,
         allocated,
         freed_inputs,

@@ -424,6 +424,9 @@ pub struct State {
     /// Where the function under test returned (its `return` statement or
     /// closing brace): which way out the path took.
     pub returned_at: Option<Span>,
+    /// The status the function under test ended the process with, by
+    /// calling `exit` (then `returned_at` is where): its test expects it.
+    pub exit_status: Option<Word>,
     /// Largest number of extra entries into one block of one frame (loop iterations).
     pub loop_level: u32,
     pub blocks_run: u64,
@@ -515,6 +518,7 @@ impl State {
             ret: None,
             ret_written: None,
             returned_at: None,
+            exit_status: None,
             loop_level: 0,
             blocks_run: 0,
             fresh: 0,

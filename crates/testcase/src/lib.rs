@@ -398,8 +398,14 @@ pub struct Check {
 pub struct TestCase {
     pub func: FuncId,
     pub inputs: Inputs,
-    /// Return value (scalar or struct), `None` for `void`.
+    /// Return value (scalar or struct), `None` for `void` and for a call
+    /// that ends the process.
     pub ret: Option<Value>,
+    /// The call ends the process with `exit(status)`: the test expects the
+    /// status (as the parent process sees it, 0 to 255) and checks nothing
+    /// else, since nothing of the test runs after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exits: Option<u8>,
     /// Scalars of the output state: return value parts, out-parameters,
     /// input objects and globals the call modified, then the allocated objects.
     /// A pointer check that first reaches an allocated object comes before any
