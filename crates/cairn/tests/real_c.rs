@@ -159,9 +159,11 @@ int scope_of(const struct sockaddr *address)
 "#;
 
 /// A parser that ends the process on bad input, as command-line programs
-/// do: its tests expect the status, so every branch is covered, and a
-/// test fails when the code exits with another status or returns.
-const EXITS: &str = r#"#include <stdio.h>
+/// do (`exit`, `errx`): its tests expect the status, so every branch is
+/// covered, and a test fails when the code exits with another status or
+/// returns. `fileno(stderr)` is 2.
+const EXITS: &str = r#"#include <err.h>
+#include <stdio.h>
 #include <stdlib.h>
 static void die(const char *what)
 {
@@ -182,6 +184,15 @@ int parse_level(const char *s)
     if (*s != '\0')
         die("not a number");
     return n;
+}
+
+int check_mode(int mode)
+{
+    if (mode < 0)
+        errx(3, "bad mode %d", mode);
+    if (mode > 7)
+        warnx("mode %d is high", mode);
+    return fileno(stderr) == 2 ? mode : -1;
 }
 "#;
 
@@ -685,6 +696,7 @@ fn a_call_that_exits_is_a_test_that_expects_its_status() {
         covers(&stdout, "parse_level", "10/10      10/10"),
         "{stdout}"
     );
+    assert!(covers(&stdout, "check_mode", "5/6        5/6"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("level_test.c")).expect("driver");
     assert!(
         driver.contains("test_parse_level_exits_2_when_s_is_void"),

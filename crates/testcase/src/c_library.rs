@@ -67,8 +67,9 @@ pub fn state_global_start(name: &str) -> Option<i64> {
 pub enum MockResult {
     /// 0 on success, -1 on failure.
     Status,
-    /// A new descriptor or a file offset (0 or more), or -1.
-    Descriptor,
+    /// A number 0 or more (a new descriptor, a file offset, processor
+    /// time), or -1.
+    NonNegative,
     /// A number of bytes up to parameter `count` (from 0), or -1.
     UpTo { count: usize },
     /// A number of ready descriptors (0 or more), or -1.
@@ -112,15 +113,15 @@ pub enum Trailing {
 /// with its arguments (`getcwd` returns its buffer, `dup2` its second
 /// argument).
 pub const MOCKED: &[(&str, MockResult)] = &[
-    ("open", MockResult::Descriptor),
-    ("open64", MockResult::Descriptor),
-    ("openat", MockResult::Descriptor),
-    ("openat64", MockResult::Descriptor),
-    ("creat", MockResult::Descriptor),
-    ("creat64", MockResult::Descriptor),
-    ("fcntl", MockResult::Descriptor),
-    ("fcntl64", MockResult::Descriptor),
-    ("ioctl", MockResult::Descriptor),
+    ("open", MockResult::NonNegative),
+    ("open64", MockResult::NonNegative),
+    ("openat", MockResult::NonNegative),
+    ("openat64", MockResult::NonNegative),
+    ("creat", MockResult::NonNegative),
+    ("creat64", MockResult::NonNegative),
+    ("fcntl", MockResult::NonNegative),
+    ("fcntl64", MockResult::NonNegative),
+    ("ioctl", MockResult::NonNegative),
     ("fopen", MockResult::Stream),
     ("fopen64", MockResult::Stream),
     ("fdopen", MockResult::Stream),
@@ -155,9 +156,9 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("getsockopt", MockResult::Status),
     ("getsockname", MockResult::Status),
     ("getpeername", MockResult::Status),
-    ("socket", MockResult::Descriptor),
-    ("accept", MockResult::Descriptor),
-    ("dup", MockResult::Descriptor),
+    ("socket", MockResult::NonNegative),
+    ("accept", MockResult::NonNegative),
+    ("dup", MockResult::NonNegative),
     ("select", MockResult::Ready),
     ("poll", MockResult::Ready),
     ("gettimeofday", MockResult::Status),
@@ -196,7 +197,8 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("killpg", MockResult::Status),
     ("usleep", MockResult::Status),
     ("nanosleep", MockResult::Status),
-    ("lseek", MockResult::Descriptor),
+    ("lseek", MockResult::NonNegative),
+    ("clock", MockResult::NonNegative),
     ("getuid", MockResult::Id),
     ("geteuid", MockResult::Id),
     ("getgid", MockResult::Id),

@@ -264,7 +264,7 @@ impl Machine<'_, '_> {
         let at_least_zero = v.bvsge(Word::known(0, bits));
         let holds = match result {
             MockResult::Status => Cond::or(&[minus_one, v.eq(Word::known(0, bits))]),
-            MockResult::Descriptor | MockResult::Ready => Cond::or(&[minus_one, at_least_zero]),
+            MockResult::NonNegative | MockResult::Ready => Cond::or(&[minus_one, at_least_zero]),
             MockResult::UpTo { count } => {
                 let within = match args.get(count) {
                     Some(SymVal::Int(n)) => {
@@ -286,7 +286,7 @@ impl Machine<'_, '_> {
                     .as_int()
                     .is_some_and(|t| t.signed) =>
             {
-                Cond::from(v.bvsgt(Word::known(0, bits)))
+                v.bvsgt(Word::known(0, bits))
             }
             MockResult::Id => return Ok(()),
             MockResult::Time => {

@@ -47,13 +47,19 @@ const SYMBOLIC_COPY_CELLS: u64 = 256 * 256;
 /// Functions writing to the standard output or error, whose only effect
 /// we ignore; their result is unconstrained but not a test input (the
 /// stream functions on `stdout` and `stderr` too: see `stream`).
-const OUTPUT_ONLY: &[&str] = &["printf", "vprintf", "puts", "putchar", "perror"];
+const OUTPUT_ONLY: &[&str] = &[
+    "printf", "vprintf", "puts", "putchar", "perror", "warn", "warnx", "vwarn", "vwarnx",
+];
+/// Functions that end the process with the status their first argument
+/// gives (`err` and its kin print a message to standard error first).
+const EXITS: &[&str] = &["exit", "_Exit", "err", "errx", "verr", "verrx"];
 /// Functions that end the program abnormally; reaching one is a finding.
 const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 
 /// The `errno` values the models set (glibc's numbers).
 const ERANGE: u128 = 34;
 const EINVAL: u128 = 22;
+const EBADF: u128 = 9;
 
 /// The bound that keeps the buffers a copy reads and writes apart when
 /// both are inputs.
@@ -134,16 +140,17 @@ impl Machine<'_, '_> {
             };
             return self.fault(st, FindingKind::AssertionFailure, &message);
         }
-        if name == "exit" || name == "_Exit" {
+        if EXITS.contains(&name) {
             let status = match values.first() {
                 Some(SymVal::Int(v)) => v.clone(),
                 _ => return unsupported(format!("the status given to `{name}`")),
             };
             let failure = status.eq(Word::known(0, status.get_size())).not();
             let message = format!("`{name}` is called with a non-zero status");
-            // `exit` runs the handlers that write gcov's counters: its test
-            // expects the status, where each test runs in a process of its own.
-            if name == "exit" && self.config.exit_tests && self.in_the_call(st) {
+            // `exit` runs the handlers that write gcov's counters (`err`
+            // calls it): its test expects the status, where each test runs
+            // in a process of its own.
+            if name != "_Exit" && self.config.exit_tests && self.in_the_call(st) {
                 self.note_fault(st, FindingKind::ErrorExit, &failure, &message);
                 let mut exited = st.clone();
                 exited.frames.clear();

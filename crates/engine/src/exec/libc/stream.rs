@@ -15,7 +15,7 @@
 //! [`STREAM_FUNCTIONS`] is the one list of the functions modelled here,
 //! and of those that stop the path with a reason.
 
-use super::{output_only, returns, returns_int, Args, Fill, Model};
+use super::{output_only, returns, returns_int, Args, Fill, Model, EBADF};
 use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine, Stop};
 use crate::memory;
@@ -56,6 +56,9 @@ pub(super) enum Operation {
     EndOfFile,
     Error,
     ClearErrors,
+    /// `fileno(fp)`: a standard stream's descriptor; the streams a test
+    /// makes (`fmemopen`, a sink) have none: -1 with `EBADF`.
+    Descriptor,
     /// Not modelled: the path stops, saying why.
     Unmodelled(&'static str),
 }
@@ -147,11 +150,8 @@ pub(super) const STREAM_FUNCTIONS: &[StreamFunction] = &[
     function("rewind", 0, Operation::Unmodelled(POSITIONING)),
     function("fgetpos", 0, Operation::Unmodelled(POSITIONING)),
     function("fsetpos", 0, Operation::Unmodelled(POSITIONING)),
-    function(
-        "fileno",
-        0,
-        Operation::Unmodelled("a stream's file descriptor is not modelled"),
-    ),
+    function("fileno", 0, Operation::Descriptor),
+    function("fileno_unlocked", 0, Operation::Descriptor),
     function("setvbuf", 0, Operation::Unmodelled(BUFFERING)),
     function("setbuf", 0, Operation::Unmodelled(BUFFERING)),
     function("fscanf", 0, Operation::Unmodelled(FORMATTED_INPUT)),
@@ -294,6 +294,10 @@ impl Machine<'_, '_> {
                 stream.eof = false;
                 stream.error = false;
                 Ok(Model::Returns(None))
+            }
+            Operation::Descriptor => {
+                self.set_errno_if(st, &Cond::from(true), EBADF)?;
+                returns_int(Word::known(u128::MAX, 32))
             }
             Operation::Unmodelled(why) => unsupported(why),
         }
@@ -823,6 +827,15 @@ impl Machine<'_, '_> {
 /// output-only model of `printf`.
 fn standard_stream_call(function: &StreamFunction, name: &str) -> Exec<Model> {
     match function.operation {
+        Operation::Descriptor => {
+            let descriptor = ["stdin", "stdout", "stderr"]
+                .iter()
+                .position(|n| *n == name);
+            match descriptor {
+                Some(fd) => returns_int(Word::known(fd as u128, 32)),
+                None => unsupported(format!("the descriptor of `{name}`")),
+            }
+        }
         Operation::Close => unsupported(format!("closing `{name}`")),
         Operation::EndOfFile | Operation::Error | Operation::ClearErrors => {
             unsupported(format!("the flags of `{name}`"))
