@@ -196,6 +196,13 @@ int check_mode(int mode)
 }
 "#;
 
+/// A source that asks for strict POSIX, which hides `SA_RESETHAND` and
+/// `on_exit` from the headers the driver shares with it.
+const STRICT_POSIX: &str = r#"#define _POSIX_C_SOURCE 200112L
+#include <stdlib.h>
+int clamp(int x) { if (x > 10) return 10; if (x < 0) exit(4); return x; }
+"#;
+
 #[test]
 fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -713,4 +720,11 @@ fn a_call_that_exits_is_a_test_that_expects_its_status() {
             .contains("exited with status 3, where the call ends the process with exit status 2"),
         "{checked}"
     );
+}
+
+#[test]
+fn a_source_asking_for_strict_posix_gets_a_driver_that_compiles() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "clamp.c", STRICT_POSIX, &[]);
+    assert!(covers(&stdout, "clamp", "4/4        4/4"), "{stdout}");
 }

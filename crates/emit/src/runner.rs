@@ -405,6 +405,9 @@ static void cairn_write_coverage_on_fatal_signals(void)
     if (__gcov_exit == NULL)
         return;
     action.sa_handler = cairn_write_coverage_and_die;
+#ifndef SA_RESETHAND /* not declared when the source asks for strict POSIX: Linux's */
+#define SA_RESETHAND 0x80000000
+#endif
     action.sa_flags = SA_RESETHAND;
 #ifdef SA_ONSTACK /* not declared when the source asks for strict POSIX */
     {
