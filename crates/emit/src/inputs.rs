@@ -542,6 +542,12 @@ impl<'u, 'p> InputWriter<'u, 'p> {
                 .get(param)
                 .ok_or_else(|| format!("no parameter {param} to build"))?;
             let name = scope.fresh(&crate::shapes::param_name(f, param));
+            if construction.calls.is_empty() && construction.member_of.is_none() {
+                return Err(format!(
+                    "parameter `{}` is built by no call",
+                    crate::shapes::param_name(f, param)
+                ));
+            }
             if let Some((root, path)) = &construction.member_of {
                 let root = code.objects.constructed_name(*root)?.to_string();
                 code.constructions
