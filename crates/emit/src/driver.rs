@@ -409,18 +409,7 @@ fn write_test(
         out.line(&format!("return {failures} != 0;"));
     }
     out.close("}");
-    let object_names = code
-        .objects
-        .inputs()
-        .iter()
-        .map(|o| o.c_name.clone())
-        .collect();
-    let stream_names = code
-        .objects
-        .streams()
-        .iter()
-        .map(|s| s.stream.clone())
-        .collect();
+    let (object_names, stream_names) = input_names(&code.objects);
     let allocated_names = (0..test.allocated.len())
         .map(|i| {
             code.objects
@@ -463,24 +452,22 @@ fn exit_test(
         "return {failures} + cairn_returned_instead_of_exiting(__func__, \"{name}()\", {status});"
     ));
     out.close("}");
+    let (object_names, stream_names) = input_names(&code.objects);
     WrittenTest {
         text: out.finish(),
-        object_names: code
-            .objects
-            .inputs()
-            .iter()
-            .map(|o| o.c_name.clone())
-            .collect(),
-        stream_names: code
-            .objects
-            .streams()
-            .iter()
-            .map(|s| s.stream.clone())
-            .collect(),
+        object_names,
+        stream_names,
         allocated_names: Vec::new(),
         checks: Vec::new(),
         unreached: Vec::new(),
     }
+}
+
+/// The C names of a test's input objects and of its streams.
+fn input_names(objects: &HeapNames) -> (Vec<String>, Vec<String>) {
+    let inputs = objects.inputs().iter().map(|o| o.c_name.clone()).collect();
+    let streams = objects.streams().iter().map(|s| s.stream.clone()).collect();
+    (inputs, streams)
 }
 
 /// Whether the call freed each input object, as the engine says: a
