@@ -203,6 +203,47 @@ const STRICT_POSIX: &str = r#"#define _POSIX_C_SOURCE 200112L
 int clamp(int x) { if (x > 10) return 10; if (x < 0) exit(4); return x; }
 "#;
 
+/// A header that bans the C library's allocator in favour of its own.
+const POOL_H: &str = r#"#include <stdlib.h>
+static void *pool_alloc(size_t n) { return malloc(n); }
+static void pool_release(void *p) { free(p); }
+#pragma GCC poison malloc calloc realloc free
+"#;
+
+const POISONED: &str = r#"#include "pool.h"
+struct node { int value; struct node *next; };
+struct node *push_positive(struct node *head, int value)
+{
+    struct node *n;
+    if (value <= 0)
+        return head;
+    n = pool_alloc(sizeof *n);
+    if (!n)
+        return head;
+    n->value = value;
+    n->next = head && head->value > value ? head->next : head;
+    return n;
+}
+void drop_first(struct node *head) { if (head) pool_release(head); }
+"#;
+
+#[test]
+fn a_source_that_poisons_the_allocator_gets_drivers_that_compile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("pool.h"), POOL_H).expect("write header");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "poisoned.c", POISONED, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out_dir.join("poisoned_test.c")).expect("driver");
+    assert!(
+        driver.contains("#define cairn_poisoned_free free\n"),
+        "{driver}"
+    );
+    assert!(
+        covers(&stdout, "push_positive", "8/8        8/8"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -115,6 +115,7 @@ pub mod json;
 mod literal;
 mod names;
 pub mod native_runs;
+mod poisoned;
 mod runner;
 pub mod shapes;
 mod streams;
@@ -446,6 +447,8 @@ fn out_relative(from: &Path, target: &Path) -> Result<String, String> {
 pub(crate) struct CodeWriter {
     text: String,
     depth: usize,
+    /// Where the source's `#include` ends and the names it poisons.
+    poisoned_from: Option<(usize, Vec<String>)>,
 }
 
 impl CodeWriter {
@@ -489,7 +492,21 @@ impl CodeWriter {
         }
     }
 
+    /// From here on, `names` are written through their aliases
+    /// ([`poisoned::alias`]), which the text defined before.
+    pub fn poisoned_from_here(&mut self, names: &[String]) {
+        if !names.is_empty() {
+            self.poisoned_from = Some((self.text.len(), names.to_vec()));
+        }
+    }
+
     pub fn finish(self) -> String {
-        self.text
+        match self.poisoned_from {
+            None => self.text,
+            Some((start, names)) => {
+                let (before, after) = self.text.split_at(start);
+                before.to_string() + &poisoned::spell_through_aliases(after, &names)
+            }
+        }
     }
 }

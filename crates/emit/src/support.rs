@@ -132,11 +132,21 @@ impl SourceRef {
         if unit.renames_main {
             out.line(&format!("#define main {}", testcase::RENAMED_MAIN));
         }
+        let poisoned = &unit.program.poisoned;
+        if !poisoned.is_empty() {
+            out.line(
+                "/* The source poisons these names: the driver uses them through these macros. */",
+            );
+        }
+        for name in poisoned {
+            out.line(&format!("#define {} {name}", crate::poisoned::alias(name)));
+        }
         out.line(&format!("#include \"{}\"", self.include_path));
+        out.poisoned_from_here(poisoned);
         if unit.renames_main {
             out.line("#undef main");
         }
-        undefine_library_calls(out);
+        undefine_library_calls(out, poisoned);
         out.blank();
         let errno = unit.uses_errno.then_some("errno.h");
         let headers: Vec<&str> = errno
@@ -183,12 +193,16 @@ pub const LIBRARY_CALLS: &[&str] = &[
 /// reach the C library's function (C11 7.1.4: `#undef` of a library
 /// function's macro gives the function). Before the library headers, so
 /// their declarations are read unchanged too.
-fn undefine_library_calls(out: &mut CodeWriter) {
+/// A poisoned name is no macro (poisoning removes its definition) and may
+/// not be named.
+fn undefine_library_calls(out: &mut CodeWriter, poisoned: &[String]) {
     out.line(
         "/* The driver's own calls reach the C library, whatever macros the source defines. */",
     );
     for name in LIBRARY_CALLS {
-        out.line(&format!("#undef {name}"));
+        if !poisoned.iter().any(|p| p == name) {
+            out.line(&format!("#undef {name}"));
+        }
     }
 }
 
@@ -197,17 +211,21 @@ fn undefine_library_calls(out: &mut CodeWriter) {
 /// (`ir::Program::own_library_declarations`, such as `char *malloc();`),
 /// which would conflict: the driver's calls then use the source's.
 pub fn library_headers(out: &mut CodeWriter, program: &ir::Program, headers: &[&str]) {
-    let hidden = &program.own_library_declarations;
+    let hidden: Vec<&String> = program
+        .own_library_declarations
+        .iter()
+        .filter(|name| !program.poisoned.contains(name))
+        .collect();
     if !hidden.is_empty() {
         out.line("/* The source declares these C library functions itself. */");
     }
-    for name in hidden {
+    for name in &hidden {
         out.line(&format!("#define {name} cairn_library_{name}"));
     }
     for header in headers {
         out.line(&format!("#include <{header}>"));
     }
-    for name in hidden {
+    for name in &hidden {
         out.line(&format!("#undef {name}"));
     }
 }

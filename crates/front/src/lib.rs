@@ -219,6 +219,7 @@ pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnos
     };
     let macro_names = preprocessed.macros.into_iter().filter(named).collect();
     output.program.macro_names = macro_names;
+    output.program.poisoned = preprocessed.poisoned;
     // Items the parser could not read are cut and the rest is analysed,
     // unless the compiler rejects the file too: then it is the file's error.
     let syntax_error = output

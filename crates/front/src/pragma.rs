@@ -1,5 +1,6 @@
 //! `#pragma pack` regions of the preprocessed text: structs defined inside
-//! one cap the alignment of their members.
+//! one cap the alignment of their members; and the names `#pragma GCC
+//! poison` forbids.
 
 /// Byte ranges of the text where a `#pragma pack(N)` is in force, with N.
 pub(crate) fn packed_regions(text: &str) -> Vec<(usize, usize, u64)> {
@@ -46,14 +47,39 @@ pub(crate) fn packed_regions(text: &str) -> Vec<(usize, usize, u64)> {
 
 /// The text between the parentheses of a `#pragma pack(...)` line.
 fn pack_arguments(line: &str) -> Option<&str> {
+    let rest = pragma_text(line)?;
+    let rest = rest.strip_prefix("pack")?.trim_start().strip_prefix('(')?;
+    rest.split(')').next()
+}
+
+/// What follows `#pragma` on a pragma line (`_Pragma("...")` is printed as
+/// one by the preprocessor).
+fn pragma_text(line: &str) -> Option<&str> {
     let rest = line
         .trim_start()
         .strip_prefix('#')?
         .trim_start()
-        .strip_prefix("pragma")?
-        .trim_start();
-    let rest = rest.strip_prefix("pack")?.trim_start().strip_prefix('(')?;
-    rest.split(')').next()
+        .strip_prefix("pragma")?;
+    rest.starts_with(char::is_whitespace)
+        .then(|| rest.trim_start())
+}
+
+/// The identifiers the text's `#pragma GCC poison` lines forbid, sorted.
+pub(crate) fn poisoned_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(pragma_text)
+        .filter_map(|rest| {
+            rest.strip_prefix("GCC")?
+                .trim_start()
+                .strip_prefix("poison")
+        })
+        .flat_map(str::split_whitespace)
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The pack value in force at `offset`, if any.
@@ -67,6 +93,12 @@ pub(crate) fn pack_at(regions: &[(usize, usize, u64)], offset: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_names_a_poison_pragma_forbids_are_read() {
+        let text = "#pragma GCC poison malloc free\nint x;\n#pragma GCC poison  calloc\n#pragma GCC system_header\n#pragma packed\n";
+        assert_eq!(poisoned_names(text), vec!["calloc", "free", "malloc"]);
+    }
 
     #[test]
     fn push_set_pop_delimit_a_region() {

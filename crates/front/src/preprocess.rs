@@ -20,6 +20,9 @@ fn file_error(path: &Path, message: String) -> Diagnostic {
 pub(crate) struct Preprocessed {
     pub text: String,
     pub macros: BTreeSet<String>,
+    /// What `#pragma GCC poison` forbids in the file or its own headers
+    /// (the preprocessor obeys the pragma and prints nothing of it).
+    pub poisoned: Vec<String>,
 }
 
 /// Runs `<cc> -E` on `path` and returns the preprocessed text.
@@ -67,7 +70,38 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<Preprocess
         let named = printed.replace("\"<stdin>\"", &format!("\"{name}\""));
         return Ok(without_directives(&named));
     }
-    Ok(without_directives(&printed))
+    let mut preprocessed = without_directives(&printed);
+    preprocessed.poisoned = poisoned_in_own_files(&printed);
+    Ok(preprocessed)
+}
+
+/// The names poisoned in the files the line markers of `printed` name,
+/// system headers left out. Read from the files as written: a pragma in a
+/// branch the preprocessor skipped counts too, which costs nothing (a
+/// driver naming a name through its alias gets the same name).
+fn poisoned_in_own_files(printed: &str) -> Vec<String> {
+    let mut files: Vec<&str> = printed
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("# ")?;
+            let (number, rest) = rest.split_once(' ')?;
+            number.parse::<u64>().ok()?;
+            let rest = rest.strip_prefix('"')?;
+            let (name, flags) = rest.rsplit_once('"')?;
+            let system = flags.split_whitespace().any(|flag| flag == "3");
+            (!system && !name.starts_with('<')).then_some(name)
+        })
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    let mut names: Vec<String> = files
+        .into_iter()
+        .filter_map(|name| std::fs::read(name.replace("\\\\", "\\")).ok())
+        .flat_map(|bytes| crate::pragma::poisoned_names(&String::from_utf8_lossy(&bytes)))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Runs `cmd` with `input` on its standard input.
@@ -106,7 +140,11 @@ fn without_directives(printed: &str) -> Preprocessed {
             text.push('\n');
         }
     }
-    Preprocessed { text, macros }
+    Preprocessed {
+        text,
+        macros,
+        poisoned: Vec::new(),
+    }
 }
 
 /// The macro a `#keyword NAME ...` line names.

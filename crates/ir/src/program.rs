@@ -116,6 +116,12 @@ pub struct Program {
     /// entry), which a test may store where an input holds one and whose
     /// driver stub returns what the test scripts.
     pub callback_mocks: Vec<FuncId>,
+    /// Identifiers the source forbids after its `#pragma GCC poison` (a
+    /// library that bans `malloc` and `free` in favour of its own
+    /// allocator): any later use is a compile error, so a driver, which
+    /// includes the source, names them only through macros it defined
+    /// before.
+    pub poisoned: Vec<String>,
 }
 
 impl Layout for Program {

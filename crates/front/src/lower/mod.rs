@@ -413,6 +413,7 @@ pub(crate) fn lower_unit(
         inline_definitions: Vec::new(),
         used_by_excluded: Vec::new(),
         callback_mocks: Vec::new(),
+        poisoned: Vec::new(),
     };
     let mut l = Lowerer {
         lines,
