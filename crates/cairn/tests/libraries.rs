@@ -412,6 +412,22 @@ int entry_kind(void)
     return 0;
 }
 
+/* An array of numbers the call fills (a filter of a codec): the stub
+   writes each element a test scripts. */
+void convolve(const short *x, const short *h, short *y, int n);
+
+int loud_samples(const short *x, const short *h)
+{
+    short y[16];
+    int loud = 0;
+    convolve(x, h, y, 16);
+    if (y[0] > 1000)
+        loud++;
+    if (y[15] < -1000)
+        loud++;
+    return loud == 2;
+}
+
 /* No test scripts a callback: reading what the stub may have left there
    stops the path. */
 struct handler { void (*run)(void); int priority; };
@@ -445,6 +461,7 @@ fn what_a_stub_writes_through_its_pointers_is_scripted_by_each_test() {
         ("refetch_keeps_mark", "2/2"),
         ("conf_is_verbose", "6/6"),
         ("header_kind", "5/5"),
+        ("loud_samples", "4/4        4/4"),
     ] {
         assert!(covered(function, fraction), "{function}: {stdout}");
     }

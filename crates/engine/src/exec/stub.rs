@@ -4,7 +4,8 @@
 //! argument that points into an object the path knows, at a known offset,
 //! the call writes fresh inputs: for a `char *`, `unsigned char *` or
 //! `void *`, bytes from there to the end of the object (where it holds no
-//! pointer); for another `T *`, a fresh `T`, whose pointer members are
+//! pointer); for a pointer to numbers, numbers from there to the end of
+//! the object (an array the call fills); for another `T *`, a fresh `T`, whose pointer members are
 //! input pointers like an argument's (the test builds what they point to
 //! and the stub stores their addresses), where it fills an output. The rest of what the argument
 //! reaches, and everything an argument the engine cannot script reaches,
@@ -228,18 +229,29 @@ impl Machine<'_, '_> {
             Type::Int(it) => it.bits == 8 && !it.is_bool,
             _ => false,
         };
+        // An array of numbers is an output filled element by element
+        // (`convolve(x, h, y, n)` writes `n` of `y`'s `short`s).
+        let numbers = !bytes_like && matches!(pointee, Type::Int(_) | Type::Float(_));
         let size = program.size_of(pointee);
         let end = match bytes_like {
             true => count.map_or(end_of_object, |n| {
                 end_of_object.min(start.saturating_add(n))
             }),
             false if size == 0 => return Ok(None),
+            false if numbers => {
+                let room = end_of_object.saturating_sub(start).min(MAX_STUB_WRITE);
+                start + room / size * size
+            }
             false => (start + size).min(end_of_object),
         };
         if start >= end || end - start > MAX_STUB_WRITE {
             return Ok(None);
         }
-        let typed = (!bytes_like && end - start == size).then(|| pointee.clone());
+        let typed = match (bytes_like, numbers) {
+            (true, _) => None,
+            (false, true) => Some(Type::Array(Box::new(pointee.clone()), Some((end - start) / size))),
+            (false, false) => (end - start == size).then(|| pointee.clone()),
+        };
         // A typed write puts a fresh input pointer in each pointer member;
         // plain bytes hold none.
         let mut pointers = Vec::new();
