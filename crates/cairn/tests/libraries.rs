@@ -196,6 +196,7 @@ fn descriptors_are_mocked_while_a_test_runs() {
 const OPENS_FILES: &str = r#"
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <time.h>
@@ -269,6 +270,21 @@ int may_mount(const char *dir)
         return 0;
     return time(&stamp) == stamp && stamp > 1000;
 }
+
+/* Whatever the seed: each test chooses what the generator returns, and
+   the page size. */
+int jitter(int base)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    int r;
+    srandom((unsigned)page);
+    r = (int)(random() % 100);
+    if (page <= 0)
+        return -1;
+    if (r > 90)
+        return base / 2;
+    return r < 5 ? 0 : 1;
+}
 "#;
 
 #[test]
@@ -281,6 +297,7 @@ fn files_and_the_clock_are_mocked_while_a_test_runs() {
     assert!(covers(&stdout, "starts_with_hash", "4/4"), "{stdout}");
     assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
     assert!(covers(&stdout, "may_mount", "8/8"), "{stdout}");
+    assert!(covers(&stdout, "jitter", "6/6"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
     assert!(driver.contains("fmemopen("), "{driver}");
     assert!(

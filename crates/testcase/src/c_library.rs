@@ -83,6 +83,14 @@ pub enum MockResult {
     /// The time in seconds (0 or more), also stored through the pointer
     /// argument when it is not NULL: what `time` returns.
     Time,
+    /// A pseudo-random number from 0 to 2^31 - 1 (glibc's `RAND_MAX`):
+    /// each test chooses the sequence, as if it had chosen the seed.
+    Random,
+    /// Nothing: seeding the generator, which the mocks of [`Random`]
+    /// replace.
+    ///
+    /// [`Random`]: MockResult::Random
+    Seed,
 }
 
 /// The argument a variadic mocked function may take after its named ones,
@@ -199,6 +207,7 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("nanosleep", MockResult::Status),
     ("lseek", MockResult::NonNegative),
     ("clock", MockResult::NonNegative),
+    ("sysconf", MockResult::NonNegative),
     ("getuid", MockResult::Id),
     ("geteuid", MockResult::Id),
     ("getgid", MockResult::Id),
@@ -206,6 +215,12 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("getpid", MockResult::Id),
     ("getppid", MockResult::Id),
     ("time", MockResult::Time),
+    ("rand", MockResult::Random),
+    ("random", MockResult::Random),
+    ("lrand48", MockResult::Random),
+    ("srand", MockResult::Seed),
+    ("srandom", MockResult::Seed),
+    ("srand48", MockResult::Seed),
 ];
 
 /// What a variadic mocked function takes after its named arguments.

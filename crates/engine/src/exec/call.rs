@@ -288,7 +288,10 @@ impl Machine<'_, '_> {
             {
                 v.bvsgt(Word::known(0, bits))
             }
-            MockResult::Id => return Ok(()),
+            MockResult::Id | MockResult::Seed => return Ok(()),
+            MockResult::Random => {
+                Cond::and(&[at_least_zero, v.bvsle(Word::known(0x7fff_ffff, bits))])
+            }
             MockResult::Time => {
                 // What it stored through its pointer is the same time.
                 let stored = st.stub_calls.last().and_then(|call| {

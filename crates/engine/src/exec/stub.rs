@@ -249,7 +249,10 @@ impl Machine<'_, '_> {
         }
         let typed = match (bytes_like, numbers) {
             (true, _) => None,
-            (false, true) => Some(Type::Array(Box::new(pointee.clone()), Some((end - start) / size))),
+            (false, true) => Some(Type::Array(
+                Box::new(pointee.clone()),
+                Some((end - start) / size),
+            )),
             (false, false) => (end - start == size).then(|| pointee.clone()),
         };
         // A typed write puts a fresh input pointer in each pointer member;
