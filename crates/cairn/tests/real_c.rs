@@ -244,6 +244,56 @@ fn a_source_that_poisons_the_allocator_gets_drivers_that_compile() {
     );
 }
 
+/// glibc's <error.h> defines `error` inline over `__builtin_va_arg_pack`,
+/// which cairn does not read: the C library's function is the one called.
+const REPORTS_ERRORS: &str = r#"#include <error.h>
+#include <errno.h>
+#include <stdlib.h>
+int parse_level(const char *s)
+{
+    if (s == NULL)
+        error(EXIT_FAILURE, 0, "no level given");
+    if (s[0] < '0' || s[0] > '9') {
+        error(0, EINVAL, "bad level %s", s);
+        return -1;
+    }
+    return s[0] - '0';
+}
+int check_depth(int d)
+{
+    if (d > 100)
+        error_at_line(2, 0, __FILE__, __LINE__, "too deep: %d", d);
+    return d;
+}
+"#;
+
+#[test]
+fn error_reports_and_exits_only_with_a_status() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "levels.c", REPORTS_ERRORS, &[]);
+    assert!(covers(&stdout, "parse_level", "6/6        6/6"), "{stdout}");
+    assert!(covers(&stdout, "check_depth", "2/2        2/2"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "error-exit in check_depth: `error_at_line` is called with a non-zero status"
+        ),
+        "{stdout}"
+    );
+}
+
+/// The source's `main` is not read (inline assembly): the driver still
+/// renames it, to have its own.
+const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }
+int main(void) { __asm__ volatile("" ::: "memory"); return twice(3); }
+"#;
+
+#[test]
+fn a_main_cairn_cannot_read_makes_way_for_the_drivers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "tool.c", UNREAD_MAIN, &[]);
+    assert!(covers(&stdout, "twice", "2/2        2/2"), "{stdout}");
+}
+
 #[test]
 fn a_function_renamed_by_a_macro_keeps_the_driver_compiling() {
     let dir = tempfile::tempdir().expect("temp dir");

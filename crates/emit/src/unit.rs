@@ -70,9 +70,11 @@ pub struct StubPlan {
 
 impl<'a> Unit<'a> {
     pub fn new(program: &'a Program) -> Self {
+        // The source's `main`, read or not, makes way for the driver's.
         let renames_main = program
             .function_by_name("main")
-            .is_some_and(|f| program.function(f).body.is_some());
+            .is_some_and(|f| program.function(f).body.is_some())
+            || program.excluded_definitions.iter().any(|f| f == "main");
         let used = uses(program).functions;
         let calls = |name: &str| used.iter().any(|f| program.function(*f).name == name);
         let mut reserved_names: HashSet<String> =

@@ -96,6 +96,11 @@ struct FuncDecl<'a> {
     /// Defined `inline`, neither `static` nor `extern`: in C99 an inline
     /// definition, which gives the linker no symbol.
     inline_definition: bool,
+    /// Defined `extern inline` in a header: GNU's inline-only version of
+    /// a function a library defines (glibc's `error` over
+    /// `__builtin_va_arg_pack`), so a body cairn cannot read leaves the
+    /// library's function, not an excluded one.
+    inline_only: bool,
 }
 
 impl FuncDecl<'_> {
@@ -122,6 +127,7 @@ impl FuncDecl<'_> {
             noreturn: false,
             at_file_scope: true,
             inline_definition: false,
+            inline_only: false,
         }
     }
 }

@@ -368,6 +368,7 @@ impl<'a> Lowerer<'a> {
                     noreturn: false,
                     at_file_scope: self.at_file_scope(),
                     inline_definition: false,
+                    inline_only: false,
                 });
                 let i = self.funcs.len() - 1;
                 if let Some(scope) = self.scopes.first_mut() {
@@ -456,6 +457,8 @@ impl<'a> Lowerer<'a> {
                     decl.noreturn |= specs.noreturn;
                     decl.note_nonnull(specs.nonnull.clone());
                     decl.inline_definition = specs.inline && specs.storage.is_none();
+                    decl.inline_only =
+                        specs.inline && specs.storage == Some(StorageClassSpecifier::Extern);
                 }
                 Ok(index)
             }
@@ -535,6 +538,12 @@ impl<'a> Lowerer<'a> {
                     decl.function.body = Some(builder.finish());
                 }
             }
+            // The library's own definition is the function.
+            (Err(_), _)
+                if self
+                    .funcs
+                    .get(index)
+                    .is_some_and(|decl| decl.inline_only && decl.header_definition.is_some()) => {}
             (Err(diag), _) => {
                 self.note_names_of_excluded(def);
                 self.excluded.push((name, diag.clone()));

@@ -53,6 +53,9 @@ const OUTPUT_ONLY: &[&str] = &[
 /// Functions that end the process with the status their first argument
 /// gives (`err` and its kin print a message to standard error first).
 const EXITS: &[&str] = &["exit", "_Exit", "err", "errx", "verr", "verrx"];
+/// Functions that print a message to standard error and, when their first
+/// argument (a status) is not 0, end the process with it.
+const EXITS_UNLESS_ZERO: &[&str] = &["error", "error_at_line"];
 /// Functions that end the program abnormally; reaching one is a finding.
 const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 
@@ -140,7 +143,18 @@ impl Machine<'_, '_> {
             };
             return self.fault(st, FindingKind::AssertionFailure, &message);
         }
-        if EXITS.contains(&name) {
+        if EXITS_UNLESS_ZERO.contains(&name) {
+            let status = match values.first() {
+                Some(SymVal::Int(v)) => concrete(&st.with_fixed(v)),
+                _ => None,
+            };
+            match status {
+                Some(0) => return output_only(st, name),
+                Some(_) => {}
+                None => return unsupported(format!("a status of `{name}` the path does not fix")),
+            }
+        }
+        if EXITS.contains(&name) || EXITS_UNLESS_ZERO.contains(&name) {
             let status = match values.first() {
                 Some(SymVal::Int(v)) => v.clone(),
                 _ => return unsupported(format!("the status given to `{name}`")),
