@@ -281,6 +281,27 @@ fn error_reports_and_exits_only_with_a_status() {
     );
 }
 
+/// glibc's `strong_alias`: another name of a function defined before,
+/// which the driver must not define again as a stub.
+const ALIASED: &str = r#"#define strong_alias(name, aliasname) \
+  extern __typeof (name) aliasname __attribute__ ((alias (#name)));
+static int default_reloc_p(int t) { return t > 3; }
+strong_alias (default_reloc_p, default_copy_reloc_p)
+int classify(int t)
+{
+    if (default_copy_reloc_p(t))
+        return 7;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_function_declared_as_an_alias_is_the_function_it_names() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "relocs.c", ALIASED, &[]);
+    assert!(covers(&stdout, "classify", "2/2        2/2"), "{stdout}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

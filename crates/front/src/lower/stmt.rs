@@ -2,7 +2,8 @@
 
 use super::expr::{float_zero, make_binary};
 use super::types::{
-    has_attribute, layout_attribute, merge_nonnull, nonnull_attribute, Declared, Specs,
+    alias_attribute, has_attribute, layout_attribute, merge_nonnull, nonnull_attribute, Declared,
+    Specs,
 };
 use super::vla::VariableLength;
 use super::{
@@ -135,10 +136,20 @@ impl<'a> Lowerer<'a> {
             return Ok(());
         }
         if let Type::Function(sig) = &declared.ty {
+            let extensions = &init_decl.node.declarator.node.extensions;
+            // Another name of a function defined before (glibc's
+            // `strong_alias`): calls through it are calls of that one,
+            // which the driver must not define again.
+            if let Some(Symbol::Func(target)) =
+                alias_attribute(extensions).and_then(|target| self.lookup(&target))
+            {
+                let target = *target;
+                self.bind(&name, Symbol::Func(target));
+                return Ok(());
+            }
             let is_static = specs.storage == Some(StorageClassSpecifier::Static);
             let index =
                 self.declare_function(&name, (**sig).clone(), is_static, &declared, None)?;
-            let extensions = &init_decl.node.declarator.node.extensions;
             let noreturn = specs.noreturn || has_attribute(extensions, "noreturn");
             let nonnull = merge_nonnull(specs.nonnull.clone(), nonnull_attribute(extensions));
             if let Some(decl) = self.funcs.get_mut(index) {

@@ -172,6 +172,24 @@ pub(super) fn has_attribute(ext: &[Node<Extension>], wanted: &str) -> bool {
     )
 }
 
+/// The function an `alias("name")` attribute of `ext` makes the
+/// declaration another name of (glibc's `strong_alias`), if any.
+pub(super) fn alias_attribute(ext: &[Node<Extension>]) -> Option<String> {
+    ext.iter().find_map(|e| match &e.node {
+        Extension::Attribute(a) if a.name.node.trim_matches('_') == "alias" => {
+            match &a.arguments.first()?.node {
+                Expression::StringLiteral(s) => {
+                    let bytes = crate::cint::string_bytes(&s.node).ok()?;
+                    let name = bytes.strip_suffix(&[0]).unwrap_or(&bytes);
+                    String::from_utf8(name.to_vec()).ok()
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
 /// Position of an attribute that changes layout (`packed`, `aligned`), if any.
 pub(super) fn layout_attribute(ext: &[Node<Extension>]) -> Option<usize> {
     attribute_position(ext, &["packed", "aligned"])
