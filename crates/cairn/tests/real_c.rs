@@ -302,6 +302,31 @@ fn a_function_declared_as_an_alias_is_the_function_it_names() {
     assert!(covers(&stdout, "classify", "2/2        2/2"), "{stdout}");
 }
 
+/// C11 atomics: a test runs one thread, where `_Atomic(T)` is a `T`.
+const ATOMICS: &str = r#"#include <stdatomic.h>
+#include <stddef.h>
+struct table { _Atomic(size_t) count; atomic_int users; int *slots; };
+int add_user(struct table *t, int limit)
+{
+    int before = atomic_fetch_add(&t->users, 1);
+    if (before >= limit) {
+        atomic_fetch_sub(&t->users, 1);
+        return -1;
+    }
+    if (atomic_load(&t->count) > 10)
+        return 1;
+    atomic_store(&t->count, t->count + 1);
+    return 0;
+}
+"#;
+
+#[test]
+fn atomic_members_are_read_and_written_as_plain_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "table.c", ATOMICS, &["--sanitize"]);
+    assert!(covers(&stdout, "add_user", "4/4        4/4"), "{stdout}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

@@ -89,7 +89,7 @@
 //! `_Bool` parameters of old-style definitions, calls without a prototype
 //! whose callee would read what no conversion gives (too few arguments, an
 //! `int` for a `double` or a `long`: undefined behaviour),
-//! `_Complex`, `_Atomic`, `va_arg` of a struct, `aligned`
+//! `_Complex`, `_Atomic` of a struct (or of `long long` under ILP32), `va_arg` of a struct, `aligned`
 //! attributes and `packed` on single members) yield an `unsupported: <construct>`
 //! diagnostic and exclude only the functions using them; at file scope the
 //! affected name is poisoned so that only its users are excluded. A function

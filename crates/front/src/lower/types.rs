@@ -286,7 +286,7 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::Unsigned => counts.unsigned += 1,
                 TypeSpecifier::Bool => named = Some(Type::Int(IntType::BOOL)),
                 TypeSpecifier::Complex => return self.unsupported(at, "complex type"),
-                TypeSpecifier::Atomic(_) => return self.unsupported(at, "_Atomic"),
+                TypeSpecifier::Atomic(name) => named = Some(self.atomic_type(name, at)?),
                 TypeSpecifier::Struct(st) => {
                     named = Some(self.struct_type(st, specs.packed.is_some(), least_align)?)
                 }
@@ -804,6 +804,21 @@ impl<'a> Lowerer<'a> {
             variadic: f.ellipsis == Ellipsis::Some,
         };
         Ok((sig, params, const_pointee))
+    }
+
+    /// `_Atomic(T)`: a test runs one thread, where an atomic object is
+    /// read and written as a plain one. Only where it is laid out as one
+    /// too: a number or pointer aligned to its size (not `long long`
+    /// under ILP32, nor a struct, which atomics may align more).
+    fn atomic_type(&mut self, name: &Node<TypeName>, at: usize) -> R<Type> {
+        let ty = self.type_name(name)?;
+        let program = &self.program;
+        let plain = matches!(ty, Type::Int(_) | Type::Float(_) | Type::Pointer(_))
+            && program.size_of(&ty) == program.align_of(&ty);
+        match plain {
+            true => Ok(ty),
+            false => self.unsupported(at, "_Atomic of a type atomics may lay out differently"),
+        }
     }
 
     pub(super) fn type_name(&mut self, tn: &Node<TypeName>) -> R<Type> {
