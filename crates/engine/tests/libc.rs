@@ -602,10 +602,10 @@ fn an_unmodelled_system_function_stops_the_path_with_its_name() {
     let src = r#"
 # 1 "test.c"
 # 1 "/usr/include/stdlib.h" 1
-int rand(void);
+long mrand48(void);
 # 3 "test.c" 2
 int f(void) {
-    if (rand() == 3) return 1;
+    if (mrand48() == 3) return 1;
     return 0;
 }
 int helper(void);
@@ -620,7 +620,7 @@ int g(void) {
         assert_eq!(
             *why,
             Uncovered::Unsupported(
-                "no model of `rand` from <stdlib.h>, and it does not run natively: it keeps state between calls".into()
+                "no model of `mrand48` from <stdlib.h>, and it does not run natively: it keeps state between calls".into()
             )
         );
     }

@@ -117,7 +117,8 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
     };
     assert_eq!(reasons("boxed", &never_failing), [cut_by("alloc_may_fail")]);
     assert_eq!(reasons("boxed", &common::config()), []);
-    // What a stub writes through `int *out` the test scripts; what it
+    // What a stub writes through `int *out` (numbers to the end of the
+    // object) and `struct pair *out` (one pair) the test scripts; what it
     // may write past that no test sets.
     assert_eq!(reasons("setting_level", &common::config()), []);
     assert_eq!(

@@ -13,6 +13,24 @@ use crate::value::{
 use ir::{BinOp, Expr, ExprKind, IntType, Layout, Span, Type, UnOp};
 use testcase::FindingKind;
 
+/// Farthest a pointer moved by a symbolic amount lies from the start of
+/// its object: 1 TiB either way (16 MiB under ILP32). No object is
+/// larger, and an address moved farther may wrap around the address
+/// space, which is undefined (`-fsanitize=pointer-overflow` stops `ops +
+/// nops` with a huge `nops`): no test takes such a path.
+fn farthest_offset(data_model: ir::DataModel) -> u128 {
+    match data_model.pointer_bytes() {
+        4 => 1 << 24,
+        _ => 1 << 40,
+    }
+}
+
+fn within_address_space(offset: &Word, farthest: u128) -> Cond {
+    let bits = offset.get_size();
+    let low = Word::known(farthest.wrapping_neg() & (u128::MAX >> (128 - bits)), bits);
+    Cond::and(&[offset.bvsge(low), offset.bvsle(Word::known(farthest, bits))])
+}
+
 impl Machine<'_, '_> {
     pub fn eval(&mut self, st: &mut State, e: &Expr) -> Exec<SymVal> {
         match &e.kind {
@@ -48,6 +66,10 @@ impl Machine<'_, '_> {
                 let size = p.ty.pointee().map(|t| self.program.size_of(t)).unwrap_or(1);
                 let delta = self.scaled_index(st, &index, signed, size)?;
                 ptr.offset = ptr.offset.bvadd(&delta);
+                if concrete(&delta).is_none() && !matches!(ptr.target, Target::Null) {
+                    let farthest = farthest_offset(self.program.data_model);
+                    self.assume(st, &within_address_space(&ptr.offset, farthest))?;
+                }
                 Ok(SymVal::Ptr(ptr))
             }
             ExprKind::PtrDiff(a, b) => {

@@ -29,13 +29,16 @@ int setting_level(void) {
     return 0;
 }
 
-/* The stub writes one int through `out` (the test scripts it); what it may
-   write past that, the second element, stays as it was in the tests. */
+/* The stub writes one pair through `out` (the test scripts it); what it
+   may write past that, the second pair, stays as it was in the tests. */
+struct pair { int low; int high; };
+extern int read_pair(struct pair *out);
+
 int second_setting(void) {
-    int v[2] = {0, 0};
-    if (read_setting(v) != 0)
+    struct pair v[2] = {{0, 0}, {0, 0}};
+    if (read_pair(v) != 0)
         return -1;
-    if (v[1] > 100)
+    if (v[1].high > 100)
         return 1;
     return 0;
 }
