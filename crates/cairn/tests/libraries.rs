@@ -180,7 +180,7 @@ fn descriptors_are_mocked_while_a_test_runs() {
     assert!(covers(&stdout, "flush_and_close", "2/2"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("frames_test.c")).expect("driver");
     assert!(
-        driver.contains("__typeof__(read) read __attribute__((alias(\"cairn_stub_read\")));"),
+        driver.contains("__typeof__(read) read __attribute__((__alias__(\"cairn_stub_read\")));"),
         "{driver}"
     );
     assert!(driver.contains("dlsym(RTLD_NEXT, \"close\")"), "{driver}");

@@ -327,6 +327,26 @@ fn atomic_members_are_read_and_written_as_plain_ones() {
     assert!(covers(&stdout, "add_user", "4/4        4/4"), "{stdout}");
 }
 
+/// Macros named like attributes (shadow's `#define unused
+/// __attribute__((unused))`): the driver spells its attributes `__unused__`.
+const ATTRIBUTE_MACROS: &str = r#"#define unused __attribute__((unused))
+#define weak
+#define alias(x) x
+int pick(int a, unused int b)
+{
+    if (a > 0)
+        return a;
+    return 0;
+}
+"#;
+
+#[test]
+fn macros_named_like_attributes_leave_the_drivers_attributes_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "pick.c", ATTRIBUTE_MACROS, &["--sanitize"]);
+    assert!(covers(&stdout, "pick", "2/2        2/2"), "{stdout}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

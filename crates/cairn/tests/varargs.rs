@@ -40,7 +40,7 @@ fn extra_arguments_are_written_at_their_read_types_and_va_lists_through_a_wrappe
     assert!(driver.contains(", (int)7, (double)0x"), "{driver}");
     assert!(
         driver.contains(
-            "static __attribute__((unused)) int cairn_va_first_positive(int cairn_va_marker, ...)"
+            "static __attribute__((__unused__)) int cairn_va_first_positive(int cairn_va_marker, ...)"
         ),
         "{driver}"
     );

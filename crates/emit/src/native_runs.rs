@@ -192,7 +192,7 @@ void __sanitizer_cov_trace_pc(void)
 #define CAIRN_COMPARISONS 256
 static uint64_t cairn_compared[CAIRN_COMPARISONS][3];
 
-__attribute__((noinline)) static void cairn_compare_at(uintptr_t site, uint64_t a, uint64_t b)
+__attribute__((__noinline__)) static void cairn_compare_at(uintptr_t site, uint64_t a, uint64_t b)
 {
     uint64_t slot = ((uint64_t)site * 0x9e3779b97f4a7c15ull >> 40) % CAIRN_COMPARISONS;
     if (a == b)
@@ -496,7 +496,7 @@ static void cairn_read_prefix(const char *path)
     syscall(SYS_close, fd);
 }
 
-__attribute__((constructor)) static void cairn_start(void)
+__attribute__((__constructor__)) static void cairn_start(void)
 {
     const char *log = getenv("CAIRN_LOG"), *seed = getenv("CAIRN_SEED");
     const char *prefix = getenv("CAIRN_PREFIX"), *milliseconds = getenv("CAIRN_MILLISECONDS");

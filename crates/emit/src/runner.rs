@@ -261,7 +261,7 @@ static void cairn_alarm(unsigned seconds)
     syscall(SYS_alarm, (long)seconds);
 }
 
-__attribute__((unused)) static void cairn_signal_alternate_stack(const void *stack)
+__attribute__((__unused__)) static void cairn_signal_alternate_stack(const void *stack)
 {
     syscall(SYS_sigaltstack, (long)stack, 0L);
 }
@@ -385,7 +385,7 @@ struct cairn_test {
 };
 
 /* Writes the coverage counters, as at exit; NULL when built without --coverage. */
-extern void __gcov_exit(void) __attribute__((weak));
+extern void __gcov_exit(void) __attribute__((__weak__));
 
 static void cairn_write_coverage_and_die(int signal_number)
 {
@@ -428,9 +428,9 @@ static void cairn_write_coverage_on_fatal_signals(void)
  * code's status, its output flushed and its coverage counters written, without
  * the leak check of a process whose test never returned. */
 extern int on_exit(void (*handler)(int, void *), void *argument);
-static void cairn_exited(int status, void *unused)
+static void cairn_exited(int status, void *cairn_unused)
 {
-    (void)unused;
+    (void)cairn_unused;
     cairn_stop_mocking();
     cairn_flush(NULL);
     if (__gcov_exit != NULL)

@@ -269,29 +269,29 @@ extern void *__libc_malloc(__SIZE_TYPE__ size);
 extern void *__libc_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size);
 extern void *__libc_realloc(void *old, __SIZE_TYPE__ size);
 extern void __libc_free(void *object);
-extern void *__interceptor_malloc(__SIZE_TYPE__ size) __attribute__((weak));
-extern void *__interceptor_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size) __attribute__((weak));
-extern void *__interceptor_realloc(void *old, __SIZE_TYPE__ size) __attribute__((weak));
-extern void __interceptor_free(void *object) __attribute__((weak));
+extern void *__interceptor_malloc(__SIZE_TYPE__ size) __attribute__((__weak__));
+extern void *__interceptor_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size) __attribute__((__weak__));
+extern void *__interceptor_realloc(void *old, __SIZE_TYPE__ size) __attribute__((__weak__));
+extern void __interceptor_free(void *object) __attribute__((__weak__));
 extern char __executable_start[], etext[];
 static int cairn_watching;
 
-__attribute__((unused)) static void *cairn_real_malloc(__SIZE_TYPE__ size)
+__attribute__((__unused__)) static void *cairn_real_malloc(__SIZE_TYPE__ size)
 {
     return __interceptor_malloc ? __interceptor_malloc(size) : __libc_malloc(size);
 }
 
-__attribute__((unused)) static void *cairn_real_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
+__attribute__((__unused__)) static void *cairn_real_calloc(__SIZE_TYPE__ count, __SIZE_TYPE__ size)
 {
     return __interceptor_calloc ? __interceptor_calloc(count, size) : __libc_calloc(count, size);
 }
 
-__attribute__((unused)) static void *cairn_real_realloc(void *old, __SIZE_TYPE__ size)
+__attribute__((__unused__)) static void *cairn_real_realloc(void *old, __SIZE_TYPE__ size)
 {
     return __interceptor_realloc ? __interceptor_realloc(old, size) : __libc_realloc(old, size);
 }
 
-__attribute__((unused)) static void cairn_real_free(void *object)
+__attribute__((__unused__)) static void cairn_real_free(void *object)
 {
     if (__interceptor_free)
         __interceptor_free(object);
@@ -312,7 +312,7 @@ static int cairn_watched(const void *caller)
 }
 
 /* Right after the call under test: what follows is the driver's. */
-__attribute__((unused)) static void cairn_call_returned(void)
+__attribute__((__unused__)) static void cairn_call_returned(void)
 {
     cairn_watching = 0;
 }
@@ -322,7 +322,7 @@ static void *cairn_freed[256];
 static __SIZE_TYPE__ cairn_freed_count;
 
 /* Right before the call under test. */
-__attribute__((unused)) static void cairn_forget_frees(void)
+__attribute__((__unused__)) static void cairn_forget_frees(void)
 {
     cairn_freed_count = 0;
     cairn_watching = 1;
@@ -330,7 +330,7 @@ __attribute__((unused)) static void cairn_forget_frees(void)
 
 /* 1 when the call freed `object`, 0 when not; 1 too (no verdict) when it
  * freed more blocks than are remembered. */
-__attribute__((unused)) static int cairn_was_freed(const void *object, int expected)
+__attribute__((__unused__)) static int cairn_was_freed(const void *object, int expected)
 {
     __SIZE_TYPE__ i;
     if (cairn_freed_count == sizeof cairn_freed / sizeof cairn_freed[0])
@@ -379,7 +379,7 @@ const FILL: &str = r#"
  * for every caller in this program. */
 static int cairn_fill_byte = INITIAL_FILL;
 
-__attribute__((unused)) static void cairn_fill_new_memory(int byte)
+__attribute__((__unused__)) static void cairn_fill_new_memory(int byte)
 {
     cairn_fill_byte = byte;
 }
@@ -551,8 +551,8 @@ static void cairn_compare_fills(long long (*call)(int fill))
 /// the call unlinks. Its interface's symbols are weak, NULL when the
 /// sanitizers are not linked in.
 const BUILDING: &str = r#"/* What building the inputs allocates is the test's, never a leak of the call: LeakSanitizer leaves it out. */
-extern void __lsan_disable(void) __attribute__((weak));
-extern void __lsan_enable(void) __attribute__((weak));
+extern void __lsan_disable(void) __attribute__((__weak__));
+extern void __lsan_enable(void) __attribute__((__weak__));
 static void cairn_building_inputs(int building)
 {
     if (building && __lsan_disable)
@@ -637,7 +637,7 @@ const INCOMPLETE_GLOBAL_BYTES: u64 = 4096;
 /// it: its C name is `prefix` and `name`.
 fn zeroed_storage(prefix: &str, name: &str) -> String {
     format!(
-        "unsigned char {prefix}{name}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{name}\") __attribute__((aligned(16)))"
+        "unsigned char {prefix}{name}[{INCOMPLETE_GLOBAL_BYTES}] __asm__(\"{name}\") __attribute__((__aligned__(16)))"
     )
 }
 
@@ -851,7 +851,7 @@ pub fn va_list_wrappers(out: &mut CodeWriter, unit: &Unit) -> Result<(), String>
         let name = va_list_wrapper_name(unit, func);
         let head = unit.spell(&f.sig.ret, &format!("{name}({})", params.join(", ")))?;
         let call = format!("{}({})", unit.function_name(func), args.join(", "));
-        out.line(&format!("static __attribute__((unused)) {head}"));
+        out.line(&format!("static __attribute__((__unused__)) {head}"));
         out.line("{");
         out.line("    __builtin_va_list ap;");
         out.line("    __builtin_va_start(ap, cairn_va_marker);");
@@ -1124,7 +1124,7 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
             format!("__typeof__({0}) {0}", f.name)
         };
         let definition = format!(
-            "{declared} __attribute__((alias(\"{}\")));",
+            "{declared} __attribute__((__alias__(\"{}\")));",
             names.implementation
         );
         define_under_own_name(out, unit, &f.name, &definition);
