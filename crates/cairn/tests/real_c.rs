@@ -347,6 +347,29 @@ fn macros_named_like_attributes_leave_the_drivers_attributes_alone() {
     assert!(covers(&stdout, "pick", "2/2        2/2"), "{stdout}");
 }
 
+/// GCC makes `printf("%s\n", s)` a `puts(s)`, which dereferences a NULL
+/// `s` where printf would print "(null)": no test passes one there.
+const PRINTS_A_VALUE: &str = r#"#include <stdio.h>
+const char *sym_value(int sym);
+int show(int sym, int verbose)
+{
+    const char *def = sym_value(sym);
+    if (verbose > 2) {
+        printf("%s\n", def);
+        return 1;
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn a_string_printed_as_puts_prints_is_never_null() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), "show.c", PRINTS_A_VALUE, &["--sanitize"]);
+    assert!(covers(&stdout, "show", "2/2        2/2"), "{stdout}");
+    assert!(!stdout.contains("left out"), "{stdout}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

@@ -283,8 +283,11 @@ impl Machine<'_, '_> {
                         return unsupported("a printf format with more conversions than arguments");
                     };
                     // Strings first: an undecided pointer forks before anything changed.
+                    // A format that is one `%s` is a string copy to GCC
+                    // (`sprintf(d, "%s", s)` becomes `strcpy`, `fprintf`
+                    // `fputs`), where NULL is dereferenced, not "(null)".
                     if let (b's', SymVal::Ptr(p)) = (spec.conversion, value) {
-                        if self.resolved(st, &p.target) != Target::Null {
+                        if format == b"%s" || self.resolved(st, &p.target) != Target::Null {
                             self.source(st, p)?;
                         }
                     }

@@ -181,6 +181,9 @@ impl Machine<'_, '_> {
             return self.stream_call(st, function, &args);
         }
         if OUTPUT_ONLY.contains(&name) {
+            if let Some(string) = self.printed_as_puts(st, &args)? {
+                self.source(st, &string)?;
+            }
             return output_only(st, name);
         }
         if let Some(model) = self.math(st, &args) {
@@ -242,6 +245,26 @@ impl Machine<'_, '_> {
     }
 
     /// The object `ptr` designates, checked live: where a model reads or writes.
+    /// The string `puts` prints, or `printf("%s\n", s)`, which GCC makes
+    /// `puts(s)`: it must be one (NULL is dereferenced).
+    fn printed_as_puts(&mut self, st: &mut State, args: &Args) -> Exec<Option<PtrVal>> {
+        match args.name {
+            "puts" => Ok(Some(args.ptr(0)?)),
+            "printf" if args.values.len() == 2 => {
+                let format = args.ptr(0)?;
+                if !matches!(self.resolved(st, &format.target), Target::Str(_)) {
+                    return Ok(None);
+                }
+                let format = self.constant_string(st, &format, "a format string")?;
+                match format == b"%s\n" {
+                    true => Ok(Some(args.ptr(1)?)),
+                    false => Ok(None),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn source(&mut self, st: &mut State, ptr: &PtrVal) -> Exec<Source> {
         let obj = self.deref(st, ptr)?;
         self.check_live(st, obj)?;
