@@ -7,7 +7,7 @@ use crate::cli::{
 };
 use crate::journal::{Entry, Journal};
 use crate::record::{self, RunRecord, Shard};
-use crate::{load, select_functions, Outcome, UsageError};
+use crate::{select_functions, shown, Outcome, SourceArgs, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::collections::{HashMap, HashSet};
@@ -223,8 +223,17 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     let project = args.files.is_empty();
     let mut loaded = Vec::new();
     let mut unreadable = Vec::new();
-    for source in sources {
-        let read = load(&source.file, &args.source).and_then(|output| {
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
+    let files: Vec<&Path> = sources.iter().map(|s| s.file.as_path()).collect();
+    let compiled = compile_all(&files, &args.source, jobs, &interruption.cancel);
+    for (source, compiled) in sources.iter().zip(compiled) {
+        // Interrupted while reading the files: nothing was searched yet.
+        let Some(compiled) = compiled else {
+            break;
+        };
+        let read = shown(compiled).and_then(|output| {
             // In a project, -f names the functions wherever they are
             // defined: a file that only declares one (a header's
             // prototype) does not take it.
@@ -254,7 +263,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             Ok(read) => read,
             Err(UsageError(why)) if project => {
                 eprintln!("cairn: {why}");
-                unreadable.push(source.file);
+                unreadable.push(source.file.clone());
                 continue;
             }
             Err(e) => return Err(e),
@@ -274,7 +283,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             .into_iter()
             .filter(|f| shard.takes(&source.key, &output.program.function(*f).name))
             .collect();
-        loaded.push((source, output, run_order, funcs));
+        loaded.push((source.clone(), output, run_order, funcs));
     }
     if loaded
         .iter()
@@ -381,9 +390,6 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         .enumerate()
         .flat_map(|(owner, run)| std::iter::repeat_n(owner, run.to_explore.len()))
         .collect();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
     // Functions whose search an interruption may have cut short: a later
     // run must not reuse their reports.
     let mut unfinished: Vec<Vec<ir::FuncId>> = vec![Vec::new(); files.len()];
@@ -567,7 +573,37 @@ impl Interruption {
     }
 }
 
+/// Reads `files` with the front end, `jobs` at a time (a project of a
+/// hundred files spends minutes there), in their order; `None` for those
+/// not read because the run was interrupted first.
+fn compile_all(
+    files: &[&Path],
+    source: &SourceArgs,
+    jobs: NonZeroUsize,
+    cancel: &AtomicBool,
+) -> Vec<Option<Result<front::FrontOutput, front::Diagnostic>>> {
+    let config = source.front_config();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new((0..files.len()).map(|_| None).collect::<Vec<_>>());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.get().min(files.len()) {
+            scope.spawn(|| loop {
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                if n >= files.len() || cancel.load(Ordering::SeqCst) {
+                    break;
+                }
+                let compiled = front::compile(files[n], &config);
+                if let Ok(mut results) = results.lock() {
+                    results[n] = Some(compiled);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_default()
+}
+
 /// A source file of a `gen` run.
+#[derive(Clone)]
 struct Source {
     file: PathBuf,
     /// What the shards split it by: the path as given, or in a project

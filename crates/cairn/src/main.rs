@@ -74,8 +74,14 @@ mod validate;
 
 /// Runs the front end on one file, printing its diagnostics to stderr.
 fn load(file: &std::path::Path, source: &SourceArgs) -> Result<front::FrontOutput, UsageError> {
-    let output =
-        front::compile(file, &source.front_config()).map_err(|d| UsageError(d.to_string()))?;
+    shown(front::compile(file, &source.front_config()))
+}
+
+/// A file the front end read, its diagnostics shown.
+fn shown(
+    compiled: Result<front::FrontOutput, front::Diagnostic>,
+) -> Result<front::FrontOutput, UsageError> {
+    let output = compiled.map_err(|d| UsageError(d.to_string()))?;
     for d in &output.diagnostics {
         eprintln!("{d}");
     }

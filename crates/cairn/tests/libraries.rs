@@ -195,9 +195,13 @@ fn descriptors_are_mocked_while_a_test_runs() {
 /// passed on: gcov creates its counters files with `open`'s mode.
 const OPENS_FILES: &str = r#"
 #include <fcntl.h>
+#include <libintl.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <termios.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -271,6 +275,22 @@ int may_mount(const char *dir)
     return time(&stamp) == stamp && stamp > 1000;
 }
 
+/* A program's start: the locale and message domain it asks for leave the
+   tests in the "C" locale; the terminal answers as each test scripts. */
+int start(int argc, char **argv)
+{
+    struct termios t;
+    (void) setlocale(LC_ALL, "");
+    (void) bindtextdomain("tool", "/usr/share/locale");
+    (void) textdomain("tool");
+    umask(022);
+    if (argc < 2)
+        return 1;
+    if (tcgetattr(0, &t) != 0)
+        return 2;
+    return argv[1][0] == '-';
+}
+
 /* Whatever the seed: each test chooses what the generator returns, and
    the page size. */
 int jitter(int base)
@@ -298,6 +318,7 @@ fn files_and_the_clock_are_mocked_while_a_test_runs() {
     assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
     assert!(covers(&stdout, "may_mount", "8/8"), "{stdout}");
     assert!(covers(&stdout, "jitter", "6/6"), "{stdout}");
+    assert!(covers(&stdout, "start", "6/6"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
     assert!(driver.contains("fmemopen("), "{driver}");
     assert!(

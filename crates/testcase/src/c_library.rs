@@ -91,6 +91,10 @@ pub enum MockResult {
     ///
     /// [`Random`]: MockResult::Random
     Seed,
+    /// A string the test builds, or NULL: the locale or message domain
+    /// `setlocale` and `textdomain` say is in force. A test runs in the
+    /// "C" locale, which the mock leaves as it is.
+    Name,
 }
 
 /// The argument a variadic mocked function may take after its named ones,
@@ -221,6 +225,13 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("srand", MockResult::Seed),
     ("srandom", MockResult::Seed),
     ("srand48", MockResult::Seed),
+    ("setlocale", MockResult::Name),
+    ("bindtextdomain", MockResult::Name),
+    ("textdomain", MockResult::Name),
+    ("bind_textdomain_codeset", MockResult::Name),
+    ("umask", MockResult::NonNegative),
+    ("tcgetattr", MockResult::Status),
+    ("tcsetattr", MockResult::Status),
 ];
 
 /// What a variadic mocked function takes after its named arguments.

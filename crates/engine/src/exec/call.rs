@@ -275,8 +275,8 @@ impl Machine<'_, '_> {
                 };
                 Cond::or(&[minus_one, within])
             }
-            // A pointer, decided as any returned one: NULL or a stream.
-            MockResult::Stream => return Ok(()),
+            // A pointer, decided as any returned one: NULL, a stream or a string.
+            MockResult::Stream | MockResult::Name => return Ok(()),
             MockResult::Id
                 if self
                     .program
