@@ -10,6 +10,17 @@ mod common;
 
 use common::{arg, cairn, covers, gen_checked_with, text};
 
+/// Runs `gen --check` (with `extra`) on `source` written as `name`, asserts
+/// that each function covers what gcov measured, and returns the output.
+fn checked_coverage(name: &str, source: &str, extra: &[&str], expected: &[(&str, &str)]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, _) = gen_checked_with(dir.path(), name, source, extra);
+    for (function, ratio) in expected {
+        assert!(covers(&stdout, function, ratio), "{function}: {stdout}");
+    }
+    stdout
+}
+
 /// Functions calling the C library without its headers, a function
 /// declared nowhere and one declared without a prototype (stubs).
 const IMPLICIT: &str = r#"/* Old-style C that calls the C library without including its headers. */
@@ -269,10 +280,15 @@ int check_depth(int d)
 
 #[test]
 fn error_reports_and_exits_only_with_a_status() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "levels.c", REPORTS_ERRORS, &[]);
-    assert!(covers(&stdout, "parse_level", "6/6        6/6"), "{stdout}");
-    assert!(covers(&stdout, "check_depth", "2/2        2/2"), "{stdout}");
+    let stdout = checked_coverage(
+        "levels.c",
+        REPORTS_ERRORS,
+        &[],
+        &[
+            ("parse_level", "6/6        6/6"),
+            ("check_depth", "2/2        2/2"),
+        ],
+    );
     assert!(
         stdout.contains(
             "error-exit in check_depth: `error_at_line` is called with a non-zero status"
@@ -297,9 +313,7 @@ int classify(int t)
 
 #[test]
 fn a_function_declared_as_an_alias_is_the_function_it_names() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "relocs.c", ALIASED, &[]);
-    assert!(covers(&stdout, "classify", "2/2        2/2"), "{stdout}");
+    checked_coverage("relocs.c", ALIASED, &[], &[("classify", "2/2        2/2")]);
 }
 
 /// C11 atomics: a test runs one thread, where `_Atomic(T)` is a `T`.
@@ -322,9 +336,12 @@ int add_user(struct table *t, int limit)
 
 #[test]
 fn atomic_members_are_read_and_written_as_plain_ones() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "table.c", ATOMICS, &["--sanitize"]);
-    assert!(covers(&stdout, "add_user", "4/4        4/4"), "{stdout}");
+    checked_coverage(
+        "table.c",
+        ATOMICS,
+        &["--sanitize"],
+        &[("add_user", "4/4        4/4")],
+    );
 }
 
 /// Macros named like attributes (shadow's `#define unused
@@ -342,9 +359,12 @@ int pick(int a, unused int b)
 
 #[test]
 fn macros_named_like_attributes_leave_the_drivers_attributes_alone() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "pick.c", ATTRIBUTE_MACROS, &["--sanitize"]);
-    assert!(covers(&stdout, "pick", "2/2        2/2"), "{stdout}");
+    checked_coverage(
+        "pick.c",
+        ATTRIBUTE_MACROS,
+        &["--sanitize"],
+        &[("pick", "2/2        2/2")],
+    );
 }
 
 /// GCC makes `printf("%s\n", s)` a `puts(s)`, which dereferences a NULL
@@ -364,9 +384,12 @@ int show(int sym, int verbose)
 
 #[test]
 fn a_string_printed_as_puts_prints_is_never_null() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "show.c", PRINTS_A_VALUE, &["--sanitize"]);
-    assert!(covers(&stdout, "show", "2/2        2/2"), "{stdout}");
+    let stdout = checked_coverage(
+        "show.c",
+        PRINTS_A_VALUE,
+        &["--sanitize"],
+        &[("show", "2/2        2/2")],
+    );
     assert!(!stdout.contains("left out"), "{stdout}");
 }
 
@@ -378,9 +401,7 @@ int main(void) { __asm__ volatile("" ::: "memory"); return twice(3); }
 
 #[test]
 fn a_main_cairn_cannot_read_makes_way_for_the_drivers() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "tool.c", UNREAD_MAIN, &[]);
-    assert!(covers(&stdout, "twice", "2/2        2/2"), "{stdout}");
+    checked_coverage("tool.c", UNREAD_MAIN, &[], &[("twice", "2/2        2/2")]);
 }
 
 #[test]
