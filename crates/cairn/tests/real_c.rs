@@ -393,6 +393,27 @@ fn a_string_printed_as_puts_prints_is_never_null() {
     assert!(!stdout.contains("left out"), "{stdout}");
 }
 
+/// A buffer found NULL is still moved when not trusted: moving a null
+/// pointer is undefined unless by zero, so the test moves it by zero.
+const MOVES_A_NULL_BUFFER: &str = r#"#include <stddef.h>
+const char *used_end(const char *buf, size_t used, int trusted)
+{
+    if (buf == NULL && trusted)
+        return NULL;
+    return buf + used;
+}
+"#;
+
+#[test]
+fn a_null_pointer_is_moved_by_zero_or_not_at_all() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) =
+        gen_checked_with(dir.path(), "ends.c", MOVES_A_NULL_BUFFER, &["--sanitize"]);
+    assert!(covers(&stdout, "used_end", "4/4        4/4"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("ends_test.c")).expect("driver");
+    assert!(driver.contains("used_end(NULL, 0, 0)"), "{driver}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

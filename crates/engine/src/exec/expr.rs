@@ -65,11 +65,18 @@ impl Machine<'_, '_> {
                 let signed = i.ty.as_int().is_none_or(|t| t.signed);
                 let size = p.ty.pointee().map(|t| self.program.size_of(t)).unwrap_or(1);
                 let delta = self.scaled_index(st, &index, signed, size)?;
-                ptr.offset = ptr.offset.bvadd(&delta);
-                if concrete(&delta).is_none() && !matches!(ptr.target, Target::Null) {
-                    let farthest = farthest_offset(self.program.data_model);
-                    self.assume(st, &within_address_space(&ptr.offset, farthest))?;
+                if concrete(&delta).is_none() {
+                    if !matches!(self.resolved(st, &ptr.target), Target::Null) {
+                        let farthest = farthest_offset(self.program.data_model);
+                        let moved = ptr.offset.bvadd(&delta);
+                        self.assume(st, &within_address_space(&moved, farthest))?;
+                    } else if concrete(&ptr.offset) == Some(0) {
+                        // Moving a null pointer is undefined (UBSan stops
+                        // `NULL + n`): a test keeps it null.
+                        self.assume(st, &delta.eq(&Word::known(0, delta.get_size())))?;
+                    }
                 }
+                ptr.offset = ptr.offset.bvadd(&delta);
                 Ok(SymVal::Ptr(ptr))
             }
             ExprKind::PtrDiff(a, b) => {
