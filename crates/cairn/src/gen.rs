@@ -107,6 +107,16 @@ pub fn declare_invariants<'p>(
 /// The marker of an invariant declared in a source comment.
 const INVARIANT_MARKER: &str = "cairn: invariant ";
 
+/// Whether `file` may declare invariants (which every file of a run
+/// declares for all).
+fn declares_invariants(file: &Path) -> bool {
+    std::fs::read(file).is_ok_and(|bytes| {
+        bytes
+            .windows(INVARIANT_MARKER.len())
+            .any(|w| w == INVARIANT_MARKER.as_bytes())
+    })
+}
+
 /// The invariants `file` declares in comments, one per marker, up to the
 /// end of the comment or line.
 fn source_invariants(file: &Path) -> Result<Vec<engine::InvariantSpec>, UsageError> {
@@ -227,28 +237,27 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
     let files: Vec<&Path> = sources.iter().map(|s| s.file.as_path()).collect();
-    let compiled = compile_all(&files, &args.source, jobs, &interruption.cancel);
+    let wanted = match project {
+        true => args.functions.as_slice(),
+        false => &[],
+    };
+    let compiled = compile_all(&files, wanted, &args.source, jobs, &interruption.cancel);
     for (source, compiled) in sources.iter().zip(compiled) {
-        // Interrupted while reading the files: nothing was searched yet.
-        let Some(compiled) = compiled else {
-            break;
+        let compiled = match compiled {
+            FileRead::Read(compiled) => compiled,
+            FileRead::NotNaming => continue,
+            // Interrupted while reading the files: nothing was searched yet.
+            FileRead::Unread => break,
         };
         let read = shown(compiled).and_then(|output| {
             // In a project, -f names the functions wherever they are
             // defined: a file that only declares one (a header's
             // prototype) does not take it.
-            let defined_here = |name: &String| {
-                output
-                    .program
-                    .function_by_name(name)
-                    .is_some_and(|f| output.program.function(f).body.is_some())
-                    || output.excluded.iter().any(|(excluded, _)| excluded == name)
-            };
             let names: Vec<String> = match project {
                 true => args
                     .functions
                     .iter()
-                    .filter(|name| defined_here(name))
+                    .filter(|name| defines(&output, name))
                     .cloned()
                     .collect(),
                 false => args.functions.clone(),
@@ -576,15 +585,43 @@ impl Interruption {
 /// Reads `files` with the front end, `jobs` at a time (a project of a
 /// hundred files spends minutes there), in their order; `None` for those
 /// not read because the run was interrupted first.
+/// What reading one file of the run gave.
+enum FileRead {
+    Read(Result<front::FrontOutput, front::Diagnostic>),
+    /// Its own lines name none of the functions asked for: not parsed.
+    NotNaming,
+    /// Not reached before an interruption.
+    Unread,
+}
+
+/// Whether `output` defines the function `name` (or would, had the front
+/// end not excluded it): a header's prototype does not count.
+fn defines(output: &front::FrontOutput, name: &str) -> bool {
+    output
+        .program
+        .function_by_name(name)
+        .is_some_and(|f| output.program.function(f).body.is_some())
+        || output.excluded.iter().any(|(excluded, _)| excluded == name)
+}
+
+/// Reads the run's files, `jobs` at a time. With `wanted` functions (a
+/// project's -f), a file whose own lines do not name one (and declares no
+/// invariant) is preprocessed only: cairn tests the functions a file's
+/// own lines define, not those of the files it includes.
 fn compile_all(
     files: &[&Path],
+    wanted: &[String],
     source: &SourceArgs,
     jobs: NonZeroUsize,
     cancel: &AtomicBool,
-) -> Vec<Option<Result<front::FrontOutput, front::Diagnostic>>> {
+) -> Vec<FileRead> {
     let config = source.front_config();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new((0..files.len()).map(|_| None).collect::<Vec<_>>());
+    let results = std::sync::Mutex::new(
+        (0..files.len())
+            .map(|_| FileRead::Unread)
+            .collect::<Vec<_>>(),
+    );
     std::thread::scope(|scope| {
         for _ in 0..jobs.get().min(files.len()) {
             scope.spawn(|| loop {
@@ -592,9 +629,13 @@ fn compile_all(
                 if n >= files.len() || cancel.load(Ordering::SeqCst) {
                     break;
                 }
-                let compiled = front::compile(files[n], &config);
+                let read = match wanted.is_empty() || declares_invariants(files[n]) {
+                    true => FileRead::Read(front::compile(files[n], &config)),
+                    false => front::compile_mentioning(files[n], &config, wanted)
+                        .map_or(FileRead::NotNaming, FileRead::Read),
+                };
                 if let Ok(mut results) = results.lock() {
-                    results[n] = Some(compiled);
+                    results[n] = read;
                 }
             });
         }

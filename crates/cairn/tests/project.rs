@@ -176,3 +176,37 @@ fn named_functions_are_taken_where_they_are_defined() {
     );
     assert!(!stdout.contains("unrelated"), "{stdout}");
 }
+
+/// With `-f`, a file whose own lines do not name a function asked for is
+/// not parsed (a broken one says nothing), while a name a macro pastes
+/// together is found.
+#[test]
+fn files_that_do_not_name_the_functions_asked_for_are_not_parsed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("src");
+    std::fs::create_dir_all(&root).expect("src");
+    let files = [
+        (
+            "box.c",
+            "struct box { int width; };\n#define GETTER(field) \\\n    int get_##field(const struct box *b) { return b->field > 0 ? b->field : 0; }\nGETTER(width)\n",
+        ),
+        ("broken.c", "int half(int v)\n{\n    return v / 2 +;\n}\n"),
+    ];
+    let mut entries = Vec::new();
+    for (name, text) in files {
+        std::fs::write(root.join(name), text).expect("source");
+        entries.push(serde_json::json!({"directory": root, "file": name, "command": format!("cc -c {name}")}));
+    }
+    let build = dir.path().join("build");
+    std::fs::create_dir_all(&build).expect("build");
+    std::fs::write(
+        build.join("compile_commands.json"),
+        serde_json::to_string(&entries).expect("JSON"),
+    )
+    .expect("write compile_commands.json");
+    let run = gen_functions(&build, &dir.path().join("out"), &["get_width"]);
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("get_width"), "{stdout}");
+    assert!(!stderr.contains("broken.c"), "{stderr}");
+}

@@ -206,7 +206,29 @@ const WORKER_STACK: usize = 256 << 20;
 /// The result passes [`ir::verify`]; IR that does not is a bug of the
 /// lowering, reported as an internal error at the broken statement.
 pub fn compile(path: &Path, config: &FrontConfig) -> Result<FrontOutput, Diagnostic> {
-    let preprocessed = preprocess::preprocess(path, config)?;
+    compile_preprocessed_file(path, config, preprocess::preprocess(path, config)?)
+}
+
+/// [`compile`], when the file's own lines name one of `names` once
+/// preprocessed; `None` when they do not. A project's file that cannot
+/// define a function asked for costs a preprocessor run, not a parse.
+pub fn compile_mentioning(
+    path: &Path,
+    config: &FrontConfig,
+    names: &[String],
+) -> Option<Result<FrontOutput, Diagnostic>> {
+    match preprocess::preprocess(path, config) {
+        Ok(preprocessed) if !preprocessed.main_file_mentions(names) => None,
+        Ok(preprocessed) => Some(compile_preprocessed_file(path, config, preprocessed)),
+        Err(error) => Some(Err(error)),
+    }
+}
+
+fn compile_preprocessed_file(
+    path: &Path,
+    config: &FrontConfig,
+    preprocessed: preprocess::Preprocessed,
+) -> Result<FrontOutput, Diagnostic> {
     let source = std::fs::read(path)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());

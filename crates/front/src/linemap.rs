@@ -53,7 +53,7 @@ impl LineMap {
         for raw_line in text.split_inclusive('\n') {
             map.line_starts.push(offset);
             let next = offset + raw_line.len();
-            if let Some((line, file)) = parse_marker(raw_line) {
+            if let Some(Marker { line, file, .. }) = parse_marker(raw_line) {
                 let file = map.intern(&file);
                 // The marker names the line that follows it.
                 map.segments.push(Segment {
@@ -246,20 +246,40 @@ fn original_column(pp_line: &str, target: usize, original: &str) -> Option<usize
     (pp.get(target) == or.get(j)).then_some(j)
 }
 
-/// Parses `# 12 "file.c" 1 3` (or `#line 12 "file.c"`) into (12, "file.c").
-fn parse_marker(line: &str) -> Option<(u32, String)> {
+/// A line marker of preprocessed text: the line it names, in which file,
+/// and its flags: entering an included file (1), returning from one (2),
+/// in a system header (3). A `#line` directive's marker has none.
+pub(crate) struct Marker {
+    pub line: u32,
+    pub file: String,
+    pub enters: bool,
+    pub returns: bool,
+    pub system_header: bool,
+}
+
+/// Parses `# 12 "file.c" 1 3` (or `#line 12 "file.c"`).
+pub(crate) fn parse_marker(line: &str) -> Option<Marker> {
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("line").unwrap_or(rest).trim_start();
     let digits_end = rest.find(|c: char| !c.is_ascii_digit())?;
     let number: u32 = rest.get(..digits_end)?.parse().ok()?;
     let quoted = rest.get(digits_end..)?.trim_start().strip_prefix('"')?;
-    let mut name = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
+    let mut file = String::new();
+    let mut chars = quoted.char_indices();
+    while let Some((at, c)) = chars.next() {
         match c {
-            '"' => return Some((number, name)),
-            '\\' => name.push(chars.next()?),
-            c => name.push(c),
+            '"' => {
+                let has = |flag| quoted[at + 1..].split_whitespace().any(|f| f == flag);
+                return Some(Marker {
+                    line: number,
+                    file,
+                    enters: has("1"),
+                    returns: has("2"),
+                    system_header: has("3"),
+                });
+            }
+            '\\' => file.push(chars.next()?.1),
+            c => file.push(c),
         }
     }
     None

@@ -1,6 +1,7 @@
 //! Running the system C preprocessor with flags from the config and, when
 //! given, from the file's entry in a `compile_commands.json`.
 
+use crate::linemap::parse_marker;
 use crate::{Diagnostic, FrontConfig, Severity};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -80,28 +81,47 @@ pub(crate) fn preprocess(path: &Path, config: &FrontConfig) -> Result<Preprocess
 /// branch the preprocessor skipped counts too, which costs nothing (a
 /// driver naming a name through its alias gets the same name).
 fn poisoned_in_own_files(printed: &str) -> Vec<String> {
-    let mut files: Vec<&str> = printed
+    let files: BTreeSet<String> = printed
         .lines()
-        .filter_map(|line| {
-            let rest = line.strip_prefix("# ")?;
-            let (number, rest) = rest.split_once(' ')?;
-            number.parse::<u64>().ok()?;
-            let rest = rest.strip_prefix('"')?;
-            let (name, flags) = rest.rsplit_once('"')?;
-            let system = flags.split_whitespace().any(|flag| flag == "3");
-            (!system && !name.starts_with('<')).then_some(name)
-        })
+        .filter_map(parse_marker)
+        .filter(|marker| !marker.system_header && !marker.file.starts_with('<'))
+        .map(|marker| marker.file)
         .collect();
-    files.sort_unstable();
-    files.dedup();
-    let mut names: Vec<String> = files
+    let names: BTreeSet<String> = files
         .into_iter()
-        .filter_map(|name| std::fs::read(name.replace("\\\\", "\\")).ok())
+        .filter_map(|name| std::fs::read(name).ok())
         .flat_map(|bytes| crate::pragma::poisoned_names(&String::from_utf8_lossy(&bytes)))
         .collect();
-    names.sort();
-    names.dedup();
-    names
+    names.into_iter().collect()
+}
+
+impl Preprocessed {
+    /// Whether any of `names` is an identifier of the main file's own
+    /// lines (those outside every included file, `#line` renames and macro
+    /// expansions included): a file defining a function spells its name
+    /// there, even when a macro pastes it together.
+    pub fn main_file_mentions(&self, names: &[String]) -> bool {
+        let mut depth = 0usize;
+        let mut in_main = false;
+        for line in self.text.lines() {
+            if let Some(marker) = parse_marker(line) {
+                if marker.enters {
+                    depth += 1;
+                } else if marker.returns {
+                    depth = depth.saturating_sub(1);
+                }
+                // `<built-in>` and `<command-line>` come before the file.
+                in_main = depth == 0 && !marker.file.starts_with('<');
+            } else if in_main
+                && line
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                    .any(|word| names.iter().any(|name| name == word))
+            {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Runs `cmd` with `input` on its standard input.
@@ -487,6 +507,15 @@ fn split_command(command: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_main_file_mentions_names_outside_its_included_files() {
+        let printed = "# 0 \"a.c\"\n# 0 \"<built-in>\"\nint predefined;\n# 1 \"a.h\" 1\nint declared(void);\n# 2 \"a.c\" 2\nint get_width(void) { return 0; }\n#line 7 \"grammar.y\"\nint parsed;\n";
+        let preprocessed = without_directives(printed);
+        let mentions = |name: &str| preprocessed.main_file_mentions(&[name.to_string()]);
+        assert!(mentions("get_width") && mentions("parsed"));
+        assert!(!mentions("declared") && !mentions("predefined") && !mentions("get"));
+    }
 
     #[test]
     fn directives_leave_empty_lines_and_the_macros_defined_at_the_end() {
