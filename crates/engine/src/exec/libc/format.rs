@@ -134,6 +134,14 @@ pub(super) struct Text {
     pub len: Word,
 }
 
+/// Whether GCC makes a printf-family call with `format` a call that
+/// dereferences its string, where NULL is not printed as "(null)":
+/// `printf("%s\n", s)` becomes `puts(s)`, `fprintf(f, "%s", s)`
+/// `fputs(s, f)`, `sprintf(d, "%s", s)` `strcpy(d, s)`.
+pub(super) fn is_a_string_call(format: &[u8]) -> bool {
+    matches!(format, b"%s" | b"%s\n")
+}
+
 impl Text {
     fn literal(s: &[u8]) -> Text {
         Text {
@@ -283,11 +291,9 @@ impl Machine<'_, '_> {
                         return unsupported("a printf format with more conversions than arguments");
                     };
                     // Strings first: an undecided pointer forks before anything changed.
-                    // A format that is one `%s` is a string copy to GCC
-                    // (`sprintf(d, "%s", s)` becomes `strcpy`, `fprintf`
-                    // `fputs`), where NULL is dereferenced, not "(null)".
                     if let (b's', SymVal::Ptr(p)) = (spec.conversion, value) {
-                        if format == b"%s" || self.resolved(st, &p.target) != Target::Null {
+                        if is_a_string_call(format) || self.resolved(st, &p.target) != Target::Null
+                        {
                             self.source(st, p)?;
                         }
                     }

@@ -245,8 +245,9 @@ impl Machine<'_, '_> {
     }
 
     /// The object `ptr` designates, checked live: where a model reads or writes.
-    /// The string `puts` prints, or `printf("%s\n", s)`, which GCC makes
-    /// `puts(s)`: it must be one (NULL is dereferenced).
+    /// The string `puts` prints, or `printf(format, s)` that GCC makes
+    /// a string call (`format::is_a_string_call`): it must be one (NULL
+    /// is dereferenced).
     fn printed_as_puts(&mut self, st: &mut State, args: &Args) -> Exec<Option<PtrVal>> {
         match args.name {
             "puts" => Ok(Some(args.ptr(0)?)),
@@ -256,7 +257,7 @@ impl Machine<'_, '_> {
                     return Ok(None);
                 }
                 let format = self.constant_string(st, &format, "a format string")?;
-                match format == b"%s\n" {
+                match format::is_a_string_call(&format) {
                     true => Ok(Some(args.ptr(1)?)),
                     false => Ok(None),
                 }
