@@ -70,11 +70,11 @@ pub fn run(args: &PathArgs) -> Result<Outcome, UsageError> {
             }
             Ok(Outcome::Disproved)
         }
-        Verdict::Stopped { bound } => {
+        Verdict::Stopped { by } => {
             println!(
                 "not followed within bounds ({}): no run of {name} found that visits \
                  {shown} {effort}",
-                testcase::bound_explained(&bound)
+                by.explained()
             );
             Ok(Outcome::BoundsHit)
         }

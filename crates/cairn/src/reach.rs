@@ -78,11 +78,11 @@ pub fn run(args: &ReachArgs) -> Result<Outcome, UsageError> {
             }
             Ok(Outcome::Disproved)
         }
-        Verdict::NotReached { bound } => {
+        Verdict::NotReached { stopped_by } => {
             println!(
                 "not reached within bounds ({}): {name} {what} asked {asked}, ran at most {} \
                  time(s) on a finished path {effort}",
-                testcase::bound_explained(&bound),
+                stopped_by.explained(),
                 outcome.best_hits
             );
             Ok(Outcome::BoundsHit)

@@ -300,7 +300,7 @@ fn uncovered_summary(program: &ir::Program, report: &testcase::FunctionReport) -
                 }
             }
             testcase::Uncovered::Budget(bound) => {
-                *stopped.entry(testcase::bound_explained(bound)).or_default() += 1
+                *stopped.entry(bound.explained()).or_default() += 1
             }
             testcase::Uncovered::Unsupported(what) | testcase::Uncovered::Refuted(what) => {
                 *stopped.entry(what.clone()).or_default() += 1

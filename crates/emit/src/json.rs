@@ -210,12 +210,7 @@ fn edge_target(program: &ir::Program, func: ir::FuncId, start: ir::BlockId) -> i
 fn uncovered_text(why: &Uncovered) -> String {
     match why {
         Uncovered::Infeasible => "infeasible".to_string(),
-        Uncovered::Budget(what) => {
-            format!(
-                "not reached within bounds: {}",
-                testcase::bound_explained(what)
-            )
-        }
+        Uncovered::Budget(bound) => format!("not reached within bounds: {}", bound.explained()),
         Uncovered::Unsupported(what) => format!("unsupported: {what}"),
         Uncovered::Refuted(why) => format!("its test was left out: {why}"),
     }

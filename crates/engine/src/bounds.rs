@@ -39,15 +39,12 @@ pub const MEMO_ENTRIES: usize = 1 << 18;
 pub const CACHED_ANSWERS: usize = 1 << 18;
 
 /// Resident memory of the whole run (every search of `gen -j N`
-/// together) past which a search stops, naming [`MEMORY_BOUND`]: what it
+/// together) past which a search stops, naming [`Bound::MaxMemory`]: what it
 /// covered stays, and the goals it leaves are not reached within this
 /// bound. A net under the bounds above, which count states and entries,
 /// not bytes: a state holding a 4 KiB block that copies of symbolic
 /// length wrote under conditions weighs megabytes.
 pub const RESIDENT_BYTES: u64 = 1_800 << 20;
-
-/// The bound a search stopped by [`RESIDENT_BYTES`] names.
-pub const MEMORY_BOUND: &str = "max_memory";
 
 /// Whether the process holds more than [`RESIDENT_BYTES`] resident (Linux's
 /// `/proc/self/statm`; elsewhere never).

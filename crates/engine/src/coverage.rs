@@ -37,6 +37,7 @@ use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
+use testcase::Bound;
 use testcase::{Boundary, FunctionReport, TestCase, Uncovered};
 use z3::ast::{Bool, BV};
 
@@ -145,15 +146,12 @@ impl Coverage {
     /// The first reason stays, except that any other budget replaces
     /// `max_iterations`: a loop that spins on a cyclic input is cut by it
     /// while the goal needs more nodes.
-    fn cut_goals(&mut self, goals: &[Goal], bound: &'static str) {
-        self.stopped(Uncovered::Budget(bound.to_string()));
+    fn cut_goals(&mut self, goals: &[Goal], bound: Bound) {
+        self.stopped(Uncovered::Budget(bound));
         for g in goals {
-            let reason = self
-                .reasons
-                .entry(*g)
-                .or_insert(Uncovered::Budget(bound.to_string()));
-            if *reason == Uncovered::Budget("max_iterations".to_string()) {
-                *reason = Uncovered::Budget(bound.to_string());
+            let reason = self.reasons.entry(*g).or_insert(Uncovered::Budget(bound));
+            if *reason == Uncovered::Budget(Bound::MaxIterations) {
+                *reason = Uncovered::Budget(bound);
             }
         }
     }
@@ -421,7 +419,7 @@ impl Objective for Coverage {
         self.reachable = reachable;
     }
 
-    fn cut(&mut self, bound: &'static str) {
+    fn cut(&mut self, bound: Bound) {
         let reachable = std::mem::take(&mut self.reachable);
         self.cut_goals(&reachable, bound);
         self.reachable = reachable;
@@ -836,7 +834,7 @@ pub fn explore(
     // A stalled search hands the rest of the time to the hard-goal phase:
     // for the goals it leaves, time was the budget.
     let budget_hit = ending.stopped_by.map(|bound| match bound {
-        "stalled" => "max_time",
+        Bound::Stalled => Bound::MaxTime,
         other => other,
     });
     if config.hard_goals == HardGoalStrategy::Trees {
@@ -902,14 +900,12 @@ pub fn explore(
     // tests, met on every path at the start) names the time instead: other
     // paths toward the goal were still waiting.
     let why_not = |recorded: Option<&Uncovered>| match (recorded, budget_hit) {
-        (Some(Uncovered::Budget(bound)), Some(time @ "max_time"))
-            if testcase::bound_is_fixed(bound) =>
-        {
-            Uncovered::Budget(time.to_string())
+        (Some(Uncovered::Budget(bound)), Some(Bound::MaxTime)) if bound.is_fixed() => {
+            Uncovered::Budget(Bound::MaxTime)
         }
         (Some(r), _) => r.clone(),
-        (None, Some(name)) => Uncovered::Budget(name.to_string()),
-        (None, None) if solver_gave_up => Uncovered::Budget("solver timeout".to_string()),
+        (None, Some(bound)) => Uncovered::Budget(bound),
+        (None, None) if solver_gave_up => Uncovered::Budget(Bound::SolverTimeout),
         (None, None) => Uncovered::Infeasible,
     };
     for g in &goals {

@@ -21,6 +21,7 @@ use ir::{Goal, Span};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use testcase::Bound;
 use testcase::Stats;
 
 /// The path states waiting to run, by identity.
@@ -110,7 +111,7 @@ pub trait Objective: Hooks {
     /// Something the engine does not model (named) stopped the selected state's path.
     fn unsupported(&mut self, _what: &str) {}
     /// A budget (named) cut the selected state's path, or one of its choices.
-    fn cut(&mut self, _bound: &'static str) {}
+    fn cut(&mut self, _bound: Bound) {}
     /// A budget cut one of the selected state's choices where `cut` says.
     fn cut_at(&mut self, cut: &Cut) {
         self.cut(cut.bound);
@@ -149,9 +150,23 @@ pub trait Objective: Hooks {
     }
 }
 
-/// The bound named when a fork leaves ways for want of room
-/// ([`Budget::max_forked`]).
-pub const WAITING_STATES_BOUND: &str = "max_waiting_states";
+/// What stopped a search short of an answer: a bound, or a construct the
+/// engine does not model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Obstacle {
+    Bound(Bound),
+    Unsupported(String),
+}
+
+impl Obstacle {
+    /// As a user reads it: the bound with what it cut and how to lift it.
+    pub fn explained(&self) -> String {
+        match self {
+            Obstacle::Bound(bound) => bound.explained(),
+            Obstacle::Unsupported(what) => format!("unsupported: {what}"),
+        }
+    }
+}
 
 /// How often the loop looks at the process's resident memory
 /// ([`crate::bounds::RESIDENT_BYTES`]): a look reads a file.
@@ -203,7 +218,7 @@ pub struct Ending {
     /// `max_statements`, `max_solver_work`, `stalled`, `max_waiting`,
     /// `max_memory`, `interrupted`); `None` when the objective was done or
     /// no state was left.
-    pub stopped_by: Option<&'static str>,
+    pub stopped_by: Option<Bound>,
     pub paths: u64,
     pub statements: u64,
 }
@@ -259,27 +274,27 @@ pub fn run<O: Objective>(
     while !objective.done() && !searcher.is_empty() {
         let now = Instant::now();
         let stop = if budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            Some("interrupted")
+            Some(Bound::Interrupted)
         } else if now >= budget.deadline {
-            Some("max_time")
+            Some(Bound::MaxTime)
         } else if budget.stall.is_some_and(|s| now - last_progress >= s) {
-            Some("stalled")
+            Some(Bound::Stalled)
         } else if ending.paths >= budget.max_paths {
-            Some("max_paths")
+            Some(Bound::MaxPaths)
         } else if ending.statements >= budget.max_statements {
-            Some("max_statements")
+            Some(Bound::MaxStatements)
         } else if budget
             .solver_work_until
             .is_some_and(|until| exec.solver.work_done() >= until)
         {
-            Some("max_solver_work")
+            Some(Bound::MaxSolverWork)
         } else if budget.max_waiting.is_some_and(|m| frontier.len() >= m) {
-            Some("max_waiting")
+            Some(Bound::MaxWaiting)
         } else if now - memory_checked >= MEMORY_CHECK_EVERY && {
             memory_checked = now;
             crate::bounds::over_resident_bytes()
         } {
-            Some(crate::bounds::MEMORY_BOUND)
+            Some(Bound::MaxMemory)
         } else {
             None
         };
@@ -315,7 +330,7 @@ pub fn run<O: Objective>(
             Outcome::Running(mut states) => {
                 let room = budget.max_forked.saturating_sub(frontier.len()).max(1);
                 if states.len() > room {
-                    objective.cut(WAITING_STATES_BOUND);
+                    objective.cut(Bound::MaxWaitingStates);
                     for state in states.split_off(room) {
                         objective.released(state.id);
                         objective.set_aside(state);
@@ -350,7 +365,7 @@ pub fn run<O: Objective>(
     // Once cancelled, the solver answers nothing and paths die of it: what
     // the search left is not out of reach.
     if ending.stopped_by.is_none() && budget.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-        ending.stopped_by = Some("interrupted");
+        ending.stopped_by = Some(Bound::Interrupted);
     }
     for state in frontier.drain() {
         objective.released(state.id);

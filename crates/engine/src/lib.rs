@@ -74,8 +74,8 @@ pub use config::{
     InvariantSpec, SearchOrder,
 };
 pub use dependencies::Dependencies;
-pub use exec::CONCRETISED;
 pub use exec::{defines_type, resolve_invariants};
+pub use explore::Obstacle;
 
 use exec::ProgramFacts;
 

@@ -30,7 +30,7 @@
 
 use crate::config::EngineConfig;
 use crate::exec::{Executor, Hooks, ProgramFacts};
-use crate::explore::{self, Budget, Objective, PerState, Searcher};
+use crate::explore::{self, Budget, Objective, Obstacle, PerState, Searcher};
 use crate::searchers::{BestFirst, Ties};
 use crate::solver::ConstraintId;
 use crate::state::{ObjKind, State, StateId};
@@ -40,6 +40,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Instant;
+use testcase::Bound;
 use testcase::{FunctionReport, TestCase};
 use z3::ast::Bool;
 
@@ -327,8 +328,9 @@ pub enum Verdict {
         conditions: Vec<Condition>,
         leave: Option<Leave>,
     },
-    /// A bound stopped the search first (its name).
-    Stopped { bound: String },
+    /// A bound, or a construct the engine does not model, stopped the
+    /// search first.
+    Stopped { by: Obstacle },
 }
 
 /// A step the code never goes on to, whatever the inputs.
@@ -372,8 +374,8 @@ struct Following<'f> {
     /// Why each step of each state's path holds.
     origins: PerState<Vec<Origin>>,
     dead_ends: DeadEnds,
-    /// The bound that cut the search first, if any.
-    cut: Option<String>,
+    /// What cut the search first, if anything.
+    cut: Option<Obstacle>,
     found: Option<TestCase>,
 }
 
@@ -480,11 +482,11 @@ impl Objective for Following<'_> {
 
     fn unsupported(&mut self, what: &str) {
         self.cut
-            .get_or_insert_with(|| format!("unsupported: {what}"));
+            .get_or_insert_with(|| Obstacle::Unsupported(what.to_string()));
     }
 
-    fn cut(&mut self, bound: &'static str) {
-        self.cut.get_or_insert_with(|| bound.to_string());
+    fn cut(&mut self, bound: Bound) {
+        self.cut.get_or_insert(Obstacle::Bound(bound));
     }
 
     fn released(&mut self, state: StateId) {
@@ -535,7 +537,7 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
             vec![st]
         }
         Err(what) => {
-            following.cut = Some(format!("unsupported: {what}"));
+            following.cut = Some(Obstacle::Unsupported(what.to_string()));
             Vec::new()
         }
     };
@@ -548,16 +550,16 @@ fn search(program: &Program, func: FuncId, follow: Follow, config: &EngineConfig
         initial,
     );
     if let Some(bound) = ending.stopped_by {
-        following.cut.get_or_insert_with(|| bound.to_string());
+        following.cut.get_or_insert(Obstacle::Bound(bound));
     }
     let verdict = match (following.found, following.cut) {
         (Some(test), _) => {
             report.tests.push(test);
             Verdict::Followed
         }
-        (None, Some(bound)) => Verdict::Stopped { bound },
+        (None, Some(by)) => Verdict::Stopped { by },
         (None, None) if exec.solver.gave_up => Verdict::Stopped {
-            bound: "solver timeout".into(),
+            by: Obstacle::Bound(Bound::SolverTimeout),
         },
         (None, None) => infeasibility(&mut exec, &follow, following.dead_ends),
     };
@@ -909,7 +911,7 @@ mod tests {
         let steps = parse_steps("4 5 6 7 5 6 7 5 6 7 5 9").expect("parses");
         let outcome = follow(&program, func, steps, &config).expect("spec names code");
         assert!(
-            matches!(&outcome.verdict, Verdict::Stopped { bound } if bound == "max_nodes"),
+            matches!(&outcome.verdict, Verdict::Stopped { by } if *by == Obstacle::Bound(Bound::MaxNodes)),
             "{:?}",
             outcome.verdict
         );

@@ -31,7 +31,7 @@
 use crate::config::EngineConfig;
 use crate::distance::{bfs, block_graph, FAR};
 use crate::exec::{Executor, Hooks, ProgramFacts};
-use crate::explore::{self, Budget, Change, Frontier, PerState, Searcher};
+use crate::explore::{self, Budget, Change, Frontier, Obstacle, PerState, Searcher};
 use crate::searchers::{BestFirst, Interleave, Ties};
 use crate::state::{Frame, State, StateId};
 use ir::{BlockId, Body, Callee, FuncId, Goal, Program, StmtKind, Terminator};
@@ -39,6 +39,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Instant;
+use testcase::Bound;
 use testcase::{FunctionReport, TestCase};
 
 /// What to execute.
@@ -81,9 +82,9 @@ pub enum Verdict {
     /// Every path ran to its end or became infeasible, no bound cut any, and
     /// none executed the target K times: a proof.
     Unreachable,
-    /// A bound stopped the search first (its name, e.g. `max_time`,
-    /// `max_iterations`, or the construct the engine does not model).
-    NotReached { bound: String },
+    /// A bound, or a construct the engine does not model, stopped the
+    /// search first.
+    NotReached { stopped_by: Obstacle },
 }
 
 /// The answer of [`reach`]: its verdict and a report holding the test (if
@@ -382,7 +383,7 @@ struct Reach {
     prune: bool,
     counts: PerState<Count>,
     /// The bound that cut the search, if any.
-    cut: Option<String>,
+    cut: Option<Obstacle>,
     /// Most executions of the target on any path that ended.
     best_hits: u32,
     reached: Option<(TestCase, u32)>,
@@ -445,9 +446,13 @@ impl Reach {
     /// Records the bound that cut a path; any other replaces `max_iterations`,
     /// which also cuts loops spinning on cyclic inputs while another bound is
     /// the one to raise.
-    fn note_bound(&mut self, name: &str) {
-        if self.cut.as_deref().is_none_or(|c| c == "max_iterations") {
-            self.cut = Some(name.to_string());
+    fn note_bound(&mut self, obstacle: Obstacle) {
+        if self
+            .cut
+            .as_ref()
+            .is_none_or(|c| *c == Obstacle::Bound(Bound::MaxIterations))
+        {
+            self.cut = Some(obstacle);
         }
     }
 }
@@ -485,11 +490,11 @@ impl explore::Objective for Reach {
     }
 
     fn unsupported(&mut self, what: &str) {
-        self.note_bound(&format!("unsupported: {what}"));
+        self.note_bound(Obstacle::Unsupported(what.to_string()));
     }
 
-    fn cut(&mut self, bound: &'static str) {
-        self.note_bound(bound);
+    fn cut(&mut self, bound: Bound) {
+        self.note_bound(Obstacle::Bound(bound));
     }
 
     fn released(&mut self, state: StateId) {
@@ -605,20 +610,20 @@ fn search(
             vec![st]
         }
         Err(what) => {
-            reach.note_bound(&format!("unsupported: {what}"));
+            reach.note_bound(Obstacle::Unsupported(what.to_string()));
             Vec::new()
         }
     };
     let budget = Budget::until(deadline, config);
     let ending = explore::run(&mut exec, &mut reach, &mut reach_order(), &budget, initial);
     if let Some(bound) = ending.stopped_by {
-        reach.note_bound(bound);
+        reach.note_bound(Obstacle::Bound(bound));
     }
     let verdict = match (&reach.reached, reach.cut) {
         (Some((_, hits)), _) => Verdict::Reached { hits: *hits },
-        (None, Some(bound)) => Verdict::NotReached { bound },
+        (None, Some(stopped_by)) => Verdict::NotReached { stopped_by },
         (None, None) if exec.solver.gave_up => Verdict::NotReached {
-            bound: "solver timeout".into(),
+            stopped_by: Obstacle::Bound(Bound::SolverTimeout),
         },
         (None, None) => Verdict::Unreachable,
     };
@@ -719,7 +724,7 @@ mod tests {
         let source = "struct node { int v; struct node *next; };\nint length(struct node *p)\n{\n    int n = 0;\n    while (p) {\n        n++; /* body */\n        p = p->next;\n    }\n    return n;\n}\n";
         let outcome = reach_line("list", source, "length", "/* body */", 20);
         assert!(
-            matches!(&outcome.verdict, Verdict::NotReached { bound } if bound == "max_nodes"),
+            matches!(&outcome.verdict, Verdict::NotReached { stopped_by } if *stopped_by == Obstacle::Bound(Bound::MaxNodes)),
             "{:?}",
             outcome.verdict
         );

@@ -13,6 +13,7 @@ use crate::value::{
 };
 use ir::{BlockId, FuncId, GlobalId, Goal, LocalId, Place, Span, Type};
 use std::rc::Rc;
+use testcase::Bound;
 use z3::ast::{Bool, BV};
 
 #[derive(Clone, Debug)]
@@ -376,7 +377,7 @@ pub struct State {
     /// The constraints of `path` that are bounds (e.g. an input array at most
     /// `max_array` long), not the program's semantics, with the bound's name:
     /// an arm infeasible only because of them is cut, not disproved.
-    pub limits: Vec<(ConstraintId, &'static str)>,
+    pub limits: Vec<(ConstraintId, Bound)>,
     /// Goals of the function under test on this path, each once, in order of first reach.
     pub trace: Vec<Goal>,
     /// Initial parameter values of the function under test.

@@ -11,6 +11,7 @@ use crate::state::State;
 use ir::Goal;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
+use testcase::Bound;
 
 /// Most alternatives of one goal put into one disjunction (the shortest).
 const MAX_ALTERNATIVES: usize = 64;
@@ -136,7 +137,7 @@ impl<T: Targets> Objective for Growth<'_, T> {
         false
     }
 
-    fn cut(&mut self, bound: &'static str) {
-        self.tree.bounded |= bound == "max_iterations";
+    fn cut(&mut self, bound: Bound) {
+        self.tree.bounded |= bound == Bound::MaxIterations;
     }
 }

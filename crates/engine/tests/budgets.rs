@@ -83,10 +83,10 @@ int grade(int score, int bonus) {
     assert!(!report.tests.is_empty());
     assert!(!report.uncovered.is_empty());
     for (goal, reason) in &report.uncovered {
-        let bound = testcase::Uncovered::Budget("max_waiting_states".to_string());
+        let bound = testcase::Uncovered::Budget(testcase::Bound::MaxWaitingStates);
         assert_eq!(reason, &bound, "{goal:?}");
     }
-    let explained = testcase::bound_explained("max_waiting_states");
+    let explained = testcase::Bound::MaxWaitingStates.explained();
     assert!(explained.contains("at once"), "{explained}");
 }
 
@@ -121,7 +121,7 @@ fn inputs_with_large_buffers_are_bounded_and_say_so() {
         report
             .uncovered
             .iter()
-            .all(|(_, why)| *why == testcase::Uncovered::Budget("max_array".into())),
+            .all(|(_, why)| *why == testcase::Uncovered::Budget(testcase::Bound::MaxArray)),
         "{:#?}",
         report.uncovered
     );

@@ -188,7 +188,7 @@ int kept(void) {
     assert!(
         reasons
             .iter()
-            .all(|why| **why == Uncovered::Budget("stub_effects".into())),
+            .all(|why| **why == Uncovered::Budget(testcase::Bound::StubEffects)),
         "{reasons:?}"
     );
     let (_, report) = run(src, "kept");

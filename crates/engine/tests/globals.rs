@@ -229,7 +229,7 @@ fn a_branch_more_earlier_calls_reach_is_a_bound_of_static_locals() {
     assert_eq!(report.tests.len(), 1);
     assert_eq!(ret(&report.tests[0]), 1);
     assert!(report.tests[0].inputs.earlier_calls.is_empty());
-    assert_only_bound(&report, "earlier_calls");
+    assert_only_bound(&report, testcase::Bound::EarlierCalls);
 }
 
 #[test]
@@ -249,7 +249,7 @@ int count_into(int *out) {
         .tests
         .iter()
         .all(|t| t.inputs.earlier_calls.is_empty()));
-    assert_only_bound(&report, "static_start");
+    assert_only_bound(&report, testcase::Bound::StaticStart);
 }
 
 #[test]
@@ -300,11 +300,11 @@ int is_repeat_visit(int visitor) {
 
 /// Every goal `report` leaves uncovered is cut by the bound `bound`, and
 /// one is.
-fn assert_only_bound(report: &testcase::FunctionReport, bound: &str) {
+fn assert_only_bound(report: &testcase::FunctionReport, bound: testcase::Bound) {
     let reasons: Vec<_> = report
         .uncovered
         .iter()
         .map(|(_, why)| why.clone())
         .collect();
-    assert_eq!(reasons, [testcase::Uncovered::Budget(bound.to_string())]);
+    assert_eq!(reasons, [testcase::Uncovered::Budget(bound)]);
 }

@@ -180,7 +180,7 @@ fn allocation_fails_only_when_the_flag_lets_it() {
     assert_eq!(never.uncovered.len(), 1, "{:?}", never.uncovered);
     assert_eq!(
         never.uncovered[0].1,
-        Uncovered::Budget("alloc_may_fail".to_string())
+        Uncovered::Budget(testcase::Bound::AllocMayFail)
     );
     assert!(never
         .tests

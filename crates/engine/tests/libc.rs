@@ -649,7 +649,7 @@ int free_base(const char *s, int base) {
     let (_, report) = run(src, "fixed");
     assert_all_covered(&report);
     let (_, report) = run(src, "free_base");
-    let concretised = Uncovered::Budget(engine::CONCRETISED.to_string());
+    let concretised = Uncovered::Budget(testcase::Bound::Concretised);
     assert!(!report.uncovered.is_empty());
     assert!(
         report.uncovered.iter().all(|(_, why)| *why == concretised),
@@ -734,7 +734,7 @@ int parse(const char *s) {
         .collect();
     assert_eq!(reasons.len(), 1, "{reasons:?}");
     assert!(
-        matches!(&report.uncovered[0].1, Uncovered::Budget(bound) if bound == "max_array"),
+        matches!(&report.uncovered[0].1, Uncovered::Budget(bound) if *bound == testcase::Bound::MaxArray),
         "{reasons:?}"
     );
     let longer = engine::EngineConfig {

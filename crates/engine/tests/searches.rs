@@ -68,6 +68,10 @@ fn a_cancelled_search_stops_and_names_the_interruption() {
     assert!(report.tests.is_empty());
     assert!(!report.uncovered.is_empty());
     for (goal, why) in &report.uncovered {
-        assert_eq!(*why, Uncovered::Budget("interrupted".into()), "{goal:?}");
+        assert_eq!(
+            *why,
+            Uncovered::Budget(testcase::Bound::Interrupted),
+            "{goal:?}"
+        );
     }
 }

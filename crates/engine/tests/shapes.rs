@@ -103,7 +103,7 @@ fn a_list_longer_than_max_nodes_is_cut_by_that_budget() {
         report
             .uncovered
             .iter()
-            .any(|(_, why)| *why == Uncovered::Budget("max_nodes".into())),
+            .any(|(_, why)| *why == Uncovered::Budget(testcase::Bound::MaxNodes)),
         "{:?}",
         report.uncovered
     );

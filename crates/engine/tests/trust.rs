@@ -93,8 +93,8 @@ fn reasons(func: &str, config: &EngineConfig) -> Vec<Uncovered> {
     report.uncovered.into_iter().map(|(_, why)| why).collect()
 }
 
-fn cut_by(bound: &str) -> Uncovered {
-    Uncovered::Budget(bound.to_string())
+fn cut_by(bound: testcase::Bound) -> Uncovered {
+    Uncovered::Budget(bound)
 }
 
 #[test]
@@ -102,7 +102,9 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
     let short = reasons("date_shape", &common::config());
     assert!(!short.is_empty());
     assert!(
-        short.iter().all(|why| *why == cut_by("max_array")),
+        short
+            .iter()
+            .all(|why| *why == cut_by(testcase::Bound::MaxArray)),
         "{short:?}"
     );
     let long = EngineConfig {
@@ -115,7 +117,10 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
         allocation_failure: engine::AllocationFailure::Never,
         ..common::config()
     };
-    assert_eq!(reasons("boxed", &never_failing), [cut_by("alloc_may_fail")]);
+    assert_eq!(
+        reasons("boxed", &never_failing),
+        [cut_by(testcase::Bound::AllocMayFail)]
+    );
     assert_eq!(reasons("boxed", &common::config()), []);
     // What a stub writes through `int *out` (numbers to the end of the
     // object) and `struct pair *out` (one pair) the test scripts; what it
@@ -123,7 +128,7 @@ fn goals_behind_a_bound_are_cut_not_infeasible() {
     assert_eq!(reasons("setting_level", &common::config()), []);
     assert_eq!(
         reasons("second_setting", &common::config()),
-        [cut_by("stub_effects")]
+        [cut_by(testcase::Bound::StubEffects)]
     );
 }
 

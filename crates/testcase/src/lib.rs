@@ -5,8 +5,11 @@
 //! Architecture invariant: depends on `ir` and serde only, so the stages
 //! after the engine (`emit`, `check`) never link Z3.
 
+pub mod bound;
 pub mod c_library;
 pub mod json;
+
+pub use bound::{Bound, Lift};
 
 use ir::{FloatKind, FuncId, GlobalId, Goal, IntType, Span, Type};
 use std::collections::BTreeSet;
@@ -636,114 +639,13 @@ impl Finding {
     }
 }
 
-/// How a user lifts a bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lift {
-    /// By an option (or a step) of their own: `raise --max-array`.
-    By(&'static str),
-    /// Not at all: a bound of unit tests themselves, or of cairn's model;
-    /// the text says why.
-    Fixed(&'static str),
-}
-
-/// What a bound the engine names (`max_array`, `alloc_may_fail`, ...) cut,
-/// and how it is lifted; `None` for a name this table does not know.
-pub fn bound_facts(name: &str) -> Option<(&'static str, Lift)> {
-    let facts = match name {
-        "max_array" => ("input arrays and strings are short", Lift::By("raise --max-array")),
-        "max_nodes" => ("inputs have few objects", Lift::By("raise --max-nodes")),
-        "bytes_pointers" => (
-            "a pointer read from an input's plain bytes (a union's, a buffer's) is NULL, as a test writes it",
-            Lift::Fixed("a fixed bound of unit tests"),
-        ),
-        "max_depth" => ("calls nest shallowly", Lift::By("raise --max-depth")),
-        "max_iterations" => ("loops run few times", Lift::By("raise --max-iterations")),
-        "max_paths" => ("the search completes few paths", Lift::By("raise --max-paths")),
-        "max_time" | "stalled" => ("the time ran out", Lift::By("raise --max-time")),
-        "max_waiting" => ("too many paths were waiting", Lift::By("raise --max-time")),
-        "max_statements" => (
-            "a phase of the search ran the most statements it is given",
-            Lift::By("raise --max-time"),
-        ),
-        "max_solver_work" => (
-            "a phase of the search spent the solver work it is given",
-            Lift::By("raise --max-time"),
-        ),
-        "solver timeout" => (
-            "the solver gave up on a question in the time it had",
-            Lift::By("raise --max-time"),
-        ),
-        "max_memory" => (
-            "the run reached the most memory cairn holds at once, and the search stopped",
-            Lift::By("test the function alone, with -j 1"),
-        ),
-        "max_waiting_states" => (
-            "more paths were waiting than cairn holds at once, and forks past that went on one way only",
-            Lift::Fixed("a fixed bound that keeps cairn's memory in check"),
-        ),
-        "alloc_may_fail" => ("malloc never fails", Lift::By("drop --alloc-never-fails")),
-        "library_start" => (
-            "the C library's own state (getopt's `optind`) starts as in a fresh process",
-            Lift::Fixed("a fixed bound of unit tests"),
-        ),
-        "option_arguments" => (
-            "command lines give one option an argument, and a non-option argument only last",
-            Lift::Fixed("GNU getopt reorders other command lines"),
-        ),
-        "stub_effects" => (
-            "a function without a body may write through its pointer arguments, which tests do not model",
-            Lift::Fixed("give the function a body"),
-        ),
-        "interrupted" => ("the run was interrupted", Lift::By("run again")),
-        "static_start" => (
-            "a function's static variables start from their initial value, each test calling the function once",
-            Lift::Fixed("tests call a function several times only when it takes integers only"),
-        ),
-        "earlier_calls" => (
-            "a function's static variables start from their initial value, and a test calls the function few times before the call it checks",
-            Lift::By("raise --max-build-calls"),
-        ),
-        "apart_inputs" => (
-            "tests never pass overlapping buffers to a copy",
-            Lift::Fixed("the C library leaves such copies undefined"),
-        ),
-        "one_thread" => (
-            "a test runs the function in one thread, so no mutex it is given is locked",
-            Lift::Fixed("a fixed bound of unit tests"),
-        ),
-        "build_sizes" => (
-            "inputs built through the API take one size per allocation",
-            Lift::By("use --inputs free"),
-        ),
-        "max_build_calls" => (
-            "inputs are built with few calls of the file's functions",
-            Lift::By("raise --max-build-calls"),
-        ),
-        _ => return None,
-    };
-    Some(facts)
-}
-
-/// A bound as a user reads it: what it cut and how it is lifted.
-pub fn bound_explained(name: &str) -> String {
-    match bound_facts(name) {
-        Some((what, Lift::By(lift) | Lift::Fixed(lift))) => format!("{name}: {what} ({lift})"),
-        None => name.to_string(),
-    }
-}
-
-/// Whether no option lifts the bound `name`.
-pub fn bound_is_fixed(name: &str) -> bool {
-    matches!(bound_facts(name), Some((_, Lift::Fixed(_))))
-}
-
 /// Why a goal has no test.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Uncovered {
     /// Every path to it was explored and found infeasible.
     Infeasible,
-    /// A budget (named) stopped the search first.
-    Budget(String),
+    /// A bound stopped the search first.
+    Budget(Bound),
     /// The path needs something the engine does not model (named).
     Unsupported(String),
     /// The engine predicted a test for it, and running the test against
@@ -860,21 +762,8 @@ impl FunctionReport {
 
 #[cfg(test)]
 mod tests {
-    use super::{bound_explained, bound_is_fixed, FindingKind, Inputs, Stub, StubWrite, Value};
+    use super::{FindingKind, Inputs, Stub, StubWrite, Value};
     use ir::{FuncId, IntType};
-
-    #[test]
-    fn a_bound_says_what_it_cut_and_whether_an_option_lifts_it() {
-        assert_eq!(
-            bound_explained("max_array"),
-            "max_array: input arrays and strings are short (raise --max-array)"
-        );
-        assert!(!bound_is_fixed("max_array") && !bound_is_fixed("alloc_may_fail"));
-        assert!(bound_is_fixed("library_start") && bound_is_fixed("one_thread"));
-        // A name the table does not know is shown as it is, never fixed.
-        assert_eq!(bound_explained("some_new_bound"), "some_new_bound");
-        assert!(!bound_is_fixed("some_new_bound"));
-    }
 
     #[test]
     fn finding_kinds_are_written_as_their_slugs() {

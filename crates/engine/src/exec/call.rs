@@ -21,6 +21,7 @@ use crate::value::{
 use ir::{Callee, Expr, FuncId, Layout, Place, Program, Span, Type};
 use std::rc::Rc;
 use testcase::c_library::{self, MockResult};
+use testcase::Bound;
 use testcase::FindingKind;
 
 /// Deepest nesting of calls with concrete arguments only: concrete
@@ -85,7 +86,7 @@ impl Machine<'_, '_> {
                 }
             };
             if depth {
-                return Err(Stop::Budget("max_depth"));
+                return Err(Stop::Budget(Bound::MaxDepth));
             }
             st.frame_mut().stmt += 1;
             let returns = match dest {
@@ -312,7 +313,7 @@ impl Machine<'_, '_> {
         if let MockResult::UpTo { count } = result {
             if let Some(most) = self.read_at_most(func, count) {
                 let short = v.bvsle(Word::known(u128::from(most), bits));
-                self.assume_limit(st, &short, "max_array")?;
+                self.assume_limit(st, &short, Bound::MaxArray)?;
             }
         }
         Ok(())
@@ -632,7 +633,7 @@ impl Machine<'_, '_> {
         };
         let may_add = (added as u32) < self.config.max_build_calls;
         if !adders.is_empty() && !may_add {
-            self.note_cut(st, "max_build_calls");
+            self.note_cut(st, Bound::MaxBuildCalls);
         }
         let mut next = Vec::new();
         if may_add {

@@ -16,14 +16,13 @@ use crate::value::{
     cell_byte, cond_value, is_nonzero, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{Layout, Type};
+use testcase::Bound;
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
 /// Largest value a symbolic allocation size may take: the object's cells
 /// cover it, and symbolic accesses split over every one of them.
 const SYMBOLIC_ALLOCATION_LIMIT: u64 = 4096;
-/// The budget named for paths whose symbolic allocation size exceeds it.
-const SYMBOLIC_ALLOCATION_BUDGET: &str = "symbolic allocation size (at most 4096 bytes)";
 /// Largest concrete allocation modelled byte by byte.
 const CONCRETE_ALLOCATION_LIMIT: u64 = 1 << 20;
 
@@ -183,7 +182,7 @@ impl Machine<'_, '_> {
         st.allocations += 1;
         let may_fail = self.config.allocation_failure != AllocationFailure::Never;
         if !may_fail {
-            self.note_cut(st, "alloc_may_fail");
+            self.note_cut(st, Bound::AllocMayFail);
         }
         may_fail.then(|| {
             let mut failed = self.fork(st);
@@ -296,7 +295,7 @@ impl Machine<'_, '_> {
         if Self::concrete_u64(size).is_none() && api::building(st) {
             let model = self.solver.model(&st.path, None).ok_or(Stop::Dead)?;
             let chosen = crate::extract::eval_bits(&model, size);
-            self.assume_limit(st, &size.eq(Word::known(chosen, 64)), "build_sizes")?;
+            self.assume_limit(st, &size.eq(Word::known(chosen, 64)), Bound::BuildSizes)?;
             return self.allocation_capacity(st, &Word::known(chosen, 64));
         }
         if let Some(n) = Self::concrete_u64(size) {
@@ -308,9 +307,9 @@ impl Machine<'_, '_> {
         let beyond = size.bvugt(Word::known(u128::from(SYMBOLIC_ALLOCATION_LIMIT), 64));
         if self.may(st, &beyond) {
             if !self.may(st, &beyond.not()) {
-                return Err(Stop::Budget(SYMBOLIC_ALLOCATION_BUDGET));
+                return Err(Stop::Budget(Bound::SymbolicAllocationSize));
             }
-            self.note_cut(st, SYMBOLIC_ALLOCATION_BUDGET);
+            self.note_cut(st, Bound::SymbolicAllocationSize);
             self.assume(st, &beyond.not())?;
         }
         let (mut low, mut high) = (0, SYMBOLIC_ALLOCATION_LIMIT);

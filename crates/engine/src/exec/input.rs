@@ -17,6 +17,7 @@ use crate::value::{
 };
 use ir::{FuncId, GlobalId, IntType, Layout, Program, StringId, StructId, Type};
 use std::collections::BTreeSet;
+use testcase::Bound;
 use z3::ast::{Bool, BV};
 
 /// Fresh contents for a value of type `ty` reached by access path `path`.
@@ -476,9 +477,6 @@ fn another_librarys_hook(program: &Program, global: &ir::Global) -> bool {
         && !testcase::c_library::provides(&global.name)
 }
 
-/// The bound on the C library's own globals: they start as in a fresh process.
-const LIBRARY_START: &str = "library_start";
-
 /// The start of a global of the C library's own state the program
 /// declares from its headers (getopt's `optind`), which no test sets.
 fn library_state_start(program: &Program, global: &ir::Global) -> Option<i64> {
@@ -578,9 +576,9 @@ impl Machine<'_, '_> {
         let bound = if may_call_earlier(self.program, self.root)
             && statics_written(self.program, self.root).contains(&id)
         {
-            "earlier_calls"
+            Bound::EarlierCalls
         } else {
-            "static_start"
+            Bound::StaticStart
         };
         let global = self.program.global(id);
         let cells = fresh_cells(self.program, st, &global.ty, &global.name, ".");
@@ -631,11 +629,11 @@ impl Machine<'_, '_> {
                 let value = Word::Term(BV::new_const(st.symbol_name(name), bits));
                 let mask = u128::MAX >> (128 - bits);
                 let started = value.eq(Word::known(start as u128 & mask, bits));
-                self.assume_limit(st, &started, LIBRARY_START)?;
+                self.assume_limit(st, &started, Bound::LibraryStart)?;
                 int_cells(&value)
             }
             Type::Pointer(_) if start == 0 => {
-                self.note_cut(st, LIBRARY_START);
+                self.note_cut(st, Bound::LibraryStart);
                 ptr_cells(
                     PtrVal::to(Target::Null),
                     self.program.data_model.pointer_bytes(),
@@ -835,7 +833,7 @@ impl Machine<'_, '_> {
     /// NUL-terminated for character types. At most `max_nodes` per path.
     pub fn materialize(&mut self, st: &mut State, lazy: LazyIdx) -> Exec<ObjIdx> {
         if st.input_objects() >= self.config.max_nodes as usize {
-            return Err(Stop::Budget("max_nodes"));
+            return Err(Stop::Budget(Bound::MaxNodes));
         }
         let lazy_ptr = st.lazies[lazy as usize].clone();
         let elem = self.pointee_elem(st, lazy)?;
@@ -862,7 +860,7 @@ impl Machine<'_, '_> {
             false => self.max_elements.max(1),
         };
         if max > fits {
-            self.note_cut(st, "max_array");
+            self.note_cut(st, Bound::MaxArray);
             max = fits;
         }
         let path = &lazy_ptr.path;
@@ -903,7 +901,7 @@ impl Machine<'_, '_> {
         };
         self.assume(st, &Cond::from(len.bvuge(bv_u(1, 64))))?;
         let within_max = Cond::from(len.bvule(bv_u(u128::from(max), 64)));
-        self.assume_limit(st, &within_max, "max_array")?;
+        self.assume_limit(st, &within_max, Bound::MaxArray)?;
         if let Some(cells) = &cells {
             let mut terminated = Vec::new();
             for k in 0..max {

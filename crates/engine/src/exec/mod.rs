@@ -26,11 +26,11 @@ use crate::state::{NativeInputs, ObjKind, State, StateId};
 use crate::value::{concrete, cond_value, Cell, Cond, SymVal, Target, Unsupported, Word};
 use ir::{Arm, BlockId, FuncId, Goal, Layout, Program, Span, StmtKind, Terminator};
 use std::collections::BTreeSet;
+use testcase::Bound;
 use testcase::{Boundary, Finding, FindingKind, TestCase};
 use z3::ast::Bool;
 
 pub use hooks::{Hooks, NoHooks};
-pub use libc::CONCRETISED;
 
 /// What in the inputs of the function under test nothing vouches for: the
 /// struct types built freely (no declared invariant accepted them, the API
@@ -166,7 +166,7 @@ enum Stop {
     /// Something the engine does not model; names it.
     Unsupported(String),
     /// A budget (named) cut the path.
-    Budget(&'static str),
+    Budget(Bound),
 }
 
 impl From<Unsupported> for Stop {
@@ -196,7 +196,7 @@ pub struct Step {
 /// are those the path had passed and those reachable from there.
 #[derive(Debug)]
 pub struct Cut {
-    pub bound: &'static str,
+    pub bound: Bound,
     /// The function and block of each of the path's frames.
     pub at: Vec<(FuncId, BlockId)>,
     /// The goals the path had passed.
@@ -232,7 +232,7 @@ pub enum Outcome {
     /// The path needs something the engine does not model (named).
     Unsupported(String),
     /// A budget (named, e.g. `max_nodes`) cut the path.
-    Cut(&'static str),
+    Cut(Bound),
 }
 
 /// What persists between turns of one exploration: the program, the
@@ -614,7 +614,7 @@ impl<'a> Machine<'_, 'a> {
             && (frame.deciding_visits[at] > bound
                 || frame.visits[at] > bound.saturating_mul(CONCRETE_ITERATIONS_PER_BOUND))
         {
-            return Err(Stop::Budget("max_iterations"));
+            return Err(Stop::Budget(Bound::MaxIterations));
         }
         let body = self.body(frame.func)?;
         let block = body.block(frame.block);
@@ -803,7 +803,7 @@ impl<'a> Machine<'_, 'a> {
         }
         // A scan cut at an input's last byte may have decided it.
         if st.scan_capped {
-            self.note_cut(st, "max_array");
+            self.note_cut(st, Bound::MaxArray);
         }
         self.hooks.arm_infeasible(st, arm, &cond.term());
         false
@@ -866,7 +866,7 @@ impl<'a> Machine<'_, 'a> {
 
     /// Adds `cond`, a bound rather than the program's semantics, to the
     /// path condition (see [`State::limits`]).
-    fn assume_limit(&mut self, st: &mut State, cond: &Cond, bound: &'static str) -> Exec<()> {
+    fn assume_limit(&mut self, st: &mut State, cond: &Cond, bound: Bound) -> Exec<()> {
         if let Some(id) = self.assume_constraint(st, cond)? {
             st.limits.push((id, bound));
         }
@@ -876,7 +876,7 @@ impl<'a> Machine<'_, 'a> {
     /// When `cond` is infeasible here but would not be without the path's
     /// bounds, the bound cut this turn: goals behind it are not disproved.
     fn note_limit_cut(&mut self, st: &State, cond: &Cond) {
-        let Some((_, bound)) = st.limits.first() else {
+        let Some(&(_, bound)) = st.limits.first() else {
             return;
         };
         if self.has_cut(bound) {
@@ -894,14 +894,14 @@ impl<'a> Machine<'_, 'a> {
     }
 
     /// Whether `bound` already cut a choice in this turn.
-    fn has_cut(&self, bound: &str) -> bool {
+    fn has_cut(&self, bound: Bound) -> bool {
         self.cuts.iter().any(|c| c.bound == bound)
     }
 
     /// Notes that `bound` cuts a choice of `st` here, unless it already did
     /// earlier in this turn: what the path reaches from here, it reaches
     /// from there too.
-    fn note_cut(&mut self, st: &State, bound: &'static str) {
+    fn note_cut(&mut self, st: &State, bound: Bound) {
         if self.has_cut(bound) {
             return;
         }

@@ -2,7 +2,7 @@
 //! `crate::native`), as KLEE runs external calls: the arguments and the
 //! bytes of the objects they point into are fixed to values the path allows
 //! (one model of the path, whose equalities join the path condition: a
-//! `CONCRETISED` cut, so goals other values would reach are never called
+//! `Bound::Concretised` cut, so goals other values would reach are never called
 //! infeasible), the call runs in a child process on copies of those
 //! objects, and what it wrote, its `errno` and its result come back into
 //! the path. The path records the call and the inputs it fixed
@@ -10,7 +10,6 @@
 //! function, which returns the same on the same bytes.
 
 use super::call::header_name;
-use super::libc::CONCRETISED;
 use super::{unsupported, Exec, Machine};
 use crate::memory;
 use crate::native::{self, Address, Buffer, Call, Returned, Returns, Write};
@@ -21,12 +20,10 @@ use crate::value::{
     symbol_terms, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word,
 };
 use ir::{FloatKind, FnSig, FuncId, Layout, Program, Type};
+use testcase::Bound;
 use z3::ast::{Ast, Dynamic, BV};
 use z3::Model;
 
-/// The cut named after a call that read cairn's environment: what another
-/// environment gives is not explored.
-const ENVIRONMENT: &str = "environment (a C library call read cairn's own)";
 /// Most bytes one native call is given, all buffers together.
 const BYTES_LIMIT: usize = 1 << 20;
 /// Argument registers of the x86-64 System V convention.
@@ -101,7 +98,7 @@ impl Machine<'_, '_> {
             Err(failure) => return refused(&failure.to_string()),
         };
         if native::reads_environment(name) {
-            self.note_cut(st, ENVIRONMENT);
+            self.note_cut(st, Bound::Environment);
         }
         let fixed = self.fix(st, fixing)?;
         st.native_calls.push(NativeCall { func, fixed });
@@ -382,7 +379,7 @@ impl Machine<'_, '_> {
             return Ok(Vec::new());
         }
         if self.may(st, &Cond::and(&fixing.equalities).not()) {
-            self.note_cut(st, CONCRETISED);
+            self.note_cut(st, Bound::Concretised);
         }
         // One by one: an equality of a symbol pins it for the rest of the path.
         for equality in &fixing.equalities {

@@ -13,11 +13,10 @@ use crate::value::{
 };
 use ir::{BitField, Layout, Place, PlaceBase, Proj, Type};
 use std::rc::Rc;
+use testcase::Bound;
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
-/// The bound that makes a pointer read from an input's plain bytes NULL.
-const BYTES_POINTERS: &str = "bytes_pointers";
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
 /// Objects with at most this many places for a value are small enough to
@@ -542,8 +541,8 @@ impl Machine<'_, '_> {
         let cap = Word::known(u128::from(st.object(obj).capacity()), 64);
         let end = off.bvadd(n);
         let beyond = Cond::and(&[off.bvsge(Word::known(0, 64)), end.bvsgt(&cap)]);
-        if !self.has_cut("max_array") && self.may(st, &beyond) {
-            self.note_cut(st, "max_array");
+        if !self.has_cut(Bound::MaxArray) && self.may(st, &beyond) {
+            self.note_cut(st, Bound::MaxArray);
         }
     }
 
@@ -620,7 +619,7 @@ impl Machine<'_, '_> {
             Type::Pointer(_) if forged => {
                 let bytes = cells_to_ptr(&cells)?;
                 let zero = Word::known(0, bytes.offset.get_size());
-                self.assume_limit(st, &bytes.offset.eq(&zero), BYTES_POINTERS)?;
+                self.assume_limit(st, &bytes.offset.eq(&zero), Bound::BytesPointers)?;
                 SymVal::Ptr(bytes)
             }
             Type::Pointer(_) => SymVal::Ptr(cells_to_ptr(&cells)?),
@@ -649,7 +648,7 @@ impl Machine<'_, '_> {
             return unsupported("a read of the variadic arguments other than `va_arg`");
         }
         if slot >= self.config.max_array.max(1) {
-            return Err(Stop::Budget("max_array"));
+            return Err(Stop::Budget(Bound::MaxArray));
         }
         let name = format!("va_arg{}", slot + 1);
         let value = input::fresh_value(self.program, st, name, &loc.ty);

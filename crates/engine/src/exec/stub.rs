@@ -21,6 +21,7 @@ use crate::state::{ObjKind, State, Written};
 use crate::value::{concrete, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, Layout, Program, Type};
 use testcase::c_library::MockResult;
+use testcase::Bound;
 
 /// The most bytes one argument of one call is written with: a larger
 /// region (a `char buf[8192]`) is left unseen, as before stubs wrote.
@@ -164,7 +165,7 @@ impl Machine<'_, '_> {
             }
         }
         if unseen {
-            self.note_cut(st, "stub_effects");
+            self.note_cut(st, Bound::StubEffects);
         }
         Ok(writes)
     }

@@ -11,9 +11,7 @@ use crate::exec::{unsupported, Exec, Machine};
 use crate::state::State;
 use crate::value::{Cond, PtrVal, SymVal, Target, Word};
 use ir::{IntType, Layout, Type};
-
-/// The bound on the argument lists the model follows (see the module).
-pub const OPTION_ARGUMENTS: &str = "option_arguments";
+use testcase::Bound;
 
 /// Most entries of a long option table the model reads.
 const MOST_LONG_OPTIONS: u64 = 256;
@@ -162,7 +160,7 @@ impl Machine<'_, '_> {
             Argument::NonOption => {
                 // GNU getopt would go on with options after it (moving it
                 // behind them): only the last argument is tested so.
-                self.assume_limit(st, &next.eq(&argc), OPTION_ARGUMENTS)?;
+                self.assume_limit(st, &next.eq(&argc), Bound::OptionArguments)?;
                 self.set_optind(st, &optind)?;
                 returns_int(Word::known(u128::MAX, 32))
             }
@@ -299,7 +297,7 @@ impl Machine<'_, '_> {
         for (j, option) in options.iter().enumerate() {
             if option.name.len() + 2 >= capacity as usize {
                 // A longer argument could spell it.
-                self.note_cut(st, "max_array");
+                self.note_cut(st, Bound::MaxArray);
             }
             let exact = Cond::and(&[spells(&option.name), ends_at(option.name.len())]);
             let mut first = no_earlier.clone();
@@ -472,7 +470,7 @@ impl Machine<'_, '_> {
     /// The option ends its argument (`-v`, not `-vx`), as the bound asks.
     fn alone_in_argument(&mut self, st: &mut State, arg: &PtrVal, k: u64) -> Exec<()> {
         let end = self.arg_byte(st, arg, k)?.eq(byte(0));
-        self.assume_limit(st, &end, OPTION_ARGUMENTS)
+        self.assume_limit(st, &end, Bound::OptionArguments)
     }
 
     /// The value of the C library's global `name` (`optind`).

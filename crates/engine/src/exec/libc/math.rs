@@ -4,7 +4,7 @@
 //! variants; on known arguments they compute natively, see `float.rs`);
 //! the others (`fmod`, `pow`, `exp`, `log`, the trigonometric ones, in
 //! double only) run on concrete arguments, fixed to the solver's choice (a
-//! `CONCRETISED` cut, so goals other arguments would reach are never called
+//! `Bound::Concretised` cut, so goals other arguments would reach are never called
 //! infeasible), and computed by this machine's C library, which is glibc's
 //! libm as the driver's.
 

@@ -28,6 +28,7 @@ use crate::value::{
     Target, Word,
 };
 use ctype::{is_char, to_lower, CharClass};
+use testcase::Bound;
 use testcase::FindingKind;
 use z3::ast::BV;
 
@@ -63,14 +64,6 @@ const ABORTS: &[&str] = &["abort", "__builtin_trap", "__builtin_unreachable"];
 const ERANGE: u128 = 34;
 const EINVAL: u128 = 22;
 const EBADF: u128 = 9;
-
-/// The bound that keeps the buffers a copy reads and writes apart when
-/// both are inputs.
-const APART_INPUTS: &str = "apart_inputs";
-/// The cut named when a library call fixes a symbolic value to the one the
-/// solver picked (a model's argument, a native call's bytes): goals that
-/// other values would reach are not claimed infeasible.
-pub const CONCRETISED: &str = "concretised (a library call fixed a symbolic argument)";
 
 /// The arguments of a library call, read as its model expects them.
 struct Args<'v> {
@@ -562,7 +555,7 @@ impl Machine<'_, '_> {
             read.start.bvslt(written.start.bvadd(&written.len)),
         ]);
         if matches!(st.object(written.obj).kind, ObjKind::Input { .. }) {
-            return self.assume_limit(st, &overlap.not(), APART_INPUTS);
+            return self.assume_limit(st, &overlap.not(), Bound::ApartInputs);
         }
         match own_overlap {
             OwnOverlap::Finding => self.check_fault(
@@ -654,7 +647,7 @@ impl Machine<'_, '_> {
         let n = crate::extract::eval_bits(&model, v);
         let fixed = v.eq(Word::known(n, v.get_size()));
         if self.may(st, &fixed.not()) {
-            self.note_cut(st, CONCRETISED);
+            self.note_cut(st, Bound::Concretised);
         }
         self.assume(st, &fixed)?;
         Ok(n)

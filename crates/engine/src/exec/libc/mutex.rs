@@ -11,9 +11,8 @@ use crate::exec::{is_null, unsupported, Exec, Machine};
 use crate::memory;
 use crate::state::{State, Written};
 use crate::value::{cells_to_int, int_cells, ObjIdx, PtrVal, Word};
+use testcase::Bound;
 
-/// The bound named where inputs are taken unlocked.
-const ONE_THREAD: &str = "one_thread";
 /// glibc's `EBUSY`.
 const EBUSY: u128 = 16;
 
@@ -158,7 +157,7 @@ impl Machine<'_, '_> {
         }
         // An input mutex another thread holds is possible, not in a test.
         if self.may(st, &unlocked.not()) {
-            self.note_cut(st, ONE_THREAD);
+            self.note_cut(st, Bound::OneThread);
         }
         self.assume(st, &unlocked)
     }

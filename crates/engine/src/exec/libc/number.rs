@@ -7,6 +7,7 @@ use crate::exec::{Exec, Machine};
 use crate::state::State;
 use crate::value::{cond_value, resize, Cond, PtrVal, SymVal, Word};
 use ir::{IntType, Type};
+use testcase::Bound;
 
 /// How an integer is written: strtol's or scanf's rules.
 pub(super) struct Syntax {
@@ -77,8 +78,6 @@ impl Integer {
 /// follows: any 64-bit number fits (the longest, in octal, has 23), and
 /// the solver's work grows fast with the characters it must consider.
 const LONGEST_NUMBER: u64 = 24;
-/// The cut named for paths whose number would be longer.
-const LONG_NUMBER: &str = "a number longer than 24 characters (not read further)";
 
 /// Where reading an integer is, before a character: at most one holds,
 /// none when the number has ended.
@@ -151,7 +150,7 @@ impl Machine<'_, '_> {
             if j == LONGEST_NUMBER {
                 if self.may(st, &alive) {
                     self.assume(st, &alive.not())?;
-                    self.note_cut(st, LONG_NUMBER);
+                    self.note_cut(st, Bound::LongNumber);
                 }
                 break;
             }

@@ -23,6 +23,7 @@ use crate::state::{ObjKind, Object, Piece, Reading, State, Stream, StreamRole, W
 use crate::value::{cell_byte, cond_value, Cond, LazyIdx, ObjIdx, PtrVal, SymVal, Target, Word};
 use ir::{IntType, Program, Type};
 use std::rc::Rc;
+use testcase::Bound;
 use testcase::FindingKind;
 use z3::ast::BV;
 
@@ -322,7 +323,7 @@ impl Machine<'_, '_> {
         self.assume_limit(
             st,
             &len.bvule(Word::known(u128::from(most), 64)),
-            "max_array",
+            Bound::MaxArray,
         )?;
         let stream = stream_mut(st, obj)?;
         stream.standard_input = stream.is_unread_standard_input();
