@@ -207,9 +207,10 @@ int check_mode(int mode)
 }
 "#;
 
-/// A source that asks for strict POSIX, which hides `SA_RESETHAND` and
-/// `on_exit` from the headers the driver shares with it.
-const STRICT_POSIX: &str = r#"#define _POSIX_C_SOURCE 200112L
+/// A source that asks for strict POSIX (of 2001, or of 1990 as libpng
+/// does), which hides `SA_RESETHAND`, `CLOCK_MONOTONIC` and `on_exit`
+/// from the headers the driver shares with it.
+const STRICT_POSIX: &str = r#"#define POSIX_LEVEL
 #include <stdlib.h>
 int clamp(int x) { if (x > 10) return 10; if (x < 0) exit(4); return x; }
 "#;
@@ -946,7 +947,10 @@ fn a_call_that_exits_is_a_test_that_expects_its_status() {
 
 #[test]
 fn a_source_asking_for_strict_posix_gets_a_driver_that_compiles() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (stdout, _, _) = gen_checked_with(dir.path(), "clamp.c", STRICT_POSIX, &[]);
-    assert!(covers(&stdout, "clamp", "4/4        4/4"), "{stdout}");
+    for level in ["_POSIX_C_SOURCE 200112L", "_POSIX_SOURCE 1"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let source = STRICT_POSIX.replace("POSIX_LEVEL", level);
+        let (stdout, _, _) = gen_checked_with(dir.path(), "clamp.c", &source, &[]);
+        assert!(covers(&stdout, "clamp", "4/4        4/4"), "{level}: {stdout}");
+    }
 }

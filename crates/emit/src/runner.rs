@@ -273,6 +273,9 @@ static double cairn_seconds(void)
         long seconds;
         long nanoseconds;
     } now = { 0, 0 };
+#ifndef CLOCK_MONOTONIC /* not declared under POSIX.1-1990 (_POSIX_SOURCE): Linux's */
+#define CLOCK_MONOTONIC 1
+#endif
     syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, (long)&now);
     return (double)now.seconds + (double)now.nanoseconds / 1e9;
 }
