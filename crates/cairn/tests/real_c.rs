@@ -951,6 +951,9 @@ fn a_source_asking_for_strict_posix_gets_a_driver_that_compiles() {
         let dir = tempfile::tempdir().expect("temp dir");
         let source = STRICT_POSIX.replace("POSIX_LEVEL", level);
         let (stdout, _, _) = gen_checked_with(dir.path(), "clamp.c", &source, &[]);
-        assert!(covers(&stdout, "clamp", "4/4        4/4"), "{level}: {stdout}");
+        assert!(
+            covers(&stdout, "clamp", "4/4        4/4"),
+            "{level}: {stdout}"
+        );
     }
 }

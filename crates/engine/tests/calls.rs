@@ -425,3 +425,45 @@ bitmap shrink(bitmap img) {
         .iter()
         .any(|t| matches!(bytewidth(t), Value::Int { .. })));
 }
+
+/// A stub given the address of one number in a struct (`&g.size`) writes
+/// that number, not the members after it; the test scripts it, and a
+/// finding that needs a value only the stub wrote is not vouched for.
+#[test]
+fn a_stub_writes_the_one_member_it_is_given() {
+    let src = r#"
+struct table { unsigned long size; unsigned long map_size; void *text; int status; };
+static struct table globals;
+void *table_layout(unsigned long *size, unsigned long *map_size);
+unsigned long slots(void) {
+    globals.status = 7;
+    globals.text = table_layout(&globals.size, &globals.map_size);
+    if (globals.status != 7) return 1;
+    return globals.map_size / globals.size;
+}
+"#;
+    let (program, report) = run(src, "slots");
+    let layout = program.function_by_name("table_layout").expect("stub");
+    let test = report.tests.first().expect("a test");
+    assert_eq!(stub_write(test, layout, 0, 0).len(), 8, "the size alone");
+    assert_eq!(
+        stub_write(test, layout, 0, 1).len(),
+        8,
+        "the map size alone"
+    );
+    assert_eq!(
+        report
+            .uncovered
+            .iter()
+            .map(|(_, why)| why)
+            .collect::<Vec<_>>(),
+        [&Uncovered::Infeasible],
+        "the stub never writes status"
+    );
+    let division = report
+        .findings
+        .iter()
+        .find(|f| f.kind == testcase::FindingKind::DivisionByZero)
+        .expect("division by a size the stub wrote");
+    assert!(!division.has_valid_inputs(), "{division:?}");
+}

@@ -43,6 +43,9 @@ struct Region {
     /// The type the bytes are written as (named members), or `None` for
     /// plain bytes.
     typed: Option<Type>,
+    /// Whether the bytes are all the argument designates (the one member,
+    /// or the rest of the array, of its type): the call writes no others.
+    designated: bool,
 }
 
 impl Machine<'_, '_> {
@@ -106,6 +109,9 @@ impl Machine<'_, '_> {
             let obj = match (&region, target) {
                 (Some(r), _) => Some(r.obj),
                 (None, Target::Object(obj)) => Some(obj),
+                (None, Target::Global(g)) if !self.program.global(g).is_const => {
+                    Some(self.global_object(st, g)?)
+                }
                 _ => None,
             };
             // Whether the call may write what no test scripts.
@@ -115,12 +121,13 @@ impl Machine<'_, '_> {
                 start,
                 end,
                 typed,
+                designated,
             }) = region
             {
                 // A read writes only within the bytes it is asked for.
                 beyond = match asked {
                     Some(n) => end - start < n,
-                    None => start > 0 || end < st.object(obj).capacity(),
+                    None => !designated && (start > 0 || end < st.object(obj).capacity()),
                 };
                 let path = format!("{}()#{call}.arg{}", function.name, i + 1);
                 let cells = match typed {
@@ -234,13 +241,25 @@ impl Machine<'_, '_> {
         // (`convolve(x, h, y, n)` writes `n` of `y`'s `short`s).
         let numbers = !bytes_like && matches!(pointee, Type::Int(_) | Type::Float(_));
         let size = program.size_of(pointee);
+        let mut designated = false;
         let end = match bytes_like {
             true => count.map_or(end_of_object, |n| {
                 end_of_object.min(start.saturating_add(n))
             }),
             false if size == 0 => return Ok(None),
             false if numbers => {
-                let room = end_of_object.saturating_sub(start).min(MAX_STUB_WRITE);
+                // The rest of the array the pointer is into, or the one
+                // member it designates (`&globals.size`): not the members
+                // after it.
+                let run = self
+                    .object_type(st, obj)
+                    .and_then(|ty| numbers_at(program, &ty, start, size));
+                designated = run.is_some_and(|(run, at_start)| at_start && run <= MAX_STUB_WRITE);
+                let room = run
+                    .map(|(run, _)| run)
+                    .unwrap_or(end_of_object - start.min(end_of_object))
+                    .min(end_of_object.saturating_sub(start))
+                    .min(MAX_STUB_WRITE);
                 start + room / size * size
             }
             false => (start + size).min(end_of_object),
@@ -312,6 +331,7 @@ impl Machine<'_, '_> {
             start,
             end,
             typed,
+            designated,
         }))
     }
 
@@ -335,6 +355,40 @@ impl Machine<'_, '_> {
             }
             _ => None,
         }
+    }
+}
+
+/// The bytes from `offset` to the end of the numbers of `size` bytes that
+/// `ty` holds from there (the rest of an array of them, or the one number
+/// a member is), and whether `offset` is where they start (a callee may
+/// not reach before). `None` where `ty` holds none there, or a union may.
+fn numbers_at(program: &Program, ty: &Type, offset: u64, size: u64) -> Option<(u64, bool)> {
+    let is_number = |ty: &Type| matches!(ty, Type::Int(_) | Type::Float(_));
+    match ty {
+        _ if is_number(ty) => (offset == 0 && program.size_of(ty) == size).then_some((size, true)),
+        Type::Array(elem, count) => {
+            let esz = program.size_of(elem);
+            let count = (*count)?;
+            let (k, within) = (offset.checked_div(esz)?, offset % esz);
+            if k >= count {
+                return None;
+            }
+            match is_number(elem) {
+                true => (within == 0 && esz == size).then(|| ((count - k) * esz, k == 0)),
+                false => numbers_at(program, elem, within, size),
+            }
+        }
+        Type::Struct(id) => {
+            let def = program.struct_def(*id);
+            if def.is_union {
+                return None;
+            }
+            let field = def.fields.iter().find(|f| {
+                f.bits.is_none() && (f.offset..f.offset + program.size_of(&f.ty)).contains(&offset)
+            })?;
+            numbers_at(program, &field.ty, offset - field.offset, size)
+        }
+        _ => None,
     }
 }
 

@@ -311,6 +311,7 @@ impl Machine<'_, '_> {
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for k in 0..max {
+            self.keep_going()?;
             if k + 1 == max {
                 self.note_scan_past_capacity(st, &objects, &reached);
             }
@@ -383,10 +384,21 @@ impl Machine<'_, '_> {
         )
     }
 
+    /// Stops a model's walk over an object once the search must stop (the
+    /// time ran out, or the run was interrupted): one call may read
+    /// thousands of bytes whose every position is conditional.
+    fn keep_going(&self) -> Exec<()> {
+        match self.solver.must_stop() {
+            true => Err(Stop::Budget(Bound::MaxTime)),
+            false => Ok(()),
+        }
+    }
+
     /// The index of the first character from `start` that is not white space.
     fn skip_spaces(&mut self, st: &State, src: &Source, start: &Word) -> Exec<Word> {
         let mut stops = Vec::new();
         for j in 0..=st.object(src.obj).capacity() {
+            self.keep_going()?;
             let at = start.bvadd(Word::known(u128::from(j), 64));
             let stop = CharClass::Space.holds(&src.byte(st, &at)?).not();
             let certain = cond_value(&stop) == Some(true);

@@ -140,6 +140,7 @@ impl Machine<'_, '_> {
         let mut stops = Vec::new();
         let capacity = st.object(src.obj).capacity();
         for j in 0..=capacity {
+            self.keep_going()?;
             let alive = phase.alive();
             if cond_value(&alive) == Some(false) {
                 break;

@@ -201,6 +201,32 @@ impl Machine<'_, '_> {
         returns_int(Word::known(u128::from(returned as u32), 32))
     }
 
+    /// The longest run of at most `most` characters from `start` that are
+    /// `wanted` (never the terminating NUL): its bytes (one more, read past it)
+    /// and its length.
+    fn word(
+        &self,
+        st: &State,
+        src: &Source,
+        start: &Word,
+        most: u64,
+        wanted: impl Fn(&Word) -> Cond,
+    ) -> Exec<(Vec<Word>, Word)> {
+        let mut bytes = Vec::new();
+        let mut ends = Vec::new();
+        for j in 0..=most {
+            self.keep_going()?;
+            let byte = src.byte(st, &start.bvadd(Word::known(u128::from(j), 64)))?;
+            ends.push(Cond::or(&[is_char(&byte, 0), wanted(&byte).not()]));
+            bytes.push(byte);
+        }
+        let mut len = Word::known(u128::from(most), 64);
+        for (j, end) in ends.into_iter().enumerate().take(most as usize).rev() {
+            len = end.ite(&Word::known(j as u128, 64), &len);
+        }
+        Ok((bytes, len))
+    }
+
     /// Reads one conversion at the scan's position: what it would assign,
     /// and for an integer when it is out of range (`ERANGE`).
     fn scan_conversion(
@@ -253,8 +279,10 @@ impl Machine<'_, '_> {
                 scan.fails_if(is_char(&src.byte(st, &start)?, 0), true);
                 let most = spec.width.unwrap_or(st.object(src.obj).capacity()).max(1);
                 let (bytes, len) = match &spec.set {
-                    Some(set) => word(st, src, &start, most, |b| set.contains(b))?,
-                    None => word(st, src, &start, most, |b| CharClass::Space.holds(b).not())?,
+                    Some(set) => self.word(st, src, &start, most, |b| set.contains(b))?,
+                    None => {
+                        self.word(st, src, &start, most, |b| CharClass::Space.holds(b).not())?
+                    }
                 };
                 scan.fails_if(len.eq(Word::known(0, 64)), false);
                 scan.at = start.bvadd(&len);
@@ -362,28 +390,4 @@ impl Machine<'_, '_> {
             }
         }
     }
-}
-
-/// The longest run of at most `most` characters from `start` that are
-/// `wanted` (never the terminating NUL): its bytes (one more, read past it)
-/// and its length.
-fn word(
-    st: &State,
-    src: &Source,
-    start: &Word,
-    most: u64,
-    wanted: impl Fn(&Word) -> Cond,
-) -> Exec<(Vec<Word>, Word)> {
-    let mut bytes = Vec::new();
-    let mut ends = Vec::new();
-    for j in 0..=most {
-        let byte = src.byte(st, &start.bvadd(Word::known(u128::from(j), 64)))?;
-        ends.push(Cond::or(&[is_char(&byte, 0), wanted(&byte).not()]));
-        bytes.push(byte);
-    }
-    let mut len = Word::known(u128::from(most), 64);
-    for (j, end) in ends.into_iter().enumerate().take(most as usize).rev() {
-        len = end.ite(&Word::known(j as u128, 64), &len);
-    }
-    Ok((bytes, len))
 }

@@ -705,6 +705,7 @@ impl Machine<'_, '_> {
         let src = self.source(st, s)?;
         let mut bytes = Vec::new();
         for k in 0..st.object(src.obj).capacity() {
+            self.keep_going()?;
             bytes.push(src.byte(st, &Word::known(u128::from(k), 64))?);
         }
         Ok(bytes)

@@ -205,6 +205,7 @@ impl Machine<'_, '_> {
                 let mut found = Vec::new();
                 let mut last = Word::known(0, 64);
                 for k in 0..st.object(source.obj).capacity() {
+                    self.keep_going()?;
                     let k = Word::known(u128::from(k), 64);
                     let here = Cond::and(&[k.bvule(&len), source.byte(st, &k)?.eq(&c)]);
                     last = here.ite(&k, &last);
