@@ -163,8 +163,8 @@ fn withdraw_claims(program: &ir::Program, report: &mut FunctionReport, lines: &[
     true
 }
 
-/// A finding whose reproducer ran without showing the fault, or could not
-/// be built, is no claim: it says why.
+/// A finding whose reproducer ran without showing the fault, could not be
+/// built or could not be written, is no claim: it says why.
 fn mark_unconfirmed_findings(
     report: &mut FunctionReport,
     function: &testcase::json::FunctionJson,
@@ -176,16 +176,17 @@ fn mark_unconfirmed_findings(
     }
     let mut changed = false;
     for (finding, written) in report.findings.iter_mut().zip(&function.findings) {
-        let Some(number) = written.reproducer else {
-            continue;
-        };
         if finding.not_confirmed.is_some() {
             continue;
         }
-        let why = match ran.reproducer_run(number) {
-            Some(run) if run.confirmed => continue,
-            Some(run) => format!("its reproducer {} and nothing showed the fault", run.ending),
-            None => "its reproducer could not be built".to_string(),
+        let why = match written.reproducer.map(|number| ran.reproducer_run(number)) {
+            Some(Some(run)) if run.confirmed => continue,
+            Some(Some(run)) => {
+                format!("its reproducer {} and nothing showed the fault", run.ending)
+            }
+            Some(None) => "its reproducer could not be built".to_string(),
+            // The findings file says why (an input no call of the API builds).
+            None => "no reproducer could be written for it".to_string(),
         };
         finding.not_confirmed = Some(why);
         changed = true;

@@ -252,6 +252,30 @@ int count_into(int *out) {
     assert_only_bound(&report, testcase::Bound::StaticStart);
 }
 
+/// A function's `static` pointer (a buffer kept between calls) is no
+/// input either: no driver can set it, so tests start it NULL, and the arm
+/// only a kept buffer reaches is cut by the bound, not disproved.
+#[test]
+fn a_static_pointer_of_a_function_starts_from_its_initializer() {
+    let src = r#"
+void *malloc(unsigned long size);
+void free(void *p);
+int remember(const char *name) {
+    static char *kept = 0;
+    if (kept)
+        free(kept);
+    kept = malloc(8);
+    if (!kept)
+        return -1;
+    kept[0] = name[0];
+    return kept[0] == 'x';
+}
+"#;
+    let (_, report) = run(src, "remember");
+    assert!(report.tests.iter().all(|t| t.inputs.globals.is_empty()));
+    assert_only_bound(&report, testcase::Bound::StaticStart);
+}
+
 #[test]
 fn a_fault_only_a_later_call_reaches_is_found_with_the_calls_before_it() {
     let src = r#"

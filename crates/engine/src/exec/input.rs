@@ -536,7 +536,18 @@ impl Machine<'_, '_> {
         if let Some(start) = library_state_start(self.program, global) {
             return self.library_state(st, id, start);
         }
-        let is_input = global_is_input(self.program, self.config, self.state_globals, id);
+        let mut is_input = global_is_input(self.program, self.config, self.state_globals, id);
+        if is_input && global.is_function_static() && !starts_fresh(global) {
+            // A function's `static` holding pointers: no driver can set it
+            // either, so it starts from its initializer, and what another
+            // value would reach from its first use is cut, not disproved.
+            is_input = false;
+            let bound = match may_call_earlier(self.program, self.root) {
+                true => Bound::EarlierCalls,
+                false => Bound::StaticStart,
+            };
+            self.note_cut(st, bound);
+        }
         if is_input && self.program.size_of(&global.ty) > crate::bounds::INPUT_OBJECT_BYTES {
             return unsupported(format!(
                 "global `{}` of {} bytes, larger than cairn builds an input ({} KiB)",
