@@ -244,7 +244,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
     let compiled = compile_all(&files, wanted, &args.source, jobs, &interruption.cancel);
     for (source, compiled) in sources.iter().zip(compiled) {
         let compiled = match compiled {
-            FileRead::Read(compiled) => compiled,
+            FileRead::Read(compiled) => *compiled,
             FileRead::NotNaming => continue,
             // Interrupted while reading the files: nothing was searched yet.
             FileRead::Unread => break,
@@ -587,7 +587,7 @@ impl Interruption {
 /// not read because the run was interrupted first.
 /// What reading one file of the run gave.
 enum FileRead {
-    Read(Result<front::FrontOutput, front::Diagnostic>),
+    Read(Box<Result<front::FrontOutput, front::Diagnostic>>),
     /// Its own lines name none of the functions asked for: not parsed.
     NotNaming,
     /// Not reached before an interruption.
@@ -630,9 +630,9 @@ fn compile_all(
                     break;
                 }
                 let read = match wanted.is_empty() || declares_invariants(files[n]) {
-                    true => FileRead::Read(front::compile(files[n], &config)),
+                    true => FileRead::Read(Box::new(front::compile(files[n], &config))),
                     false => front::compile_mentioning(files[n], &config, wanted)
-                        .map_or(FileRead::NotNaming, FileRead::Read),
+                        .map_or(FileRead::NotNaming, |read| FileRead::Read(Box::new(read))),
                 };
                 if let Ok(mut results) = results.lock() {
                     results[n] = read;

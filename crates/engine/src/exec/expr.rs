@@ -73,7 +73,7 @@ impl Machine<'_, '_> {
                     } else if concrete(&ptr.offset) == Some(0) {
                         // Moving a null pointer is undefined (UBSan stops
                         // `NULL + n`): a test keeps it null.
-                        self.assume(st, &delta.eq(&Word::known(0, delta.get_size())))?;
+                        self.assume(st, &delta.eq(Word::known(0, delta.get_size())))?;
                     }
                 }
                 ptr.offset = ptr.offset.bvadd(&delta);
