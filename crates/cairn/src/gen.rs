@@ -582,9 +582,6 @@ impl Interruption {
     }
 }
 
-/// Reads `files` with the front end, `jobs` at a time (a project of a
-/// hundred files spends minutes there), in their order; `None` for those
-/// not read because the run was interrupted first.
 /// What reading one file of the run gave.
 enum FileRead {
     Read(Box<Result<front::FrontOutput, front::Diagnostic>>),
@@ -604,7 +601,8 @@ fn defines(output: &front::FrontOutput, name: &str) -> bool {
         || output.excluded.iter().any(|(excluded, _)| excluded == name)
 }
 
-/// Reads the run's files, `jobs` at a time. With `wanted` functions (a
+/// Reads the run's files with the front end, `jobs` at a time (a project
+/// of a hundred files spends minutes there), in their order. With `wanted` functions (a
 /// project's -f), a file whose own lines do not name one (and declares no
 /// invariant) is preprocessed only: cairn tests the functions a file's
 /// own lines define, not those of the files it includes.

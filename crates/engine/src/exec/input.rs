@@ -503,6 +503,16 @@ fn holds_function_pointer(program: &Program, ty: &Type) -> bool {
     }
 }
 
+/// The bound on a function's `static` starting from its initializer:
+/// the earlier calls a test makes when they may change it, else the
+/// start itself.
+fn static_bound(changed_by_earlier_calls: bool) -> Bound {
+    match changed_by_earlier_calls {
+        true => Bound::EarlierCalls,
+        false => Bound::StaticStart,
+    }
+}
+
 impl Machine<'_, '_> {
     pub fn global_object(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
         if let Some(obj) = st.globals[id.index()] {
@@ -542,10 +552,7 @@ impl Machine<'_, '_> {
             // either, so it starts from its initializer, and what another
             // value would reach from its first use is cut, not disproved.
             is_input = false;
-            let bound = match may_call_earlier(self.program, self.root) {
-                true => Bound::EarlierCalls,
-                false => Bound::StaticStart,
-            };
+            let bound = static_bound(may_call_earlier(self.program, self.root));
             self.note_cut(st, bound);
         }
         if is_input && self.program.size_of(&global.ty) > crate::bounds::INPUT_OBJECT_BYTES {
@@ -584,13 +591,10 @@ impl Machine<'_, '_> {
     /// the number of earlier calls when the test may make them (see
     /// `BuildStep::CallAgain`), else the start itself.
     fn fresh_static(&mut self, st: &mut State, id: GlobalId) -> Exec<ObjIdx> {
-        let bound = if may_call_earlier(self.program, self.root)
-            && statics_written(self.program, self.root).contains(&id)
-        {
-            Bound::EarlierCalls
-        } else {
-            Bound::StaticStart
-        };
+        let bound = static_bound(
+            may_call_earlier(self.program, self.root)
+                && statics_written(self.program, self.root).contains(&id),
+        );
         let global = self.program.global(id);
         let cells = fresh_cells(self.program, st, &global.ty, &global.name, ".");
         let initial = initial_cells(self.program, id);
