@@ -22,6 +22,11 @@ pub const INPUT_OBJECT_BYTES: u64 = 256 << 10;
 /// string multiplies the paths of a loop over its characters.
 pub const COMPARED_STRING_BYTES: u64 = 64;
 
+/// Most bytes an input byte buffer is given to hold the largest struct the
+/// code reads it as (`(struct hdr *)buf`), where `max_array` is less (see
+/// `Executor::max_string`): a binary record's header and some data after it.
+pub const RECORD_BYTES: u64 = 512;
+
 /// Most states kept aside for the findings phase after the coverage search
 /// (`coverage::hunt_findings`): states whose paths the search left unfinished.
 pub const SET_ASIDE_STATES: usize = 4_096;

@@ -132,6 +132,37 @@ pub fn literals_handed_to_bodiless(
     found
 }
 
+/// The size of the largest struct or union that `func`, or a function it
+/// calls, reads through a byte pointer converted to point to it (`(struct
+/// hdr *)buf` in a parser of binary records): a buffer the code reads so
+/// holds at least that many bytes. 0 where it converts none.
+pub fn largest_record_read_from_bytes(program: &crate::program::Program, func: FuncId) -> u64 {
+    use crate::types::{Layout, Type};
+    let is_bytes = |ty: &Type| match ty.pointee() {
+        Some(Type::Void) => true,
+        Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
+        _ => false,
+    };
+    let mut largest = 0;
+    for body in bodies_called_from(program, func) {
+        operands(body, |operand| {
+            let Operand::Evaluated(expr) = operand else {
+                return;
+            };
+            subexpressions(expr, &mut |e| {
+                if let (ExprKind::Cast(from), Some(record @ Type::Struct(_))) =
+                    (&e.kind, e.ty.pointee())
+                {
+                    if is_bytes(&from.ty) {
+                        largest = largest.max(program.size_of(record));
+                    }
+                }
+            });
+        });
+    }
+    largest
+}
+
 /// What a body refers to beyond its own locals: the functions it may
 /// run and the string literals it reads.
 #[derive(Default)]

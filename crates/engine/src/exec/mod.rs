@@ -253,7 +253,9 @@ pub struct Executor<'a> {
     /// `max_array`, or room for the longest literal the code compares
     /// strings with and a byte either side (`strncmp(line, "nameserver",
     /// 10)` needs 10 where `max_array` is 8), up to
-    /// [`crate::bounds::COMPARED_STRING_BYTES`].
+    /// [`crate::bounds::COMPARED_STRING_BYTES`], or room for the largest
+    /// struct the code reads a byte buffer as and `max_array` bytes after
+    /// it (`(struct hdr *)buf`), up to [`crate::bounds::RECORD_BYTES`].
     pub max_string: u64,
     pub findings: Vec<Finding>,
     /// The declared invariants of this program's input types.
@@ -1023,5 +1025,11 @@ fn max_string(program: &Program, root: FuncId, max_array: u64) -> u64 {
         0 => 0,
         n => (n + 2).min(crate::bounds::COMPARED_STRING_BYTES),
     };
-    max_array.max(room).max(1)
+    // A buffer read as a record holds one, and data after it as a header
+    // announces (an EMF record's description, a packet's payload).
+    let record = match ir::walk::largest_record_read_from_bytes(program, root) {
+        0 => 0,
+        n => (n + max_array).min(crate::bounds::RECORD_BYTES),
+    };
+    max_array.max(room).max(record).max(1)
 }
