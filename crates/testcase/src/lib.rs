@@ -519,6 +519,9 @@ pub enum FindingKind {
     /// NULL passed where the callee's declaration says never NULL
     /// (`__attribute__((nonnull))`, as glibc declares `memcpy`'s).
     NullArgument,
+    /// An access through a pointer whose address its type's alignment
+    /// does not divide (`(struct hdr *)(buf + 3)`).
+    MisalignedAccess,
 }
 
 impl FindingKind {
@@ -543,6 +546,7 @@ impl FindingKind {
             FindingKind::OverlappingCopy => "overlapping-copy",
             FindingKind::FloatConversionOverflow => "float-conversion-overflow",
             FindingKind::NullArgument => "null-argument",
+            FindingKind::MisalignedAccess => "misaligned-access",
         }
     }
 }
@@ -587,6 +591,9 @@ impl FindingKind {
             }
             FindingKind::NullArgument => {
                 "NULL passed to a function whose declaration says that argument is never NULL, as glibc declares memcpy's and strlen's, even with a size of 0 (undefined in C)."
+            }
+            FindingKind::MisalignedAccess => {
+                "A read or write through a pointer whose address is not a multiple of its type's alignment, as a record read at an odd offset of a buffer (undefined in C)."
             }
         }
     }
@@ -787,6 +794,7 @@ mod tests {
             FindingKind::OverlappingCopy,
             FindingKind::FloatConversionOverflow,
             FindingKind::NullArgument,
+            FindingKind::MisalignedAccess,
         ];
         for kind in all {
             let text = serde_json::to_string(&kind).expect("serializes");

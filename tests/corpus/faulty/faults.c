@@ -135,3 +135,28 @@ unsigned round_up_buckets(unsigned n)
         return 0;
     return 1u << (32 - __builtin_clz(n - 1)); /* fault: __builtin_clz of 0 */
 }
+
+/* A chunk of a binary file: a header, then its payload where the header
+ * says. The payload's offset is trusted: an odd one reads a `uint32_t`
+ * pair at an address 4 does not divide. */
+struct chunk_header {
+    unsigned size;
+    unsigned payload_offset;
+};
+
+struct chunk_payload {
+    unsigned width;
+    unsigned height;
+};
+
+int chunk_area_is_large(const unsigned char *chunk)
+{
+    const struct chunk_header *header = (const struct chunk_header *)chunk;
+    if (header->payload_offset < sizeof *header || header->payload_offset > 16)
+        return -1;
+    if (header->size < header->payload_offset + sizeof(struct chunk_payload))
+        return -1;
+    const struct chunk_payload *payload =
+        (const struct chunk_payload *)(chunk + header->payload_offset);
+    return payload->width > 100; /* fault: misaligned access when the payload's offset is not a multiple of 4 */
+}

@@ -17,6 +17,10 @@ use testcase::Bound;
 use testcase::FindingKind;
 use z3::ast::{Bool, BV};
 
+/// What glibc's `malloc` (and so every block a test allocates) aligns a
+/// block to, on x86-64 and on i386 alike.
+const ALLOCATION_ALIGNMENT: u64 = 16;
+
 /// Most offsets one symbolic pointer access may fork into.
 const MAX_PINNED_OFFSETS: usize = 64;
 /// Objects with at most this many places for a value are small enough to
@@ -112,6 +116,9 @@ impl Machine<'_, '_> {
                 match self.eval(st, e)? {
                     SymVal::Ptr(p) => {
                         self.type_untyped_input(st, &p, &ty);
+                        if !folded && (!address_only || member_of_pointer) {
+                            self.check_alignment(st, &p, &ty)?;
+                        }
                         (p, ty)
                     }
                     _ => return unsupported("dereference of a non-pointer value"),
@@ -182,6 +189,35 @@ impl Machine<'_, '_> {
             FindingKind::OutOfBounds,
             &outside,
             &format!("array index out of bounds (an array of {len})"),
+        )
+    }
+
+    /// An access through a pointer to `ty` needs an address `ty`'s alignment
+    /// divides, as the sanitizers check (a record read at an odd offset of
+    /// a buffer, `(struct hdr *)(buf + off)`). Only where the object's own
+    /// alignment is known: the C library's allocations and the blocks a
+    /// test allocates begin at multiples of [`ALLOCATION_ALIGNMENT`].
+    fn check_alignment(&mut self, st: &mut State, p: &PtrVal, ty: &Type) -> Exec<()> {
+        let align = self.program.align_of(ty);
+        let Target::Object(obj) = self.resolved(st, &p.target) else {
+            return Ok(());
+        };
+        let allocated = matches!(
+            st.object(obj).kind,
+            ObjKind::Heap { .. } | ObjKind::Input { .. } | ObjKind::StackBlock { .. }
+        );
+        if align <= 1 || align > ALLOCATION_ALIGNMENT || !allocated {
+            return Ok(());
+        }
+        let low_bits = p.offset.bvand(Word::known(u128::from(align - 1), 64));
+        let misaligned = low_bits.eq(Word::known(0, 64)).not();
+        self.check_fault(
+            st,
+            FindingKind::MisalignedAccess,
+            &Cond::from(misaligned),
+            &format!(
+                "an access at an address not a multiple of {align}, the alignment of its type"
+            ),
         )
     }
 
