@@ -70,6 +70,8 @@ struct Coverage {
     reasons: BTreeMap<Goal, Uncovered>,
     /// The first reason a path stopped: why there is no test, if none.
     first_stop: Option<Uncovered>,
+    /// Every bound that cut a path toward a goal left.
+    cut_by: BTreeSet<Bound>,
     tests: Vec<TestCase>,
     /// A function without conditions still gets one test (of its only path).
     wants_entry_test: bool,
@@ -148,6 +150,9 @@ impl Coverage {
     /// while the goal needs more nodes.
     fn cut_goals(&mut self, goals: &[Goal], bound: Bound) {
         self.stopped(Uncovered::Budget(bound));
+        if !goals.is_empty() {
+            self.cut_by.insert(bound);
+        }
         for g in goals {
             let reason = self.reasons.entry(*g).or_insert(Uncovered::Budget(bound));
             if *reason == Uncovered::Budget(Bound::MaxIterations) {
@@ -549,6 +554,46 @@ const FINDING_STATEMENTS: u64 = 10_000;
 /// The solver work of about this long, in a time limit (`solver::work_for`).
 const FINDING_WORK: Duration = Duration::from_secs(1);
 
+/// How many times longer input arrays and strings may be when the search
+/// runs again for the goals the length bound cut (see
+/// [`cover_with_longer_inputs`]).
+const LONGER_INPUTS: u64 = 8;
+
+/// When the search ran out of paths with time left, and goals left that a
+/// longer input may reach (`max_array` cut paths toward them: a header
+/// read from a buffer, a loop over more elements), runs it again from the start with
+/// inputs [`LONGER_INPUTS`] times as long, for the rest of the time. A goal
+/// it does not reach keeps the reason the first search gave.
+fn cover_with_longer_inputs(
+    exec: &mut Executor,
+    coverage: &mut Coverage,
+    deadline: Instant,
+    ending: &mut Ending,
+) {
+    let cut_by_length = coverage.cut_by.contains(&Bound::MaxArray);
+    if !cut_by_length || coverage.uncovered.is_empty() || Instant::now() >= deadline {
+        return;
+    }
+    let Ok(initial) = exec.initial_state() else {
+        return;
+    };
+    let (elements, string) = (exec.max_elements, exec.max_string);
+    exec.max_elements = elements.saturating_mul(LONGER_INPUTS);
+    exec.max_string = string
+        .saturating_mul(LONGER_INPUTS)
+        .min(crate::bounds::RECORD_BYTES.max(string));
+    let longer = explore::run(
+        exec,
+        coverage,
+        &mut searcher(exec.config),
+        &Budget::until(deadline, exec.config),
+        vec![initial],
+    );
+    (exec.max_elements, exec.max_string) = (elements, string);
+    ending.paths += longer.paths;
+    ending.statements += longer.statements;
+}
+
 /// With [`HardGoalStrategy::Trees`], the coverage search stops after this
 /// fraction of the time budget without a new test.
 const STALL_SHARE: u32 = 4;
@@ -762,6 +807,7 @@ pub fn explore(
         nearest_uncovered: RefCell::new(StableHashMap::default()),
         reasons: BTreeMap::new(),
         first_stop: None,
+        cut_by: BTreeSet::new(),
         tests: Vec::new(),
         wants_entry_test: goals.is_empty(),
         runs_every_path: goals.is_empty(),
@@ -837,6 +883,9 @@ pub fn explore(
         Bound::Stalled => Bound::MaxTime,
         other => other,
     });
+    if budget_hit.is_none() {
+        cover_with_longer_inputs(&mut exec, &mut coverage, deadline, &mut ending);
+    }
     if config.hard_goals == HardGoalStrategy::Trees {
         // Goals the search proved infeasible (it ran out of paths, no budget
         // cut any, the solver always answered) are not hard, only out of reach.
