@@ -187,6 +187,15 @@ impl Type {
     pub fn ptr(to: Type) -> Type {
         Type::Pointer(Box::new(to))
     }
+    /// Whether this is a pointer to bytes: `void *`, `char *`, `unsigned
+    /// char *` (what code reads any object through).
+    pub fn points_to_bytes(&self) -> bool {
+        match self.pointee() {
+            Some(Type::Void) => true,
+            Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
+            _ => false,
+        }
+    }
     pub fn as_int(&self) -> Option<IntType> {
         match self {
             Type::Int(i) => Some(*i),

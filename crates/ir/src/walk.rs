@@ -138,11 +138,6 @@ pub fn literals_handed_to_bodiless(
 /// holds at least that many bytes. 0 where it converts none.
 pub fn largest_record_read_from_bytes(program: &crate::program::Program, func: FuncId) -> u64 {
     use crate::types::{Layout, Type};
-    let is_bytes = |ty: &Type| match ty.pointee() {
-        Some(Type::Void) => true,
-        Some(Type::Int(it)) => it.bits == 8 && !it.is_bool,
-        _ => false,
-    };
     let mut largest = 0;
     for body in bodies_called_from(program, func) {
         operands(body, |operand| {
@@ -153,7 +148,7 @@ pub fn largest_record_read_from_bytes(program: &crate::program::Program, func: F
                 if let (ExprKind::Cast(from), Some(record @ Type::Struct(_))) =
                     (&e.kind, e.ty.pointee())
                 {
-                    if is_bytes(&from.ty) {
+                    if from.ty.points_to_bytes() {
                         largest = largest.max(program.size_of(record));
                     }
                 }
@@ -242,32 +237,32 @@ pub fn address_taken(program: &crate::program::Program) -> std::collections::BTr
     found
 }
 
-/// Whether `func` orders pointers (`p < end`) or subtracts them (`end - p`):
-/// two of its pointers must then point into one object.
+/// Whether `func`, or a function it calls, orders pointers (`p < end`) or
+/// subtracts them (`end - p`): two of its pointers must then point into
+/// one object.
 pub fn orders_pointers(program: &crate::program::Program, func: FuncId) -> bool {
-    let Some(body) = &program.function(func).body else {
-        return false;
-    };
     let mut found = false;
-    operands(body, |operand| {
-        let Operand::Evaluated(expr) = operand else {
-            return;
-        };
-        subexpressions(expr, &mut |e| {
-            found |= match &e.kind {
-                ExprKind::PtrDiff(..) => true,
-                ExprKind::Binary(op, a, _) => {
-                    matches!(
-                        op,
-                        crate::program::BinOp::Lt
-                            | crate::program::BinOp::Le
-                            | crate::program::BinOp::Gt
-                            | crate::program::BinOp::Ge
-                    ) && a.ty.pointee().is_some()
-                }
-                _ => false,
+    for body in bodies_called_from(program, func) {
+        operands(body, |operand| {
+            let Operand::Evaluated(expr) = operand else {
+                return;
             };
+            subexpressions(expr, &mut |e| {
+                found |= match &e.kind {
+                    ExprKind::PtrDiff(..) => true,
+                    ExprKind::Binary(op, a, _) => {
+                        matches!(
+                            op,
+                            crate::program::BinOp::Lt
+                                | crate::program::BinOp::Le
+                                | crate::program::BinOp::Gt
+                                | crate::program::BinOp::Ge
+                        ) && a.ty.pointee().is_some()
+                    }
+                    _ => false,
+                };
+            });
         });
-    });
+    }
     found
 }

@@ -3,6 +3,7 @@
  * say where the data after it lies. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct image_record {
     uint32_t type;
@@ -57,4 +58,56 @@ uint32_t data_packet_sequence(const unsigned char *packet, size_t size)
     if (header->length != size - sizeof *header)
         return 0;
     return header->sequence;
+}
+
+struct region {
+    uint32_t count;
+    uint32_t size;
+    int32_t bounds[4];
+};
+
+/* The number of rectangles of a region whose bytes end at `limit`, or -1
+ * when the region does not fit: the end pointer is of another type than
+ * the record. */
+int region_rectangles(const struct region *region, const char *limit)
+{
+    if ((const char *)region + sizeof *region > limit)
+        return -1;
+    if ((const char *)region + region->size > limit)
+        return -1;
+    if (region->count > (region->size - sizeof *region) / 16)
+        return -1;
+    return (int)region->count;
+}
+
+/* Whether `n` bytes from `start` lie before `limit`, as a bounds check
+ * that tests the start first, written with `>` (the start is the larger
+ * side when it fails). */
+static int unsafe_span(const char *start, size_t n, const char *limit)
+{
+    return start > limit || (size_t)(limit - start) < n;
+}
+
+struct color_table {
+    uint32_t header_size;
+    int32_t width, height;
+    uint16_t planes, bit_count;
+    uint32_t compression, image_size;
+    int32_t x_ppm, y_ppm;
+    uint32_t colors_used, colors_important;
+};
+
+/* The colours a bitmap header announces, read with memcpy from bytes that
+ * end at `limit`: -1 when the header or its colours do not fit. */
+int table_colors(const char *bitmap, const char *limit)
+{
+    struct color_table header;
+    if (unsafe_span(bitmap, sizeof header, limit))
+        return -1;
+    memcpy(&header, bitmap, sizeof header);
+    if (header.colors_used == 0)
+        return 0;
+    if (unsafe_span(bitmap, sizeof header + 4 * (size_t)header.colors_used, limit))
+        return -1;
+    return (int)header.colors_used;
 }

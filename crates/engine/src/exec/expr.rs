@@ -4,7 +4,7 @@
 
 use super::float;
 use super::Machine;
-use super::{unsupported, Exec};
+use super::{unsupported, Exec, Stop};
 use crate::state::State;
 use crate::value::{
     bool_to_bv, concrete, is_nonzero, resize, sign_extend, signed_bits, Cond, PtrVal, SymVal,
@@ -129,20 +129,33 @@ impl Machine<'_, '_> {
     /// first, so that `high` may point into `low`'s buffer, at or after its
     /// start: `p < end` (or its negation `p >= end`), `end > p` and
     /// `end - p` can then go either way, whichever pointer the code read
-    /// first. A literal or a global is the object that holds it, if the
-    /// path made one (a pointer a native call returned into it points to
-    /// that).
+    /// first. A bounds check written the other way round (`start > limit`
+    /// returns early) needs `low` inside `high`'s buffer: so `high` may
+    /// also be decided first, as a buffer of its own. A literal or a global
+    /// is the object that holds it, if the path made one (a pointer a
+    /// native call returned into it points to that).
     fn decided_in_order(
         &mut self,
         st: &State,
         low: &PtrVal,
         high: &PtrVal,
     ) -> Exec<(Target, Target)> {
-        if let (Target::Lazy(first), Target::Lazy(_)) = (
+        if let (Target::Lazy(low_lazy), Target::Lazy(high_lazy)) = (
             self.resolved(st, &low.target),
             self.resolved(st, &high.target),
         ) {
-            return Err(self.decide(st, first));
+            let low_first = self.decide(st, low_lazy);
+            let Stop::Fork(mut choices) = low_first else {
+                return Err(low_first);
+            };
+            if let Stop::Fork(high_first) = self.decide(st, high_lazy) {
+                let own_buffer = |next: &State| {
+                    matches!(next.lazies[high_lazy as usize].resolution,
+                        Some(Target::Object(obj)) if obj as usize >= st.objects.len())
+                };
+                choices.extend(high_first.into_iter().filter(own_buffer));
+            }
+            return Err(Stop::Fork(choices));
         }
         let object = |t: Target| match t {
             Target::Str(id) => st.strings[id.index()].map_or(t, Target::Object),

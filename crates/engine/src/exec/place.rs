@@ -438,8 +438,8 @@ impl Machine<'_, '_> {
         let buffer = !matches!(ty.pointee(), Some(Type::Struct(_)));
         let mut aliased = Vec::new();
         if self.orders_pointers {
-            for obj in &aliases {
-                if let Some(inside) = self.pointing_inside(st, lazy, *obj) {
+            for obj in self.inside_candidates(st, lazy, &aliases) {
+                if let Some(inside) = self.pointing_inside(st, lazy, obj) {
                     choices.push(inside);
                 }
             }
@@ -470,15 +470,40 @@ impl Machine<'_, '_> {
         Stop::Fork(choices)
     }
 
+    /// The input objects an undecided lazy pointer may point inside of (see
+    /// [`Self::pointing_inside`]): those it may alias, and for a byte
+    /// pointer any other input array too (the end of a record's bytes).
+    fn inside_candidates(&self, st: &State, lazy: LazyIdx, aliases: &[ObjIdx]) -> Vec<ObjIdx> {
+        if !st.lazies[lazy as usize].ty.points_to_bytes() || st.is_environment_value(lazy) {
+            return aliases.to_vec();
+        }
+        let any_input = |o: &crate::state::Object| {
+            matches!(&o.kind, ObjKind::Input { freed: false, origin, .. }
+                if !st.is_environment_value(*origin))
+        };
+        (st.objects.iter().enumerate())
+            .filter(|(i, o)| any_input(o) || aliases.contains(&(*i as ObjIdx)))
+            .map(|(i, _)| i as ObjIdx)
+            .collect()
+    }
+
     /// A fork of `st` in which `lazy` points past the first element of the
     /// input array `obj`, up to one past its end, as an end pointer or a
-    /// cursor does (`parse(p, end)`); `None` when no length allows it.
+    /// cursor does (`parse(p, end)`): a byte pointer into an array of
+    /// another type at any of its bytes; `None` when no length allows it.
     fn pointing_inside(&mut self, st: &State, lazy: LazyIdx, obj: ObjIdx) -> Option<State> {
         let ObjKind::Input { elem, len, .. } = &st.object(obj).kind else {
             return None;
         };
+        let by_bytes = *elem != self.pointee_elem(st, lazy).ok()?;
         let elem_size = Word::known(u128::from(self.program.size_of(elem)), 64);
-        let len = Word::from(len.clone());
+        let (elem_size, len) = match by_bytes {
+            true => (
+                Word::known(1, 64),
+                Word::from(len.clone()).bvmul(&elem_size),
+            ),
+            false => (elem_size, Word::from(len.clone())),
+        };
         let mut next = self.fork(st);
         let index = Word::Term(BV::new_const(
             next.symbol_name(&format!("index({})", next.lazies[lazy as usize].path)),
