@@ -809,7 +809,7 @@ impl FileRun {
             let stem = source_stem(&self.config);
             for _ in 0..crate::validate::ROUNDS {
                 let program = &self.output.program;
-                let unresolved = &mut config.unresolved_symbols;
+                let unresolved = &mut config.unresolved;
                 let out_dir = &self.config.out_dir;
                 match crate::validate::refute(program, reports, unresolved, out_dir, &stem) {
                     Ok(false) => break,
@@ -893,7 +893,7 @@ pub fn emit_config(out: &Path, record: &RunRecord<()>) -> Result<emit::EmitConfi
         source: record.source.clone(),
         flags,
         framework: record.framework,
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     })
 }
 

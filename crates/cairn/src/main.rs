@@ -125,7 +125,7 @@ fn write_single_test(
             ..emit::SourceFlags::default()
         },
         framework: emit::Framework::Plain,
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     };
     let summary = emit::write_outputs(program, &[report], &emit_config)
         .map_err(|e| UsageError(e.to_string()))?;

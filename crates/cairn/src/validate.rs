@@ -34,7 +34,7 @@ const STOP_AFTER_TIMEOUTS: u32 = 2;
 pub fn refute(
     program: &ir::Program,
     reports: &mut [FunctionReport],
-    unresolved: &mut BTreeSet<String>,
+    unresolved: &mut emit::Unresolved,
     out_dir: &Path,
     stem: &str,
 ) -> Result<bool, UsageError> {
@@ -53,7 +53,10 @@ pub fn refute(
     let ran = ran?;
     let mut changed = false;
     for symbol in &ran.unresolved_symbols {
-        changed |= unresolved.insert(symbol.clone());
+        changed |= unresolved.symbols.insert(symbol.clone());
+    }
+    for symbol in &ran.thread_local_symbols {
+        changed |= unresolved.thread_local.insert(symbol.clone());
     }
     for report in reports.iter_mut() {
         let name = &program.function(report.func).name;

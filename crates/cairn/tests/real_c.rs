@@ -415,6 +415,24 @@ fn a_null_pointer_is_moved_by_zero_or_not_at_all() {
     assert!(driver.contains("used_end(NULL, 0, 0)"), "{driver}");
 }
 
+/// A thread-local global another file defines (mimalloc's default heap).
+const THREAD_LOCAL_EXTERN: &str = r#"extern __thread int *heap_default;
+int *default_heap(void) { return heap_default; }
+int heap_is_set(int size) { int *heap = default_heap(); return heap != 0 && size > 3; }
+"#;
+
+#[test]
+fn a_thread_local_global_defined_elsewhere_is_defined_thread_local() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, _, out_dir) = gen_checked_with(dir.path(), "tls.c", THREAD_LOCAL_EXTERN, &[]);
+    assert!(covers(&stdout, "heap_is_set", "4/4        4/4"), "{stdout}");
+    let driver = std::fs::read_to_string(out_dir.join("tls_test.c")).expect("driver");
+    assert!(
+        driver.contains("_Thread_local unsigned char cairn_unresolved_heap_default"),
+        "{driver}"
+    );
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

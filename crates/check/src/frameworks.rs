@@ -21,6 +21,11 @@ pub struct BuildStep {
 /// that includes the source is `build/driver.o`, so gcov's data is
 /// `driver.gcda` for every framework. `label` names the build (`compile`,
 /// `compile-sanitize`).
+/// The object file the driver's compile step writes into `build`.
+pub fn driver_object(build: &Path) -> std::path::PathBuf {
+    build.join("driver.o")
+}
+
 pub fn build_steps(
     cc: &str,
     tests: &TestsFile,
@@ -29,7 +34,7 @@ pub fn build_steps(
     flags: &[String],
     label: &str,
 ) -> Vec<BuildStep> {
-    let object = build.join("driver.o");
+    let object = driver_object(build);
     let binary = build.join("driver");
     let c_file = match (&tests.framework, &tests.driver_c_part) {
         (Framework::Gtest, Some(c_part)) => out_dir.join(c_part),

@@ -337,10 +337,43 @@ fn build_driver(
     flags.push(test_timeout_define());
     for mut step in frameworks::build_steps(&config.cc, tests, out_dir, build, &flags, label) {
         if !compile_step(&mut step.command, build, &step.label, result)? {
+            if !result.unresolved_symbols.is_empty() {
+                let object = frameworks::driver_object(build);
+                for symbol in undefined_thread_locals(&object) {
+                    if !result.thread_local_symbols.contains(&symbol) {
+                        result.thread_local_symbols.push(symbol);
+                    }
+                }
+            }
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// The symbols `object` references as thread-local and does not define
+/// (`extern __thread T *heap;`), as binutils' `readelf` lists them: a
+/// definition the driver adds must be thread-local too, or the assembler
+/// refuses the file. None when `readelf` cannot read it.
+fn undefined_thread_locals(object: &Path) -> Vec<String> {
+    let Ok(listed) = Command::new("readelf")
+        .args(["--syms", "--wide"])
+        .arg(object)
+        .output()
+    else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|line| {
+            // Num: Value Size Type Bind Vis Ndx Name
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields[..] {
+                [_, _, _, "TLS", _, _, "UND", name, ..] => Some(name.to_string()),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The configured compiler with the flags the generated files need.

@@ -199,6 +199,9 @@ pub struct FileCheck {
     /// Symbols the linker found no definition of (`undefined reference to
     /// ...`), each once, in order.
     pub unresolved_symbols: Vec<String>,
+    /// Those of them the driver references as thread-local (`extern
+    /// __thread T *heap;`), each once, in order.
+    pub thread_local_symbols: Vec<String>,
     pub reproducers: Vec<ReproducerRun>,
     /// Facts worth knowing that are not problems.
     pub notes: Vec<String>,
@@ -280,6 +283,7 @@ impl FileCheck {
             failures: vec![],
             functions_not_compiling: vec![],
             unresolved_symbols: vec![],
+            thread_local_symbols: vec![],
             reproducers: vec![],
             notes: vec![],
             tests: runs,

@@ -143,11 +143,20 @@ pub struct EmitConfig {
     pub flags: SourceFlags,
     /// The test framework the driver is written for.
     pub framework: Framework,
-    /// Symbols the linker found undefined when the driver was last built:
-    /// code cairn does not lower (a cleanup handler's call, an inline
-    /// function of a header) references them and nothing the driver links
-    /// defines them. The drivers define them (see [`support`]).
-    pub unresolved_symbols: std::collections::BTreeSet<String>,
+    /// Symbols the linker found undefined when the driver was last built.
+    pub unresolved: Unresolved,
+}
+
+/// Symbols the linker found undefined when a driver was last built: code
+/// cairn does not lower (a cleanup handler's call, an inline function of a
+/// header) references them and nothing the driver links defines them. The
+/// drivers define them (see [`support`]).
+#[derive(Clone, Debug, Default)]
+pub struct Unresolved {
+    pub symbols: std::collections::BTreeSet<String>,
+    /// Those the driver references as thread-local (`extern __thread T
+    /// *heap;`): they are defined thread-local too.
+    pub thread_local: std::collections::BTreeSet<String>,
 }
 
 /// Preprocessor flags the source needs, as given to the front end. Defines
@@ -278,7 +287,7 @@ pub fn write_outputs(
     };
 
     let mut unit = unit::Unit::new(program);
-    unit.unresolved_symbols = config.unresolved_symbols.clone();
+    unit.unresolved = config.unresolved.clone();
     let driver = driver::test_driver(&unit, reports, &source, config.framework);
     let has_findings = reports.iter().any(|r| !r.findings.is_empty());
     let reproducers = has_findings.then(|| driver::findings_driver(&unit, reports, &source));

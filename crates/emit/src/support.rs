@@ -713,7 +713,8 @@ pub fn unresolved_definitions(out: &mut CodeWriter, unit: &Unit, plans: &[StubPl
         .map(|g| program.global(g).name.as_str())
         .collect();
     let missing: Vec<&String> = unit
-        .unresolved_symbols
+        .unresolved
+        .symbols
         .iter()
         .filter(|name| is_identifier(name) && !stubbed(name) && !externs.contains(&name.as_str()))
         .collect();
@@ -724,7 +725,10 @@ pub fn unresolved_definitions(out: &mut CodeWriter, unit: &Unit, plans: &[StubPl
     out.line(" * refuses) and defined nowhere the driver links: defined here as zero. */");
     for name in missing {
         let variable = program.globals.iter().any(|g| &g.name == name);
-        if variable {
+        if unit.unresolved.thread_local.contains(name) {
+            let storage = zeroed_storage("cairn_unresolved_", name);
+            out.line(&format!("_Thread_local {storage};"));
+        } else if variable {
             out.line(&format!("{};", zeroed_storage("cairn_unresolved_", name)));
         } else {
             out.line(&format!(

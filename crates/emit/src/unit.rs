@@ -55,8 +55,8 @@ pub struct Unit<'a> {
     /// shadow them. Made once: every test's scope starts from it.
     pub reserved_names: HashSet<String>,
     /// Symbols the linker found undefined in an earlier build of the
-    /// drivers ([`crate::EmitConfig::unresolved_symbols`]).
-    pub unresolved_symbols: BTreeSet<String>,
+    /// drivers ([`crate::EmitConfig::unresolved`]).
+    pub unresolved: crate::Unresolved,
 }
 
 /// A bodiless function some test scripts, and the longest script it needs.
@@ -94,7 +94,7 @@ impl<'a> Unit<'a> {
             allocates_uninitialized: calls("malloc") || calls("realloc"),
             tracks_frees: calls("free") && !calls("realloc"),
             reserved_names,
-            unresolved_symbols: BTreeSet::new(),
+            unresolved: crate::Unresolved::default(),
         }
     }
 
@@ -199,7 +199,7 @@ impl<'a> Unit<'a> {
             let excluded_code_calls = self.program.used_by_excluded.contains(&f.name);
             let own = (!self.program.in_system_header(f.span) || excluded_code_calls)
                 && testcase::c_library::is_stubbed(self.program, func);
-            if !f.is_static && spellable && (own || self.unresolved_symbols.contains(&f.name)) {
+            if !f.is_static && spellable && (own || self.unresolved.symbols.contains(&f.name)) {
                 capacity.entry(func).or_insert(0);
             }
         }
