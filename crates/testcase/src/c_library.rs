@@ -92,9 +92,12 @@ pub enum MockResult {
     /// [`Random`]: MockResult::Random
     Seed,
     /// A string the test builds, or NULL: the locale or message domain
-    /// `setlocale` and `textdomain` say is in force. A test runs in the
-    /// "C" locale, which the mock leaves as it is.
+    /// `setlocale` and `textdomain` say is in force (a test runs in the
+    /// "C" locale, which the mock leaves as it is), a terminal's name.
     Name,
+    /// 1 or 0: whether a descriptor is a terminal. A test runs with its
+    /// output wherever its runner sends it.
+    Truth,
 }
 
 /// The argument a variadic mocked function may take after its named ones,
@@ -225,6 +228,8 @@ pub const MOCKED: &[(&str, MockResult)] = &[
     ("srand", MockResult::Seed),
     ("srandom", MockResult::Seed),
     ("srand48", MockResult::Seed),
+    ("isatty", MockResult::Truth),
+    ("ttyname", MockResult::Name),
     ("setlocale", MockResult::Name),
     ("bindtextdomain", MockResult::Name),
     ("textdomain", MockResult::Name),

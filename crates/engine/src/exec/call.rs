@@ -290,6 +290,9 @@ impl Machine<'_, '_> {
                 v.bvsgt(Word::known(0, bits))
             }
             MockResult::Id | MockResult::Seed => return Ok(()),
+            MockResult::Truth => {
+                Cond::or(&[v.eq(Word::known(0, bits)), v.eq(Word::known(1, bits))])
+            }
             MockResult::Random => {
                 Cond::and(&[at_least_zero, v.bvsle(Word::known(0x7fff_ffff, bits))])
             }
