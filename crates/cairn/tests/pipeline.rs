@@ -36,7 +36,7 @@ fn front_engine_emit_and_check_agree_on_the_sample() {
             source,
             flags: Default::default(),
             framework: Default::default(),
-            unresolved_symbols: Default::default(),
+            unresolved: Default::default(),
         },
     )
     .expect("emit");

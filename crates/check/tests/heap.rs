@@ -17,7 +17,7 @@ fn checked(reports: &[FunctionReport]) -> CheckReport {
         source: dir.path().join("heap.c"),
         flags: Default::default(),
         framework: Default::default(),
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     };
     write_outputs(&heap_program(), reports, &config).expect("emit");
     check(

@@ -23,7 +23,7 @@ impl Sample {
             source: sample.dir.path().join("sample.c"),
             flags: Default::default(),
             framework: Default::default(),
-            unresolved_symbols: Default::default(),
+            unresolved: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit");
         sample
@@ -218,7 +218,7 @@ fn preprocessor_flags_reach_the_driver_and_the_check() {
         source,
         flags,
         framework: Default::default(),
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     };
     emit::write_outputs(
         &sample_program(),

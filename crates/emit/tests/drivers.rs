@@ -34,7 +34,7 @@ impl Sample {
             source: self.dir.path().join("sample.c"),
             flags: Default::default(),
             framework,
-            unresolved_symbols: Default::default(),
+            unresolved: Default::default(),
         };
         write_outputs(&sample_program(), reports, &config).expect("emit")
     }
@@ -407,7 +407,7 @@ fn replacing_another_files_tests_is_noted() {
         source: other_dir.join("sample.c"),
         flags: Default::default(),
         framework: Default::default(),
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     };
     let summary = write_outputs(
         &sample_program(),

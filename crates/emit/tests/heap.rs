@@ -25,7 +25,7 @@ impl Heap {
             source: heap.dir.path().join("heap.c"),
             flags: Default::default(),
             framework: Default::default(),
-            unresolved_symbols: Default::default(),
+            unresolved: Default::default(),
         };
         let summary = write_outputs(&heap_program(), reports, &config).expect("emit");
         assert!(summary.notes.is_empty(), "{:?}", summary.notes);

@@ -549,7 +549,7 @@ fn write_outputs_draws_the_written_tests_with_input_objects() {
         source,
         flags: Default::default(),
         framework: Default::default(),
-        unresolved_symbols: Default::default(),
+        unresolved: Default::default(),
     };
     write_outputs(&program, &reports, &config).expect("outputs written");
     let json = std::fs::read_to_string(config.out_dir.join("sample.tests.json")).expect("json");

@@ -645,7 +645,7 @@ fn every_kind_of_value_compiles_cleanly_and_passes() {
             source,
             flags: Default::default(),
             framework: Default::default(),
-            unresolved_symbols: Default::default(),
+            unresolved: Default::default(),
         },
     )
     .expect("emit");
