@@ -23,6 +23,12 @@ int apply(int (*f)(int), int v) {
         let Value::Func(f) = t.inputs.args[0] else {
             panic!("function argument: {:?}", t.inputs.args[0])
         };
+        // Or the mock standing for another file's function of the type,
+        // whose result the test scripts.
+        if program.callback_mocks.contains(&f) {
+            assert_eq!(program.function(f).sig, program.function(twice).sig);
+            continue;
+        }
         assert!(
             f == twice || f == negate,
             "only functions of type int(int) qualify"
@@ -466,4 +472,34 @@ unsigned long slots(void) {
         .find(|f| f.kind == testcase::FindingKind::DivisionByZero)
         .expect("division by a size the stub wrote");
     assert!(!division.has_valid_inputs(), "{division:?}");
+}
+
+#[test]
+fn a_method_of_a_table_filled_elsewhere_is_the_callback_mock() {
+    // The file's only function of the method's type is the one calling
+    // through the table: each test stores the mock that stands for
+    // another file's method (it used to recurse or dereference NULL, and
+    // no test was written).
+    let src = r#"
+struct file;
+struct methods { long (*available)(struct file *f); };
+struct file { const struct methods *methods; int fd; };
+long file_available(struct file *f) { return f->methods->available(f); }
+"#;
+    let (program, report) = run(src, "file_available");
+    fn holds_mock(program: &ir::Program, value: &Value) -> bool {
+        match value {
+            Value::Func(id) => program.callback_mocks.contains(id),
+            Value::Struct(values) | Value::Array(values) => {
+                values.iter().any(|v| holds_mock(program, v))
+            }
+            _ => false,
+        }
+    }
+    let stores_mock = |t: &testcase::TestCase| {
+        (t.inputs.objects.iter())
+            .flat_map(|o| &o.init)
+            .any(|v| holds_mock(&program, v))
+    };
+    assert!(report.tests.iter().any(stores_mock), "{:?}", report.tests);
 }

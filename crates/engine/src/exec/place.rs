@@ -393,8 +393,7 @@ impl Machine<'_, '_> {
     /// Forks over what an undecided lazy pointer may be: NULL (when
     /// `with_null`), an alias of each input object of its pointee type, and
     /// a fresh input object (within `max_nodes`). A function pointer may be
-    /// each function of the file of its type, or, if there is none, its
-    /// type's callback mock.
+    /// each function of the file of its type, and its type's callback mock.
     fn choices(&mut self, st: &State, lazy: LazyIdx, with_null: bool) -> Stop {
         let mut choices = Vec::new();
         // A parameter declared never NULL: the driver may not pass NULL.
@@ -408,19 +407,19 @@ impl Machine<'_, '_> {
         }
         let ty = st.lazies[lazy as usize].ty.clone();
         if let Some(Type::Function(sig)) = ty.pointee() {
-            // The file's functions of its type, or, where it defines none,
-            // the mock that stands for them (another file's, another
-            // library's).
+            // The file's functions of its type, and the mock that stands
+            // for another file's or another library's (a table of methods
+            // filled elsewhere: the file's only function of the type may
+            // be the one that calls through it).
             let defined = |f: &ir::Function| f.body.is_some() && f.sig == **sig;
             let mut targets: Vec<ir::FuncId> = (0..self.program.functions.len() as u32)
                 .map(ir::FuncId)
                 .filter(|&id| defined(self.program.function(id)))
                 .collect();
-            if targets.is_empty() {
-                targets = (self.program.callback_mocks.iter().copied())
-                    .filter(|&id| self.program.function(id).sig == **sig)
-                    .collect();
-            }
+            targets.extend(
+                (self.program.callback_mocks.iter().copied())
+                    .filter(|&id| self.program.function(id).sig == **sig),
+            );
             for target in targets {
                 let mut next = self.fork(st);
                 next.lazies[lazy as usize].resolution = Some(Target::Func(target));
