@@ -433,6 +433,28 @@ fn a_thread_local_global_defined_elsewhere_is_defined_thread_local() {
     );
 }
 
+/// SIMD intrinsics on vector types (libwebp's SSE2 filters): the
+/// functions on vectors are not lowered, and the header's inline
+/// intrinsics are never stubbed (an alias of an `always_inline` function
+/// does not compile).
+const SIMD: &str = r#"#include <emmintrin.h>
+static __m128i interleave(__m128i x, __m128i y) { return _mm_unpacklo_epi16(x, y); }
+void mix_rows(__m128i *rows, int n) {
+    for (int i = 0; i + 1 < n; i += 2) rows[i] = interleave(rows[i], rows[i + 1]);
+}
+int clamp(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
+"#;
+
+#[test]
+fn vector_types_leave_the_intrinsics_to_the_compiler() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (stdout, stderr, out_dir) = gen_checked_with(dir.path(), "simd.c", SIMD, &[]);
+    assert!(covers(&stdout, "clamp", "4/4"), "{stdout}");
+    assert!(!stderr.contains("left out"), "{stderr}");
+    let driver = std::fs::read_to_string(out_dir.join("simd_test.c")).expect("driver");
+    assert!(!driver.contains("cairn_stub__mm_"), "{driver}");
+}
+
 /// The source's `main` is not read (inline assembly): the driver still
 /// renames it, to have its own.
 const UNREAD_MAIN: &str = r#"int twice(int x) { return x > 5 ? 2 * x : x; }

@@ -2,8 +2,8 @@
 
 use super::expr::{float_zero, make_binary};
 use super::types::{
-    alias_attribute, has_attribute, layout_attribute, merge_nonnull, nonnull_attribute, Declared,
-    Specs,
+    alias_attribute, has_attribute, layout_attribute, merge_nonnull, nonnull_attribute,
+    vector_attribute, Declared, Specs,
 };
 use super::vla::VariableLength;
 use super::{
@@ -121,6 +121,10 @@ impl<'a> Lowerer<'a> {
             );
         }
         let initializer = init_decl.node.initializer.as_ref();
+        let extensions = &init_decl.node.declarator.node.extensions;
+        if let Some(at) = specs.vector.or_else(|| vector_attribute(extensions)) {
+            return self.unsupported(at, "a vector type (`vector_size`)");
+        }
         if specs.storage == Some(StorageClassSpecifier::Typedef) {
             if let Some(at) = layout_attribute(&init_decl.node.declarator.node.extensions) {
                 return self.unsupported(at, "alignment or packing attribute");

@@ -27,6 +27,9 @@ pub(super) struct Specs<'s> {
     pub nonnull: Option<Vec<usize>>,
     /// `__attribute__((cleanup(f)))`: the function, and where.
     pub cleanup: Option<(String, usize)>,
+    /// `__attribute__((vector_size(N)))`: where (a SIMD vector, which cairn
+    /// does not model).
+    pub vector: Option<usize>,
     pub offset: usize,
 }
 
@@ -77,6 +80,9 @@ impl<'s> Specs<'s> {
         }
         if let Some(at) = attribute_position(ext, &["packed"]) {
             self.packed = Some(at);
+        }
+        if let Some(at) = vector_attribute(ext) {
+            self.vector = Some(at);
         }
         self.noreturn |= has_attribute(ext, "noreturn");
         self.nonnull = merge_nonnull(self.nonnull.take(), nonnull_attribute(ext));
@@ -188,6 +194,12 @@ pub(super) fn alias_attribute(ext: &[Node<Extension>]) -> Option<String> {
         }
         _ => None,
     })
+}
+
+/// Position of a `vector_size` attribute (`typedef long long __m128i
+/// __attribute__((vector_size(16)))`), if any.
+pub(super) fn vector_attribute(ext: &[Node<Extension>]) -> Option<usize> {
+    attribute_position(ext, &["vector_size"])
 }
 
 /// Position of an attribute that changes layout (`packed`, `aligned`), if any.
