@@ -710,9 +710,10 @@ int fits(unsigned long len, unsigned long add, unsigned long cap) {
     assert!((1..=100).contains(&arg(fitting, 2)), "{fitting:#?}");
 }
 
-/// `strtol` overflows only on more digits than the default `max_array` (8
-/// bytes) holds: the overflow arm is cut by that bound, never claimed
-/// infeasible, and a larger bound reaches it.
+/// `strtol` overflows only on more digits than a `max_array` of 2 holds,
+/// even when the search runs again with strings eight times as long: the
+/// overflow arm is cut by that bound, never claimed infeasible, and a
+/// larger bound reaches it.
 #[test]
 fn an_overflow_needing_a_longer_string_is_cut_not_infeasible() {
     let src = r#"
@@ -726,7 +727,11 @@ int parse(const char *s) {
     return v > 100;
 }
 "#;
-    let (program, report) = run(src, "parse");
+    let short = engine::EngineConfig {
+        max_array: 2,
+        ..config()
+    };
+    let (program, report) = run_with(src, "parse", &short);
     let reasons: Vec<String> = report
         .uncovered
         .iter()
