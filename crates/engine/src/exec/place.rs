@@ -214,7 +214,7 @@ impl Machine<'_, '_> {
         self.check_fault(
             st,
             FindingKind::MisalignedAccess,
-            &Cond::from(misaligned),
+            &misaligned,
             &format!(
                 "an access at an address not a multiple of {align}, the alignment of its type"
             ),
