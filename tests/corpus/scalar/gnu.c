@@ -195,3 +195,16 @@ int clamp_percent(int value)
     });
     return clamped;
 }
+
+/* The sum of the first `n` of a block the caller promises is aligned to
+ * 16 bytes, as allocators and codecs tell the compiler. */
+long aligned_sum(const int *block, size_t n)
+{
+    const int *words = __builtin_assume_aligned(block, 16);
+    long sum = 0;
+    for (size_t i = 0; i < n && i < 4; i++)
+        sum += words[i];
+    if (sum > 100)
+        return 100;
+    return sum;
+}

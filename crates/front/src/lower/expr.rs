@@ -736,6 +736,15 @@ impl<'a> Lowerer<'a> {
                         }
                         return Ok(Val::Value(v));
                     }
+                    // A hint of the pointer's alignment: the pointer, as `void *`.
+                    "__builtin_assume_aligned" if args.len() >= 2 => {
+                        let pointer = self.rvalue(&args[0])?;
+                        for a in &args[1..] {
+                            self.discard(a)?;
+                        }
+                        let void_pointer = Type::ptr(Type::Void);
+                        return Ok(Val::Value(self.convert(pointer, &void_pointer, at)?));
+                    }
                     "__builtin_unreachable" | "__builtin_trap" | "__builtin_abort" => {
                         let span = self.span(at);
                         self.builder(at)?
