@@ -78,6 +78,22 @@ pub fn place_expressions<'a>(place: &'a Place, visit: &mut impl FnMut(&'a Expr))
     }
 }
 
+/// Each expression evaluated in `func` and in the functions it calls,
+/// directly or not, and every expression inside it.
+fn expressions_called_from<'p>(
+    program: &'p crate::program::Program,
+    func: FuncId,
+    mut visit: impl FnMut(&'p Expr),
+) {
+    for body in bodies_called_from(program, func) {
+        operands(body, |operand| {
+            if let Operand::Evaluated(expr) = operand {
+                subexpressions(expr, &mut visit);
+            }
+        });
+    }
+}
+
 /// The bodies of `func` and of the functions it calls, directly or not.
 pub fn bodies_called_from(program: &crate::program::Program, func: FuncId) -> Vec<&Body> {
     let mut seen = std::collections::BTreeSet::from([func]);
@@ -139,22 +155,13 @@ pub fn literals_handed_to_bodiless(
 pub fn largest_record_read_from_bytes(program: &crate::program::Program, func: FuncId) -> u64 {
     use crate::types::{Layout, Type};
     let mut largest = 0;
-    for body in bodies_called_from(program, func) {
-        operands(body, |operand| {
-            let Operand::Evaluated(expr) = operand else {
-                return;
-            };
-            subexpressions(expr, &mut |e| {
-                if let (ExprKind::Cast(from), Some(record @ Type::Struct(_))) =
-                    (&e.kind, e.ty.pointee())
-                {
-                    if from.ty.points_to_bytes() {
-                        largest = largest.max(program.size_of(record));
-                    }
-                }
-            });
-        });
-    }
+    expressions_called_from(program, func, |e| {
+        if let (ExprKind::Cast(from), Some(record @ Type::Struct(_))) = (&e.kind, e.ty.pointee()) {
+            if from.ty.points_to_bytes() {
+                largest = largest.max(program.size_of(record));
+            }
+        }
+    });
     largest
 }
 
@@ -242,27 +249,20 @@ pub fn address_taken(program: &crate::program::Program) -> std::collections::BTr
 /// one object.
 pub fn orders_pointers(program: &crate::program::Program, func: FuncId) -> bool {
     let mut found = false;
-    for body in bodies_called_from(program, func) {
-        operands(body, |operand| {
-            let Operand::Evaluated(expr) = operand else {
-                return;
-            };
-            subexpressions(expr, &mut |e| {
-                found |= match &e.kind {
-                    ExprKind::PtrDiff(..) => true,
-                    ExprKind::Binary(op, a, _) => {
-                        matches!(
-                            op,
-                            crate::program::BinOp::Lt
-                                | crate::program::BinOp::Le
-                                | crate::program::BinOp::Gt
-                                | crate::program::BinOp::Ge
-                        ) && a.ty.pointee().is_some()
-                    }
-                    _ => false,
-                };
-            });
-        });
-    }
+    expressions_called_from(program, func, |e| {
+        found |= match &e.kind {
+            ExprKind::PtrDiff(..) => true,
+            ExprKind::Binary(op, a, _) => {
+                matches!(
+                    op,
+                    crate::program::BinOp::Lt
+                        | crate::program::BinOp::Le
+                        | crate::program::BinOp::Gt
+                        | crate::program::BinOp::Ge
+                ) && a.ty.pointee().is_some()
+            }
+            _ => false,
+        };
+    });
     found
 }
