@@ -92,6 +92,7 @@ impl SourceArgs {
             defines: self.define.clone(),
             compile_commands_dir: self.compile_commands.clone(),
             data_model: self.data_model.into(),
+            mcdc: false,
         }
     }
 }
@@ -150,6 +151,9 @@ pub struct GenArgs {
     /// Which goals the search targets (coverage is measured on all of them).
     #[arg(long, value_enum, default_value_t = GoalsMode::All)]
     pub goals: GoalsMode,
+    /// The coverage the tests aim at.
+    #[arg(long, value_enum, default_value_t = CoverageChoice::Branch)]
+    pub coverage: CoverageChoice,
     /// What to do for goals the coverage search leaves uncovered: nothing,
     /// or, once it has made no test for a quarter of the time, bounded
     /// execution trees, loop bound raised step by step, one solver query per
@@ -245,6 +249,17 @@ impl From<FrameworkChoice> for emit::Framework {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoverageChoice {
+    /// Each direction of each condition, as gcov counts branches.
+    Branch,
+    /// Branches, and per decision (two or more conditions joined by `&&`
+    /// and `||`) each condition shown to decide the outcome on its own,
+    /// as llvm-cov measures MC/DC: two evaluations whose outcomes differ
+    /// and that differ in that condition alone among those both evaluated.
+    Mcdc,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GlobalsMode {
     /// Each test chooses the globals the function reads (unit-test view).
     Inputs,
@@ -271,6 +286,12 @@ pub struct CheckArgs {
     /// Compiler used to build the drivers.
     #[arg(long, default_value = "gcc")]
     pub cc: String,
+    /// The coverage measured: branches with gcov, and with `mcdc` also
+    /// MC/DC with clang's instrumentation and llvm-cov (clang 18 or later,
+    /// e.g. Debian's clang-19 and llvm-19), compared with the decisions
+    /// `gen --coverage mcdc` claims.
+    #[arg(long, value_enum, default_value_t = CoverageChoice::Branch)]
+    pub coverage: CoverageChoice,
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -2,12 +2,12 @@
 
 use crate::cache;
 use crate::cli::{
-    BudgetArgs, CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
+    BudgetArgs, CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
     HardGoalsMode, InputsMode, SearchMode,
 };
 use crate::journal::{Entry, Journal};
 use crate::record::{self, RunRecord, Shard};
-use crate::{select_functions, shown, Outcome, SourceArgs, UsageError};
+use crate::{select_functions, shown, Outcome, UsageError};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::collections::{HashMap, HashSet};
@@ -241,7 +241,11 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
         true => args.functions.as_slice(),
         false => &[],
     };
-    let compiled = compile_all(&files, wanted, &args.source, jobs, &interruption.cancel);
+    let config = front::FrontConfig {
+        mcdc: args.coverage == CoverageChoice::Mcdc,
+        ..args.source.front_config()
+    };
+    let compiled = compile_all(&files, wanted, &config, jobs, &interruption.cancel);
     for (source, compiled) in sources.iter().zip(compiled) {
         let compiled = match compiled {
             FileRead::Read(compiled) => *compiled,
@@ -455,6 +459,7 @@ fn generate(args: &GenArgs, interruption: &Interruption) -> Result<Outcome, Usag
             out: args.out.clone(),
             sanitize: args.sanitize,
             cc: "gcc".to_string(),
+            coverage: args.coverage,
             json: args.json,
             junit: None,
             sarif: None,
@@ -478,6 +483,7 @@ pub fn run_check(args: &CheckArgs) -> Result<Outcome, UsageError> {
     let config = check::CheckConfig {
         cc: args.cc.clone(),
         sanitize: args.sanitize,
+        mcdc: args.coverage == CoverageChoice::Mcdc,
         ..check::CheckConfig::default()
     };
     let report = check::check(&args.out, &config).map_err(|e| UsageError(e.to_string()))?;
@@ -609,11 +615,10 @@ fn defines(output: &front::FrontOutput, name: &str) -> bool {
 fn compile_all(
     files: &[&Path],
     wanted: &[String],
-    source: &SourceArgs,
+    config: &front::FrontConfig,
     jobs: NonZeroUsize,
     cancel: &AtomicBool,
 ) -> Vec<FileRead> {
-    let config = source.front_config();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(
         (0..files.len())
@@ -628,8 +633,8 @@ fn compile_all(
                     break;
                 }
                 let read = match wanted.is_empty() || declares_invariants(files[n]) {
-                    true => FileRead::Read(Box::new(front::compile(files[n], &config))),
-                    false => front::compile_mentioning(files[n], &config, wanted)
+                    true => FileRead::Read(Box::new(front::compile(files[n], config))),
+                    false => front::compile_mentioning(files[n], config, wanted)
                         .map_or(FileRead::NotNaming, |read| FileRead::Read(Box::new(read))),
                 };
                 if let Ok(mut results) = results.lock() {

@@ -8,7 +8,7 @@
 //! options `gen` has not (the specification).
 
 use crate::cli::{
-    CheckArgs, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
+    CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
     SearchMode, SpecChoice, TestcompArgs,
 };
 use crate::native_runs::{self, StopAt};
@@ -119,6 +119,7 @@ pub fn run(args: TestcompArgs) -> Result<Outcome, UsageError> {
             out: args.out.clone(),
             sanitize: false,
             cc: "gcc".to_string(),
+            coverage: CoverageChoice::Branch,
             json: false,
             junit: None,
             sarif: None,
@@ -218,6 +219,7 @@ fn gen_args(args: &TestcompArgs) -> GenArgs {
         budgets,
         globals: GlobalsMode::Init,
         goals: GoalsMode::All,
+        coverage: CoverageChoice::Branch,
         hard_goals: HardGoalsMode::Off,
         search: SearchMode::Coverage,
         seed: 0,

@@ -25,6 +25,7 @@ mod gcov;
 mod html;
 mod junit;
 mod listing;
+mod mcdc;
 mod report;
 mod run;
 mod sarif;
@@ -37,6 +38,7 @@ pub use gcov::LineCoverage;
 pub use html::{html, HtmlFile};
 pub use junit::junit;
 pub use listing::{LineClass, SourceListing};
+pub use mcdc::McdcCheck;
 pub use report::{
     CheckReport, FileCheck, FindingReport, FunctionCheck, PathStep, Problem, ProblemKind, Ratio,
     ReproducerRun, TestOutcome, TestRun,
@@ -77,6 +79,8 @@ pub struct CheckConfig {
     /// with a `FAIL` line saying so (`CAIRN_STOP_AFTER_TIMEOUTS`). `None`:
     /// every test runs.
     pub stop_after_timeouts: Option<u32>,
+    /// Also measure MC/DC with clang and llvm-cov (`mcdc.rs`).
+    pub mcdc: bool,
 }
 
 impl Default for CheckConfig {
@@ -85,6 +89,7 @@ impl Default for CheckConfig {
             cc: "gcc".to_string(),
             sanitize: false,
             stop_after_timeouts: None,
+            mcdc: false,
         }
     }
 }
@@ -242,6 +247,9 @@ pub fn check_file(
             ProblemKind::Coverage,
             format!("source {} not found", source.display()),
         ));
+    }
+    if config.mcdc {
+        mcdc::check_mcdc(out_dir, &stem, &tests, config, &mut result)?;
     }
     if config.sanitize {
         sanitize_driver(out_dir, &stem, &tests, config, &mut result)?;

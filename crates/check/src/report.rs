@@ -212,6 +212,9 @@ pub struct FileCheck {
     /// The source with its coverage line by line (for the HTML report).
     #[serde(skip)]
     pub listing: SourceListing,
+    /// MC/DC as llvm-cov measured it, with `check --coverage mcdc`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcdc: Option<crate::McdcCheck>,
 }
 
 impl CheckReport {
@@ -289,6 +292,7 @@ impl FileCheck {
             tests: runs,
             findings: finding_reports(tests, out_dir, cc),
             listing: source_listing(tests, out_dir),
+            mcdc: None,
         }
     }
 
@@ -509,6 +513,16 @@ impl FileCheck {
                 show(&f.measured_branches),
                 show(&f.measured_lines)
             );
+        }
+        if let Some(mcdc) = &self.mcdc {
+            let _ = writeln!(
+                out,
+                "  MC/DC: {} of {} conditions shown independent as llvm-cov measured ({} claimed), in {} decisions",
+                mcdc.measured, mcdc.conditions, mcdc.claimed, mcdc.decisions
+            );
+            for decision in &mcdc.not_measured {
+                let _ = writeln!(out, "  note: llvm-cov does not measure the decision {decision}");
+            }
         }
         for problem in &self.problems {
             let _ = writeln!(out, "  problem ({}): {}", problem.kind, problem.message);

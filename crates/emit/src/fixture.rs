@@ -198,6 +198,7 @@ fn function_in(
             locals,
             blocks,
             branches,
+            decisions: vec![],
         }),
     }
 }

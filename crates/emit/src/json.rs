@@ -7,7 +7,7 @@ use ir::{FloatKind, Goal, Type};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use testcase::json::{
-    AllocatedJson, CheckJson, ConstructionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
+    AllocatedJson, CheckJson, ConditionJson, ConstructionJson, DecisionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
     NamedValue, ObjectJson, StatsJson, StreamJson, StubJson, TestJson,
 };
 use testcase::{
@@ -41,9 +41,12 @@ pub fn function_json(
         .copied()
         .collect();
     let key = |g: &Goal| ir::goal_key(program, *g);
+    // A decision's vectors are reported per decision, not as branches.
+    let branch = |g: &&Goal| !program.is_vector_goal(**g);
     let goals_of = |func: ir::FuncId| -> Vec<GoalJson> {
         ir::function_goals(program, func)
             .into_iter()
+            .filter(|info| info.kind != ir::BranchKind::Vector)
             .map(|info| {
                 let is_covered = covered.contains(&info.goal);
                 let reason = if is_covered {
@@ -117,8 +120,8 @@ pub fn function_json(
                 .filter_map(|o| test.inputs.objects.get(o.0 as usize))
                 .map(|o| o.name.clone())
                 .collect(),
-            covers: test.new_goals.iter().map(key).collect(),
-            path_goals: test.path_goals.iter().map(key).collect(),
+            covers: test.new_goals.iter().filter(branch).map(key).collect(),
+            path_goals: test.path_goals.iter().filter(branch).map(key).collect(),
             native_calls: test.native_calls.clone(),
         })
         .collect();
@@ -168,6 +171,7 @@ pub fn function_json(
         },
         dropped_tests: report.dropped_tests.clone(),
         untested: report.untested.as_ref().map(uncovered_text),
+        decisions: decisions_json(program, report, &written, file_path),
     };
     let callees = others.into_iter().map(|func| {
         let callee = program.function(func);
@@ -181,9 +185,104 @@ pub fn function_json(
             stats: StatsJson::default(),
             dropped_tests: Vec::new(),
             untested: None,
+            decisions: Vec::new(),
         }
     });
     std::iter::once(own).chain(callees).collect()
+}
+
+/// Each decision of the report's function with the conditions the written
+/// tests show independent, by which two tests, or why none does.
+fn decisions_json(
+    program: &ir::Program,
+    report: &FunctionReport,
+    written: &[(&TestCase, &EmittedTest)],
+    file_path: &dyn Fn(u32) -> String,
+) -> Vec<DecisionJson> {
+    let Some(body) = &program.function(report.func).body else {
+        return Vec::new();
+    };
+    body.decisions
+        .iter()
+        .map(|decision| {
+            let goal = |n: usize| Goal {
+                func: report.func,
+                site: decision.site,
+                arm: decision.arm_of(n),
+            };
+            // The first written test taking each vector.
+            let taken_by: Vec<Option<&str>> = (0..decision.vectors.len())
+                .map(|n| {
+                    written
+                        .iter()
+                        .find(|(t, _)| t.path_goals.contains(&goal(n)) || t.new_goals.contains(&goal(n)))
+                        .map(|(_, e)| e.name.as_str())
+                })
+                .collect();
+            let covered: Vec<usize> = (0..decision.vectors.len())
+                .filter(|&n| taken_by[n].is_some())
+                .collect();
+            let not_taken = |n: usize| {
+                let why = report
+                    .uncovered
+                    .iter()
+                    .find(|(g, _)| *g == goal(n))
+                    .map_or_else(|| "taken by no written test".to_string(), |(_, why)| uncovered_text(why));
+                format!("{} ({why})", decision.spell(n))
+            };
+            let conditions = decision
+                .conditions
+                .iter()
+                .enumerate()
+                .map(|(c, condition)| {
+                    let pair = decision.independence_pair(c, &covered);
+                    let shown_by = pair.and_then(|(a, b)| {
+                        Some((taken_by[a]?.to_string(), taken_by[b]?.to_string()))
+                    });
+                    let reason = match (shown_by.is_some(), condition.constant) {
+                        (true, _) => None,
+                        (false, Some(value)) => {
+                            Some(format!("it is the constant {}", u8::from(value)))
+                        }
+                        (false, None) => {
+                            let all: Vec<usize> = (0..decision.vectors.len()).collect();
+                            let missing: Vec<String> = decision
+                                .pairs_showing(c, &all)
+                                .into_iter()
+                                .flat_map(|(a, b)| [a, b])
+                                .filter(|&n| taken_by[n].is_none())
+                                .collect::<BTreeSet<usize>>()
+                                .into_iter()
+                                .map(not_taken)
+                                .collect();
+                            Some(if missing.is_empty() {
+                                "no two evaluations differ in it alone with different outcomes"
+                                    .to_string()
+                            } else {
+                                format!("no test takes {}", missing.join(", "))
+                            })
+                        }
+                    };
+                    ConditionJson {
+                        text: condition.text.clone(),
+                        line: condition.span.line,
+                        col: condition.span.col,
+                        shown_by,
+                        reason,
+                    }
+                })
+                .collect();
+            DecisionJson {
+                file: file_path(decision.span.file),
+                line: decision.span.line,
+                col: decision.span.col,
+                text: decision.text.clone(),
+                vectors: decision.vectors.len() as u32,
+                vectors_covered: covered.len() as u32,
+                conditions,
+            }
+        })
+        .collect()
 }
 
 /// The block an edge really leads to: empty blocks that only jump on are

@@ -28,12 +28,16 @@ pub fn test_name(
         .map(|words| format!("_returns_{words}"))
         .or_else(|| test.exits.map(|status| format!("_exits_{status}")))
         .unwrap_or_default();
+    // A decision's vector is named by the branches that take it.
+    let branch = |g: &&Goal| goals.get(g).is_some_and(|i| i.kind != ir::BranchKind::Vector);
     let decisive = test
         .path_goals
         .iter()
         .rev()
+        .filter(branch)
         .find(|g| test.new_goals.contains(g))
-        .or(test.new_goals.last())
+        .or(test.new_goals.iter().rev().find(branch))
+        .or(test.path_goals.iter().rev().find(branch))
         .and_then(|goal| goals.get(goal))
         .map(|info| format!("when_{}", condition_words(&info.label)));
     let detail = decisive

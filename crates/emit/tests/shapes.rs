@@ -186,6 +186,7 @@ fn function(name: &str, ret: Type, params: &[(&str, Type)], stmts: Vec<StmtKind>
                 term_span: span(),
             }],
             branches: vec![],
+            decisions: vec![],
         }),
     }
 }

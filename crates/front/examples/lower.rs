@@ -1,5 +1,5 @@
 //! Prints the IR of a C file and the front end's diagnostics:
-//! `cargo run -p front --example lower -- FILE.c [-I DIR]...`
+//! `cargo run -p front --example lower -- FILE.c [-I DIR]... [--mcdc]`
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -8,11 +8,12 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-I" => config.include_dirs.extend(args.next().map(Into::into)),
+            "--mcdc" => config.mcdc = true,
             _ => file = Some(arg),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: lower FILE.c [-I DIR]...");
+        eprintln!("usage: lower FILE.c [-I DIR]... [--mcdc]");
         std::process::exit(2);
     };
     match front::compile(std::path::Path::new(&file), &config) {

@@ -135,6 +135,18 @@ pub struct FrontConfig {
     /// The target's data model: preprocessing (`-m32`), integer widths
     /// and layouts follow it.
     pub data_model: ir::DataModel,
+    /// Whether decisions are lowered for MC/DC: each ends in a switch on
+    /// its test vector (`ir::decisions`).
+    pub mcdc: bool,
+}
+
+impl FrontConfig {
+    fn lowering(&self) -> lower::Lowering {
+        lower::Lowering {
+            data_model: self.data_model,
+            mcdc: self.mcdc,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,7 +246,7 @@ fn compile_preprocessed_file(
         .map(|b| String::from_utf8_lossy(&b).into_owned());
     let name = path.display().to_string();
     let mut output =
-        run_on_worker(preprocessed.text, name, source, config.data_model).and_then(verified)?;
+        run_on_worker(preprocessed.text, name, source, config.lowering()).and_then(verified)?;
     let program = &output.program;
     let named = |name: &String| {
         program.function_by_name(name).is_some() || program.globals.iter().any(|g| &g.name == name)
@@ -263,7 +275,11 @@ pub fn compile_preprocessed(
     main_file: &str,
     data_model: ir::DataModel,
 ) -> Result<FrontOutput, Diagnostic> {
-    run_on_worker(text, main_file.to_string(), None, data_model).and_then(verified)
+    let lowering = lower::Lowering {
+        data_model,
+        mcdc: false,
+    };
+    run_on_worker(text, main_file.to_string(), None, lowering).and_then(verified)
 }
 
 /// Runs [`ir::verify`] on what the lowering produced (one linear walk). The
@@ -291,7 +307,7 @@ fn run_on_worker(
     text: String,
     main_file: String,
     source: Option<String>,
-    data_model: ir::DataModel,
+    lowering: lower::Lowering,
 ) -> Result<FrontOutput, Diagnostic> {
     let fallback_file = main_file.clone();
     let internal = move |what: &str| Diagnostic {
@@ -306,7 +322,7 @@ fn run_on_worker(
         .stack_size(WORKER_STACK)
         .spawn(move || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                parse_and_lower(text, &main_file, source.as_deref(), data_model)
+                parse_and_lower(text, &main_file, source.as_deref(), lowering)
             }))
         });
     match worker {
@@ -322,7 +338,7 @@ fn parse_and_lower(
     text: String,
     main_file: &str,
     source: Option<&str>,
-    data_model: ir::DataModel,
+    lowering: lower::Lowering,
 ) -> Result<FrontOutput, Diagnostic> {
     let rewritten = gnu::rewrite(&text);
     let lines = linemap::LineMap::new(&text, main_file, source).with_edits(rewritten.edits);
@@ -361,7 +377,7 @@ fn parse_and_lower(
         };
         cut.push((item.function, diagnostic));
     };
-    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut, data_model);
+    let lowered = lower::lower_unit(&parse.unit, &parse.source, &lines, cut, lowering);
     Ok(FrontOutput {
         program: lowered.program,
         excluded: lowered.excluded,

@@ -121,31 +121,38 @@ pub fn function_goals(program: &Program, func: FuncId) -> Vec<GoalInfo> {
                 ..
             } => {
                 let s = &body.branches[site.index()];
+                let decision = body.decisions.iter().find(|d| d.site == *site);
+                // A decision's vector reads as its conditions' values.
+                let label = |arm: Arm, spelled: String| match decision
+                    .and_then(|d| Some(d.spell(d.vector_of(arm)?)))
+                {
+                    Some(vector) => format!("{}: {vector}", s.text),
+                    None => format!("{}: {spelled}", s.text),
+                };
                 let mut seen: Vec<BlockId> = Vec::new();
                 for (n, (value, target)) in cases.iter().enumerate() {
                     if seen.contains(target) {
                         continue;
                     }
                     seen.push(*target);
-                    let label = format!("{}: case {value}", s.text);
+                    let arm = Arm::Case(n as u32);
                     out.push(info(
                         func,
                         *site,
-                        Arm::Case(n as u32),
+                        arm,
                         s.span,
                         s.kind,
-                        label,
+                        label(arm, format!("case {value}")),
                         *target,
                     ));
                 }
-                let label = format!("{}: default", s.text);
                 out.push(info(
                     func,
                     *site,
                     Arm::Default,
                     s.span,
                     s.kind,
-                    label,
+                    label(Arm::Default, "default".to_string()),
                     *default,
                 ));
             }

@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod callbacks;
+pub mod decisions;
 pub mod float;
 pub mod goals;
 pub mod initialiser;

@@ -245,6 +245,8 @@ pub struct Body {
     pub blocks: Vec<Block>,
     /// Entry is always `BlockId(0)`.
     pub branches: Vec<BranchSite>,
+    /// The decisions whose vectors are goals (lowered for MC/DC only).
+    pub decisions: Vec<crate::decisions::Decision>,
 }
 
 /// Bytes each extra argument of a variadic call takes in its argument area,
@@ -266,6 +268,18 @@ impl Function {
     pub fn va_area(&self) -> Option<LocalId> {
         let variadic_body = self.sig.variadic && self.body.is_some();
         variadic_body.then_some(LocalId(self.sig.params.len() as u32))
+    }
+}
+
+impl Program {
+    /// Whether `goal` is a decision's test vector (MC/DC) rather than a
+    /// branch of the source.
+    pub fn is_vector_goal(&self, goal: crate::Goal) -> bool {
+        self.function(goal.func).body.as_ref().is_some_and(|b| {
+            b.branches
+                .get(goal.site.index())
+                .is_some_and(|s| s.kind == BranchKind::Vector)
+        })
     }
 }
 
@@ -377,6 +391,9 @@ pub enum BranchKind {
     /// The condition of `?:`.
     Conditional,
     Switch,
+    /// The switch that ends a decision's evaluation on its vector number
+    /// (MC/DC only): no source branch, no gcov counter.
+    Vector,
 }
 
 /// An lvalue: a base and projections applied left to right.

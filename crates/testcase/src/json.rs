@@ -109,6 +109,36 @@ pub struct FunctionJson {
     /// Why the function has no test, when it has none (as a goal's reason).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub untested: Option<String>,
+    /// Its decisions, under `--coverage mcdc`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<DecisionJson>,
+}
+
+/// A decision (two or more conditions joined by `&&`/`||`) and which of
+/// its conditions the tests show independent (MC/DC, as llvm-cov counts it).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DecisionJson {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub text: String,
+    /// The ways an evaluation can go (short-circuits skip conditions).
+    pub vectors: u32,
+    /// Of those, the ways some written test takes.
+    pub vectors_covered: u32,
+    pub conditions: Vec<ConditionJson>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ConditionJson {
+    pub text: String,
+    pub line: u32,
+    pub col: u32,
+    /// The two tests whose evaluations show the condition independent:
+    /// the outcome differs, and so does this condition alone.
+    pub shown_by: Option<(String, String)>,
+    /// Why no pair of tests shows it.
+    pub reason: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -8,6 +8,7 @@
 mod atomic;
 mod builtin;
 mod cleanup;
+mod decision;
 mod compact;
 mod expr;
 mod float_builtin;
@@ -185,6 +186,9 @@ struct FnBuilder {
     pending_gotos: Vec<cleanup::PendingGoto>,
     /// A variadic function's argument area (`ir::Function::va_area`).
     va_area: Option<LocalId>,
+    /// Where the lowering is in a decision lowered for MC/DC.
+    decision: decision::DecisionState,
+    decisions: Vec<ir::decisions::Decision>,
 }
 
 impl FnBuilder {
@@ -207,6 +211,8 @@ impl FnBuilder {
             label_cleanups: HashMap::new(),
             pending_gotos: Vec::new(),
             va_area: None,
+            decision: decision::DecisionState::Outside,
+            decisions: Vec::new(),
         }
     }
 
@@ -344,10 +350,20 @@ impl FnBuilder {
                 term_span,
             });
         }
+        // A decision no path evaluates lost its switch with its block.
+        let decisions = self
+            .decisions
+            .into_iter()
+            .filter_map(|mut d| {
+                d.site = *branch_id.get(&d.site)?;
+                Some(d)
+            })
+            .collect();
         Body {
             locals: self.locals,
             blocks,
             branches,
+            decisions,
         }
     }
 }
@@ -386,6 +402,8 @@ pub(crate) struct Lowerer<'a> {
     named_by_excluded: HashSet<String>,
     /// Globals first declared `extern` inside a function body.
     globals_in_blocks: Vec<String>,
+    /// Whether decisions are lowered for MC/DC (`ir::decisions`).
+    mcdc: bool,
 }
 
 /// The lowered program with its diagnostics.
@@ -393,6 +411,13 @@ pub(crate) struct Lowered {
     pub program: Program,
     pub diagnostics: Vec<Diagnostic>,
     pub excluded: Vec<(String, Diagnostic)>,
+}
+
+/// What a unit is lowered for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lowering {
+    pub data_model: ir::DataModel,
+    pub mcdc: bool,
 }
 
 /// Lowers a parsed unit. `cut` are the items [`crate::salvage`] took out
@@ -403,7 +428,7 @@ pub(crate) fn lower_unit(
     src: &str,
     lines: &LineMap,
     cut: Vec<(Option<String>, Diagnostic)>,
-    data_model: ir::DataModel,
+    lowering: Lowering,
 ) -> Lowered {
     let program = Program {
         files: lines.files.clone(),
@@ -411,7 +436,7 @@ pub(crate) fn lower_unit(
         globals: Vec::new(),
         functions: Vec::new(),
         strings: Vec::new(),
-        data_model,
+        data_model: lowering.data_model,
         own_library_declarations: Vec::new(),
         excluded_definitions: Vec::new(),
         declared_in_blocks_only: Vec::new(),
@@ -442,6 +467,7 @@ pub(crate) fn lower_unit(
         transparent_unions: HashSet::new(),
         named_by_excluded: HashSet::new(),
         globals_in_blocks: Vec::new(),
+        mcdc: lowering.mcdc,
     };
     for (function, diag) in cut {
         if diag.file == lines.files[0] {

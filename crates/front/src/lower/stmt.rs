@@ -930,7 +930,7 @@ impl<'a> Lowerer<'a> {
     // ----- conditions -----
 
     /// The truth value of a condition that is an integer constant expression.
-    fn constant_truth(&mut self, e: &Node<Expression>) -> Option<bool> {
+    pub(super) fn constant_truth(&mut self, e: &Node<Expression>) -> Option<bool> {
         let saved = self.func.take();
         let result = self.rvalue(e);
         self.func = saved;
@@ -975,11 +975,22 @@ impl<'a> Lowerer<'a> {
         let at = e.span.start;
         let span = self.span(at);
         if let Some(truth) = self.constant_truth(e) {
+            let (then_bb, else_bb) = self.condition_targets(then_bb, else_bb, at)?;
             let target = if truth { then_bb } else { else_bb };
             self.builder(at)?.terminate(Terminator::Goto(target), span);
             return Ok(());
         }
         match &e.node {
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) && self.starts_decision(at) =>
+            {
+                self.lower_decision(e, then_bb, else_bb, |this| {
+                    this.cond_branch_unguarded(e, then_bb, else_bb, kind)
+                })
+            }
             Expression::BinaryOperator(b)
                 if matches!(
                     b.node.operator.node,
@@ -1011,8 +1022,11 @@ impl<'a> Lowerer<'a> {
                 self.cond_branch(last, then_bb, else_bb, kind)
             }
             _ => {
-                let v = self.expr(e)?;
-                let cond = self.rvalue_of(v, at)?;
+                let cond = self.condition_value(at, |this| {
+                    let v = this.expr(e)?;
+                    this.rvalue_of(v, at)
+                })?;
+                let (then_bb, else_bb) = self.condition_targets(then_bb, else_bb, at)?;
                 self.branch_on(cond, e, then_bb, else_bb, kind)
             }
         }
