@@ -2,8 +2,8 @@
 
 use crate::cache;
 use crate::cli::{
-    BudgetArgs, CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
-    HardGoalsMode, InputsMode, SearchMode,
+    BudgetArgs, CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode,
+    GoalsMode, HardGoalsMode, InputsMode, SearchMode,
 };
 use crate::journal::{Entry, Journal};
 use crate::record::{self, RunRecord, Shard};

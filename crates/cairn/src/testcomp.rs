@@ -8,8 +8,8 @@
 //! options `gen` has not (the specification).
 
 use crate::cli::{
-    CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode, HardGoalsMode,
-    SearchMode, SpecChoice, TestcompArgs,
+    CheckArgs, CoverageChoice, FindingsMode, FrameworkChoice, GenArgs, GlobalsMode, GoalsMode,
+    HardGoalsMode, SearchMode, SpecChoice, TestcompArgs,
 };
 use crate::native_runs::{self, StopAt};
 use crate::record::{self, RunRecord};

@@ -149,8 +149,17 @@ fn measured_records(build: &Path, tools: &Tools) -> Result<Vec<Record>, String> 
     }
     let merged = build.join("driver.profdata");
     let mut merge = Command::new(&tools.profdata);
-    merge.args(["merge", "-sparse"]).args(&profiles).arg("-o").arg(&merged);
-    let ran = run::run(&mut merge, build, "llvm-profdata", Limits::tool(COMPILE_LIMIT))?;
+    merge
+        .args(["merge", "-sparse"])
+        .args(&profiles)
+        .arg("-o")
+        .arg(&merged);
+    let ran = run::run(
+        &mut merge,
+        build,
+        "llvm-profdata",
+        Limits::tool(COMPILE_LIMIT),
+    )?;
     if !ran.success() {
         return Err(format!(
             "{} {}: {}",
@@ -161,7 +170,12 @@ fn measured_records(build: &Path, tools: &Tools) -> Result<Vec<Record>, String> 
     }
     let mut export = Command::new(&tools.cov);
     export
-        .args(["export", "-format=text", "-skip-expansions", "-instr-profile"])
+        .args([
+            "export",
+            "-format=text",
+            "-skip-expansions",
+            "-instr-profile",
+        ])
         .arg(&merged)
         .arg(build.join("driver"));
     let ran = run::run(&mut export, build, "llvm-cov", Limits::tool(COMPILE_LIMIT))?;
@@ -212,7 +226,12 @@ fn parse(json: &str) -> Result<Vec<Record>, String> {
 
 /// Compares the decisions of `tests` with llvm-cov's records of `source`;
 /// a condition claimed and not measured is a problem of `result`.
-fn compare(tests: &TestsFile, records: &[Record], source: &Path, result: &mut FileCheck) -> McdcCheck {
+fn compare(
+    tests: &TestsFile,
+    records: &[Record],
+    source: &Path,
+    result: &mut FileCheck,
+) -> McdcCheck {
     let of_source: Vec<&Record> = records
         .iter()
         .filter(|r| Path::new(&r.file) == source)

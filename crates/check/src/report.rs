@@ -521,7 +521,10 @@ impl FileCheck {
                 mcdc.measured, mcdc.conditions, mcdc.claimed, mcdc.decisions
             );
             for decision in &mcdc.not_measured {
-                let _ = writeln!(out, "  note: llvm-cov does not measure the decision {decision}");
+                let _ = writeln!(
+                    out,
+                    "  note: llvm-cov does not measure the decision {decision}"
+                );
             }
         }
         for problem in &self.problems {

@@ -168,6 +168,19 @@ pub fn test_driver(
                 }
             }
         }
+        let written: Vec<(&TestCase, &EmittedTest)> = report
+            .tests
+            .iter()
+            .zip(&emitted)
+            .filter(|(_, e)| e.skipped.is_none())
+            .collect();
+        let decisions =
+            crate::decisions::decisions_json(unit.program, report, &written, &|_| String::new());
+        let function = &unit.program.function(report.func).name;
+        if let Some(comment) = crate::decisions::decisions_comment(function, &decisions) {
+            body.text(&comment);
+            body.blank();
+        }
         tests.push(emitted);
     }
     if let Err(reason) = support::extern_definitions(&mut out, unit, all_inputs()) {

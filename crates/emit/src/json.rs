@@ -7,7 +7,7 @@ use ir::{FloatKind, Goal, Type};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use testcase::json::{
-    AllocatedJson, CheckJson, ConditionJson, ConstructionJson, DecisionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
+    AllocatedJson, CheckJson, ConstructionJson, FindingJson, FunctionJson, GoalJson, InputsJson,
     NamedValue, ObjectJson, StatsJson, StreamJson, StubJson, TestJson,
 };
 use testcase::{
@@ -171,7 +171,7 @@ pub fn function_json(
         },
         dropped_tests: report.dropped_tests.clone(),
         untested: report.untested.as_ref().map(uncovered_text),
-        decisions: decisions_json(program, report, &written, file_path),
+        decisions: crate::decisions::decisions_json(program, report, &written, file_path),
     };
     let callees = others.into_iter().map(|func| {
         let callee = program.function(func);
@@ -189,100 +189,6 @@ pub fn function_json(
         }
     });
     std::iter::once(own).chain(callees).collect()
-}
-
-/// Each decision of the report's function with the conditions the written
-/// tests show independent, by which two tests, or why none does.
-fn decisions_json(
-    program: &ir::Program,
-    report: &FunctionReport,
-    written: &[(&TestCase, &EmittedTest)],
-    file_path: &dyn Fn(u32) -> String,
-) -> Vec<DecisionJson> {
-    let Some(body) = &program.function(report.func).body else {
-        return Vec::new();
-    };
-    body.decisions
-        .iter()
-        .map(|decision| {
-            let goal = |n: usize| Goal {
-                func: report.func,
-                site: decision.site,
-                arm: decision.arm_of(n),
-            };
-            // The first written test taking each vector.
-            let taken_by: Vec<Option<&str>> = (0..decision.vectors.len())
-                .map(|n| {
-                    written
-                        .iter()
-                        .find(|(t, _)| t.path_goals.contains(&goal(n)) || t.new_goals.contains(&goal(n)))
-                        .map(|(_, e)| e.name.as_str())
-                })
-                .collect();
-            let covered: Vec<usize> = (0..decision.vectors.len())
-                .filter(|&n| taken_by[n].is_some())
-                .collect();
-            let not_taken = |n: usize| {
-                let why = report
-                    .uncovered
-                    .iter()
-                    .find(|(g, _)| *g == goal(n))
-                    .map_or_else(|| "taken by no written test".to_string(), |(_, why)| uncovered_text(why));
-                format!("{} ({why})", decision.spell(n))
-            };
-            let conditions = decision
-                .conditions
-                .iter()
-                .enumerate()
-                .map(|(c, condition)| {
-                    let pair = decision.independence_pair(c, &covered);
-                    let shown_by = pair.and_then(|(a, b)| {
-                        Some((taken_by[a]?.to_string(), taken_by[b]?.to_string()))
-                    });
-                    let reason = match (shown_by.is_some(), condition.constant) {
-                        (true, _) => None,
-                        (false, Some(value)) => {
-                            Some(format!("it is the constant {}", u8::from(value)))
-                        }
-                        (false, None) => {
-                            let all: Vec<usize> = (0..decision.vectors.len()).collect();
-                            let missing: Vec<String> = decision
-                                .pairs_showing(c, &all)
-                                .into_iter()
-                                .flat_map(|(a, b)| [a, b])
-                                .filter(|&n| taken_by[n].is_none())
-                                .collect::<BTreeSet<usize>>()
-                                .into_iter()
-                                .map(not_taken)
-                                .collect();
-                            Some(if missing.is_empty() {
-                                "no two evaluations differ in it alone with different outcomes"
-                                    .to_string()
-                            } else {
-                                format!("no test takes {}", missing.join(", "))
-                            })
-                        }
-                    };
-                    ConditionJson {
-                        text: condition.text.clone(),
-                        line: condition.span.line,
-                        col: condition.span.col,
-                        shown_by,
-                        reason,
-                    }
-                })
-                .collect();
-            DecisionJson {
-                file: file_path(decision.span.file),
-                line: decision.span.line,
-                col: decision.span.col,
-                text: decision.text.clone(),
-                vectors: decision.vectors.len() as u32,
-                vectors_covered: covered.len() as u32,
-                conditions,
-            }
-        })
-        .collect()
 }
 
 /// The block an edge really leads to: empty blocks that only jump on are
@@ -306,7 +212,7 @@ fn edge_target(program: &ir::Program, func: ir::FuncId, start: ir::BlockId) -> i
     block
 }
 
-fn uncovered_text(why: &Uncovered) -> String {
+pub(crate) fn uncovered_text(why: &Uncovered) -> String {
     match why {
         Uncovered::Infeasible => "infeasible".to_string(),
         Uncovered::Budget(bound) => format!("not reached within bounds: {}", bound.explained()),

@@ -105,6 +105,7 @@
 //! `check` compares that claim with gcov line by line.
 
 mod ctype;
+mod decisions;
 mod driver;
 mod environment;
 #[cfg(any(test, feature = "fixtures"))]

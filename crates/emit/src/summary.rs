@@ -37,6 +37,13 @@ pub struct FunctionSummary {
     pub run_natively: Vec<String>,
     /// Why the function has no test, when it has none.
     pub untested: Option<String>,
+    /// Under `--coverage mcdc`: conditions of its decisions the tests show
+    /// independent, and all of them.
+    pub conditions_shown: usize,
+    pub conditions_total: usize,
+    /// Each condition no test shows independent: `line:col: `condition`
+    /// in `decision`: why`.
+    pub conditions_not_shown: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -89,6 +96,23 @@ pub(crate) fn summarize(
                 names
             },
             untested: f.untested.clone().filter(|_| kept(f).next().is_none()),
+            conditions_shown: f
+                .decisions
+                .iter()
+                .flat_map(|d| &d.conditions)
+                .filter(|c| c.shown_by.is_some())
+                .count(),
+            conditions_total: f.decisions.iter().map(|d| d.conditions.len()).sum(),
+            conditions_not_shown: f
+                .decisions
+                .iter()
+                .flat_map(|d| d.conditions.iter().map(move |c| (d, c)))
+                .filter(|(_, c)| c.shown_by.is_none())
+                .map(|(d, c)| {
+                    let why = c.reason.as_deref().unwrap_or("no pair of tests shows it");
+                    format!("{}:{}: `{}` in `{}`: {why}", c.line, c.col, c.text, d.text)
+                })
+                .collect(),
         })
         .collect();
     let findings = file
@@ -139,31 +163,66 @@ pub fn summary_table(summary: &EmitSummary, all_findings: bool) -> String {
         .max()
         .unwrap_or(0)
         .max("function".len());
-    let _ = writeln!(
-        out,
-        "  {:<width$}  {:>5}  {:>9}  {:>8}",
-        "function", "tests", "branches", "findings"
-    );
-    let (mut tests, mut covered, mut total, mut findings) = (0, 0, 0, 0);
-    for f in &summary.functions {
-        let branches = format!("{}/{}", f.branches_covered, f.branches_total);
+    // The MC/DC column appears when some function has decisions.
+    let mcdc = summary.functions.iter().any(|f| f.conditions_total > 0);
+    let row = |out: &mut String,
+               name: &str,
+               tests: &str,
+               branches: &str,
+               mcdc_cell: &str,
+               findings: &str| {
+        let mcdc_cell = if mcdc {
+            format!("  {mcdc_cell:>9}")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>5}  {:>9}  {:>8}",
-            f.name, f.tests, branches, f.findings
+            "  {name:<width$}  {tests:>5}  {branches:>9}{mcdc_cell}  {findings:>8}"
+        );
+    };
+    row(
+        &mut out, "function", "tests", "branches", "MC/DC", "findings",
+    );
+    let (mut tests, mut covered, mut total, mut findings) = (0, 0, 0, 0);
+    let (mut shown, mut conditions) = (0, 0);
+    for f in &summary.functions {
+        let branches = format!("{}/{}", f.branches_covered, f.branches_total);
+        let mcdc_cell = match f.conditions_total {
+            0 => "-".to_string(),
+            n => format!("{}/{n}", f.conditions_shown),
+        };
+        row(
+            &mut out,
+            &f.name,
+            &f.tests.to_string(),
+            &branches,
+            &mcdc_cell,
+            &f.findings.to_string(),
         );
         tests += f.tests;
         covered += f.branches_covered;
         total += f.branches_total;
         findings += f.findings;
+        shown += f.conditions_shown;
+        conditions += f.conditions_total;
     }
     if summary.functions.len() > 1 {
         let branches = format!("{covered}/{total}");
-        let _ = writeln!(
-            out,
-            "  {:<width$}  {:>5}  {:>9}  {:>8}",
-            "total", tests, branches, findings
+        let mcdc_cell = format!("{shown}/{conditions}");
+        row(
+            &mut out,
+            "total",
+            &tests.to_string(),
+            &branches,
+            &mcdc_cell,
+            &findings.to_string(),
         );
+    }
+    for f in &summary.functions {
+        for not_shown in &f.conditions_not_shown {
+            let _ = writeln!(out, "  {}: MC/DC: {not_shown}", f.name);
+        }
     }
     for f in &summary.functions {
         if let Some(why) = &f.untested {

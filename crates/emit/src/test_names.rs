@@ -29,7 +29,11 @@ pub fn test_name(
         .or_else(|| test.exits.map(|status| format!("_exits_{status}")))
         .unwrap_or_default();
     // A decision's vector is named by the branches that take it.
-    let branch = |g: &&Goal| goals.get(g).is_some_and(|i| i.kind != ir::BranchKind::Vector);
+    let branch = |g: &&Goal| {
+        goals
+            .get(g)
+            .is_some_and(|i| i.kind != ir::BranchKind::Vector)
+    };
     let decisive = test
         .path_goals
         .iter()

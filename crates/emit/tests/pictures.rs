@@ -117,7 +117,7 @@ fn program() -> Program {
                     term_span: span(),
                 }],
                 branches: vec![],
-            decisions: vec![],
+                decisions: vec![],
             }),
         });
     }

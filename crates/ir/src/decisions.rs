@@ -229,7 +229,11 @@ impl Decision {
                 None => "-",
             })
             .collect();
-        format!("{{{}}} = {}", values.join(" "), if v.outcome { "T" } else { "F" })
+        format!(
+            "{{{}}} = {}",
+            values.join(" "),
+            if v.outcome { "T" } else { "F" }
+        )
     }
 }
 

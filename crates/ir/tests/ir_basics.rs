@@ -104,7 +104,7 @@ fn switch_program() -> Program {
                 kind: BranchKind::If,
             },
         ],
-            decisions: vec![],
+        decisions: vec![],
     };
     p.functions.push(Function {
         name: "f".into(),

@@ -139,6 +139,10 @@ pub struct ConditionJson {
     pub shown_by: Option<(String, String)>,
     /// Why no pair of tests shows it.
     pub reason: Option<String>,
+    /// No pair can show it: it is a constant, or every pair of evaluations
+    /// that would needs one the search proved infeasible (no bound cut it).
+    #[serde(default)]
+    pub infeasible: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -285,12 +285,10 @@ impl Lowerer<'_> {
                     Expr::int(IntType::INT, i128::from(weight[k])),
                     int,
                 );
-                f.blocks[edge.index()]
-                    .stmts
-                    .push(ir::Stmt {
-                        kind: StmtKind::Assign(Place::local(vector), sum),
-                        span,
-                    });
+                f.blocks[edge.index()].stmts.push(ir::Stmt {
+                    kind: StmtKind::Assign(Place::local(vector), sum),
+                    span,
+                });
             }
             let to = if decides { end } else { *target };
             f.blocks[edge.index()].term = Some((Terminator::Goto(to), span));

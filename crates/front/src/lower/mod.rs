@@ -8,8 +8,8 @@
 mod atomic;
 mod builtin;
 mod cleanup;
-mod decision;
 mod compact;
+mod decision;
 mod expr;
 mod float_builtin;
 mod init;
