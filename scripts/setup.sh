@@ -17,6 +17,9 @@
 #               end-to-end tests
 #   gcc-multilib  gcc -m32: `cairn gen --data-model ilp32` preprocesses and
 #               its drivers build for i386 (crates/cairn/tests/data_model.rs)
+#   clang-19, llvm-19  clang's MC/DC instrumentation and llvm-cov, which
+#               `cairn check --coverage mcdc` measures with (clang 18 or
+#               later; crates/cairn/tests/mcdc.rs, scripts/mcdc-check.py)
 # Left out on purpose: chromium (155 MB of packages). With it on PATH the
 # HTML report's end-to-end test (crates/cairn/tests/reports.rs) also renders
 # the report headless and checks the screenshot; without it that step is
@@ -42,6 +45,12 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 [[ -f /usr/include/cmocka.h ]] || missing+=(libcmocka-dev)
 [[ -f /usr/include/gtest/gtest.h ]] || missing+=(libgtest-dev)
 [[ -d /usr/lib/gcc/x86_64-linux-gnu/12/32 ]] || missing+=(gcc-multilib)
+if ! command -v clang-19 >/dev/null 2>&1 && ! command -v clang-18 >/dev/null 2>&1; then
+    missing+=(clang-19)
+fi
+if ! command -v llvm-cov-19 >/dev/null 2>&1 && ! command -v llvm-cov-18 >/dev/null 2>&1; then
+    missing+=(llvm-19)
+fi
 
 if ((${#missing[@]} == 0)); then
     exit 0

@@ -10,7 +10,10 @@
 #      is reported with a reproducer that confirms it;
 #   4. the stages after the engine (emit, check) do not link Z3;
 #   (TestCov, which validates the Test-Comp suites, is installed first)
-#   5. the world corpus's CI slice (scripts/world-check.sh --slice ci): four
+#   5. MC/DC of a slice of the corpus measured by llvm-cov
+#      (scripts/mcdc-check.py): every claim confirmed, 95% of the conditions
+#      that can be shown independent are;
+#   6. the world corpus's CI slice (scripts/world-check.sh --slice ci): four
 #      real Debian libraries built with their own build, every driver and
 #      findings file compiles, every test passes (about 5 minutes).
 # Prints compile progress and the summary lines; exits non-zero on any
@@ -59,6 +62,9 @@ scripts/faults-check.sh
 echo "== library corpus trust check (scripts/library-check.sh)"
 scripts/library-check.sh tests/corpus/library/dlist.c tests/corpus/library/avl.c \
     tests/corpus/library/buggy/dlist.c
+echo "== MC/DC measured by llvm-cov (scripts/mcdc-check.py, a slice of the corpus)"
+MCDC_BRANCH=0 MCDC_FLAGS="--max-time 20" scripts/mcdc-check.py tests/corpus/mcdc/*.c \
+    tests/corpus/scalar/{bitfields,control,float,strings,triangle}.c
 echo "== world corpus slice (scripts/world-check.sh --slice ci)"
 scripts/world-check.sh --slice ci
 echo "== all tests passed"

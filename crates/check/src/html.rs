@@ -309,6 +309,7 @@ fn file_page(file: &FileCheck, page_name: &str) -> String {
         let _ = writeln!(body, "<p class=\"muted\">Note: {}</p>", escape(note));
     }
     functions_table(&mut body, file);
+    decisions_section(&mut body, file);
     let covering = covering_tests(&file.tests);
     source_section(&mut body, file, &covering);
     tests_section(&mut body, file, page_name);
@@ -346,6 +347,45 @@ fn functions_table(body: &mut String, file: &FileCheck) {
         }
     }
     body.push_str(SUMMARY_LEGEND);
+}
+
+/// Under MC/DC: each decision's conditions, the two tests cairn says show
+/// each independent (or why none can) and whether llvm-cov counts it so.
+fn decisions_section(body: &mut String, file: &FileCheck) {
+    let Some(mcdc) = &file.mcdc else {
+        return;
+    };
+    let _ = writeln!(
+        body,
+        "<h2 id=\"mcdc\">MC/DC</h2>\n<p>{} of {} conditions shown independent as llvm-cov \
+         measured ({} claimed), in {} decisions.</p>\n<table class=\"summary\">\n<tr><th>line</th>\
+         <th>decision</th><th>condition</th><th>shown by (cairn)</th><th>llvm-cov</th></tr>",
+        mcdc.measured, mcdc.conditions, mcdc.claimed, mcdc.decisions
+    );
+    for decision in &mcdc.each {
+        for condition in &decision.conditions {
+            let claim = match (&condition.shown_by, &condition.reason) {
+                (Some((a, b)), _) => {
+                    format!("<code>{}</code>, <code>{}</code>", escape(a), escape(b))
+                }
+                (None, why) => format!("not shown: {}", escape(why.as_deref().unwrap_or(""))),
+            };
+            let measured = match condition.measured {
+                Some(true) => "shown",
+                Some(false) => "not shown",
+                None => "not measured",
+            };
+            let _ = writeln!(
+                body,
+                "<tr><td class=\"number\">{}</td><td><code>{}</code></td><td><code>{}</code></td>\
+                 <td>{claim}</td><td>{measured}</td></tr>",
+                decision.line,
+                escape(&decision.text),
+                escape(&condition.text)
+            );
+        }
+    }
+    body.push_str("</table>\n");
 }
 
 /// The first test covering each branch direction, by (line, column, label).

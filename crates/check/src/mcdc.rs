@@ -8,7 +8,8 @@
 //! at its line and column; a condition cairn claims shown independent that
 //! llvm-cov does not count so is a problem.
 
-use crate::report::{FileCheck, Problem, ProblemKind};
+use crate::frameworks;
+use crate::report::{fail_lines, fails, FileCheck, Problem, ProblemKind};
 use crate::run::{self, Limits};
 use crate::{build_driver, driver_command, driver_time_limit, error, fresh_build_dir};
 use crate::{CheckConfig, CheckError, COMPILE_LIMIT};
@@ -31,6 +32,27 @@ pub struct McdcCheck {
     pub measured: usize,
     /// Decisions llvm-cov has no record for (as `file:line:col: text`).
     pub not_measured: Vec<String>,
+    /// Every decision with each condition's claim and measure (for the HTML report).
+    pub each: Vec<MeasuredDecision>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MeasuredDecision {
+    pub function: String,
+    pub line: u32,
+    pub text: String,
+    pub conditions: Vec<MeasuredCondition>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MeasuredCondition {
+    pub text: String,
+    /// The two tests cairn says show it independent.
+    pub shown_by: Option<(String, String)>,
+    /// Why no pair does, by cairn's account.
+    pub reason: Option<String>,
+    /// Whether llvm-cov counts it shown (None: the decision is not measured).
+    pub measured: Option<bool>,
 }
 
 /// The clang, llvm-profdata and llvm-cov of one LLVM release that has
@@ -106,18 +128,19 @@ pub(crate) fn check_mcdc(
     }
     let binary = build.join("driver");
     let profile = build.join("driver-%p.profraw");
-    run::run(
+    let ran = run::run(
         driver_command(&binary, config).env("LLVM_PROFILE_FILE", &profile),
         &build,
         "driver-mcdc",
         Limits::program(driver_time_limit(tests)),
     )
     .map_err(|m| error(&binary, m))?;
+    let failing = fail_lines(&frameworks::as_runner_output(tests.framework, &ran).stdout);
     match measured_records(&build, &tools) {
         Ok(records) => {
             let source = out_dir.join(&tests.source_from_out);
             let source = source.canonicalize().unwrap_or(source);
-            result.mcdc = Some(compare(tests, &records, &source, result));
+            result.mcdc = Some(compare(tests, &records, &source, &failing, result));
         }
         Err(message) => result
             .problems
@@ -225,11 +248,16 @@ fn parse(json: &str) -> Result<Vec<Record>, String> {
 }
 
 /// Compares the decisions of `tests` with llvm-cov's records of `source`;
-/// a condition claimed and not measured is a problem of `result`.
+/// a condition claimed and not measured is a problem of `result`, unless
+/// tests of its function fail when clang builds them (`failing`: the
+/// driver's `FAIL` lines): where gcc and clang compile the code
+/// differently, as with the width of arithmetic on bit-fields, llvm-cov
+/// measures another program, and a note says so.
 fn compare(
     tests: &TestsFile,
     records: &[Record],
     source: &Path,
+    failing: &[String],
     result: &mut FileCheck,
 ) -> McdcCheck {
     let of_source: Vec<&Record> = records
@@ -251,10 +279,24 @@ fn compare(
                 "{}:{}:{}: `{}`",
                 decision.file, decision.line, decision.col, decision.text
             );
-            let record = of_source
-                .iter()
-                .find(|r| r.line == decision.line && r.col == decision.col);
-            let Some(record) = record.filter(|r| r.shown.len() == claimed.len()) else {
+            let record = matching_record(&of_source, &function.decisions, decision);
+            check.each.push(MeasuredDecision {
+                function: function.name.clone(),
+                line: decision.line,
+                text: decision.text.clone(),
+                conditions: decision
+                    .conditions
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| MeasuredCondition {
+                        text: c.text.clone(),
+                        shown_by: c.shown_by.clone(),
+                        reason: c.reason.clone(),
+                        measured: record.map(|r| r.shown[k]),
+                    })
+                    .collect(),
+            });
+            let Some(record) = record else {
                 check.not_measured.push(place);
                 continue;
             };
@@ -266,18 +308,53 @@ fn compare(
                 .filter(|(c, &shown)| c.shown_by.is_some() && !shown)
                 .map(|(c, _)| c.text.as_str())
                 .collect();
-            if !contradicted.is_empty() {
-                result.problems.push(Problem::new(
-                    ProblemKind::ClaimedNotMeasured,
-                    format!(
-                        "{place}: llvm-cov does not count {} shown independent",
-                        contradicted.join(", ")
-                    ),
-                ));
+            if contradicted.is_empty() {
+                continue;
+            }
+            let message = format!(
+                "{place}: llvm-cov does not count {} shown independent",
+                contradicted.join(", ")
+            );
+            let failed_under_clang: Vec<&str> = function
+                .tests
+                .iter()
+                .filter(|t| failing.iter().any(|line| fails(line, &t.name)))
+                .map(|t| t.name.as_str())
+                .collect();
+            match failed_under_clang.as_slice() {
+                [] => result
+                    .problems
+                    .push(Problem::new(ProblemKind::ClaimedNotMeasured, message)),
+                names => result.notes.push(format!(
+                    "{message}; built by clang, {} test(s) of {} fail (such as {}), as gcc and clang \
+                     compile this code differently",
+                    names.len(),
+                    function.name,
+                    names[0]
+                )),
             }
         }
     }
     check
+}
+
+/// llvm-cov's record of `decision`: the one starting where it starts,
+/// or else the only one on its line when it is the only decision there
+/// (a macro's expansion can move the column), with as many conditions.
+fn matching_record<'r>(
+    records: &[&'r Record],
+    decisions: &[testcase::json::DecisionJson],
+    decision: &testcase::json::DecisionJson,
+) -> Option<&'r Record> {
+    let fits = |r: &&&Record| r.line == decision.line && r.shown.len() == decision.conditions.len();
+    let exact = records.iter().filter(fits).find(|r| r.col == decision.col);
+    let on_line: Vec<&&Record> = records.iter().filter(|r| r.line == decision.line).collect();
+    let ours_on_line = decisions.iter().filter(|d| d.line == decision.line).count();
+    let only = match (on_line.as_slice(), ours_on_line) {
+        ([record], 1) => Some(*record).filter(fits),
+        _ => None,
+    };
+    exact.or(only).copied()
 }
 
 #[cfg(test)]

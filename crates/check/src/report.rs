@@ -574,7 +574,7 @@ fn parse_summary(line: &str) -> Option<(usize, usize)> {
 }
 
 /// A FAIL line names this test (and not, say, `test_f_12` for `test_f_1`).
-fn fails(line: &str, test: &str) -> bool {
+pub(crate) fn fails(line: &str, test: &str) -> bool {
     fail_message(line, test).is_some()
 }
 

@@ -141,6 +141,7 @@ pub(crate) fn decisions_comment(function: &str, decisions: &[DecisionJson]) -> O
         for condition in &decision.conditions {
             let text = crate::literal::comment_text(&condition.text);
             let how = match (&condition.shown_by, &condition.reason) {
+                (Some((a, b)), _) if a == b => format!("{a}, evaluating it twice"),
                 (Some((a, b)), _) => format!("{a} and {b}"),
                 (None, Some(why)) => format!("not shown: {}", crate::literal::comment_text(why)),
                 (None, None) => "not shown".to_string(),

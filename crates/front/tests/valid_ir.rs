@@ -1,6 +1,7 @@
 //! The IR verifier over real programs: every C file of the repository's
 //! corpus and examples lowers to valid IR (`front::compile` verifies what it
-//! lowers and reports a failure as an internal error).
+//! lowers and reports a failure as an internal error), with and without
+//! decisions lowered for MC/DC.
 
 use std::path::{Path, PathBuf};
 
@@ -25,11 +26,18 @@ fn corpus_and_examples_lower_to_valid_ir() {
     let mut verified = 0;
     for dir in ["tests/corpus", "examples"] {
         for file in files_with_extension(&repository.join(dir), "c") {
-            match front::compile(&file, &front::FrontConfig::default()) {
-                Ok(_) => verified += 1,
-                Err(d) => {
-                    assert!(!d.message.contains("internal error"), "{d}");
-                    eprintln!("note: not lowered, so not verified: {d}");
+            // Also with decisions lowered for MC/DC.
+            for mcdc in [false, true] {
+                let config = front::FrontConfig {
+                    mcdc,
+                    ..front::FrontConfig::default()
+                };
+                match front::compile(&file, &config) {
+                    Ok(_) => verified += 1,
+                    Err(d) => {
+                        assert!(!d.message.contains("internal error"), "{d}");
+                        eprintln!("note: not lowered, so not verified: {d}");
+                    }
                 }
             }
         }
