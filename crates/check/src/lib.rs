@@ -470,15 +470,25 @@ fn measure(build: &Path, cc: &str) -> Result<gcov::Coverage, String> {
     let gcov = run::gcov_for(cc);
     let mut command = Command::new(&gcov);
     command.args(["-b", "--json-format", "--stdout"]).arg(&data);
-    let ran = run::run(&mut command, build, "gcov", Limits::tool(COMPILE_LIMIT))?;
+    let stdout = tool_output(&mut command, build, &gcov)?;
+    gcov::parse(&stdout, build)
+}
+
+/// What a coverage tool named `name` printed, or why it failed.
+fn tool_output(command: &mut Command, dir: &Path, name: &str) -> Result<String, String> {
+    // The label names the files of its output: no directory in it.
+    let label = Path::new(name)
+        .file_name()
+        .map_or(name.into(), |n| n.to_string_lossy());
+    let ran = run::run(command, dir, &label, Limits::tool(COMPILE_LIMIT))?;
     if !ran.success() {
         return Err(format!(
-            "{gcov} {}: {}",
+            "{name} {}: {}",
             ran.status,
             run::excerpt(&ran.stderr, 10)
         ));
     }
-    gcov::parse(&ran.stdout, build)
+    Ok(ran.stdout)
 }
 
 fn sanitize_driver(

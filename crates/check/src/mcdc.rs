@@ -12,7 +12,7 @@ use crate::frameworks;
 use crate::report::{fail_lines, fails, FileCheck, Problem, ProblemKind};
 use crate::run::{self, Limits};
 use crate::{build_driver, driver_command, driver_time_limit, error, fresh_build_dir};
-use crate::{CheckConfig, CheckError, COMPILE_LIMIT};
+use crate::{tool_output, CheckConfig, CheckError};
 use serde::Serialize;
 use std::path::Path;
 use std::process::Command;
@@ -177,20 +177,7 @@ fn measured_records(build: &Path, tools: &Tools) -> Result<Vec<Record>, String> 
         .args(&profiles)
         .arg("-o")
         .arg(&merged);
-    let ran = run::run(
-        &mut merge,
-        build,
-        "llvm-profdata",
-        Limits::tool(COMPILE_LIMIT),
-    )?;
-    if !ran.success() {
-        return Err(format!(
-            "{} {}: {}",
-            tools.profdata,
-            ran.status,
-            run::excerpt(&ran.stderr, 10)
-        ));
-    }
+    tool_output(&mut merge, build, &tools.profdata)?;
     let mut export = Command::new(&tools.cov);
     export
         .args([
@@ -201,16 +188,8 @@ fn measured_records(build: &Path, tools: &Tools) -> Result<Vec<Record>, String> 
         ])
         .arg(&merged)
         .arg(build.join("driver"));
-    let ran = run::run(&mut export, build, "llvm-cov", Limits::tool(COMPILE_LIMIT))?;
-    if !ran.success() {
-        return Err(format!(
-            "{} {}: {}",
-            tools.cov,
-            ran.status,
-            run::excerpt(&ran.stderr, 10)
-        ));
-    }
-    parse(&ran.stdout)
+    let exported = tool_output(&mut export, build, &tools.cov)?;
+    parse(&exported)
 }
 
 /// The `mcdc_records` of every file of an `llvm-cov export` JSON: each
