@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{corpus, gen_checked_with};
+use common::{arg, cairn, corpus, gen_checked_with, text};
 use testcase::json::TestsFile;
 
 #[test]
@@ -64,4 +64,21 @@ fn llvm_cov_measures_every_condition_cairn_claims_shown_independent() {
     // The driver names the pairs.
     let driver = std::fs::read_to_string(out.join("decisions_test.c")).expect("driver");
     assert!(driver.contains("/* MC/DC of six:"), "{driver}");
+    // The HTML report has each condition, claimed and measured.
+    let html = dir.path().join("html");
+    let checked = cairn(&[
+        "check",
+        arg(&out),
+        "--coverage",
+        "mcdc",
+        "--html",
+        arg(&html),
+    ]);
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked.stdout));
+    let pages: String = std::fs::read_dir(&html)
+        .expect("html dir")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .collect();
+    assert!(pages.contains("<h2 id=\"mcdc\">MC/DC</h2>"), "{pages}");
+    assert!(pages.contains("<code>x &gt; 5</code>"), "{pages}");
 }
