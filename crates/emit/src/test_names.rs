@@ -41,7 +41,11 @@ pub fn test_name(
         .filter(branch)
         .find(|g| test.new_goals.contains(g))
         .or(test.new_goals.iter().rev().find(branch))
-        .or(test.path_goals.iter().rev().find(branch))
+        // A test for a vector alone: the last branch it takes.
+        .or_else(|| match test.new_goals.is_empty() {
+            true => None,
+            false => test.path_goals.iter().rev().find(branch),
+        })
         .and_then(|goal| goals.get(goal))
         .map(|info| format!("when_{}", condition_words(&info.label)));
     let detail = decisive
