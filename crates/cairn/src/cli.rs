@@ -252,6 +252,10 @@ impl From<FrameworkChoice> for emit::Framework {
 pub enum CoverageChoice {
     /// Each direction of each condition, as gcov counts branches.
     Branch,
+    /// Each condition true and false: the same goals as `branch`, since
+    /// every operand of `&&` and `||` is a branch of its own (gcov counts
+    /// them so).
+    Condition,
     /// Branches, and per decision (two or more conditions joined by `&&`
     /// and `||`) each condition shown to decide the outcome on its own,
     /// as llvm-cov measures MC/DC: two evaluations whose outcomes differ
