@@ -71,3 +71,26 @@ fn decisions_clang_leaves_out_are_not_measured() {
     let texts: Vec<&str> = body.decisions.iter().map(|d| d.text.as_str()).collect();
     assert_eq!(texts, ["a || b"]);
 }
+
+#[test]
+fn a_decision_of_too_many_ways_is_left_out_with_a_warning() {
+    // Six pairs: 127 ways (each pair leads on two ways, or ends false).
+    let source = "int f(int a, int b, int c, int d, int e, int g,\n\
+                  int h, int i, int j, int k, int l, int m) {\n\
+                  return (a || b) && (c || d) && (e || g) && (h || i) && (j || k) && (l || m);\n}\n";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("d.c");
+    std::fs::write(&file, source).expect("write source");
+    let config = front::FrontConfig {
+        mcdc: true,
+        ..front::FrontConfig::default()
+    };
+    let out = front::compile(&file, &config).expect("lowers");
+    let body = out.program.functions[0].body.as_ref().expect("body");
+    assert!(body.decisions.is_empty(), "{:?}", body.decisions);
+    let warned = out
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("127 ways") && d.message.contains("left out of MC/DC"));
+    assert!(warned, "{:?}", out.diagnostics);
+}

@@ -167,6 +167,19 @@ impl Lowerer<'_> {
         let mut conditions = Vec::new();
         let shape = self.decision_shape(e, &mut conditions);
         let flow = shape.as_ref().map(Shape::flow);
+        if let Some(ways) = flow.as_ref().map(|f| f.vectors.len()) {
+            if ways > MAX_VECTORS && self.in_main_file(at) {
+                let warning = self.diag(
+                    crate::Severity::Warning,
+                    at,
+                    format!(
+                        "a decision that can be evaluated {ways} ways (more than {MAX_VECTORS}) \
+                         is left out of MC/DC: cairn aims at its branches only"
+                    ),
+                );
+                self.diagnostics.push(warning);
+            }
+        }
         let Some(flow) = flow.filter(|f| f.vectors.len() <= MAX_VECTORS) else {
             self.builder(at)?.decision = DecisionState::Quiet;
             let lowered = lower(self);
