@@ -18,7 +18,8 @@ fails, a claim llvm-cov does not confirm) or when that ratio is under
     scripts/mcdc-check.py [--target R] [FILE.c...]
         (default: tests/corpus/scalar/*.c tests/corpus/heap/*.c tests/corpus/mcdc/*.c)
 
-Environment: CAIRN (the binary; default target/release/cairn, built first),
+Environment: CAIRN (the binary; default the release build, made first, under
+CARGO_TARGET_DIR or target/),
 MCDC_FLAGS (flags for both gen runs; default "--max-time 60"), MCDC_BRANCH=0
 (skip the branch-coverage runs: their columns read 0).
 """
@@ -40,7 +41,8 @@ def cairn():
     if binary:
         return binary
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "cairn"], cwd=ROOT, check=True)
-    return os.path.join(ROOT, "target/release/cairn")
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    return os.path.join(os.path.abspath(target), "release/cairn")
 
 
 def gen(binary, path, out, flags):
