@@ -2,8 +2,10 @@
 //! allocated as long as the capacity says in every test, as any caller of
 //! the library would, even where the path reads less of it; a struct
 //! ending in a flexible array member is one struct with room for its
-//! member, set and checked through the member's name. The drivers pass
-//! under the sanitizers.
+//! member, set and checked through the member's name. A large table a call
+//! fills is checked in loops and up to a bound, and a call on a table its
+//! constructor built checks what the call changed. The drivers pass under
+//! the sanitizers.
 
 mod common;
 
@@ -167,4 +169,62 @@ fn bounded_string_copies_never_overlap_as_the_sanitizers_count_them() {
     assert!(!stdout.contains("left out"), "{stdout}");
     // The copy from the buffer to itself is no test's: C leaves it undefined.
     assert!(common::covers(&stdout, "copy_port", "3/4"), "{stdout}");
+}
+
+/// A hash table of many buckets, made by its constructor, and a call that
+/// changes one of its marks.
+const TABLE: &str = r#"#include <stdlib.h>
+#define BUCKETS 4096
+struct entry { int key; struct entry *next; };
+struct table { struct entry *buckets[BUCKETS]; unsigned char marks[600]; };
+
+struct table *table_new(unsigned char first) {
+    struct table *t = malloc(sizeof *t);
+    int i;
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i < BUCKETS; i++)
+        t->buckets[i] = NULL;
+    for (i = 0; i < 600; i++)
+        t->marks[i] = (unsigned char)(first + i);
+    return t;
+}
+
+int table_mark(struct table *t, int at) {
+    if (at < 0 || at >= 600)
+        return -1;
+    t->marks[at]++;
+    return t->marks[at];
+}
+"#;
+
+#[test]
+fn a_large_table_is_checked_in_loops_up_to_a_bound_and_only_where_a_call_changed_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_, _, out) = gen_checked_with(dir.path(), "table.c", TABLE, &["--sanitize"]);
+    let driver = std::fs::read_to_string(out.join("table_test.c")).expect("driver");
+    let test_of = |name: &str| {
+        let start = driver
+            .find(&format!("static int test_{name}"))
+            .expect("a test");
+        let end = driver[start..].find("\n}\n").expect("its end") + start;
+        driver[start..end].to_string()
+    };
+    // The null buckets in one loop; the marks past the bound left out.
+    let made = test_of("table_new");
+    assert!(made.contains("for (cairn_k = 0; cairn_k <= "), "{made}");
+    assert!(
+        made.contains("values the call wrote are not checked: a test checks at most 256"),
+        "{made}"
+    );
+    assert!(made.len() < 20_000, "{made}");
+    // After `table_new`, a mark and the value returned: nothing the constructor wrote.
+    let marked = test_of("table_mark_returns");
+    let checks: Vec<_> = marked
+        .lines()
+        .filter(|l| l.contains("cairn_expect"))
+        .collect();
+    assert!(checks.iter().any(|l| l.contains("->marks[")), "{marked}");
+    assert!(checks.iter().all(|l| !l.contains("->buckets[")), "{marked}");
+    assert!(checks.len() <= 3, "{marked}");
 }

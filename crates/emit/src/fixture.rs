@@ -352,6 +352,7 @@ fn test(
         ret: Some(ret),
         exits: None,
         checks,
+        unchecked: 0,
         new_goals: goals.clone(),
         path_goals: goals,
         boundaries: Vec::new(),

@@ -113,6 +113,7 @@ pub fn function_json(
                     ),
                 })
                 .collect(),
+            unchecked: test.unchecked,
             allocated: allocated_json(unit, test, &emitted.allocated_names),
             freed_inputs: test
                 .freed_inputs

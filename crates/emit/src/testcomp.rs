@@ -453,6 +453,7 @@ pub(crate) mod tests {
             ret: None,
             exits: None,
             checks: vec![],
+            unchecked: 0,
             allocated: vec![],
             freed_inputs: vec![],
             new_goals: vec![],

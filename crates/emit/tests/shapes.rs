@@ -408,6 +408,7 @@ fn returns(func: u32, inputs: Inputs, ret: Value, checks: Vec<Check>) -> Functio
         ret: Some(ret),
         exits: None,
         checks,
+        unchecked: 0,
         new_goals: vec![],
         path_goals: vec![],
         boundaries: vec![],

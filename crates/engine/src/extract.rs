@@ -164,7 +164,7 @@ pub fn test_case(
                 vec![],
                 ret_ty,
                 cells,
-                ret_written.as_deref(),
+                Marks::written(ret_written.as_deref()),
                 &mut checks,
             );
         }
@@ -205,7 +205,7 @@ pub fn test_case(
                     vec![],
                     &global.ty,
                     &object.cells.to_vec(),
-                    written.as_deref(),
+                    Marks::written(written.as_deref()),
                     &mut checks,
                 );
             }
@@ -216,7 +216,7 @@ pub fn test_case(
                     vec![],
                     &global.ty,
                     &cells,
-                    None,
+                    Marks::default(),
                     &mut checks,
                 );
             }
@@ -255,16 +255,18 @@ pub fn test_case(
         .collect();
     // Nothing of the test runs after `exit`: it checks only the status.
     let exits = (st.exit_status.as_ref()).map(|status| values.bits(status) as u8);
-    let (ret, checks, allocated, freed_inputs) = match exits {
+    let (ret, mut checks, allocated, freed_inputs) = match exits {
         Some(_) => (None, Vec::new(), Vec::new(), Vec::new()),
         None => (ret, checks, allocated, freed_inputs),
     };
+    let unchecked = testcase::bound_checks(&mut checks);
     TestCase {
         func,
         inputs,
         ret,
         exits,
         checks,
+        unchecked,
         allocated,
         freed_inputs,
         new_goals,
@@ -435,29 +437,27 @@ impl<'a> Solved<'a> {
     fn element_checks(&self, root: Root, elem: &Type, len: u64, obj: ObjIdx, out: &mut Vec<Check>) {
         let object = self.st.object(obj);
         let esz = self.program.size_of(elem) as usize;
+        let written = self.written(object.written.iter());
+        let unchanged = self.st.unchanged_since_built(obj);
+        let marks = Marks {
+            written: Some(&written),
+            unchanged: unchanged.as_deref(),
+        };
         if let Some(flexible) = flexible_member(self.program, elem) {
-            let written = self.written(object.written.iter());
             let header = vec![Step::Index(0)];
             let cells = &object.cells.to_vec()[..];
-            self.leaf_checks(
-                root.clone(),
-                header.clone(),
-                elem,
-                cells,
-                Some(&written),
-                out,
-            );
+            self.leaf_checks(root.clone(), header.clone(), elem, cells, marks, out);
             for k in 0..flexible.count(len * esz as u64) {
                 let bytes = flexible.element(k);
                 let mut path = header.clone();
                 path.extend([Step::Field(flexible.field as u32), Step::Index(k)]);
-                let (cells, written) = (&cells[bytes.clone()], &written[bytes]);
+                let cells = &cells[bytes.clone()];
                 self.leaf_checks(
                     root.clone(),
                     path,
                     &flexible.elem,
                     cells,
-                    Some(written),
+                    marks.from(bytes.start),
                     out,
                 );
             }
@@ -465,19 +465,16 @@ impl<'a> Solved<'a> {
         }
         for i in 0..len as usize {
             let range = i * esz..(i + 1) * esz;
-            let (Some(cells), Some(written)) = (
-                object.cells.get_range(range.clone()),
-                object.written.get_range(range),
-            ) else {
+            let Some(cells) = object.cells.get_range(range.clone()) else {
                 break;
             };
-            let written = self.written(written.iter());
+            let path = vec![Step::Index(i as u64)];
             self.leaf_checks(
                 root.clone(),
-                vec![Step::Index(i as u64)],
+                path,
                 elem,
                 &cells,
-                Some(&written),
+                marks.from(range.start),
                 out,
             );
         }
@@ -1071,12 +1068,12 @@ impl<'a> Solved<'a> {
         path: Vec<Step>,
         ty: &Type,
         cells: &[Cell],
-        written: Option<&[bool]>,
+        marks: Marks,
         out: &mut Vec<Check>,
     ) {
         let program = self.program;
         let size = program.size_of(ty) as usize;
-        if cells.len() < size || written.is_some_and(|w| !w.iter().take(size).any(|b| *b)) {
+        if cells.len() < size || marks.none_written(0..size) {
             return;
         }
         match ty {
@@ -1085,6 +1082,12 @@ impl<'a> Solved<'a> {
                     self.reach(&p, pointee, || self.access_name(&root, &path));
                 }
                 let expected = self.cells_value(&cells[..size], ty);
+                // What the call left is not checked, but for a pointer to
+                // an allocated object: the check names it, and the test frees it.
+                let names_an_object = matches!(expected, Value::Allocated { .. });
+                if marks.all_unchanged(0..size) && !names_an_object {
+                    return;
+                }
                 if expected != Value::Unknown {
                     out.push(Check {
                         root,
@@ -1097,7 +1100,7 @@ impl<'a> Solved<'a> {
             Type::Struct(id) => {
                 let def = program.struct_def(*id);
                 let members = if def.is_union {
-                    self.union_members_to_check(def, &cells[..size], written)
+                    self.union_members_to_check(def, &cells[..size], marks.written)
                 } else {
                     (0..def.fields.len()).collect()
                 };
@@ -1112,8 +1115,8 @@ impl<'a> Solved<'a> {
                     p.push(Step::Field(n as u32));
                     if f.bits.is_some() {
                         let bytes = field_bytes(program, f);
-                        let touched =
-                            written.is_none_or(|w| bytes.clone().any(|k| w.get(k) == Some(&true)));
+                        let touched = !marks.none_written(bytes.clone())
+                            && !marks.all_unchanged(bytes.clone());
                         let expected = self.field_value(&cells[..size], f);
                         if touched && expected != Value::Unknown {
                             out.push(Check {
@@ -1125,14 +1128,7 @@ impl<'a> Solved<'a> {
                         }
                         continue;
                     }
-                    self.leaf_checks(
-                        root.clone(),
-                        p,
-                        &f.ty,
-                        &cells[at..],
-                        written.map(|w| &w[at..]),
-                        out,
-                    );
+                    self.leaf_checks(root.clone(), p, &f.ty, &cells[at..], marks.from(at), out);
                 }
             }
             Type::Array(elem, Some(len)) => {
@@ -1141,18 +1137,49 @@ impl<'a> Solved<'a> {
                     let at = i * esz;
                     let mut p = path.clone();
                     p.push(Step::Index(i as u64));
-                    self.leaf_checks(
-                        root.clone(),
-                        p,
-                        elem,
-                        &cells[at..],
-                        written.map(|w| &w[at..]),
-                        out,
-                    );
+                    self.leaf_checks(root.clone(), p, elem, &cells[at..], marks.from(at), out);
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// Which bytes of a value its test may check: those the path wrote
+/// (`written`, every byte when `None`), and of an object the builds made,
+/// those the call under test changed (`unchanged`: the bytes it left).
+#[derive(Clone, Copy, Default)]
+struct Marks<'m> {
+    written: Option<&'m [bool]>,
+    unchanged: Option<&'m [bool]>,
+}
+
+impl<'m> Marks<'m> {
+    fn written(written: Option<&'m [bool]>) -> Self {
+        Marks {
+            written,
+            unchanged: None,
+        }
+    }
+
+    /// The marks of the bytes from `at` on.
+    fn from(self, at: usize) -> Self {
+        Marks {
+            written: self.written.map(|w| &w[at.min(w.len())..]),
+            unchanged: self.unchanged.map(|u| &u[at.min(u.len())..]),
+        }
+    }
+
+    /// Whether the path wrote none of these bytes.
+    fn none_written(&self, bytes: std::ops::Range<usize>) -> bool {
+        self.written
+            .is_some_and(|w| !bytes.into_iter().any(|k| w.get(k) == Some(&true)))
+    }
+
+    /// Whether the call under test left all of these bytes of a built object.
+    fn all_unchanged(&self, bytes: std::ops::Range<usize>) -> bool {
+        self.unchanged
+            .is_some_and(|u| bytes.into_iter().all(|k| u.get(k) == Some(&true)))
     }
 }
 

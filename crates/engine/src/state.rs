@@ -315,6 +315,9 @@ pub struct BuildCall {
     pub initialises: Option<ir::Success>,
 }
 
+/// Heap objects and their bytes at one moment (see [`State::built_at_call`]).
+pub type BuiltObjects = Vec<(ObjIdx, ChunkedVec<Cell>)>;
+
 /// What building the inputs does next, before any statement runs.
 #[derive(Clone, Debug)]
 pub enum BuildStep {
@@ -392,6 +395,10 @@ pub struct State {
     pub builds: Vec<Build>,
     /// See [`BuildStep`].
     pub build_step: Option<BuildStep>,
+    /// The heap objects the builds left and their bytes when the call under
+    /// test began (taken once the builds are done): a test checks what the
+    /// call changed of them, not what the API calls that built them wrote.
+    pub built_at_call: Option<Rc<BuiltObjects>>,
     /// The arguments of each call of the function under test made before
     /// the one the test checks (see [`BuildStep::CallAgain`]).
     pub earlier_calls: Vec<Vec<SymVal>>,
@@ -506,6 +513,7 @@ impl State {
             limits: Vec::new(),
             builds: Vec::new(),
             build_step: None,
+            built_at_call: None,
             earlier_calls: Vec::new(),
             checks_through: Vec::new(),
             memory_changes: 0,
@@ -634,6 +642,24 @@ impl State {
             matches!(self.object(*obj).initial.first(),
                 Some(Cell::Ptr { ptr, .. }) if ptr.target == Target::Lazy(lazy))
         })
+    }
+
+    /// Keeps the bytes of every live heap object as the call under test
+    /// finds them (see [`State::built_at_call`]).
+    pub fn note_built_at_call(&mut self) {
+        let built = (self.objects.iter().enumerate())
+            .filter(|(_, o)| matches!(o.kind, ObjKind::Heap { freed: false, .. }))
+            .map(|(idx, o)| (idx as ObjIdx, o.cells.clone()))
+            .collect();
+        self.built_at_call = Some(Rc::new(built));
+    }
+
+    /// For each byte of object `obj`, whether the call under test left it
+    /// as the builds did; `None` for an object no build made.
+    pub fn unchanged_since_built(&self, obj: ObjIdx) -> Option<Vec<bool>> {
+        let built = self.built_at_call.as_ref()?;
+        let (_, cells) = built.iter().find(|(idx, _)| *idx == obj)?;
+        Some(self.object(obj).cells.unchanged_since(cells, Cell::same_as))
     }
 
     pub fn object_mut(&mut self, idx: ObjIdx) -> &mut Object {

@@ -62,6 +62,19 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// Whether both bytes are the same byte of the same value (a byte
+    /// rewritten with what it held is the same).
+    pub fn same_as(&self, other: &Cell) -> bool {
+        match (self, other) {
+            (Cell::Byte { src, idx }, Cell::Byte { src: s, idx: i }) => idx == i && src == s,
+            (Cell::Ptr { ptr, idx }, Cell::Ptr { ptr: p, idx: i }) => {
+                idx == i && Rc::ptr_eq(ptr, p)
+            }
+            (Cell::Deferred, Cell::Deferred) => true,
+            _ => false,
+        }
+    }
+
     /// Whether the byte is an input byte not made yet (see `Deferred`).
     pub fn is_deferred(&self) -> bool {
         matches!(self, Cell::Deferred)

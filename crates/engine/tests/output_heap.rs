@@ -412,3 +412,29 @@ fn a_failing_allocation_midway_leaks_what_was_built_and_cleanup_does_not() {
         assert_eq!((&t.ret, t.allocated.len()), (&Some(Value::Null), 0));
     }
 }
+
+#[test]
+fn a_test_checks_at_most_so_many_values_and_every_object_it_reaches() {
+    let src = "void *malloc(unsigned long);\n\
+        void *memset(void *, int, unsigned long);\n\
+        struct big { struct big *self; unsigned char bytes[600]; };\n\
+        struct big *big_new(int fill) {\n\
+            struct big *b = malloc(sizeof *b);\n\
+            if (b == 0) return 0;\n\
+            b->self = b;\n\
+            memset(b->bytes, fill, sizeof b->bytes);\n\
+            return b;\n\
+        }\n";
+    let (_, report) = common::run(src, "big_new");
+    let made = (report.tests.iter())
+        .find(|t| matches!(t.ret, Some(Value::Allocated { .. })))
+        .expect("a test where the allocation succeeds");
+    // The return value, `self` and the first bytes; the rest left out.
+    let naming = made.checks.iter().filter(|c| c.names_an_object()).count();
+    assert_eq!(made.checks.len() - naming, testcase::CHECKS_PER_TEST);
+    assert_eq!(made.unchecked, 600 - testcase::CHECKS_PER_TEST);
+    assert!(made
+        .checks
+        .iter()
+        .any(|c| c.path == [Step::Index(0), Step::Field(0)]));
+}

@@ -400,3 +400,23 @@ fn a_path_that_ends_the_program_cuts_nothing_after_it() {
         [Uncovered::Infeasible]
     );
 }
+
+#[test]
+fn a_test_checks_what_the_call_changed_of_objects_its_api_built() {
+    let (program, report) = common::run_file("trust", "meter.c", "meter_tick", &common::config());
+    common::assert_all_covered(&report);
+    for test in &report.tests {
+        let calls = test.inputs.constructions.iter().flat_map(|c| &c.calls);
+        let names: Vec<_> = calls
+            .map(|call| &program.function(call.func).name)
+            .collect();
+        assert_eq!(names, ["meter_new"]);
+        // The count when the tick counted, else nothing: the other members
+        // are what `meter_new` wrote, which a test of `meter_tick` leaves.
+        let ticked = test.ret.as_ref().is_some_and(|r| common::int(r) > 0);
+        let checked = (test.checks.iter())
+            .filter(|c| c.root != testcase::Root::Return)
+            .count();
+        assert_eq!(checked, usize::from(ticked), "{:?}", test.checks);
+    }
+}

@@ -174,6 +174,9 @@ pub struct TestJson {
     pub inputs: InputsJson,
     pub expected_return: Option<Json>,
     pub checks: Vec<CheckJson>,
+    /// Scalar checks left out past `CHECKS_PER_TEST`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unchecked: usize,
     /// The output heap: objects the function allocated that are reachable
     /// when it returns, in the order the checks first reach them.
     #[serde(default)]
@@ -308,8 +311,8 @@ pub struct ObjectJson {
     pub init: Vec<Json>,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+pub(crate) fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

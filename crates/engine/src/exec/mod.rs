@@ -609,6 +609,9 @@ impl<'a> Machine<'_, 'a> {
         if let Some(param) = st.checks_through.pop() {
             return self.assume_through(st, param);
         }
+        if st.built_at_call.is_none() && !st.builds.is_empty() && st.frames.len() == 1 {
+            st.note_built_at_call();
+        }
         let frame = st.frame();
         let at = frame.block.index();
         let bound = self.max_iterations.max(1);

@@ -116,6 +116,24 @@ impl<T: Clone> ChunkedVec<T> {
         }
     }
 
+    /// For each element, whether it is the one of `earlier` (a copy made
+    /// before): in a chunk both still share, or `same` as the element there.
+    /// Every element of a vector of another length differs.
+    pub fn unchanged_since(&self, earlier: &Self, same: impl Fn(&T, &T) -> bool) -> Vec<bool> {
+        if self.len != earlier.len {
+            return vec![false; self.len];
+        }
+        let mut unchanged = Vec::with_capacity(self.len);
+        for (now, then) in self.chunks.iter().zip(&earlier.chunks) {
+            if Rc::ptr_eq(now, then) {
+                unchanged.extend(std::iter::repeat_n(true, now.len()));
+            } else {
+                unchanged.extend(now.iter().zip(then.iter()).map(|(a, b)| same(a, b)));
+            }
+        }
+        unchanged
+    }
+
     pub fn push(&mut self, value: T) {
         match self.chunks.last_mut() {
             Some(last) if !self.len.is_multiple_of(CHUNK) => Rc::make_mut(last).push(value),
@@ -161,6 +179,28 @@ mod tests {
             .filter(|(a, b)| Rc::ptr_eq(a, b))
             .count();
         assert_eq!(shared, original.chunks.len() - 1);
+    }
+
+    #[test]
+    fn elements_unchanged_since_a_copy_are_those_shared_or_the_same() {
+        let mut now = ChunkedVec::from_vec((0..150u32).collect());
+        let then = now.clone();
+        now[70] = 1;
+        now[71] = 71;
+        // Only a chunk still shared counts when no two elements are the same.
+        let unchanged = now.unchanged_since(&then, |_, _| false);
+        assert_eq!(unchanged.len(), 150);
+        assert!(unchanged[..64].iter().all(|&u| u));
+        assert!(unchanged[64..128].iter().all(|&u| !u));
+        assert!(unchanged[128..].iter().all(|&u| u));
+        // Within a chunk copied since, an element equal to its old one is unchanged.
+        let unchanged = now.unchanged_since(&then, |a, b| a == b);
+        assert!((0..150).all(|i| unchanged[i] == (i != 70)));
+        now.push(9);
+        assert!(now
+            .unchanged_since(&then, |a, b| a == b)
+            .iter()
+            .all(|&u| !u));
     }
 
     #[test]
