@@ -51,6 +51,12 @@ fi
 if ! command -v llvm-cov-19 >/dev/null 2>&1 && ! command -v llvm-cov-18 >/dev/null 2>&1; then
     missing+=(llvm-19)
 fi
+# clang's profile runtime, which an instrumented driver links: a package of
+# its own, which a machine with clang-19 may lack.
+if ! command -v clang-18 >/dev/null 2>&1 &&
+    ! ls /usr/lib/llvm-19/lib/clang/19/lib/*/libclang_rt.profile*.a >/dev/null 2>&1; then
+    missing+=(libclang-rt-19-dev)
+fi
 
 if ((${#missing[@]} == 0)); then
     exit 0
