@@ -307,6 +307,8 @@ fn uncovered_summary(program: &ir::Program, report: &testcase::FunctionReport) -
             testcase::Uncovered::Unsupported(what) | testcase::Uncovered::Refuted(what) => {
                 *stopped.entry(what.clone()).or_default() += 1
             }
+            // Only MC/DC's vectors, which a whole program's goals never are.
+            testcase::Uncovered::NotSought => {}
         }
     }
     let mut text = String::new();

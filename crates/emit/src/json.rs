@@ -219,6 +219,9 @@ pub(crate) fn uncovered_text(why: &Uncovered) -> String {
         Uncovered::Budget(bound) => format!("not reached within bounds: {}", bound.explained()),
         Uncovered::Unsupported(what) => format!("unsupported: {what}"),
         Uncovered::Refuted(why) => format!("its test was left out: {why}"),
+        Uncovered::NotSought => {
+            "not sought: other tests show every condition of its decision independent".to_string()
+        }
     }
 }
 

@@ -32,6 +32,7 @@ use crate::solver::{self, Alternatives, ConstraintId, PathSolver};
 use crate::stable_hash::StableHashMap;
 use crate::state::{State, StateId};
 use crate::trees;
+use ir::decisions::Decision;
 use ir::{BlockId, FuncId, Goal, Program, Span};
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -89,6 +90,11 @@ struct Coverage {
     boundaries: Option<Boundaries>,
     /// While a flipped input runs: the way out its boundary goals count for.
     running_flipped: Option<Option<Span>>,
+    /// Under MC/DC, the decisions of the searched functions whose vectors
+    /// are goals (see [`Coverage::retire_shown_decisions`]).
+    decisions: Vec<(FuncId, Decision)>,
+    /// Goals the tests so far cover first.
+    covered: BTreeSet<Goal>,
 }
 
 impl Coverage {
@@ -174,6 +180,39 @@ impl Coverage {
 
     fn stopped(&mut self, why: Uncovered) {
         self.first_stop.get_or_insert(why);
+    }
+
+    /// A decision whose every condition the tests so far show independent
+    /// needs none of its other vectors: they leave the goals, so that the
+    /// budget goes to what MC/DC still lacks (a decision of ranges has many
+    /// vectors no input takes, each slow to rule out).
+    fn retire_shown_decisions(&mut self) {
+        for (func, decision) in &self.decisions {
+            let goal = |n: usize| Goal {
+                func: *func,
+                site: decision.site,
+                arm: decision.arm_of(n),
+            };
+            let vectors = 0..decision.vectors.len();
+            let open: Vec<Goal> = (vectors.clone().map(goal))
+                .filter(|g| self.uncovered.contains(g))
+                .collect();
+            if open.is_empty() {
+                continue;
+            }
+            let taken: Vec<usize> = vectors
+                .filter(|&n| self.covered.contains(&goal(n)))
+                .collect();
+            let all_shown = (decision.conditions.iter().enumerate()).all(|(c, condition)| {
+                condition.constant.is_some() || decision.independence_pair(c, &taken).is_some()
+            });
+            if all_shown {
+                for g in open {
+                    self.uncovered.remove(&g);
+                    self.reasons.insert(g, Uncovered::NotSought);
+                }
+            }
+        }
     }
 
     fn explain(&mut self, goals: &[Goal], why: &str) {
@@ -376,7 +415,9 @@ impl Objective for Coverage {
             };
             for g in &test.new_goals {
                 self.uncovered.remove(g);
+                self.covered.insert(*g);
             }
+            self.retire_shown_decisions();
             self.nearest_uncovered.borrow_mut().clear();
             if let Some(boundaries) = &mut self.boundaries {
                 boundaries.cover(&mut test.boundaries, exit);
@@ -815,6 +856,11 @@ pub fn explore(
         reachable: Vec::new(),
         boundaries: None,
         running_flipped: None,
+        decisions: (searched.iter())
+            .filter_map(|f| Some((*f, program.function(*f).body.as_ref()?)))
+            .flat_map(|(f, body)| body.decisions.iter().map(move |d| (f, d.clone())))
+            .collect(),
+        covered: BTreeSet::new(),
     };
     let mut exec = Executor::new(program, facts, config, func, deadline);
     let work_at_start = exec.solver.work_done();

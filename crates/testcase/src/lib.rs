@@ -689,6 +689,9 @@ pub enum Uncovered {
     /// The engine predicted a test for it, and running the test against
     /// the code contradicted the prediction (why): the test was dropped.
     Refuted(String),
+    /// A test vector of a decision (MC/DC) not sought, because the tests
+    /// already show every condition of the decision independent.
+    NotSought,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
