@@ -114,8 +114,13 @@ pub fn write_when(
             match when {
                 None => {
                     object.cells[at] = cell.clone();
-                    object.written[at] = Written::Yes;
+                    object.written[at] = match cell.is_indeterminate() {
+                        true => Written::No,
+                        false => Written::Yes,
+                    };
                 }
+                // What it held before stays where the byte copied was never written.
+                Some(_) if cell.is_indeterminate() => {}
                 Some(cond) => {
                     let byte = cond.ite(&cell_byte(cell)?, &cell_byte(&object.cells[at])?);
                     object.cells[at] = Cell::Byte { src: byte, idx: 0 };

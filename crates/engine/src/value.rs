@@ -86,6 +86,28 @@ impl Cell {
             idx: 0,
         }
     }
+
+    /// The byte a copy of a struct or array carries where its source was
+    /// never written (see `Machine::load`): stored, it leaves its new place
+    /// unwritten too (`memory::write`, a callee's parameter), so that using
+    /// a member the copy never got is the uninitialised read it is in the
+    /// source, not a value the engine makes up.
+    pub fn indeterminate() -> Cell {
+        Cell::Byte {
+            src: INDETERMINATE_BYTE.with(|byte| Word::Term(byte.clone())),
+            idx: 0,
+        }
+    }
+
+    pub fn is_indeterminate(&self) -> bool {
+        match self {
+            Cell::Byte {
+                src: Word::Term(term),
+                idx: 0,
+            } => INDETERMINATE_BYTE.with(|byte| term.get_z3_ast() == byte.get_z3_ast()),
+            _ => false,
+        }
+    }
 }
 
 /// The value of an expression.
@@ -153,6 +175,8 @@ thread_local! {
     /// directly instead of converting the bits back: `to_fp(to_ieee_bv(x))`
     /// chains made Z3 take seconds on a few operations.
     static FLOAT_OF_BITS: RefCell<StableHashMap<BV, Float>> = RefCell::new(StableHashMap::default());
+    /// The symbol of [`Cell::indeterminate`]: no input, never solved for.
+    static INDETERMINATE_BYTE: BV = BV::new_const("indeterminate byte", 8);
     /// Memo of [`symbols_of`], by the term's address.
     static SYMBOLS_OF: RefCell<StableHashMap<usize, KnownSymbols>> =
         RefCell::new(StableHashMap::default());

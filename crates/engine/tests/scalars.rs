@@ -187,3 +187,92 @@ long copy_pair(int c) {
         assert!(report.findings.is_empty(), "{clean}: {:?}", report.findings);
     }
 }
+
+/// A member never set stays unset where its struct is copied (a callee's
+/// parameter, an assignment), and an element read at an input's index may
+/// be one never written: each is an uninitialised read, not a value the
+/// engine makes up and a test then expects.
+#[test]
+fn an_unset_member_stays_unset_through_copies_and_indexed_reads() {
+    let src = r#"
+struct disc { int present; int total; int pos[8]; };
+static void probe(struct disc *d, int have) {
+    d->present = have;
+    if (have) {
+        d->total = 3;
+        for (int i = 0; i < 3; i++)
+            d->pos[i] = 10 * i;
+    }
+}
+static int total_of(struct disc d) { return d.total; }
+int by_value(int have) {
+    struct disc d;
+    probe(&d, have);
+    return total_of(d) + 1;
+}
+int assigned(int have) {
+    struct disc d, e;
+    probe(&d, have);
+    e = d;
+    return e.total;
+}
+int indexed(int i) {
+    struct disc d;
+    probe(&d, 1);
+    if (i < 0 || i >= 8)
+        return -1;
+    return d.pos[i];
+}
+"#;
+    for func in ["by_value", "assigned", "indexed"] {
+        let (_, report) = run(src, func);
+        let [uninit] = report.findings.as_slice() else {
+            panic!("{func}: {:?}", report.findings)
+        };
+        assert_eq!(
+            uninit.kind,
+            testcase::FindingKind::UninitializedRead,
+            "{func}"
+        );
+        match func {
+            "indexed" => {
+                assert!((3..8).contains(&int(&uninit.inputs.args[0])), "{func}");
+                // The tests read only what was written.
+                for t in &report.tests {
+                    assert!(arg(t, 0) < 3 || ret(t) == -1, "{func}: {t:?}");
+                }
+            }
+            _ => {
+                assert_eq!(int(&uninit.inputs.args[0]), 0, "{func}");
+                for t in &report.tests {
+                    assert_ne!(arg(t, 0), 0, "{func}: {t:?}");
+                }
+            }
+        }
+    }
+}
+
+/// A struct a function without a body may have filled beyond what its stub
+/// scripts (larger than a stub writes) is not passed on by value as if its
+/// bytes were known: the callee would read what no test sets.
+#[test]
+fn a_struct_a_stub_may_have_filled_is_not_copied_as_known() {
+    let src = r#"
+struct big { int n; int a[400]; };
+void fill(struct big *b);
+static int count_of(struct big b) { return b.n; }
+int counted(void) {
+    struct big b;
+    fill(&b);
+    if (count_of(b) > 3)
+        return 1;
+    return 0;
+}
+"#;
+    let (_, report) = run(src, "counted");
+    assert!(report.tests.is_empty(), "{:?}", report.tests);
+    assert_eq!(
+        report.untested,
+        Some(testcase::Uncovered::Budget(testcase::Bound::StubEffects))
+    );
+}

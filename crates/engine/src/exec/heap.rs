@@ -455,17 +455,27 @@ impl Machine<'_, '_> {
             ObjKind::StackBlock { .. } => "read of a variable-length array never written",
             _ => return Ok(()),
         };
-        if access != Access::Read {
+        // A copy may hold bytes never written (they stay unwritten where
+        // it goes: `Cell::indeterminate`), but not bytes a stub may have
+        // filled, which no test sets.
+        if access == Access::Write {
             return Ok(());
         }
         let Some(start) = memory::concrete_offset(off) else {
-            return self.no_stub_filled_bytes(st, obj, st.object(obj).written.iter());
+            self.no_stub_filled_bytes(st, obj, st.object(obj).written.iter())?;
+            if access == Access::Copy {
+                return Ok(());
+            }
+            return self.check_read_at_symbolic_offset(st, obj, off, n, what);
         };
         let range = start as usize..(start + n) as usize;
         let Some(written) = st.object(obj).written.get_range(range) else {
             return Ok(());
         };
         self.no_stub_filled_bytes(st, obj, written.iter())?;
+        if access == Access::Copy {
+            return Ok(());
+        }
         if written
             .iter()
             .all(|w| matches!(w, Written::Yes | Written::Unseen))
@@ -493,7 +503,66 @@ impl Machine<'_, '_> {
     }
 }
 
+/// The largest object whose bytes a read at a symbolic offset is checked
+/// against (each such read looks at every byte of it).
+const CHECKED_SYMBOLIC_READ: u64 = 16 << 10;
+
+/// The offsets at which `n` bytes of `written` all were written, as
+/// inclusive ranges: a byte written only on some paths counts as written
+/// (no finding is claimed that may not happen).
+fn written_starts(written: impl Iterator<Item = bool>, n: u64) -> Vec<(u64, u64)> {
+    let mut ranges: Vec<(u64, u64)> = Vec::new();
+    let mut run = 0u64;
+    for (k, settled) in (0u64..).zip(written) {
+        run = if settled { run + 1 } else { 0 };
+        if run < n.max(1) {
+            continue;
+        }
+        let start = k + 1 - n.max(1);
+        match ranges.last_mut() {
+            Some(last) if last.1 + 1 == start => last.1 = start,
+            _ => ranges.push((start, start)),
+        }
+    }
+    ranges
+}
+
 impl Machine<'_, '_> {
+    /// A read of `n` bytes at the symbolic offset `off` of `obj` (a local
+    /// array indexed by an input) is an uninitialised read where `off` may
+    /// fall on bytes never written; the path goes on with `off` where they
+    /// all were.
+    fn check_read_at_symbolic_offset(
+        &mut self,
+        st: &mut State,
+        obj: ObjIdx,
+        off: &Word,
+        n: u64,
+        message: &str,
+    ) -> Exec<()> {
+        let written = &st.object(obj).written;
+        let unset = |w: &Written| matches!(w, Written::No);
+        if written.len() as u64 > CHECKED_SYMBOLIC_READ || !written.iter().any(unset) {
+            return Ok(());
+        }
+        let starts = written_starts(written.iter().map(|w| !unset(w)), n);
+        let width = off.get_size();
+        let valid = Cond::or(
+            &(starts.iter())
+                .map(|&(lo, hi)| {
+                    Cond::and(&[
+                        off.bvuge(Word::known(u128::from(lo), width)),
+                        off.bvule(Word::known(u128::from(hi), width)),
+                    ])
+                })
+                .collect::<Vec<_>>(),
+        );
+        if !self.may(st, &valid) && self.may(st, &Cond::Known(true)) {
+            return self.fault(st, FindingKind::UninitializedRead, message);
+        }
+        self.check_fault(st, FindingKind::UninitializedRead, &valid.not(), message)
+    }
+
     /// Stops a read of indeterminate bytes (`bytes` of object `obj`) that a
     /// function without a body may have filled beyond what its driver's
     /// stub writes (see `stub`), so the test would read garbage where the
@@ -545,5 +614,21 @@ fn mark_freed(st: &mut State, obj: ObjIdx) {
     if let ObjKind::Heap { freed, .. } | ObjKind::Input { freed, .. } = &mut st.object_mut(obj).kind
     {
         *freed = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_starts;
+
+    #[test]
+    fn a_read_may_start_where_all_its_bytes_were_written() {
+        let written = |bits: &str| bits.chars().map(|c| c == '1').collect::<Vec<_>>();
+        assert_eq!(
+            written_starts(written("11110011").into_iter(), 2),
+            vec![(0, 2), (6, 6)]
+        );
+        assert_eq!(written_starts(written("1011").into_iter(), 4), vec![]);
+        assert_eq!(written_starts(written("0110").into_iter(), 1), vec![(1, 2)]);
     }
 }

@@ -341,8 +341,14 @@ pub(super) fn push_frame(
     {
         let param = st.object_mut(locals[i]);
         param.set_start(arg, pointer_bytes);
-        // Initialized by the call: only other locals start indeterminate.
+        // Initialized by the call, but for bytes of a struct copied from
+        // where they were never written: only other locals start indeterminate.
         param.written.fill(Written::Yes);
+        for k in 0..param.capacity() as usize {
+            if param.cells[k].is_indeterminate() {
+                param.written[k] = Written::No;
+            }
+        }
     }
     if let Some(area_local) = program.function(func).va_area() {
         let params = program.function(func).sig.params.len();

@@ -5,7 +5,7 @@ use super::input;
 use super::Machine;
 use super::{unsupported, Exec, Stop};
 use crate::memory;
-use crate::state::{ObjKind, State};
+use crate::state::{ObjKind, Object, State, Written};
 use crate::value::{
     bit_field_get, bit_field_put, bv_u, cells_to_int, cells_to_ptr, concrete, concrete_term,
     int_cells, is_nonzero, resize, signed_bits, value_cells, Cell, Cond, LazyIdx, ObjIdx, PtrVal,
@@ -667,6 +667,10 @@ impl Machine<'_, '_> {
         st.read_input |= matches!(st.object(loc.obj).kind, ObjKind::Input { .. });
         self.make_bytes(st, loc.obj, &off, n);
         let cells = memory::read(st.object(loc.obj), &off, n)?;
+        let cells = match access {
+            Access::Copy => indeterminate_marked(st.object(loc.obj), &off, cells),
+            _ => cells,
+        };
         let forged = matches!(loc.ty, Type::Pointer(_)) && holds_input_bytes(st, loc.obj, &cells);
         let value = match &loc.ty {
             ty if let Some(bits) = ty.scalar_bits() => {
@@ -913,4 +917,37 @@ impl Machine<'_, '_> {
     pub fn concrete_u64(v: &Word) -> Option<u64> {
         concrete(v).and_then(|x| u64::try_from(x).ok())
     }
+}
+
+/// `cells`, copied from `off` of `object`, with each byte never written
+/// there marked [`Cell::indeterminate`]: a struct some of whose members
+/// were never set keeps them unset where it is copied to.
+fn indeterminate_marked<'c>(
+    object: &Object,
+    off: &Word,
+    cells: std::borrow::Cow<'c, [Cell]>,
+) -> std::borrow::Cow<'c, [Cell]> {
+    if !matches!(
+        object.kind,
+        ObjKind::Heap { .. } | ObjKind::Stack | ObjKind::StackBlock { .. }
+    ) {
+        return cells;
+    }
+    let Some(start) = memory::concrete_offset(off) else {
+        return cells;
+    };
+    let start = start as usize;
+    let Some(written) = object.written.get_range(start..start + cells.len()) else {
+        return cells;
+    };
+    if !written.iter().any(|w| matches!(w, Written::No)) {
+        return cells;
+    }
+    let mut marked = cells.into_owned();
+    for (cell, w) in marked.iter_mut().zip(written.iter()) {
+        if matches!(w, Written::No) {
+            *cell = Cell::indeterminate();
+        }
+    }
+    std::borrow::Cow::Owned(marked)
 }
