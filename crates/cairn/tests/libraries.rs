@@ -190,6 +190,7 @@ fn descriptors_are_mocked_while_a_test_runs() {
 /// cannot be opened), a descriptor's flags and the clock: while a test runs,
 /// `fopen` returns a stream over contents the test chooses (or NULL), `open`
 /// and `fcntl` a descriptor or -1, `read` at most the bytes a test scripts,
+/// `ioctl` writes what a test scripts through the word after its request,
 /// `gettimeofday` and `time` the time the test scripts, `getuid` a user,
 /// `statvfs` a file system's figures. Outside a test they are the C library's own, variable arguments
 /// passed on: gcov creates its counters files with `open`'s mode.
@@ -199,6 +200,7 @@ const OPENS_FILES: &str = r#"
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <termios.h>
@@ -293,6 +295,18 @@ int start(int argc, char **argv)
     return argv[1][0] == '-';
 }
 
+/* The terminal's size, which ioctl fills through the word after its
+   request as each test scripts. */
+int is_wide(int fd)
+{
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0)
+        return -1;
+    if (ws.ws_col > 100)
+        return 1;
+    return 0;
+}
+
 /* Whatever the seed: each test chooses what the generator returns, and
    the page size. */
 int jitter(int base)
@@ -320,6 +334,7 @@ fn files_and_the_clock_are_mocked_while_a_test_runs() {
     assert!(covers(&stdout, "is_late", "2/2"), "{stdout}");
     assert!(covers(&stdout, "may_mount", "8/8"), "{stdout}");
     assert!(covers(&stdout, "jitter", "6/6"), "{stdout}");
+    assert!(covers(&stdout, "is_wide", "4/4        4/4"), "{stdout}");
     assert!(covers(&stdout, "start", "8/8        8/8"), "{stdout}");
     let driver = std::fs::read_to_string(out_dir.join("settings_test.c")).expect("driver");
     assert!(driver.contains("fmemopen("), "{driver}");

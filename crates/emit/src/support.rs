@@ -1058,6 +1058,19 @@ pub fn stubs(out: &mut CodeWriter, unit: &Unit, plans: &[StubPlan]) -> Result<()
         if testcase::c_library::mocked(&f.name).is_some() {
             pass_on_outside_tests(out, &f.name, &f.sig)?;
         }
+        let trailing = f.sig.params.len();
+        if f.sig.variadic && plan.written_args.contains(&trailing) {
+            // The word a mock takes after its named arguments (`ioctl`'s)
+            // points to what the test scripts it fills.
+            let last = format!("arg{trailing}");
+            out.line("__builtin_va_list rest;");
+            out.line(&format!("__builtin_va_start(rest, {last});"));
+            out.line(&format!(
+                "void *arg{} = __builtin_va_arg(rest, void *);",
+                trailing + 1
+            ));
+            out.line("__builtin_va_end(rest);");
+        }
         if !recorded.is_empty() {
             out.open(&format!("if ({} < {}) {{", names.calls, plan.capacity));
             for i in &recorded {

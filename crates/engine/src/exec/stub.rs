@@ -20,7 +20,7 @@ use super::{Exec, Machine};
 use crate::state::{ObjKind, State, Written};
 use crate::value::{concrete, Cell, ObjIdx, PtrVal, SymVal, Target};
 use ir::{FuncId, Layout, Program, Type};
-use testcase::c_library::MockResult;
+use testcase::c_library::{self, MockResult, Trailing};
 use testcase::Bound;
 
 /// The most bytes one argument of one call is written with: a larger
@@ -188,13 +188,13 @@ impl Machine<'_, '_> {
         count: Option<u64>,
     ) -> Exec<Option<Region>> {
         let program = self.program;
-        // An extra argument of a variadic function has no declared type.
-        let Some(pointee) = program
-            .function(func)
-            .sig
-            .params
-            .get(i)
-            .and_then(Type::pointee)
+        let sig = &program.function(func).sig;
+        // An extra argument of a variadic function has no declared type,
+        // but for the word a mock passes on (`ioctl`'s): memory it fills.
+        let trailing_word = i == sig.params.len()
+            && c_library::trailing(&program.function(func).name) == Some(Trailing::Word);
+        let Some(pointee) =
+            (sig.params.get(i).and_then(Type::pointee)).or(trailing_word.then_some(&Type::Void))
         else {
             return Ok(None);
         };
