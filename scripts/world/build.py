@@ -52,11 +52,12 @@ def rules_hints(src):
             sourcedir.group(1).strip("/") if sourcedir else None)
 
 
-def detect(src):
+def detect(src, use_hints=True):
     """(build system, directory) the way debhelper would pick them: a hint in
-    debian/rules, else configure(.ac) before a Makefile before CMake before
-    Meson (dh_autoreconf makes configure from configure.ac first)."""
-    system, sourcedir = rules_hints(src)
+    debian/rules (unless use_hints is false), else configure(.ac) before a
+    Makefile before CMake before Meson (dh_autoreconf makes configure from
+    configure.ac first)."""
+    system, sourcedir = rules_hints(src) if use_hints else (None, None)
     root = os.path.join(src, sourcedir) if sourcedir else src
     if not os.path.isdir(root):
         root = src

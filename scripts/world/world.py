@@ -75,6 +75,51 @@ def log_reason(log_file, offset):
     return (lines[-1].strip() if lines else "no output")[:300]
 
 
+def build(apt, name, info, directory, build_deps, system, root, state):
+    """Configures and builds with `system` in `root` under bear; None when
+    the database holds a C file of the library, else why not."""
+    src = os.path.join(directory, "src")
+    log_file = os.path.join(directory, "build.log")
+    state.update(system=system, root=os.path.relpath(root, src))
+    build_dir = os.path.join(directory, "build")
+    offset = os.path.getsize(log_file)
+    rc = builder.configure(system, root, build_dir, log_file)
+    state["build_deps"] = state.get("build_deps", False)
+
+    def install_build_deps():
+        # Most failures are missing dependencies: Debian's own list, once.
+        apt.run(["build-dep", "--no-install-recommends", "-y", "-qq", f"{name}={info['version']}"],
+                log_file, timeout=900)
+        state["build_deps"] = True
+
+    if rc != 0 and build_deps and not state["build_deps"]:
+        state["first_configure_error"] = log_reason(log_file, offset)
+        install_build_deps()
+        offset = os.path.getsize(log_file)
+        rc = builder.configure(system, root, build_dir, log_file)
+    if rc != 0:
+        return f"{system}: configure failed: {log_reason(log_file, offset)}"
+    db = os.path.join(directory, "db", "compile_commands.json")
+    t = time.monotonic()
+    if os.path.exists(db + ".raw"):
+        os.remove(db + ".raw")
+    raw, rc = builder.build_all(system, root, build_dir, log_file, db)
+    if rc != 0 and build_deps and not state["build_deps"]:
+        # Some builds configure without an optional-looking dependency and
+        # then fail to compile (a missing header): the same remedy, once.
+        state["first_build_error"] = log_reason(log_file, offset)
+        install_build_deps()
+        if builder.configure(system, root, build_dir, log_file) == 0:
+            raw, rc = builder.build_all(system, root, build_dir, log_file, db)
+    state["build_rc"] = rc
+    state["build_seconds"] = round(time.monotonic() - t, 1)
+    files = builder.filter_database(raw, db, [src, build_dir])
+    state["c_files"] = files
+    if files == 0:
+        return f"{system}: no C file of the library in compile_commands.json"
+    return None
+
+
 def prepare(apt, name, info, directory, build_deps):
     """Fetch, extract, classify and build one library: {"status": "ok", ...}
     or {"status": "replaced", "reason": ...}. Cached in directory/prepare.json."""
@@ -108,43 +153,16 @@ def prepare(apt, name, info, directory, build_deps):
     system, root = builder.detect(src)
     if system is None:
         return done(reason="no build system found (no configure, Makefile, CMakeLists.txt, meson.build)")
-    state.update(system=system, root=os.path.relpath(root, src))
-    build_dir = os.path.join(directory, "build")
-    offset = os.path.getsize(log_file)
-    rc = builder.configure(system, root, build_dir, log_file)
-    state["build_deps"] = False
-
-    def install_build_deps():
-        # Most failures are missing dependencies: Debian's own list, once.
-        apt.run(["build-dep", "--no-install-recommends", "-y", "-qq", f"{name}={info['version']}"],
-                log_file, timeout=900)
-        state["build_deps"] = True
-
-    if rc != 0 and build_deps:
-        state["first_configure_error"] = log_reason(log_file, offset)
-        install_build_deps()
-        offset = os.path.getsize(log_file)
-        rc = builder.configure(system, root, build_dir, log_file)
-    if rc != 0:
-        return done(reason=f"{system}: configure failed: {log_reason(log_file, offset)}")
-    db = os.path.join(directory, "db", "compile_commands.json")
-    t = time.monotonic()
-    if os.path.exists(db + ".raw"):
-        os.remove(db + ".raw")
-    raw, rc = builder.build_all(system, root, build_dir, log_file, db)
-    if rc != 0 and build_deps and not state["build_deps"]:
-        # Some builds configure without an optional-looking dependency and
-        # then fail to compile (a missing header): the same remedy, once.
-        state["first_build_error"] = log_reason(log_file, offset)
-        install_build_deps()
-        if builder.configure(system, root, build_dir, log_file) == 0:
-            raw, rc = builder.build_all(system, root, build_dir, log_file, db)
-    state["build_rc"] = rc
-    state["build_seconds"] = round(time.monotonic() - t, 1)
-    files = builder.filter_database(raw, db, [src, build_dir])
-    state["c_files"] = files
-    if files == 0:
-        return done(reason=f"{system}: no C file of the library in compile_commands.json")
+    failure = build(apt, name, info, directory, build_deps, system, root, state)
+    if failure and os.path.realpath(root) != os.path.realpath(src):
+        # debian/rules may name the directory of a second build (demos next
+        # to the library): the top directory's own build, then.
+        top_system, top = builder.detect(src, use_hints=False)
+        if top_system is not None:
+            state["first_root_failure"] = failure
+            failure = build(apt, name, info, directory, build_deps, top_system, top, state)
+    if failure:
+        return done(reason=failure)
     return done(status="ok")
 
 
