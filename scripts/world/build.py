@@ -111,7 +111,9 @@ def configure(system, root, build, log):
             rc = run(["autoreconf", "-fi"], root, log, CONFIGURE_LIMIT)
             if rc != 0:
                 return rc
-        return run(["./configure"], root, log, CONFIGURE_LIMIT)
+        # A tarball may lose the executable bit (dpkg-source keeps what
+        # the upstream archive has): run it through the shell.
+        return run(["sh", "./configure"], root, log, CONFIGURE_LIMIT)
     return 0  # a plain Makefile
 
 

@@ -997,3 +997,38 @@ fn a_source_asking_for_strict_posix_gets_a_driver_that_compiles() {
         );
     }
 }
+
+/// A flexible array member read as another struct (iptables' match data)
+/// behind a header the path never reads: the test sets the array's bytes
+/// the path read, though it sets nothing of the header (it used to set
+/// neither, and every test was left out).
+const READS_A_FLEXIBLE_MEMBER: &str = r#"struct entry {
+    union {
+        struct { unsigned short size; char name[29]; } user;
+        unsigned short total;
+    } u;
+    unsigned char data[];
+};
+struct cfg { unsigned int mode; unsigned long long avg; };
+
+int rate_of(const struct entry *e)
+{
+    const struct cfg *c = (const void *)e->data;
+    if (c->mode & 2)
+        return 1;
+    if (c->avg > 100)
+        return 2;
+    return 0;
+}
+"#;
+
+#[test]
+fn a_flexible_member_is_set_behind_a_header_the_path_never_reads() {
+    let stdout = checked_coverage(
+        "entry.c",
+        READS_A_FLEXIBLE_MEMBER,
+        &["--sanitize"],
+        &[("rate_of", "4/4        4/4")],
+    );
+    assert!(!stdout.contains("left out"), "{stdout}");
+}

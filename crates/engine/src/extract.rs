@@ -760,14 +760,27 @@ impl<'a> Solved<'a> {
                 let count = flexible.count(len * esz as u64);
                 let mut bytes = object.initial.to_vec();
                 bytes.resize(len as usize * esz, Cell::zero());
-                let mut header = self.cells_value(&bytes, elem);
-                if let Value::Struct(members) = &mut header {
-                    members[flexible.field] = Value::Array(
-                        (0..count)
-                            .map(|k| self.cells_value(&bytes[flexible.element(k)], &flexible.elem))
-                            .collect(),
-                    );
-                }
+                let elements: Vec<Value> = (0..count)
+                    .map(|k| self.cells_value(&bytes[flexible.element(k)], &flexible.elem))
+                    .collect();
+                // The array may hold what the path read where the members
+                // before it hold nothing it did (a header it never looked at).
+                let fields = match elem {
+                    Type::Struct(id) => program.struct_def(*id).fields.len(),
+                    _ => 0,
+                };
+                let header = match self.cells_value(&bytes, elem) {
+                    Value::Struct(mut members) => {
+                        members[flexible.field] = Value::Array(elements);
+                        Value::Struct(members)
+                    }
+                    _ if elements.iter().any(|e| *e != Value::Unknown) => {
+                        let mut members = vec![Value::Unknown; fields];
+                        members[flexible.field] = Value::Array(elements);
+                        Value::Struct(members)
+                    }
+                    unknown => unknown,
+                };
                 out.objects.push(InputObject {
                     name: format!("*{path}"),
                     elem: elem.clone(),
