@@ -5,6 +5,7 @@ header of scripts/world-check.sh for what it does and prints."""
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import json
 import os
@@ -295,6 +296,13 @@ def main():
     opts.parse_share_sha = sha256_file(parse_share)[:16] if parse_share else None
     work = os.path.abspath(opts.workdir)
     os.makedirs(os.path.join(work, "libs"), exist_ok=True)
+    # Two checks over one directory overwrite each other's outputs: the
+    # second stops at once (the lock goes with this process, however it ends).
+    lock = open(os.path.join(work, ".world.lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"world: another world check is running in {work}; wait for it or stop it")
     run_start = time.monotonic()
     cairn_sha = sha256_file(opts.cairn)
 
