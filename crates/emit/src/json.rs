@@ -353,6 +353,7 @@ fn stream_json(stream: &InputStream, c_name: Option<String>) -> StreamJson {
     };
     let (closed_by_call, eof, error, position) = match &stream.after {
         StreamAfter::Closed => (true, None, None, None),
+        StreamAfter::Scanned => (false, None, None, None),
         StreamAfter::Open {
             eof,
             error,

@@ -206,7 +206,7 @@ pub fn checks<'a>(stream: &InputStream, names: &'a StreamNames) -> Vec<StreamChe
 
 /// Closes `stream` unless the call did (a sink keeps what it took).
 pub fn close(stream: &InputStream, names: &StreamNames) -> Option<String> {
-    matches!(stream.after, StreamAfter::Open { .. }).then(|| format!("fclose({});", names.stream))
+    (stream.after != StreamAfter::Closed).then(|| format!("fclose({});", names.stream))
 }
 
 /// The statement that closes a stream of a test that cannot run, if it

@@ -41,6 +41,7 @@ extern "C" {
     fn fputc(c: c_int, f: *mut File) -> c_int;
     fn fputs(s: *const c_char, f: *mut File) -> c_int;
     fn fprintf(f: *mut File, format: *const c_char, ...) -> c_int;
+    fn fscanf(f: *mut File, format: *const c_char, ...) -> c_int;
     fn fwrite(p: *const c_void, size: usize, n: usize, f: *mut File) -> usize;
     fn free(p: *mut c_void);
     fn __errno_location() -> *mut c_int;
@@ -63,6 +64,7 @@ ssize_t getline(char **line, size_t *n, FILE *f);
 int fputc(int c, FILE *f);
 int fputs(const char *s, FILE *f);
 int fprintf(FILE *f, const char *format, ...);
+int fscanf(FILE *f, const char *format, ...);
 size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 int fclose(FILE *f);
 int feof(FILE *f);
@@ -495,4 +497,69 @@ int both(FILE *f) {
             report.uncovered
         );
     }
+}
+
+/// `fscanf`: what it returns, assigns, and leaves of the stream (flags,
+/// position) as glibc does on the test's contents; after a scan that
+/// stopped early the stream is not read on, and nothing of it is claimed.
+#[test]
+fn fscanf_reads_as_glibc_does() {
+    let src = source(
+        r#"
+int pair(FILE *f, int *a, int *b) {
+    int n = fscanf(f, "%d,%d ", a, b);
+    if (n == 2 && *a > *b)
+        return 3;
+    return n;
+}
+int then_char(FILE *f) {
+    int a;
+    if (fscanf(f, "%d", &a) != 1) {
+        if (fgetc(f) == 'x')
+            return 5;
+        return -1;
+    }
+    return fgetc(f);
+}
+"#,
+    );
+    let (_, report) = run(&src, "pair");
+    assert!(report.tests.len() >= 4, "{:?}", report.tests);
+    for t in &report.tests {
+        let (f, _bytes) = open_read(stream(t, 0));
+        let (mut a, mut b) = (0 as c_int, 0 as c_int);
+        // SAFETY: an open stream and two ints.
+        let n = unsafe {
+            fscanf(
+                f,
+                c"%d,%d ".as_ptr(),
+                &mut a as *mut c_int,
+                &mut b as *mut c_int,
+            )
+        };
+        let expected = if n == 2 && a > b { 3 } else { n };
+        assert_eq!(ret(t), i128::from(expected), "{t:?}");
+        match &stream(t, 0).after {
+            StreamAfter::Scanned => assert_ne!(n, 2, "{t:?}"),
+            _ => assert_read_state(stream(t, 0), f, "pair"),
+        }
+    }
+    let (_, report) = run(&src, "then_char");
+    for t in &report.tests {
+        let (f, _bytes) = open_read(stream(t, 0));
+        let mut a = 0 as c_int;
+        // SAFETY: an open stream and an int.
+        let n = unsafe { fscanf(f, c"%d".as_ptr(), &mut a as *mut c_int) };
+        assert_eq!(n, 1, "a test only where the scan matched: {t:?}");
+        // SAFETY: an open stream.
+        assert_eq!(ret(t), i128::from(unsafe { fgetc(f) }), "{t:?}");
+        assert_read_state(stream(t, 0), f, "then_char");
+    }
+    // A read after a scan that stopped early is cut, not disproved.
+    assert!(
+        (report.uncovered.iter())
+            .any(|(_, why)| *why == Uncovered::Budget(testcase::Bound::ScannedStream)),
+        "{:?}",
+        report.uncovered
+    );
 }

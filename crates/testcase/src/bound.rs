@@ -38,6 +38,7 @@ pub enum Bound {
     LongNumber,
     Concretised,
     Environment,
+    ScannedStream,
 }
 
 /// How a user lifts a bound.
@@ -51,7 +52,7 @@ pub enum Lift {
 }
 
 impl Bound {
-    pub const ALL: [Bound; 29] = [
+    pub const ALL: [Bound; 30] = [
         Bound::MaxArray,
         Bound::MaxNodes,
         Bound::BytesPointers,
@@ -81,6 +82,7 @@ impl Bound {
         Bound::LongNumber,
         Bound::Concretised,
         Bound::Environment,
+        Bound::ScannedStream,
     ];
 
     /// The name a user reads (and the JSON holds).
@@ -115,6 +117,7 @@ impl Bound {
             Bound::LongNumber => "long_number",
             Bound::Concretised => "concretised",
             Bound::Environment => "environment",
+            Bound::ScannedStream => "scanned_stream",
         }
     }
 
@@ -206,6 +209,10 @@ impl Bound {
             Bound::Environment => (
                 "a C library call run natively read cairn's own environment, not the test's",
                 Lift::Fixed("give the call a model or a mock"),
+            ),
+            Bound::ScannedStream => (
+                "a stream `fscanf` reads holds no NUL byte, and is not read on after a `fscanf` that stopped early",
+                Lift::Fixed("a bound of cairn's model of `fscanf`"),
             ),
         }
     }

@@ -213,6 +213,9 @@ pub enum StreamAfter {
         error: bool,
         position: Option<u64>,
     },
+    /// Still open, after a `fscanf` that stopped early: where it left the
+    /// stream (its position, its flags) is not modelled, so none is checked.
+    Scanned,
 }
 
 /// The script of a function without a body: its results, returned in

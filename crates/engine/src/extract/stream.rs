@@ -14,10 +14,8 @@ pub(super) fn input_stream(values: &Valuation, stream: &Stream) -> InputStream {
     let byte = |word| values.bits(word) as u8;
     let (mode, position) = match &stream.role {
         StreamRole::Read(reading) => {
-            let contents = reading.contents[..reading.consumed as usize]
-                .iter()
-                .map(byte)
-                .collect();
+            let held = reading.consumed.max(reading.examined) as usize;
+            let contents = reading.contents[..held].iter().map(byte).collect();
             let position = reading.pushed_back.is_empty().then_some(reading.consumed);
             (StreamMode::Read { contents }, position)
         }
@@ -46,6 +44,8 @@ pub(super) fn input_stream(values: &Valuation, stream: &Stream) -> InputStream {
     };
     let after = if stream.closed {
         StreamAfter::Closed
+    } else if stream.scan_stopped {
+        StreamAfter::Scanned
     } else {
         StreamAfter::Open {
             eof: stream.eof,

@@ -44,6 +44,9 @@ pub struct Stream {
     pub closed: bool,
     /// The process's standard input, read: the test sets `stdin` to it.
     pub standard_input: bool,
+    /// A `fscanf` stopped early on it: how far it read then is not
+    /// modelled, so no read follows (`Bound::ScannedStream`).
+    pub scan_stopped: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -69,6 +72,9 @@ pub struct Reading {
     pub consumed: u64,
     /// Characters `ungetc` pushed back, the last one read first.
     pub pushed_back: Vec<Word>,
+    /// Bytes of `contents` a read looked at, consumed or not (`fscanf`
+    /// looks past what it matches): a test's stream holds them all.
+    pub examined: u64,
 }
 
 /// A stream that takes writes, as the drivers' sink does: at most `room`
@@ -104,6 +110,7 @@ impl Stream {
             error: false,
             closed: false,
             standard_input: false,
+            scan_stopped: false,
         }
     }
 

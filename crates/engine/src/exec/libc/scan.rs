@@ -5,15 +5,17 @@
 
 use super::format::{directives, terminated, Directive, Spec};
 use super::number::Syntax;
+use super::stream::stream_mut;
 use super::{
     is_char, returns_int, Args, CharClass, Fill, Model, OwnOverlap, Range, Source, ERANGE,
 };
 use crate::exec::place::Loc;
 use crate::exec::{unsupported, Exec, Machine};
 use crate::memory;
-use crate::state::State;
-use crate::value::{resize, Cond, PtrVal, SymVal, Word};
+use crate::state::{ObjKind, Object, State, StreamRole, Written};
+use crate::value::{int_cells, resize, Cell, Cond, ObjIdx, PtrVal, SymVal, Target, Word};
 use ir::{IntType, Type};
+use testcase::Bound;
 
 /// The characters of a scanf `%[...]`: its members, or (`^`) all others.
 pub(super) struct ScanSet {
@@ -102,6 +104,14 @@ struct Scanning {
     outcomes: Vec<(Cond, i32)>,
 }
 
+/// How a scan ended: the value it returns, and whether it matched the
+/// whole format (a stream then stands where the scan did).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ending {
+    returns: i32,
+    complete: bool,
+}
+
 impl Scanning {
     fn new() -> Scanning {
         Scanning {
@@ -125,20 +135,27 @@ impl Scanning {
         self.matching = Cond::and(&[self.matching.clone(), cond.not()]);
     }
 
-    /// Every way the call may end, one per value it returns: stopping
-    /// early, or matching the whole format.
-    fn outcomes(mut self) -> Vec<(Cond, i32)> {
-        self.outcomes.push((self.matching, self.assigned));
-        let mut merged: Vec<(Vec<Cond>, i32)> = Vec::new();
+    /// Every way the call may end, one per value it returns and whether
+    /// it matched the whole format.
+    fn outcomes(self) -> Vec<(Cond, Ending)> {
+        let complete = Ending {
+            returns: self.assigned,
+            complete: true,
+        };
+        let mut merged: Vec<(Vec<Cond>, Ending)> = vec![(vec![self.matching], complete)];
         for (cond, returns) in self.outcomes {
-            match merged.iter_mut().find(|(_, r)| *r == returns) {
+            let early = Ending {
+                returns,
+                complete: false,
+            };
+            match merged.iter_mut().find(|(_, e)| *e == early) {
                 Some((conds, _)) => conds.push(cond),
-                None => merged.push((vec![cond], returns)),
+                None => merged.push((vec![cond], early)),
             }
         }
         merged
             .into_iter()
-            .map(|(conds, returns)| (Cond::or(&conds), returns))
+            .map(|(conds, ending)| (Cond::or(&conds), ending))
             .collect()
     }
 }
@@ -148,36 +165,144 @@ impl Machine<'_, '_> {
     /// (widths, `*`, length modifiers), white space and ordinary characters.
     pub(super) fn sscanf(&mut self, st: &mut State, args: &Args) -> Exec<Model> {
         let input = args.ptr(0)?;
-        let format = self.constant_string(st, &args.ptr(1)?, "a format string")?;
-        let directives = directives(&format, self.program.data_model).or_else(unsupported)?;
+        let (directives, targets) = self.scan_directives(st, args, 1)?;
+        // glibc measures the input string first.
+        let input_len = self.string_length(st, &input, None)?;
+        let src = self.source(st, &input)?;
+        let read = Range {
+            obj: src.obj,
+            start: input.offset.clone(),
+            len: input_len.bvadd(Word::known(1, 64)),
+        };
+        let (ending, _) = self.scan_input(st, &src, &read, &directives, targets)?;
+        returns_int(Word::known(u128::from(ending.returns as u32), 32))
+    }
+
+    /// `fscanf(fp, format, ...)` on a stream read over input bytes: the
+    /// format is matched against the contents left as `sscanf` matches a
+    /// string, the contents ending where the stream does (they hold no NUL
+    /// byte, under `Bound::ScannedStream`). Matched whole, the stream
+    /// stands where the scan stopped (at its end, having looked past a
+    /// conversion or trailing white space there, with the end-of-file
+    /// flag set); stopped early, where glibc leaves it is not modelled and
+    /// no read follows.
+    pub(super) fn fscanf(&mut self, st: &mut State, args: &Args, stream: ObjIdx) -> Exec<Model> {
+        let (directives, targets) = self.scan_directives(st, args, 1)?;
+        let ObjKind::Stream(current) = &st.object(stream).kind else {
+            return unsupported("a `FILE *` that points to something other than a stream");
+        };
+        let StreamRole::Read(reading) = &current.role else {
+            return unsupported("a read of a stream not opened for reading");
+        };
+        if !reading.pushed_back.is_empty() {
+            return unsupported("`fscanf` after `ungetc`");
+        }
+        let consumed = reading.consumed;
+        let rest: Vec<Word> = reading.contents[consumed as usize..].to_vec();
+        // Where the contents end, decided first: the scan reads a string
+        // of that length, which holds no NUL byte.
+        let left = reading.len.bvsub(Word::known(u128::from(consumed), 64));
+        let lengths: Vec<(Cond, usize)> = (0..=rest.len())
+            .map(|k| (left.eq(Word::known(k as u128, 64)), k))
+            .collect();
+        let length = self.choose(st, lengths)?;
+        let no_nul: Vec<Cond> = (rest[..length].iter())
+            .map(|byte| is_char(byte, 0).not())
+            .collect();
+        self.assume_limit(st, &Cond::and(&no_nul), Bound::ScannedStream)?;
+        if let StreamRole::Read(reading) = &mut stream_mut(st, stream)?.role {
+            reading.examined = reading.examined.max(consumed + length as u64);
+        }
+        let mut cells: Vec<Cell> = rest[..length].iter().flat_map(int_cells).collect();
+        cells.push(Cell::zero());
+        let mut text = Object::new(ObjKind::Stack, cells);
+        text.written.fill(Written::Yes);
+        let text = st.add_object(text);
+        let src = Source {
+            obj: text,
+            ptr: PtrVal::to(Target::Object(text)),
+        };
+        let read = Range {
+            obj: text,
+            start: Word::known(0, 64),
+            len: Word::known(length as u128 + 1, 64),
+        };
+        let peeks_last = directives.last().is_some_and(looks_past);
+        let (ending, at) = self.scan_input(st, &src, &read, &directives, targets)?;
+        if !ending.complete {
+            stream_mut(st, stream)?.scan_stopped = true;
+            return returns_int(Word::known(u128::from(ending.returns as u32), 32));
+        }
+        let stops: Vec<(Cond, u64)> = (0..=length as u64)
+            .map(|k| (at.eq(Word::known(u128::from(k), 64)), k))
+            .collect();
+        let taken = self.choose(st, stops)?;
+        let at_end = peeks_last && taken == length as u64;
+        // A field of the most characters its width allows, at the end:
+        // whether glibc looked past it (and met the end) is not modelled.
+        let full_field_at_end = at_end
+            && matches!(directives.last(), Some(Directive::Conversion(spec)) if spec.width.is_some());
+        let s = stream_mut(st, stream)?;
+        if full_field_at_end {
+            s.scan_stopped = true;
+        }
+        s.eof |= at_end;
+        if let StreamRole::Read(reading) = &mut s.role {
+            reading.consumed += taken;
+        }
+        returns_int(Word::known(u128::from(ending.returns as u32), 32))
+    }
+
+    /// The directives of the format at argument `format` and the pointers
+    /// its conversions assign through, which follow it.
+    fn scan_directives(
+        &mut self,
+        st: &mut State,
+        args: &Args,
+        format: usize,
+    ) -> Exec<(Vec<Directive>, Vec<PtrVal>)> {
+        let text = self.constant_string(st, &args.ptr(format)?, "a format string")?;
+        let directives = directives(&text, self.program.data_model).or_else(unsupported)?;
         // Where conversions assign, first: an undecided pointer forks before anything changed.
         let mut targets = Vec::new();
         for d in &directives {
             if let Directive::Conversion(spec) = d {
                 if !spec.star && spec.conversion != b'%' {
-                    let target = args.ptr(2 + targets.len())?;
+                    let target = args.ptr(format + 1 + targets.len())?;
                     self.source(st, &target)?;
                     targets.push(target);
                 }
             }
         }
-        // glibc measures the input string first.
-        let input_len = self.string_length(st, &input, None)?;
-        let src = self.source(st, &input)?;
+        Ok((directives, targets))
+    }
+
+    /// Matches `directives` against the string at `src` (`read`, its bytes
+    /// with the NUL), assigns through `targets` what the conversions read,
+    /// and gives how the scan ended and where it stopped when it matched
+    /// the whole format (trailing white space skipped).
+    fn scan_input(
+        &mut self,
+        st: &mut State,
+        src: &Source,
+        read: &Range,
+        directives: &[Directive],
+        targets: Vec<PtrVal>,
+    ) -> Exec<(Ending, Word)> {
         let mut scan = Scanning::new();
         let mut assignments = Vec::new();
         let mut range_errors = Vec::new();
         let mut skip_spaces = false;
-        for d in &directives {
+        for d in directives {
             match d {
                 Directive::Char(c) if CharClass::Space.contains(*c) => {
                     skip_spaces = true;
                     continue;
                 }
-                Directive::Char(c) => self.scan_char(st, &src, &mut scan, *c, skip_spaces)?,
+                Directive::Char(c) => self.scan_char(st, src, &mut scan, *c, skip_spaces)?,
                 Directive::Conversion(spec) => {
                     let (assignment, out_of_range) =
-                        self.scan_conversion(st, &src, &mut scan, spec, skip_spaces)?;
+                        self.scan_conversion(st, src, &mut scan, spec, skip_spaces)?;
                     range_errors.extend(out_of_range);
                     if let (Some(assignment), false) = (assignment, spec.star) {
                         assignments.push(assignment);
@@ -187,18 +312,17 @@ impl Machine<'_, '_> {
             }
             skip_spaces = false;
         }
-        let returned = self.choose(st, scan.outcomes())?;
-        self.set_errno_if(st, &Cond::or(&range_errors), ERANGE)?;
-        let read = Range {
-            obj: src.obj,
-            start: input.offset.clone(),
-            len: input_len.bvadd(Word::known(1, 64)),
-        };
-        let done = usize::try_from(returned).unwrap_or(0);
-        for (assignment, target) in assignments.into_iter().zip(targets).take(done) {
-            self.assign(st, assignment, &target, &read)?;
+        if skip_spaces {
+            scan.at = self.skip_spaces(st, src, &scan.at)?;
         }
-        returns_int(Word::known(u128::from(returned as u32), 32))
+        let at = scan.at.clone();
+        let ending = self.choose(st, scan.outcomes())?;
+        self.set_errno_if(st, &Cond::or(&range_errors), ERANGE)?;
+        let done = usize::try_from(ending.returns).unwrap_or(0);
+        for (assignment, target) in assignments.into_iter().zip(targets).take(done) {
+            self.assign(st, assignment, &target, read)?;
+        }
+        Ok((ending, at))
     }
 
     /// The longest run of at most `most` characters from `start` that are
@@ -389,5 +513,15 @@ impl Machine<'_, '_> {
                 self.copy_bytes(st, target, &Fill::Bytes(bytes), &count)
             }
         }
+    }
+}
+
+/// Whether scanf looks at the character after what directive `d` matched
+/// (a number or word ends at the first that does not belong; white space
+/// at the first that is not), so that at the input's end it meets the end.
+fn looks_past(d: &Directive) -> bool {
+    match d {
+        Directive::Char(c) => CharClass::Space.contains(*c),
+        Directive::Conversion(spec) => !matches!(spec.conversion, b'c' | b'%'),
     }
 }

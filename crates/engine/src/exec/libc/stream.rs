@@ -50,6 +50,8 @@ pub(super) enum Operation {
     Print,
     /// `vfprintf(fp, format, ap)`.
     PrintArguments,
+    /// `fscanf(fp, format, ...)`.
+    ScanFormatted,
     /// `fwrite(p, size, n, fp)`.
     Write,
     Flush,
@@ -74,6 +76,7 @@ impl Operation {
                 | Operation::Read
                 | Operation::GetLine
                 | Operation::GetDelimited
+                | Operation::ScanFormatted
         )
     }
 
@@ -109,7 +112,7 @@ const fn function(name: &'static str, stream: usize, operation: Operation) -> St
 
 const POSITIONING: &str = "positioning a stream is not modelled";
 const BUFFERING: &str = "a stream's buffering is not modelled";
-const FORMATTED_INPUT: &str = "reading a stream with a format is not modelled";
+const FORMATTED_INPUT: &str = "reading a stream with a format and a `va_list` is not modelled";
 
 /// Every stream function the engine knows, with the argument that is the
 /// stream (a unit test checks each against glibc's `<stdio.h>`).
@@ -155,7 +158,7 @@ pub(super) const STREAM_FUNCTIONS: &[StreamFunction] = &[
     function("fileno_unlocked", 0, Operation::Descriptor),
     function("setvbuf", 0, Operation::Unmodelled(BUFFERING)),
     function("setbuf", 0, Operation::Unmodelled(BUFFERING)),
-    function("fscanf", 0, Operation::Unmodelled(FORMATTED_INPUT)),
+    function("fscanf", 0, Operation::ScanFormatted),
     function("vfscanf", 0, Operation::Unmodelled(FORMATTED_INPUT)),
 ];
 
@@ -189,7 +192,7 @@ fn stream(st: &State, obj: ObjIdx) -> Exec<&Stream> {
     }
 }
 
-fn stream_mut(st: &mut State, obj: ObjIdx) -> Exec<&mut Stream> {
+pub(super) fn stream_mut(st: &mut State, obj: ObjIdx) -> Exec<&mut Stream> {
     match &mut st.object_mut(obj).kind {
         ObjKind::Stream(stream) => Ok(stream),
         _ => unsupported("a `FILE *` that points to something other than a stream"),
@@ -253,8 +256,15 @@ impl Machine<'_, '_> {
         if matches!(current.role, StreamRole::Standard) && !operation.writes() && !reads_stdin {
             return standard_stream_call(function, &current.name.clone());
         }
+        if current.scan_stopped && !matches!(operation, Operation::Close) {
+            return Err(Stop::Budget(Bound::ScannedStream));
+        }
         let (eof, error) = (current.eof, current.error);
         match operation {
+            Operation::ScanFormatted => {
+                self.reading(st, obj)?;
+                self.fscanf(st, args, obj)
+            }
             Operation::GetChar => {
                 self.reading(st, obj)?;
                 let bytes = self.take_bytes(st, obj, Some(1), None)?;
@@ -332,6 +342,7 @@ impl Machine<'_, '_> {
             len,
             consumed: 0,
             pushed_back: Vec::new(),
+            examined: 0,
         });
         Ok(())
     }
