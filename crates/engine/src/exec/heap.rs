@@ -511,14 +511,15 @@ const CHECKED_SYMBOLIC_READ: u64 = 16 << 10;
 /// inclusive ranges: a byte written only on some paths counts as written
 /// (no finding is claimed that may not happen).
 fn written_starts(written: impl Iterator<Item = bool>, n: u64) -> Vec<(u64, u64)> {
+    let n = n.max(1);
     let mut ranges: Vec<(u64, u64)> = Vec::new();
     let mut run = 0u64;
     for (k, settled) in (0u64..).zip(written) {
         run = if settled { run + 1 } else { 0 };
-        if run < n.max(1) {
+        if run < n {
             continue;
         }
-        let start = k + 1 - n.max(1);
+        let start = k + 1 - n;
         match ranges.last_mut() {
             Some(last) if last.1 + 1 == start => last.1 = start,
             _ => ranges.push((start, start)),

@@ -5,7 +5,7 @@
 
 use super::format::{directives, terminated, Directive, Spec};
 use super::number::Syntax;
-use super::stream::stream_mut;
+use super::stream::{stream as stream_of, stream_mut};
 use super::{
     is_char, returns_int, Args, CharClass, Fill, Model, OwnOverlap, Range, Source, ERANGE,
 };
@@ -188,10 +188,7 @@ impl Machine<'_, '_> {
     /// no read follows.
     pub(super) fn fscanf(&mut self, st: &mut State, args: &Args, stream: ObjIdx) -> Exec<Model> {
         let (directives, targets) = self.scan_directives(st, args, 1)?;
-        let ObjKind::Stream(current) = &st.object(stream).kind else {
-            return unsupported("a `FILE *` that points to something other than a stream");
-        };
-        let StreamRole::Read(reading) = &current.role else {
+        let StreamRole::Read(reading) = &stream_of(st, stream)?.role else {
             return unsupported("a read of a stream not opened for reading");
         };
         if !reading.pushed_back.is_empty() {

@@ -185,7 +185,7 @@ struct ReadEnd {
 }
 
 /// The stream of object `obj`.
-fn stream(st: &State, obj: ObjIdx) -> Exec<&Stream> {
+pub(super) fn stream(st: &State, obj: ObjIdx) -> Exec<&Stream> {
     match &st.object(obj).kind {
         ObjKind::Stream(stream) => Ok(stream),
         _ => unsupported("a `FILE *` that points to something other than a stream"),
